@@ -1,0 +1,45 @@
+# benchledger — public targets: build, demo, test, bench, fuzz (DESIGN.md).
+# One cgo configuration for every target, so the SQLite build is compiled once.
+export CGO_ENABLED := 1
+GO      ?= go
+BIN     := bin/benchledger
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X main.version=$(VERSION)
+DEMO_DB := out/demo.db
+SHARED  ?= ../shared
+
+.PHONY: all build demo test vet bench fuzz clean
+
+all: build
+
+build:
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/benchledger
+
+# The example campaign: generate its result files (deterministic), ingest them
+# into a fresh out/demo.db, list the runs and show the baseline.
+demo: build
+	$(GO) run ./cmd/democampaign -out results/qwen3-batch
+	@mkdir -p out
+	@rm -f $(DEMO_DB) $(DEMO_DB)-wal $(DEMO_DB)-shm
+	$(BIN) ingest --db $(DEMO_DB) results/qwen3-batch
+	$(BIN) runs --db $(DEMO_DB)
+	$(BIN) show --db $(DEMO_DB) $$($(BIN) runs --db $(DEMO_DB) --campaign qwen3-batch --role baseline -q)
+
+vet:
+	$(GO) vet ./...
+	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt needed"; exit 1; }
+
+test: vet
+	$(GO) test -count=1 ./...
+
+# Side-by-side speed figures against the fixed yardsticks in ../shared/bench.
+bench: build
+	./scripts/bench.sh $(SHARED)
+
+FUZZTIME ?= 60s
+fuzz:
+	$(GO) test ./ingest -run '^$$' -fuzz FuzzVLLMJSON -fuzztime $(FUZZTIME)
+	$(GO) test ./ingest -run '^$$' -fuzz FuzzVLLMConsole -fuzztime $(FUZZTIME)
+
+clean:
+	rm -rf bin out

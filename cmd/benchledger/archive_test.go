@@ -1,0 +1,202 @@
+package main
+
+import (
+	"database/sql"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+)
+
+func sqliteExec(t *testing.T, db string, stmts ...string) {
+	t.Helper()
+	conn, err := sql.Open("sqlite3", "file:"+db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	for _, s := range stmts {
+		if _, err := conn.Exec(s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+}
+
+func TestArchiveRefusals(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "r.json")
+	writeVLLM(t, f, vllmSpec{n: 5})
+
+	newer := filepath.Join(dir, "newer.db")
+	if r := bl(t, "ingest", "--db", newer, f); r.code != 0 {
+		t.Fatal(r)
+	}
+	sqliteExec(t, newer, "PRAGMA user_version = 999")
+	for _, args := range [][]string{{"ingest", "--db", newer, f}, {"runs", "--db", newer}} {
+		r := bl(t, args...)
+		if r.code != 4 || !strings.Contains(r.stderr, "newer") || !strings.Contains(r.stderr, "999") {
+			t.Errorf("%v on a newer archive: want exit 4 naming the version: %v", args, r)
+		}
+	}
+
+	foreign := filepath.Join(dir, "other.db")
+	sqliteExec(t, foreign, "CREATE TABLE notes(x TEXT)", "INSERT INTO notes VALUES ('mine')")
+	text := filepath.Join(dir, "text.db")
+	writeFile(t, text, "this is not a database at all\n")
+	for _, db := range []string{foreign, text} {
+		r := bl(t, "ingest", "--db", db, f)
+		if r.code != 4 || !strings.Contains(r.stderr, "not a benchledger archive") {
+			t.Errorf("%s: want exit 4 'not a benchledger archive': %v", db, r)
+		}
+	}
+	// The foreign database was not touched.
+	conn, _ := sql.Open("sqlite3", "file:"+foreign+"?mode=ro")
+	defer conn.Close()
+	var n int
+	if err := conn.QueryRow("SELECT count(*) FROM sqlite_master").Scan(&n); err != nil || n != 1 {
+		t.Errorf("foreign database changed: %d objects (%v)", n, err)
+	}
+}
+
+func TestReadOnlyArchive(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "r.json")
+	writeVLLM(t, f, vllmSpec{n: 5})
+	db := filepath.Join(dir, "a.db")
+	if r := bl(t, "ingest", "--db", db, f); r.code != 0 {
+		t.Fatal(r)
+	}
+	if err := os.Chmod(db, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	g := filepath.Join(dir, "s.json")
+	writeVLLM(t, g, vllmSpec{n: 6})
+	r := bl(t, "ingest", "--db", db, g)
+	if r.code == 0 || !strings.Contains(r.stderr, "read-only") {
+		t.Errorf("ingest into a read-only archive must be refused clearly: %v", r)
+	}
+	if r := bl(t, "runs", "--db", db); r.code != 0 || !strings.Contains(r.stdout, "r.json") {
+		t.Errorf("reading a read-only archive must work: %v", r)
+	}
+	// A folder that cannot take the new archive.
+	ro := filepath.Join(dir, "ro")
+	os.Mkdir(ro, 0o555)
+	if r := bl(t, "ingest", "--db", filepath.Join(ro, "new.db"), g); r.code == 0 || !strings.Contains(r.stderr, "read-only") {
+		t.Errorf("creating an archive in a read-only folder must be refused clearly: %v", r)
+	}
+}
+
+// TestConcurrentIngests runs two real processes into one archive at once:
+// both must complete, the second waiting for the writer lock.
+func TestConcurrentIngests(t *testing.T) {
+	bin := binary(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "a.db")
+	var files [2][]string
+	for p := 0; p < 2; p++ {
+		for i := 0; i < 3; i++ {
+			f := filepath.Join(dir, "p"+string(rune('a'+p))+string(rune('0'+i))+".json")
+			writeVLLM(t, f, vllmSpec{n: 20000, gaps: 8, seed: float64(p*10+i) * 0.001})
+			files[p] = append(files[p], f)
+		}
+	}
+	var wg sync.WaitGroup
+	outs := make([][]byte, 2)
+	errs := make([]error, 2)
+	for p := 0; p < 2; p++ {
+		wg.Add(1)
+		go func(p int) {
+			defer wg.Done()
+			cmd := exec.Command(bin, append([]string{"ingest", "--db", db}, files[p]...)...)
+			outs[p], errs[p] = cmd.CombinedOutput()
+		}(p)
+	}
+	wg.Wait()
+	for p := 0; p < 2; p++ {
+		if errs[p] != nil {
+			t.Errorf("ingest %d: %v\n%s", p, errs[p], outs[p])
+		}
+	}
+	if c := counts(t, db); c["runs"] != 6 || c["requests"] != 6*20000 {
+		t.Errorf("both ingests must complete: %v", c)
+	}
+}
+
+// bigFile writes a vLLM file large enough that ingesting it takes a while.
+func bigFile(t *testing.T, dir string) string {
+	f := filepath.Join(dir, "big.json")
+	writeVLLM(t, f, vllmSpec{n: 150000, gaps: 40})
+	return f
+}
+
+// TestKilledIngestLeavesArchiveAsItWas kills a real process mid-file (no
+// chance to clean up) and checks the archive holds exactly what it held
+// before that file, and still works.
+func TestKilledIngestLeavesArchiveAsItWas(t *testing.T) {
+	bin := binary(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "a.db")
+	small := filepath.Join(dir, "small.json")
+	writeVLLM(t, small, vllmSpec{n: 10})
+	if out, err := exec.Command(bin, "ingest", "--db", db, small).CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	before := counts(t, db)
+	big := bigFile(t, dir)
+	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGINT} {
+		cmd := exec.Command(bin, "ingest", "--db", db, big)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Wait until the transaction has started writing, then strike.
+		deadline := time.Now().Add(20 * time.Second)
+		for time.Now().Before(deadline) {
+			if st, err := os.Stat(db + "-wal"); err == nil && st.Size() > 1<<20 {
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		cmd.Process.Signal(sig)
+		err := cmd.Wait()
+		ee, ok := err.(*exec.ExitError)
+		if !ok {
+			t.Fatalf("%v: the ingest finished before it could be interrupted (%v); make the file bigger", sig, err)
+		}
+		if sig == syscall.SIGINT {
+			if ee.ExitCode() != 130 || !strings.Contains(stderr.String(), "interrupted") {
+				t.Errorf("Ctrl-C: want exit 130 and a message, got %d: %s", ee.ExitCode(), stderr.String())
+			}
+		}
+		if after := counts(t, db); after != nil {
+			for k, v := range before {
+				if after[k] != v {
+					t.Errorf("after %v mid-file: %s went from %d to %d rows", sig, k, v, after[k])
+				}
+			}
+		}
+	}
+	// The archive is intact and the file can be ingested afterwards.
+	sqliteCheck(t, db)
+	if out, err := exec.Command(bin, "ingest", "--db", db, big).CombinedOutput(); err != nil || !strings.Contains(string(out), "new") {
+		t.Fatalf("re-ingest after the interruption: %v\n%s", err, out)
+	}
+}
+
+func sqliteCheck(t *testing.T, db string) {
+	t.Helper()
+	conn, err := sql.Open("sqlite3", "file:"+db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var res string
+	if err := conn.QueryRow("PRAGMA integrity_check").Scan(&res); err != nil || res != "ok" {
+		t.Fatalf("integrity_check: %q %v", res, err)
+	}
+}

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/user"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/benchledger/benchledger/ingest"
+	"github.com/benchledger/benchledger/provenance"
+	"github.com/benchledger/benchledger/store"
+)
+
+func ingestCommand() *command {
+	c := &command{
+		name:  "ingest",
+		args:  "PATH...",
+		short: "archive result files and folders with their provenance",
+		long: `Archives benchmark result files (and every file in the named folders, recursively)
+into the archive: the raw bytes, the normalised runs and per-request records, and their
+provenance. The format is detected from each file's content (--format forces one).
+
+Provenance comes from the nearest campaign.yaml in a file's folder or above (--meta names
+one manifest for every file), then from --set, which overrides both; the result file's own
+statements are kept beside them and a contradiction is refused. See docs/provenance.md.
+
+Prints one line per run: run id, new/duplicate/completed, format, file. Rejected files are
+listed on stderr (file: place: reason) and nothing of them reaches the archive; the other
+files are still ingested and the exit status is 3. Folders' non-result files (manifests,
+narratives, sources) are skipped with a note. Re-ingesting the same bytes creates nothing.`,
+	}
+	c.run = func(ctx context.Context, e env, args []string) error {
+		fs := newFlags(c, e)
+		db := dbFlag(fs, e)
+		meta := fs.String("meta", "", "provenance manifest for every file (default: the nearest campaign.yaml)")
+		format := fs.String("format", "", "force the input format: "+strings.Join(ingest.FormatIDs(), ", "))
+		asJSON := fs.Bool("json", false, "print one JSON document instead of lines")
+		var sets provenance.Record
+		fs.Func("set", "provenance `field=value` for every run (repeatable; overrides the manifest)", func(s string) error {
+			en, err := provenance.ParseSet(s)
+			if err != nil {
+				return err
+			}
+			sets = append(sets, en)
+			return nil
+		})
+		paths, err := parseArgs(fs, args)
+		if err != nil {
+			return err
+		}
+		if len(paths) == 0 {
+			return usageErrorf("no files or folders to ingest")
+		}
+		if *format != "" {
+			if _, ok := ingest.ParserByID(*format); !ok {
+				return usageErrorf("unknown --format %q (known: %s)", *format, strings.Join(ingest.FormatIDs(), ", "))
+			}
+		}
+		a, err := store.Open(*db, store.Options{})
+		if err != nil {
+			return err
+		}
+		defer a.Close()
+
+		prog := newProgress(e.stderr, !*asJSON)
+		defer prog.done()
+		waited := false
+		opt := ingest.Options{
+			Archive: a, Manifest: *meta, Set: sets, Format: *format,
+			ToolVersion: toolVersion(), Actor: osUser(),
+			OnWait: func() {
+				if !waited {
+					prog.note("waiting for the archive's writer lock: another ingest is writing to " + *db)
+					waited = true
+				}
+			},
+			OnFile: func(n, total int, path string) { prog.status(fmt.Sprintf("ingesting %d/%d %s", n, total, path)) },
+		}
+		var outs []ingest.Outcome
+		tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+		rejected := 0
+		report := func(o ingest.Outcome) {
+			outs = append(outs, o)
+			switch o.Status {
+			case ingest.StatusRejected:
+				rejected++
+				prog.note("rejected: " + placeLine(o.File, o.Place, o.Reason))
+			case ingest.StatusSkipped:
+				prog.note("skipped: " + o.File + ": " + o.Reason)
+			default:
+				if !*asJSON {
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", o.RunID, o.Status, o.Format, o.File)
+					tw.Flush()
+				}
+				switch {
+				case o.Status == ingest.StatusDuplicate:
+					prog.note(fmt.Sprintf("note: %s is already archived as run %s; nothing was added", o.File, o.RunID))
+				case o.Status == ingest.StatusCompleted:
+					prog.note(fmt.Sprintf("note: run %s was already archived; added provenance: %s", o.RunID, strings.Join(o.Added, ", ")))
+				}
+				if !o.Publishable {
+					prog.note(fmt.Sprintf("warning: run %s (%s) is archived but not publishable; missing: %s", o.RunID, o.File, strings.Join(o.Missing, ", ")))
+				}
+			}
+		}
+		err = ingest.Batch(ctx, paths, opt, report)
+		tw.Flush()
+		if *asJSON {
+			doc := struct {
+				SchemaVersion int              `json:"schema_version"`
+				Outcomes      []ingest.Outcome `json:"outcomes"`
+			}{1, outs}
+			if doc.Outcomes == nil {
+				doc.Outcomes = []ingest.Outcome{}
+			}
+			enc := json.NewEncoder(e.stdout)
+			enc.SetIndent("", "  ")
+			enc.Encode(doc)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				prog.note("interrupted: the file in progress was not archived; files before it were")
+			}
+			return err
+		}
+		if rejected > 0 {
+			prog.note(fmt.Sprintf("%d input(s) rejected", rejected))
+			return errProblems
+		}
+		return nil
+	}
+	return c
+}
+
+func placeLine(file, place, reason string) string {
+	if place == "" {
+		return file + ": " + reason
+	}
+	return file + ": " + place + ": " + reason
+}
+
+// osUser names who ran the ingest, for the event log.
+func osUser() string {
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		return u.Username
+	}
+	if s := os.Getenv("USER"); s != "" {
+		return s
+	}
+	return "unknown"
+}

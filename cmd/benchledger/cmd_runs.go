@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/benchledger/benchledger/store"
+)
+
+// runJSON is one element of `runs --json` (DESIGN.md, "Settled details").
+type runJSON struct {
+	ID            string `json:"id"`
+	Campaign      string `json:"campaign"`
+	Role          string `json:"role"`
+	Model         string `json:"model"`
+	Engine        string `json:"engine"`
+	EngineVersion string `json:"engine_version"`
+	GPU           string `json:"gpu"`
+	Date          string `json:"date"`
+	Format        string `json:"format"`
+	Publishable   bool   `json:"publishable"`
+	File          string `json:"file"`
+	Requests      int64  `json:"requests"`
+}
+
+func runsCommand() *command {
+	c := &command{
+		name:  "runs",
+		short: "list archived runs",
+		long: `Lists the archived runs with their campaign, role, model, engine, GPU and date.
+Filters match case-insensitive substrings; dates are YYYY-MM-DD and inclusive.
+--json prints a JSON array with one object per run.`,
+	}
+	c.run = func(ctx context.Context, e env, args []string) error {
+		fs := newFlags(c, e)
+		db := dbFlag(fs, e)
+		asJSON := fs.Bool("json", false, "print a JSON array")
+		idsOnly := fs.Bool("q", false, "print only the run ids, one per line")
+		var f store.Filter
+		fs.StringVar(&f.Campaign, "campaign", "", "only runs of this campaign")
+		fs.StringVar(&f.Model, "model", "", "only runs whose model contains this")
+		fs.StringVar(&f.Engine, "engine", "", "only runs whose engine contains this")
+		fs.StringVar(&f.GPU, "gpu", "", "only runs whose GPU contains this")
+		fs.StringVar(&f.Role, "role", "", "only runs with this role")
+		fs.StringVar(&f.Since, "since", "", "only runs measured on or after this date (YYYY-MM-DD)")
+		fs.StringVar(&f.Until, "until", "", "only runs measured on or before this date (YYYY-MM-DD)")
+		rest, err := parseArgs(fs, args)
+		if err != nil {
+			return err
+		}
+		if len(rest) > 0 {
+			return usageErrorf("unexpected argument %q (runs takes only flags)", rest[0])
+		}
+		for _, d := range []string{f.Since, f.Until} {
+			if d != "" && !isDate(d) {
+				return usageErrorf("%q is not a date (YYYY-MM-DD)", d)
+			}
+		}
+		a, err := store.Open(*db, store.Options{ReadOnly: true})
+		if err != nil {
+			return err
+		}
+		defer a.Close()
+		list, err := a.ListRuns(f)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			out := make([]runJSON, 0, len(list))
+			for _, r := range list {
+				out = append(out, runJSON{ID: r.ID, Campaign: r.Campaign, Role: r.Role, Model: r.Model, Engine: r.Engine,
+					EngineVersion: r.EngineVersion, GPU: r.GPU, Date: r.Date, Format: r.Format, Publishable: r.Publishable,
+					File: r.FileName, Requests: r.RequestCount})
+			}
+			enc := json.NewEncoder(e.stdout)
+			enc.SetIndent("", "  ")
+			return enc.Encode(out)
+		}
+		if *idsOnly {
+			for _, r := range list {
+				fmt.Fprintln(e.stdout, r.ID)
+			}
+			return nil
+		}
+		if len(list) == 0 {
+			fmt.Fprintln(e.stderr, "no runs match")
+			return nil
+		}
+		tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tCAMPAIGN\tROLE\tMODEL\tENGINE\tGPU\tDATE\tREQUESTS\tPUBLISHABLE\tFILE")
+		for _, r := range list {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, dash(r.Campaign), dash(r.Role), dash(r.Model),
+				dash(joinNonEmpty(r.Engine, r.EngineVersion)), dash(r.GPU), dash(r.Date), countText(r.RequestCount), yesNo(r.Publishable), r.FileName)
+		}
+		return tw.Flush()
+	}
+	return c
+}
+
+func isDate(s string) bool {
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return false
+	}
+	for i, ch := range s {
+		if i != 4 && i != 7 && (ch < '0' || ch > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func joinNonEmpty(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + " " + b
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func countText(n int64) string {
+	if n < 0 {
+		return "?"
+	}
+	return groupInt(n)
+}

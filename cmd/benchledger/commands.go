@@ -1,0 +1,152 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strings"
+)
+
+// env is what a command may touch of the outside world, so tests can run
+// every command in-process with buffers.
+type env struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	getenv func(string) string
+}
+
+// command is one subcommand: a name, its help and a run function.
+type command struct {
+	name  string
+	args  string // argument synopsis after the flags
+	short string
+	long  string
+	run   func(ctx context.Context, e env, args []string) error
+}
+
+func commandTable() []*command {
+	return []*command{ingestCommand(), runsCommand(), showCommand(), versionCommand()}
+}
+
+// version is set by the Makefile through -ldflags; "go run" builds fall back
+// to the module version.
+var version = ""
+
+func toolVersion() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "dev"
+}
+
+func run(ctx context.Context, args []string, e env) int {
+	if e.getenv == nil {
+		e.getenv = os.Getenv
+	}
+	cmds := commandTable()
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" && len(args) == 1 {
+		printUsage(e.stdout, cmds)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	name := args[0]
+	if name == "help" {
+		name = args[1]
+		args = []string{name, "--help"}
+	}
+	for _, c := range cmds {
+		if c.name == name {
+			err := c.run(ctx, e, args[1:])
+			if errors.Is(err, flag.ErrHelp) {
+				return exitOK
+			}
+			if err != nil && !errors.Is(err, errProblems) {
+				fmt.Fprintf(e.stderr, "benchledger %s: %v\n", name, strings.TrimPrefix(err.Error(), errUsage.Error()+": "))
+				if errors.Is(err, errUsage) {
+					fmt.Fprintf(e.stderr, "Run 'benchledger %s --help' for usage.\n", name)
+				}
+			}
+			return exitCode(ctx, err)
+		}
+	}
+	fmt.Fprintf(e.stderr, "benchledger: unknown command %q\n", name)
+	printUsage(e.stderr, cmds)
+	return exitUsage
+}
+
+func printUsage(w io.Writer, cmds []*command) {
+	fmt.Fprintf(w, "benchledger archives LLM serving benchmark results with their provenance.\n\nUsage:\n  benchledger <command> [flags] [arguments]\n\nCommands:\n")
+	for _, c := range cmds {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.short)
+	}
+	fmt.Fprintf(w, "\nThe archive is ./benchledger.db unless --db or $BENCHLEDGER_DB names another.\nRun 'benchledger <command> --help' for a command's flags.\n\n%s", exitCodeHelp)
+}
+
+// newFlags makes a command's flag set with help that ends in the exit codes.
+func newFlags(c *command, e env) *flag.FlagSet {
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		out := fs.Output()
+		fmt.Fprintf(out, "Usage: benchledger %s [flags] %s\n\n%s\n\nFlags:\n", c.name, c.args, strings.TrimSpace(c.long))
+		fs.PrintDefaults()
+		fmt.Fprintf(out, "\n%s", exitCodeHelp)
+	}
+	return fs
+}
+
+// parseArgs parses flags wherever they stand among the positional arguments
+// ("show RUN --json" as well as "show --json RUN"); "--" ends flag parsing.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fs.SetOutput(io.Discard)
+				return nil, err
+			}
+			return nil, fmt.Errorf("%w: %v", errUsage, err)
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// dbFlag registers --db with the documented default.
+func dbFlag(fs *flag.FlagSet, e env) *string {
+	def := e.getenv("BENCHLEDGER_DB")
+	if def == "" {
+		def = "benchledger.db"
+	}
+	return fs.String("db", def, "archive file (default ./benchledger.db or $BENCHLEDGER_DB)")
+}
+
+func versionCommand() *command {
+	c := &command{name: "version", short: "print the tool version", long: "Prints the benchledger version."}
+	c.run = func(ctx context.Context, e env, args []string) error {
+		fs := newFlags(c, e)
+		if _, err := parseArgs(fs, args); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "benchledger %s\n", toolVersion())
+		return nil
+	}
+	return c
+}

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// result is what one in-process command run printed and returned.
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+// bl runs the command in-process, as main would, with buffers for output.
+func bl(t *testing.T, args ...string) result {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), args, env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
+		getenv: func(string) string { return "" }})
+	return result{code, out.String(), errb.String()}
+}
+
+func (r result) String() string {
+	return fmt.Sprintf("exit %d\n--- stdout\n%s--- stderr\n%s", r.code, r.stdout, r.stderr)
+}
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+)
+
+// binary builds the real command once, for tests that need a separate
+// process (concurrent writers, a kill mid-file).
+func binary(t *testing.T) string {
+	t.Helper()
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "benchledger-bin")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "benchledger")
+		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return binPath
+}
+
+// vllmSpec describes a small vllm bench serve --save-detailed file written
+// by the tests themselves (the core behaviour must not depend on ../shared).
+type vllmSpec struct {
+	n        int     // requests
+	gaps     int     // chunk gaps per successful request
+	failEach int     // every failEach-th request fails (0: none)
+	model    string  // model_id
+	seed     float64 // varies the timings so files differ
+}
+
+// writeVLLM writes the file in the current serve.py layout.
+func writeVLLM(t testing.TB, path string, s vllmSpec) {
+	t.Helper()
+	if s.model == "" {
+		s.model = "nvidia/Qwen3-30B-A3B-FP4"
+	}
+	if s.gaps == 0 {
+		s.gaps = 4
+	}
+	var b strings.Builder
+	arr := func(key string, f func(i int) string) {
+		fmt.Fprintf(&b, ", %q: [", key)
+		for i := 0; i < s.n; i++ {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(f(i))
+		}
+		b.WriteString("]")
+	}
+	failed := func(i int) bool { return s.failEach > 0 && i%s.failEach == 0 }
+	completed, nfail, outTok := 0, 0, 0
+	for i := 0; i < s.n; i++ {
+		if failed(i) {
+			nfail++
+		} else {
+			completed++
+			outTok += s.gaps + 1
+		}
+	}
+	ff := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	fmt.Fprintf(&b, `{"date": "20260818-101500", "endpoint_type": "openai", "backend": "openai", "label": null, "model_id": %q, "tokenizer_id": %q, "num_prompts": %d, "request_rate": "inf", "burstiness": 1.0, "max_concurrency": 64, "duration": %s, "completed": %d, "failed": %d, "total_input_tokens": %d, "total_output_tokens": %d`,
+		s.model, s.model, s.n, ff(float64(s.n)*0.01+1), completed, nfail, completed*64, outTok)
+	arr("input_lens", func(i int) string { return "64" })
+	arr("output_lens", func(i int) string {
+		if failed(i) {
+			return "0"
+		}
+		return strconv.Itoa(s.gaps + 1)
+	})
+	arr("ttfts", func(i int) string {
+		if failed(i) {
+			return "0.0"
+		}
+		return ff(0.05 + float64(i%7)*0.001 + s.seed)
+	})
+	arr("itls", func(i int) string {
+		if failed(i) {
+			return "[]"
+		}
+		g := make([]string, s.gaps)
+		for k := range g {
+			g[k] = ff(0.004 + float64((i+k)%5)*0.0001)
+		}
+		return "[" + strings.Join(g, ", ") + "]"
+	})
+	arr("start_times", func(i int) string { return ff(1000 + float64(i)*0.01) })
+	arr("latencies", func(i int) string {
+		if failed(i) {
+			return "0.0"
+		}
+		return ff(0.05 + float64(i%7)*0.001 + s.seed + float64(s.gaps)*0.0042)
+	})
+	arr("errors", func(i int) string {
+		if failed(i) {
+			return `"Internal Server Error"`
+		}
+		return `""`
+	})
+	b.WriteString(`, "mean_ttft_ms": 53.0, "median_ttft_ms": 53.0, "p99_ttft_ms": 56.0}`)
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func writeFile(t testing.TB, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// manifest is a complete campaign.yaml, so runs ingested under it are publishable.
+const manifest = `campaign: testcamp
+defaults:
+  hardware: {gpu_model: NVIDIA H100 80GB HBM3, gpu_count: 1}
+  runtime: {engine: vllm, version: 0.25.1}
+  checkpoint: {repository: nvidia/Qwen3-30B-A3B-FP4, revision: 2538ded2a4edb247b4d2b4a8ba24e44bd4c017c3, precision: nvfp4}
+  workload: {input_len: 64, output_len: 5, request_count: 40, concurrency: 64}
+  measurement: {client: vllm bench serve, date: 2026-08-18}
+runs:
+  - files: "base*.json"
+    role: baseline
+`

@@ -1,0 +1,587 @@
+package ingest
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/provenance"
+	"github.com/benchledger/benchledger/store"
+)
+
+// Status is what happened to one file or run.
+type Status string
+
+const (
+	StatusNew       Status = "new"       // archived now
+	StatusDuplicate Status = "duplicate" // these bytes were archived before, with the same provenance
+	StatusCompleted Status = "completed" // archived before; this ingest added provenance it lacked
+	StatusRejected  Status = "rejected"  // bad input; nothing of the file reached the archive
+	StatusSkipped   Status = "skipped"   // not a result (manifest, narrative, source...) met while walking
+)
+
+// Outcome reports one run (new, duplicate, completed) or one file (rejected,
+// skipped).
+type Outcome struct {
+	Status      Status   `json:"status"`
+	RunID       string   `json:"id,omitempty"`
+	Ordinal     int      `json:"ordinal"`
+	Format      string   `json:"format,omitempty"`
+	File        string   `json:"file"`
+	Publishable bool     `json:"publishable"`
+	Missing     []string `json:"missing,omitempty"`
+	// Place and Reason explain a rejection or a skip.
+	Place  string `json:"place,omitempty"`
+	Reason string `json:"reason,omitempty"`
+	// Added lists provenance fields a "completed" outcome filled in.
+	Added []string `json:"added,omitempty"`
+}
+
+// Options configures a batch ingest.
+type Options struct {
+	Archive     *store.Archive
+	Manifest    string            // --meta: one manifest for every file; "" = look for campaign.yaml
+	Set         provenance.Record // --set values, applied to every run
+	Format      string            // --format: parser id to force; "" = detect
+	ToolVersion string
+	Actor       string
+	// OnWait is called when another process holds the archive's writer lock.
+	OnWait func()
+	// OnFile is called before each file is read, with its 1-based position
+	// among the files found (for progress display).
+	OnFile func(n, total int, path string)
+}
+
+// Batch ingests files and folders. report is called once per outcome, in
+// order. The returned error is a fatal one (archive unusable, interrupted);
+// rejected inputs are outcomes, not errors.
+func Batch(ctx context.Context, paths []string, opt Options, report func(Outcome)) error {
+	files, err := collect(paths, report)
+	if err != nil {
+		return err
+	}
+	b := &batch{opt: opt, manifests: map[string]*manifestEntry{}}
+	if opt.Manifest != "" {
+		m, err := provenance.LoadManifest(opt.Manifest)
+		if err != nil {
+			return err
+		}
+		b.fixed = m
+	}
+	for i, f := range files {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if opt.OnFile != nil {
+			opt.OnFile(i+1, len(files), f.path)
+		}
+		if err := b.file(ctx, f, report); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// candidate is a file to ingest; walked files may be skipped, named ones not.
+type candidate struct {
+	path   string
+	walked bool
+}
+
+func collect(paths []string, report func(Outcome)) ([]candidate, error) {
+	var out []candidate
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			report(Outcome{Status: StatusRejected, File: p, Reason: plainIOError(err)})
+			continue
+		}
+		if !st.IsDir() {
+			out = append(out, candidate{path: p})
+			continue
+		}
+		var found []candidate
+		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				report(Outcome{Status: StatusRejected, File: path, Reason: plainIOError(err)})
+				return nil
+			}
+			name := d.Name()
+			if path != p && strings.HasPrefix(name, ".") {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if d.Type().IsRegular() {
+				found = append(found, candidate{path: path, walked: true})
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		sort.Slice(found, func(i, j int) bool { return found[i].path < found[j].path })
+		out = append(out, found...)
+	}
+	return out, nil
+}
+
+func plainIOError(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+type manifestEntry struct {
+	m   *provenance.Manifest
+	err error
+}
+
+type batch struct {
+	opt       Options
+	fixed     *provenance.Manifest
+	manifests map[string]*manifestEntry
+}
+
+// manifestFor finds the manifest that applies to a file: --meta, else the
+// nearest campaign.yaml in the file's folder or above.
+func (b *batch) manifestFor(path string) (*provenance.Manifest, error) {
+	if b.fixed != nil {
+		return b.fixed, nil
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, err
+	}
+	mp, ok := provenance.FindManifest(filepath.Dir(abs), "")
+	if !ok {
+		return nil, nil
+	}
+	e := b.manifests[mp]
+	if e == nil {
+		m, err := provenance.LoadManifest(mp)
+		e = &manifestEntry{m: m, err: err}
+		b.manifests[mp] = e
+	}
+	return e.m, e.err
+}
+
+// relTo is the file's slash path relative to the manifest's folder, or its
+// base name when it lies elsewhere (a --meta manifest for files anywhere).
+func relTo(m *provenance.Manifest, path string) string {
+	abs, err := filepath.Abs(path)
+	if err == nil {
+		if rel, err := filepath.Rel(m.Dir, abs); err == nil && !strings.HasPrefix(rel, "..") {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return filepath.Base(path)
+}
+
+// rejectError carries a rejection out of the store transaction.
+type rejectError struct{ out Outcome }
+
+func (r *rejectError) Error() string { return r.out.Reason }
+
+func (b *batch) file(ctx context.Context, c candidate, report func(Outcome)) error {
+	reject := func(place, reason string) {
+		report(Outcome{Status: StatusRejected, File: c.path, Place: place, Reason: reason})
+	}
+	f, err := os.Open(c.path)
+	if err != nil {
+		reject("", plainIOError(err))
+		return nil
+	}
+	defer f.Close()
+	head := make([]byte, HeadSize)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		reject("", plainIOError(err))
+		return nil
+	}
+	head = head[:n]
+
+	var parser Parser
+	if b.opt.Format != "" {
+		p, ok := ParserByID(b.opt.Format)
+		if !ok {
+			return fmt.Errorf("unknown --format %q (known: %s)", b.opt.Format, strings.Join(FormatIDs(), ", "))
+		}
+		parser = p
+	} else {
+		d := Detect(c.path, head)
+		switch {
+		case d.Parser != nil:
+			parser = d.Parser
+		case d.NotResult != "" && c.walked:
+			report(Outcome{Status: StatusSkipped, File: c.path, Reason: "not a result: " + d.NotResult})
+			return nil
+		case d.NotResult != "":
+			reject("", "not a benchmark result: "+d.NotResult)
+			return nil
+		case d.Unsupported != "":
+			reject("", "recognised as "+d.Unsupported+", which this version of benchledger cannot ingest yet")
+			return nil
+		case len(bytes.TrimSpace(head)) == 0:
+			reject("", "empty file")
+			return nil
+		case c.walked && !LooksLikeResultFile(c.path, head):
+			report(Outcome{Status: StatusSkipped, File: c.path, Reason: "not a recognised benchmark result"})
+			return nil
+		default:
+			reject("byte 0", "not a recognised benchmark result ("+describeHead(head)+"); known formats: "+strings.Join(FormatIDs(), ", "))
+			return nil
+		}
+	}
+
+	m, err := b.manifestFor(c.path)
+	if err != nil {
+		reject("", "provenance manifest: "+err.Error())
+		return nil
+	}
+
+	// Hash first: a duplicate is then named without parsing, and the run
+	// ids are known before anything is written.
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		reject("", plainIOError(err))
+		return nil
+	}
+	h := sha256.New()
+	size, err := io.Copy(h, ctxReader{ctx, f})
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		reject("", plainIOError(err))
+		return nil
+	}
+	sum := hex.EncodeToString(h.Sum(nil))
+
+	declared := func(ordinal int) provenance.Record {
+		var rec provenance.Record
+		if m != nil {
+			rec = append(rec, m.For(relTo(m, c.path), ordinal)...)
+		}
+		return append(rec, b.opt.Set...)
+	}
+
+	existing, err := b.opt.Archive.RunsOfBlob(sum)
+	if err != nil {
+		return err
+	}
+	if len(existing) > 0 {
+		return b.again(ctx, c.path, sum, existing, declared, report)
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		reject("", plainIOError(err))
+		return nil
+	}
+	outs, err := b.store(ctx, c.path, f, size, sum, parser, declared)
+	var rej *rejectError
+	switch {
+	case errors.As(err, &rej):
+		report(rej.out)
+		return nil
+	case errors.Is(err, errAlreadyArchived):
+		existing, err := b.opt.Archive.RunsOfBlob(sum)
+		if err != nil {
+			return err
+		}
+		return b.again(ctx, c.path, sum, existing, declared, report)
+	case err != nil:
+		return err
+	}
+	for _, o := range outs {
+		report(o)
+	}
+	return nil
+}
+
+var errAlreadyArchived = errors.New("archived meanwhile by another ingest")
+
+func describeHead(head []byte) string {
+	t := strings.TrimSpace(string(head))
+	switch {
+	case strings.IndexByte(string(head), 0) >= 0:
+		return "binary data"
+	case strings.HasPrefix(t, "{") || strings.HasPrefix(t, "["):
+		return "JSON of an unknown kind"
+	default:
+		return "text of an unknown kind"
+	}
+}
+
+// store parses the file and archives its bytes and runs in one transaction.
+func (b *batch) store(ctx context.Context, path string, f *os.File, size int64, sum string, parser Parser,
+	declared func(int) provenance.Record) ([]Outcome, error) {
+	tx, err := b.opt.Archive.Begin(ctx, b.opt.OnWait)
+	if err != nil {
+		return nil, err
+	}
+	committed := false
+	defer func() {
+		if !committed {
+			tx.Rollback()
+		}
+	}()
+	// Another ingest may have archived the same bytes while we waited.
+	if has, err := b.opt.Archive.HasBlob(sum); err != nil {
+		return nil, err
+	} else if has {
+		return nil, errAlreadyArchived
+	}
+	bw, err := tx.NewBlob(sum, size, path)
+	if err != nil {
+		return nil, err
+	}
+	var outs []Outcome
+	now := time.Now().UTC()
+	emit := func(r *benchrun.Run) error {
+		rec := record(r, declared(r.Ordinal))
+		if cs := provenance.Contradictions(rec); len(cs) > 0 {
+			return &rejectError{Outcome{Status: StatusRejected, File: path, Place: r.Location, Reason: contradictionText(cs)}}
+		}
+		missing := blockers(r, rec)
+		id := benchrun.ID(sum, r.Ordinal)
+		if err := tx.PutRun(&store.RunRecord{ID: id, BlobSHA256: sum, FileName: path, Run: r, Provenance: rec,
+			Publishable: len(missing) == 0, Missing: missing, IngestedAt: now}); err != nil {
+			return err
+		}
+		detail, _ := json.Marshal(map[string]any{"file": path, "format": r.Format, "ordinal": r.Ordinal, "publishable": len(missing) == 0, "missing": missing})
+		if err := tx.AppendEvent(store.Event{At: now, Actor: b.opt.Actor, ToolVersion: b.opt.ToolVersion, Action: "ingest",
+			RunID: id, BlobSHA256: sum, Detail: string(detail)}); err != nil {
+			return err
+		}
+		outs = append(outs, Outcome{Status: StatusNew, RunID: id, Ordinal: r.Ordinal, Format: r.Format, File: path,
+			Publishable: len(missing) == 0, Missing: missing})
+		return nil
+	}
+	tee := io.TeeReader(ctxReader{ctx, f}, bw)
+	if err := parser.Parse(ctx, path, tee, emit); err != nil {
+		var ie *InputError
+		var rej *rejectError
+		switch {
+		case ctx.Err() != nil:
+			return nil, ctx.Err()
+		case errors.As(err, &rej):
+			return nil, err
+		case errors.As(err, &ie):
+			return nil, &rejectError{Outcome{Status: StatusRejected, File: path, Place: ie.Place, Reason: ie.Reason}}
+		default:
+			return nil, err
+		}
+	}
+	if len(outs) == 0 {
+		return nil, &rejectError{Outcome{Status: StatusRejected, File: path, Reason: "no benchmark run found in the file"}}
+	}
+	// The parser may stop before the end (trailing whitespace); the archive
+	// keeps every byte.
+	if _, err := io.Copy(io.Discard, tee); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, &rejectError{Outcome{Status: StatusRejected, File: path, Reason: plainIOError(err)}}
+	}
+	if err := bw.Close(); err != nil {
+		return nil, &rejectError{Outcome{Status: StatusRejected, File: path, Reason: "the file changed while it was read: " + err.Error()}}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, err
+	}
+	committed = true
+	return outs, nil
+}
+
+// record gathers everything stated about a run's provenance: the file's own
+// facts and what the manifest and --set declare.
+func record(r *benchrun.Run, declared provenance.Record) provenance.Record {
+	keys := make([]string, 0, len(r.Facts))
+	for k := range r.Facts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	rec := make(provenance.Record, 0, len(keys)+len(declared))
+	for _, k := range keys {
+		rec = append(rec, provenance.Entry{Field: k, Value: r.Facts[k], Source: provenance.FromFile})
+	}
+	return append(rec, declared...)
+}
+
+// blockers lists what keeps a run from being publishable: missing required
+// provenance, and data that can never support a claim.
+func blockers(r *benchrun.Run, rec provenance.Record) []string {
+	missing := provenance.Missing(rec.Effective())
+	if allFailed(r) {
+		missing = append(missing, "completed requests (every request failed)")
+	}
+	return missing
+}
+
+func allFailed(r *benchrun.Run) bool {
+	if r.HasRequests {
+		for i := range r.Requests {
+			if !r.Requests[i].Failed() {
+				return false
+			}
+		}
+		return len(r.Requests) > 0
+	}
+	return r.Completed == 0
+}
+
+func contradictionText(cs []provenance.Contradiction) string {
+	var parts []string
+	for _, c := range cs {
+		s := fmt.Sprintf("the file says %s = %q but the %s says %q", c.Field, c.FileValue, c.Source, c.DeclaredValue)
+		if c.Reason != "" {
+			s += " (" + c.Reason + ")"
+		}
+		parts = append(parts, s)
+	}
+	return "provenance contradicts the file: " + strings.Join(parts, "; ")
+}
+
+// again handles bytes that are already archived: a duplicate when the
+// declared provenance agrees, a completion when it only adds fields, and a
+// refusal when it changes what was recorded.
+func (b *batch) again(ctx context.Context, path, sum string, existing []store.RunSummary,
+	declared func(int) provenance.Record, report func(Outcome)) error {
+	type plan struct {
+		rec     *store.RunRecord
+		added   provenance.Record
+		missing []string
+	}
+	var plans []plan
+	var conflicts []string
+	for _, s := range existing {
+		rec, err := b.opt.Archive.Run(s.ID)
+		if err != nil {
+			return err
+		}
+		stored := declaredOnly(rec.Provenance).Effective()
+		var added provenance.Record
+		for _, e := range dedupe(declared(rec.Run.Ordinal)) {
+			old, ok := stored[e.Field]
+			switch {
+			case !ok:
+				added = append(added, e)
+			case old != e.Value:
+				conflicts = append(conflicts, fmt.Sprintf("run %s has %s = %q, this ingest says %q", rec.ID, e.Field, old, e.Value))
+			}
+		}
+		full := append(append(provenance.Record{}, rec.Provenance...), added...)
+		if cs := provenance.Contradictions(full); len(cs) > 0 {
+			conflicts = append(conflicts, fmt.Sprintf("run %s: %s", rec.ID, contradictionText(cs)))
+		}
+		plans = append(plans, plan{rec: rec, added: added, missing: blockers(rec.Run, full)})
+	}
+	if len(conflicts) > 0 {
+		report(Outcome{Status: StatusRejected, File: path, Reason: "already archived with different provenance, which an ingest does not change: " +
+			strings.Join(conflicts, "; ")})
+		return nil
+	}
+	needWrite := false
+	for _, p := range plans {
+		if len(p.added) > 0 {
+			needWrite = true
+		}
+	}
+	if needWrite {
+		tx, err := b.opt.Archive.Begin(ctx, b.opt.OnWait)
+		if err != nil {
+			return err
+		}
+		now := time.Now().UTC()
+		for _, p := range plans {
+			if len(p.added) == 0 {
+				continue
+			}
+			if err := tx.AddProvenance(p.rec.ID, p.added, len(p.missing) == 0, p.missing); err != nil {
+				tx.Rollback()
+				return err
+			}
+			detail, _ := json.Marshal(map[string]any{"file": path, "added": fieldsOf(p.added)})
+			if err := tx.AppendEvent(store.Event{At: now, Actor: b.opt.Actor, ToolVersion: b.opt.ToolVersion,
+				Action: "provenance-completed", RunID: p.rec.ID, BlobSHA256: sum, Detail: string(detail)}); err != nil {
+				tx.Rollback()
+				return err
+			}
+		}
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+	}
+	for _, p := range plans {
+		st := StatusDuplicate
+		if len(p.added) > 0 {
+			st = StatusCompleted
+		}
+		report(Outcome{Status: st, RunID: p.rec.ID, Ordinal: p.rec.Run.Ordinal, Format: p.rec.Run.Format, File: path,
+			Publishable: len(p.missing) == 0, Missing: p.missing, Added: fieldsOf(p.added)})
+	}
+	return nil
+}
+
+func declaredOnly(r provenance.Record) provenance.Record {
+	var out provenance.Record
+	for _, e := range r {
+		if e.Source != provenance.FromFile {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// dedupe keeps the effective declared value per field (--set over manifest).
+func dedupe(r provenance.Record) provenance.Record {
+	eff := r.Effective()
+	var out provenance.Record
+	seen := map[string]bool{}
+	for i := len(r) - 1; i >= 0; i-- {
+		e := r[i]
+		if seen[e.Field] || eff[e.Field] != e.Value {
+			continue
+		}
+		seen[e.Field] = true
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Field < out[j].Field })
+	return out
+}
+
+func fieldsOf(r provenance.Record) []string {
+	var out []string
+	for _, e := range r {
+		out = append(out, e.Field)
+	}
+	return out
+}
+
+// ctxReader stops a long read when the context is cancelled (Ctrl-C during
+// a 1 GB file).
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}

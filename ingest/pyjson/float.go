@@ -1,0 +1,208 @@
+package pyjson
+
+import (
+	"encoding/binary"
+	"math"
+	"math/bits"
+)
+
+// strconv.ParseFloat spends most of its time on the general case; the
+// numbers benchmark files hold are short decimals (Python's shortest repr
+// of a float: at most 17 significant digits, decimal exponent around -20 to
+// +10). parseFloat converts exactly those with integer arithmetic and
+// leaves everything else to strconv, so the result is always the correctly
+// rounded float64.
+
+// pow10f holds the powers of ten that float64 represents exactly.
+var pow10f = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// pow10u holds the powers of ten that fit in a uint64.
+var pow10u = func() (t [20]uint64) {
+	t[0] = 1
+	for i := 1; i < len(t); i++ {
+		t[i] = t[i-1] * 10
+	}
+	return t
+}()
+
+// parseFloat converts a number literal that the tokenizer validated. ok is
+// false when the literal is outside the fast cases (more than 19
+// significant digits, a large decimal exponent, NaN, Infinity); the caller
+// then uses strconv.ParseFloat.
+func parseFloat(b []byte) (f float64, ok bool) {
+	i := 0
+	neg := false
+	if len(b) > 0 && b[0] == '-' {
+		neg = true
+		i++
+	}
+	start := i
+	for i < len(b) && isDigit(b[i]) {
+		i++
+	}
+	if i == start {
+		return 0, false // NaN, Infinity
+	}
+	m, nd, ok := accumulate(0, 0, b[start:i])
+	if !ok {
+		return 0, false
+	}
+	exp := 0
+	if i < len(b) && b[i] == '.' {
+		i++
+		start = i
+		for i < len(b) && isDigit(b[i]) {
+			i++
+		}
+		if m, _, ok = accumulate(m, nd, b[start:i]); !ok {
+			return 0, false
+		}
+		exp = start - i
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		eneg := false
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			eneg = b[i] == '-'
+			i++
+		}
+		e := 0
+		for ; i < len(b) && isDigit(b[i]); i++ {
+			if e < 10000 {
+				e = e*10 + int(b[i]-'0')
+			}
+		}
+		if eneg {
+			e = -e
+		}
+		exp += e
+	}
+	if i != len(b) {
+		return 0, false
+	}
+	switch {
+	case m == 0:
+		f = 0
+	case m <= 1<<53 && exp >= -22 && exp <= 22:
+		// Both operands are exact, so one IEEE operation rounds correctly.
+		f = float64(m)
+		if exp < 0 {
+			f /= pow10f[-exp]
+		} else {
+			f *= pow10f[exp]
+		}
+	case exp < 0 && exp >= -19:
+		if f, ok = divRound(m, pow10u[-exp]); !ok {
+			return 0, false
+		}
+	case exp >= 0 && exp <= 19:
+		if f, ok = mulRound(m, pow10u[exp]); !ok {
+			return 0, false
+		}
+	default:
+		return 0, false
+	}
+	if neg {
+		f = -f
+	}
+	return f, true
+}
+
+// accumulate appends the decimal digits d to the mantissa m, which already
+// holds nd significant digits. Leading zeros of a zero mantissa are not
+// significant. ok is false past 19 significant digits (uint64's limit).
+func accumulate(m uint64, nd int, d []byte) (uint64, int, bool) {
+	if m == 0 {
+		k := 0
+		for k < len(d) && d[k] == '0' {
+			k++
+		}
+		d = d[k:]
+	}
+	for len(d) >= 8 && nd+8 <= 19 {
+		m = m*1e8 + eightDigits(binary.LittleEndian.Uint64(d))
+		nd += 8
+		d = d[8:]
+	}
+	if nd+len(d) > 19 {
+		return m, nd, false
+	}
+	for _, c := range d {
+		m = m*10 + uint64(c-'0')
+	}
+	return m, nd + len(d), true
+}
+
+// eightDigits converts eight ASCII digits, loaded little-endian (first
+// digit in the low byte), to their value with three multiplications
+// instead of eight: bytes are combined pairwise, then the pairs.
+func eightDigits(v uint64) uint64 {
+	v -= 0x3030303030303030
+	v = v*10 + v>>8 // bytes 0, 2, 4, 6 now hold two-digit values
+	const mask = 0x000000FF000000FF
+	v = ((v&mask)*(100+1000000<<32) + (v>>16&mask)*(1+10000<<32)) >> 32
+	return v
+}
+
+// divRound returns m/p correctly rounded, for m > 0 and p a power of ten.
+// It divides m·2^s by p in 128 bits with s chosen so the quotient has 63 or
+// 64 bits; the remainder decides rounding exactly.
+func divRound(m, p uint64) (float64, bool) {
+	s := 63 + bits.Len64(p) - bits.Len64(m) // 0..126
+	var hi, lo uint64
+	switch {
+	case s >= 64:
+		hi = m << (s - 64)
+	case s == 0:
+		lo = m
+	default:
+		hi, lo = m>>(64-s), m<<s
+	}
+	// hi < p holds because m·2^s < 2^(63+Len(p)), so Div64 cannot overflow.
+	q, r := bits.Div64(hi, lo, p)
+	e2 := -s
+	if q>>63 == 0 {
+		q <<= 1
+		e2--
+	}
+	return round(q, r != 0, e2)
+}
+
+// mulRound returns m·p correctly rounded.
+func mulRound(m, p uint64) (float64, bool) {
+	hi, lo := bits.Mul64(m, p)
+	if hi == 0 {
+		if lo <= 1<<53 {
+			return float64(lo), true
+		}
+		z := bits.LeadingZeros64(lo)
+		return round(lo<<z, false, -z)
+	}
+	z := bits.LeadingZeros64(hi)
+	top := hi<<z | lo>>(64-z)
+	return round(top, lo<<z != 0, 64-z)
+}
+
+// round returns (top + δ)·2^e2 rounded to nearest even, where top has its
+// highest bit set and sticky says whether δ, the part below top's last bit
+// (less than 1), is non-zero.
+func round(top uint64, sticky bool, e2 int) (float64, bool) {
+	const drop = 64 - 53
+	mant := top >> drop
+	rem := top & (1<<drop - 1)
+	const half = 1 << (drop - 1)
+	if rem > half || (rem == half && (sticky || mant&1 == 1)) {
+		mant++
+		if mant == 1<<53 {
+			mant >>= 1
+			e2++
+		}
+	}
+	// mant is in [2^52, 2^53): the value is 1.f × 2^(52+drop+e2).
+	biased := 52 + drop + e2 + 1023
+	if biased < 1 || biased > 2046 {
+		return 0, false // subnormal or overflow: leave it to strconv
+	}
+	return math.Float64frombits(uint64(biased)<<52 | mant&(1<<52-1)), true
+}

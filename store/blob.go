@@ -1,0 +1,370 @@
+package store
+
+import (
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// chunkBuffers is how many full-size chunk buffers one BlobWriter may hold:
+// one being filled by the caller, one queued, one being compressed. It is
+// what bounds ingest memory, whatever the file size.
+const chunkBuffers = 3
+
+// Speed matters more than ratio here: a 1 GB file must be stored in
+// seconds. Each chunk is its own zstd frame (EncodeAll), so a chunk decodes
+// without the others.
+var encoder = sync.OnceValues(func() (*zstd.Encoder, error) {
+	return zstd.NewWriter(nil,
+		zstd.WithEncoderLevel(zstd.SpeedFastest),
+		zstd.WithEncoderConcurrency(runtime.GOMAXPROCS(0)))
+})
+
+// The decoder refuses to produce more than the destination's capacity, so a
+// damaged frame cannot make it allocate more than the chunk's stated size.
+var decoder = sync.OnceValues(func() (*zstd.Decoder, error) {
+	return zstd.NewReader(nil, zstd.WithDecodeAllCapLimit(true))
+})
+
+// BlobWriter stores the bytes of one raw file. The caller writes the bytes
+// in any pieces; full chunks go to a background goroutine that hashes,
+// compresses and inserts them, so the caller's parser keeps its core while
+// another does the storing. Close waits for it and verifies the content.
+type BlobWriter struct {
+	tx        *Tx
+	sha       string
+	size      int64
+	name      string
+	chunkSize int
+	insert    *sql.Stmt
+
+	cur       []byte // the chunk being filled
+	limit     int    // the length at which cur is full
+	written   int64
+	allocated int // full-size buffers made so far, at most chunkBuffers
+
+	work chan []byte   // full chunks, to the worker
+	free chan []byte   // full-size buffers the worker is done with
+	done chan struct{} // closed when the worker has finished
+
+	mu        sync.Mutex
+	workerErr error
+	aborted   bool
+
+	// Set by the worker before done is closed.
+	hash   hash.Hash
+	chunks int
+
+	closed   bool
+	closeErr error
+}
+
+// NewBlob starts storing a raw file whose bytes have the given SHA-256 (hex)
+// and size. A blob already in the archive gives ErrExists (see HasBlob).
+// The caller writes exactly size bytes, then calls Close; Commit refuses a
+// transaction whose BlobWriter was not closed successfully.
+func (tx *Tx) NewBlob(sha256hex string, size int64, name string) (*BlobWriter, error) {
+	sha := strings.ToLower(sha256hex)
+	op := "store blob " + sha
+	if err := tx.check(op); err != nil {
+		return nil, err
+	}
+	if !validSHA256(sha) {
+		return nil, fmt.Errorf("archive %s: store blob %q (%s): SHA-256 is not 64 hex digits", tx.a.path, sha256hex, name)
+	}
+	if size < 0 {
+		return nil, fmt.Errorf("archive %s: %s (%s): negative size %d", tx.a.path, op, name, size)
+	}
+	if _, err := encoder(); err != nil {
+		return nil, fmt.Errorf("archive %s: %s: zstd: %w", tx.a.path, op, err)
+	}
+	if ok, err := hasBlob(tx.tx, tx.a.path, sha); err != nil {
+		return nil, err
+	} else if ok {
+		return nil, fmt.Errorf("archive %s: %s (%s): %w", tx.a.path, op, name, ErrExists)
+	}
+	// The row goes in first (chunks filled in by Close) because chunks and
+	// runs refer to it; Commit guarantees no unverified row survives.
+	_, err := tx.tx.Exec(`INSERT INTO blobs (sha256, size, chunk_size, chunks, compression, name, stored_at)
+		VALUES (?, ?, ?, 0, 'zstd', ?, ?)`, sha, size, tx.a.chunkSize, name, formatTime(time.Now()))
+	if err != nil {
+		return nil, tx.wrap(op, err)
+	}
+	insert, err := tx.tx.Prepare("INSERT INTO blob_chunks (blob, seq, raw_size, data) VALUES (?, ?, ?, ?)")
+	if err != nil {
+		return nil, tx.wrap(op, err)
+	}
+	bw := &BlobWriter{
+		tx:        tx,
+		sha:       sha,
+		size:      size,
+		name:      name,
+		chunkSize: tx.a.chunkSize,
+		insert:    insert,
+		work:      make(chan []byte, 1),
+		free:      make(chan []byte, chunkBuffers),
+		done:      make(chan struct{}),
+		hash:      sha256.New(),
+	}
+	tx.blobs = append(tx.blobs, bw)
+	go bw.run()
+	return bw, nil
+}
+
+// Write takes the next bytes of the file. Writing more than the declared
+// size is an error at once.
+func (bw *BlobWriter) Write(p []byte) (int, error) {
+	if bw.closed {
+		return 0, fmt.Errorf("archive %s: blob %s (%s): write after close", bw.tx.a.path, bw.sha, bw.name)
+	}
+	if err := bw.failed(); err != nil {
+		return 0, err
+	}
+	if int64(len(p)) > bw.size-bw.written {
+		return 0, fmt.Errorf("archive %s: blob %s (%s): %w: more than the declared %d bytes written",
+			bw.tx.a.path, bw.sha, bw.name, ErrBlobMismatch, bw.size)
+	}
+	n := 0
+	for len(p) > 0 {
+		if bw.cur == nil {
+			bw.limit = int(min(int64(bw.chunkSize), bw.size-bw.written))
+			bw.cur = bw.buffer(bw.limit)
+		}
+		k := min(len(p), bw.limit-len(bw.cur))
+		bw.cur = append(bw.cur, p[:k]...)
+		p = p[k:]
+		n += k
+		bw.written += int64(k)
+		if len(bw.cur) == bw.limit {
+			bw.work <- bw.cur
+			bw.cur = nil
+		}
+	}
+	return n, nil
+}
+
+// buffer returns an empty buffer for a chunk of n bytes: a recycled or new
+// full-size one, or, for a file's short last chunk, one of just n bytes so a
+// small file costs a small buffer. It blocks while all full-size buffers
+// are in use, which is what holds the caller to the worker's pace.
+func (bw *BlobWriter) buffer(n int) []byte {
+	if n < bw.chunkSize {
+		return make([]byte, 0, n)
+	}
+	select {
+	case b := <-bw.free:
+		return b
+	default:
+	}
+	if bw.allocated < chunkBuffers {
+		bw.allocated++
+		return make([]byte, 0, bw.chunkSize)
+	}
+	return <-bw.free
+}
+
+// run is the worker: hash, compress and insert each chunk in order. After
+// a failure or an abort it keeps draining (and recycling) so Write never
+// blocks forever.
+func (bw *BlobWriter) run() {
+	defer close(bw.done)
+	enc, _ := encoder() // checked in NewBlob
+	var comp []byte
+	for raw := range bw.work {
+		if bw.failed() == nil && !bw.isAborted() {
+			bw.hash.Write(raw)
+			comp = enc.EncodeAll(raw, comp[:0])
+			if _, err := bw.insert.Exec(bw.sha, bw.chunks, len(raw), comp); err != nil {
+				bw.fail(wrapErr(bw.tx.a.path, fmt.Sprintf("store blob %s (%s): chunk %d", bw.sha, bw.name, bw.chunks), err))
+			}
+			bw.chunks++
+		}
+		if cap(raw) == bw.chunkSize {
+			bw.free <- raw[:0]
+		}
+	}
+}
+
+func (bw *BlobWriter) failed() error {
+	bw.mu.Lock()
+	defer bw.mu.Unlock()
+	return bw.workerErr
+}
+
+func (bw *BlobWriter) fail(err error) {
+	bw.mu.Lock()
+	defer bw.mu.Unlock()
+	if bw.workerErr == nil {
+		bw.workerErr = err
+	}
+}
+
+func (bw *BlobWriter) isAborted() bool {
+	bw.mu.Lock()
+	defer bw.mu.Unlock()
+	return bw.aborted
+}
+
+// Close stores the last chunk, waits for the worker and verifies that the
+// bytes written have the declared size and SHA-256 (ErrBlobMismatch
+// otherwise). Calling it again returns the first result.
+func (bw *BlobWriter) Close() error {
+	if bw.closed {
+		return bw.closeErr
+	}
+	bw.closed = true
+	bw.closeErr = bw.finish()
+	return bw.closeErr
+}
+
+func (bw *BlobWriter) finish() error {
+	if len(bw.cur) > 0 {
+		bw.work <- bw.cur
+		bw.cur = nil
+	}
+	close(bw.work)
+	<-bw.done
+	bw.insert.Close()
+	if err := bw.failed(); err != nil {
+		return err
+	}
+	where := fmt.Sprintf("archive %s: blob %s (%s)", bw.tx.a.path, bw.sha, bw.name)
+	if bw.written != bw.size {
+		return fmt.Errorf("%s: %w: %d bytes written, %d declared", where, ErrBlobMismatch, bw.written, bw.size)
+	}
+	if got := hex.EncodeToString(bw.hash.Sum(nil)); got != bw.sha {
+		return fmt.Errorf("%s: %w: the bytes written have SHA-256 %s", where, ErrBlobMismatch, got)
+	}
+	if _, err := bw.tx.tx.Exec("UPDATE blobs SET chunks = ? WHERE sha256 = ?", bw.chunks, bw.sha); err != nil {
+		return bw.tx.wrap("store blob "+bw.sha, err)
+	}
+	return nil
+}
+
+// abort stops the worker without storing more; the transaction is being
+// rolled back.
+func (bw *BlobWriter) abort() {
+	if bw.closed {
+		return
+	}
+	bw.mu.Lock()
+	bw.aborted = true
+	bw.mu.Unlock()
+	bw.closed = true
+	bw.closeErr = errors.New("transaction rolled back")
+	close(bw.work)
+	<-bw.done
+	bw.insert.Close()
+}
+
+// HasBlob reports whether a raw file with this SHA-256 is archived.
+func (a *Archive) HasBlob(sha string) (bool, error) {
+	return hasBlob(a.r, a.path, sha)
+}
+
+// OpenBlob returns the original bytes of an archived file, decompressed and
+// read chunk by chunk, so memory stays one chunk whatever the file size. At
+// the end the reader checks the SHA-256 of everything it returned and
+// reports ErrCorrupt instead of io.EOF when it does not match.
+func (a *Archive) OpenBlob(sha string) (io.ReadCloser, error) {
+	sha = strings.ToLower(sha)
+	br := &blobReader{a: a, sha: sha, hash: sha256.New()}
+	err := a.r.QueryRow("SELECT size, chunks FROM blobs WHERE sha256 = ?", sha).Scan(&br.size, &br.chunks)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, fmt.Errorf("archive %s: blob %s: %w", a.path, sha, ErrNotFound)
+	case err != nil:
+		return nil, a.wrap("open blob "+sha, err)
+	}
+	if br.dec, err = decoder(); err != nil {
+		return nil, fmt.Errorf("archive %s: open blob %s: zstd: %w", a.path, sha, err)
+	}
+	return br, nil
+}
+
+type blobReader struct {
+	a      *Archive
+	sha    string
+	size   int64
+	chunks int
+	dec    *zstd.Decoder
+
+	next int    // next chunk to load
+	buf  []byte // the current chunk, decompressed
+	off  int    // read position in buf
+	read int64
+	hash hash.Hash
+	err  error // sticky: io.EOF or the first failure
+}
+
+func (br *blobReader) Read(p []byte) (int, error) {
+	for br.off == len(br.buf) {
+		if br.err != nil {
+			return 0, br.err
+		}
+		if br.next == br.chunks {
+			br.err = br.verify()
+			return 0, br.err
+		}
+		if err := br.load(); err != nil {
+			br.err = err
+			return 0, err
+		}
+	}
+	n := copy(p, br.buf[br.off:])
+	br.off += n
+	return n, nil
+}
+
+func (br *blobReader) load() error {
+	var rawSize int
+	var data []byte
+	err := br.a.r.QueryRow("SELECT raw_size, data FROM blob_chunks WHERE blob = ? AND seq = ?", br.sha, br.next).Scan(&rawSize, &data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("archive %s: blob %s: %w: chunk %d of %d is missing", br.a.path, br.sha, ErrCorrupt, br.next, br.chunks)
+	}
+	if err != nil {
+		return br.a.wrap(fmt.Sprintf("read blob %s chunk %d", br.sha, br.next), err)
+	}
+	if cap(br.buf) < rawSize {
+		br.buf = make([]byte, 0, rawSize)
+	}
+	out, err := br.dec.DecodeAll(data, br.buf[:0:rawSize])
+	if err != nil || len(out) != rawSize {
+		return fmt.Errorf("archive %s: blob %s: %w: chunk %d does not decompress to its %d bytes: %v",
+			br.a.path, br.sha, ErrCorrupt, br.next, rawSize, err)
+	}
+	br.hash.Write(out)
+	br.buf, br.off = out, 0
+	br.read += int64(len(out))
+	br.next++
+	return nil
+}
+
+func (br *blobReader) verify() error {
+	if br.read != br.size {
+		return fmt.Errorf("archive %s: blob %s: %w: chunks hold %d bytes, %d recorded", br.a.path, br.sha, ErrCorrupt, br.read, br.size)
+	}
+	if got := hex.EncodeToString(br.hash.Sum(nil)); got != br.sha {
+		return fmt.Errorf("archive %s: blob %s: %w: the stored bytes have SHA-256 %s", br.a.path, br.sha, ErrCorrupt, got)
+	}
+	return io.EOF
+}
+
+func (br *blobReader) Close() error {
+	if br.err == nil {
+		br.err = errors.New("read after close")
+	}
+	br.buf = nil
+	return nil
+}

@@ -1,0 +1,247 @@
+package store
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+func randomBytes(n int, seed uint64) []byte {
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	return b
+}
+
+func TestBlobRoundTrip(t *testing.T) {
+	const chunk = 1000
+	text := []byte(strings.Repeat(`{"ttft": 0.0123, "itl": [0.01, 0.02]}`+"\n", 300)) // compressible, 11 chunks
+	cases := []struct {
+		name   string
+		data   []byte
+		pieces int // write in pieces of this size; 0 = one Write
+		chunks int
+	}{
+		{"empty", nil, 0, 0},
+		{"one byte", []byte{42}, 0, 1},
+		{"just under a chunk", randomBytes(chunk-1, 1), 0, 1},
+		{"exactly one chunk", randomBytes(chunk, 2), 0, 1},
+		{"one byte over a chunk", randomBytes(chunk+1, 3), 7, 2},
+		{"random, several chunks", randomBytes(10*chunk+500, 4), 0, 11},
+		{"random, odd pieces", randomBytes(10*chunk+500, 5), 333, 11},
+		{"text", text, 4096, (len(text) + chunk - 1) / chunk},
+	}
+	path := tempArchivePath(t)
+	a := openArchive(t, path, Options{})
+	a.chunkSize = chunk
+	tx := begin(t, a)
+	for _, c := range cases {
+		sha := sha256Hex(c.data)
+		bw, err := tx.NewBlob(sha, int64(len(c.data)), c.name)
+		if err != nil {
+			t.Fatalf("%s: NewBlob: %v", c.name, err)
+		}
+		rest := c.data
+		for len(rest) > 0 {
+			n := len(rest)
+			if c.pieces > 0 {
+				n = min(n, c.pieces)
+			}
+			if k, err := bw.Write(rest[:n]); err != nil || k != n {
+				t.Fatalf("%s: Write = %d, %v", c.name, k, err)
+			}
+			rest = rest[n:]
+		}
+		if err := bw.Close(); err != nil {
+			t.Fatalf("%s: Close: %v", c.name, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+
+	db := rawDB(t, path)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			sha := sha256Hex(c.data)
+			var chunks, rows int
+			var size int64
+			if err := db.QueryRow("SELECT size, chunks, (SELECT count(*) FROM blob_chunks WHERE blob = sha256) FROM blobs WHERE sha256 = ?", sha).
+				Scan(&size, &chunks, &rows); err != nil {
+				t.Fatal(err)
+			}
+			if size != int64(len(c.data)) || chunks != c.chunks || rows != c.chunks {
+				t.Errorf("size %d, chunks %d, chunk rows %d; want %d, %d, %d", size, chunks, rows, len(c.data), c.chunks, c.chunks)
+			}
+			if ok, err := a.HasBlob(sha); !ok || err != nil {
+				t.Errorf("HasBlob = %v, %v", ok, err)
+			}
+			r, err := a.OpenBlob(sha)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := io.ReadAll(r)
+			r.Close()
+			if err != nil || !bytes.Equal(got, c.data) {
+				t.Fatalf("OpenBlob read %d bytes (err %v), want the original %d bytes", len(got), err, len(c.data))
+			}
+			r, _ = a.OpenBlob(sha)
+			if err := iotest.TestReader(r, c.data); err != nil {
+				t.Errorf("iotest.TestReader: %v", err)
+			}
+			r.Close()
+		})
+	}
+	if _, err := a.OpenBlob(sha256Hex([]byte("never stored"))); !errors.Is(err, ErrNotFound) {
+		t.Errorf("OpenBlob of an unknown blob = %v, want ErrNotFound", err)
+	}
+}
+
+// The stored compression is real: repetitive text takes far less room.
+func TestBlobIsCompressed(t *testing.T) {
+	path := tempArchivePath(t)
+	a := openArchive(t, path, Options{})
+	data := bytes.Repeat([]byte(`{"ttft": 0.0123456, "latency": 3.5}, `), 200_000) // ~7 MB: two default chunks
+	tx := begin(t, a)
+	sha := writeBlob(t, tx, data, "big.json")
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	var stored int64
+	if err := rawDB(t, path).QueryRow("SELECT sum(length(data)) FROM blob_chunks WHERE blob = ?", sha).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
+	if stored*20 > int64(len(data)) {
+		t.Errorf("stored %d bytes for %d of repetitive text", stored, len(data))
+	}
+	r, _ := a.OpenBlob(sha)
+	got, err := io.ReadAll(r)
+	if err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("round trip failed: %d bytes, %v", len(got), err)
+	}
+}
+
+func TestBlobMismatch(t *testing.T) {
+	data := randomBytes(2500, 7)
+	cases := []struct {
+		name      string
+		sha       string
+		size      int64
+		write     []byte
+		failWrite bool // the error comes at Write rather than Close
+	}{
+		{"wrong sha", sha256Hex([]byte("something else")), int64(len(data)), data, false},
+		{"fewer bytes than declared", sha256Hex(data), int64(len(data)), data[:2000], false},
+		{"more bytes than declared", sha256Hex(data[:2000]), 2000, data, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := tempArchivePath(t)
+			a := openArchive(t, path, Options{})
+			a.chunkSize = 1000
+			tx := begin(t, a)
+			bw, err := tx.NewBlob(c.sha, c.size, "changed.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, werr := bw.Write(c.write)
+			cerr := bw.Close()
+			got := cerr
+			if c.failWrite {
+				got = werr
+			} else if werr != nil {
+				t.Fatalf("Write: %v", werr)
+			}
+			if !errors.Is(got, ErrBlobMismatch) {
+				t.Fatalf("error = %v, want ErrBlobMismatch", got)
+			}
+			if err := tx.Commit(); err == nil {
+				t.Fatal("Commit accepted a transaction with a failed blob")
+			}
+			if err := tx.Rollback(); err != nil {
+				t.Fatalf("Rollback after refused Commit: %v", err)
+			}
+			if ok, _ := a.HasBlob(c.sha); ok {
+				t.Error("the blob is in the archive")
+			}
+			db := rawDB(t, path)
+			if n := countRows(t, db, "blobs") + countRows(t, db, "blob_chunks"); n != 0 {
+				t.Errorf("%d blob rows remain", n)
+			}
+		})
+	}
+}
+
+func TestCommitRefusesUnclosedBlob(t *testing.T) {
+	path := tempArchivePath(t)
+	a := openArchive(t, path, Options{})
+	a.chunkSize = 100
+	tx := begin(t, a)
+	data := randomBytes(1000, 9)
+	bw, err := tx.NewBlob(sha256Hex(data), 1000, "partial.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bw.Write(data[:500]); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err == nil || !strings.Contains(err.Error(), "not closed") {
+		t.Fatalf("Commit with an open BlobWriter = %v, want a refusal", err)
+	}
+	db := rawDB(t, path)
+	if n := countRows(t, db, "blobs") + countRows(t, db, "blob_chunks"); n != 0 {
+		t.Errorf("%d blob rows remain", n)
+	}
+	if _, err := bw.Write(data[500:]); err == nil {
+		t.Error("Write after the transaction ended succeeded")
+	}
+}
+
+func TestDuplicateBlob(t *testing.T) {
+	a := newArchive(t)
+	tx := begin(t, a)
+	data := []byte("same bytes")
+	writeBlob(t, tx, data, "a.json")
+	if ok, err := tx.HasBlob(sha256Hex(data)); !ok || err != nil {
+		t.Fatalf("Tx.HasBlob inside the writing transaction = %v, %v", ok, err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	tx = begin(t, a)
+	if _, err := tx.NewBlob(sha256Hex(data), int64(len(data)), "b.json"); !errors.Is(err, ErrExists) {
+		t.Fatalf("NewBlob of stored bytes = %v, want ErrExists", err)
+	}
+}
+
+func TestCorruptChunkDetected(t *testing.T) {
+	path := tempArchivePath(t)
+	a := openArchive(t, path, Options{})
+	a.chunkSize = 1000
+	data := randomBytes(3000, 11)
+	tx := begin(t, a)
+	sha := writeBlob(t, tx, data, "x.bin")
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	// Replace chunk 1 with a valid frame of other bytes: only the SHA-256
+	// check can notice.
+	enc, _ := encoder()
+	other := enc.EncodeAll(randomBytes(1000, 12), nil)
+	if _, err := rawDB(t, path).Exec("UPDATE blob_chunks SET data = ? WHERE blob = ? AND seq = 1", other, sha); err != nil {
+		t.Fatal(err)
+	}
+	r, err := a.OpenBlob(sha)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.ReadAll(r); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("reading a tampered blob = %v, want ErrCorrupt", err)
+	}
+}

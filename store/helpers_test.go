@@ -1,0 +1,159 @@
+package store
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/provenance"
+)
+
+func tempArchivePath(t testing.TB) string {
+	t.Helper()
+	return filepath.Join(t.TempDir(), "archive.db")
+}
+
+func openArchive(t testing.TB, path string, opt Options) *Archive {
+	t.Helper()
+	a, err := Open(path, opt)
+	if err != nil {
+		t.Fatalf("Open(%s, %+v): %v", path, opt, err)
+	}
+	t.Cleanup(func() { a.Close() })
+	return a
+}
+
+func newArchive(t testing.TB) *Archive {
+	t.Helper()
+	return openArchive(t, tempArchivePath(t), Options{})
+}
+
+// createAtVersion makes a new archive whose schema stops at version, the
+// way an older benchledger would have left it.
+func createAtVersion(t testing.TB, path string, version int) {
+	t.Helper()
+	if err := create(path, version); err != nil {
+		t.Fatalf("create(%s, %d): %v", path, version, err)
+	}
+}
+
+// rawDB opens the file with no help from the store, as another tool would.
+func rawDB(t testing.TB, path string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite3", "file:"+path+"?_busy_timeout=5000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.SetMaxOpenConns(1)
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func countRows(t testing.TB, db *sql.DB, table string) int {
+	t.Helper()
+	var n int
+	if err := db.QueryRow("SELECT count(*) FROM " + table).Scan(&n); err != nil {
+		t.Fatalf("count %s: %v", table, err)
+	}
+	return n
+}
+
+func sha256Hex(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+func begin(t testing.TB, a *Archive) *Tx {
+	t.Helper()
+	tx, err := a.Begin(context.Background(), nil)
+	if err != nil {
+		t.Fatalf("Begin: %v", err)
+	}
+	t.Cleanup(func() { tx.Rollback() })
+	return tx
+}
+
+func writeBlob(t testing.TB, tx *Tx, data []byte, name string) string {
+	t.Helper()
+	sha := sha256Hex(data)
+	bw, err := tx.NewBlob(sha, int64(len(data)), name)
+	if err != nil {
+		t.Fatalf("NewBlob(%s): %v", name, err)
+	}
+	if _, err := bw.Write(data); err != nil {
+		t.Fatalf("BlobWriter.Write(%s): %v", name, err)
+	}
+	if err := bw.Close(); err != nil {
+		t.Fatalf("BlobWriter.Close(%s): %v", name, err)
+	}
+	return sha
+}
+
+// sampleRun is a run using every field, with unknown values in several
+// requests so NULL handling is exercised.
+func sampleRun(ordinal int) *benchrun.Run {
+	nan := benchrun.Unknown
+	return &benchrun.Run{
+		Ordinal:          ordinal,
+		Location:         fmt.Sprintf("object %d at byte %d", ordinal, 100*ordinal),
+		Format:           "vllm-serve-json",
+		FormatVariant:    "vllm bench serve (0.10+)",
+		SourceTool:       "vllm bench serve",
+		PercentileMethod: "linear",
+		Clock:            benchrun.ClockMonotonic,
+		Facts: map[string]string{
+			"checkpoint.model_id": "Qwen/Qwen3-30B-A3B",
+			"measurement.date":    "2025-10-09",
+			"metadata.note":       "ünïcode ✓ 中文",
+		},
+		Stated: []benchrun.Stated{
+			{Metric: "output_throughput", Value: 17961.25, Unit: "tok/s", SourceKey: "output_throughput", SourceUnit: "tok/s"},
+			{Metric: "ttft.median", Value: 0.0123, Unit: "s", SourceKey: "median_ttft_ms", SourceUnit: "ms"},
+			{Metric: "tpot.p99", Value: nan, Unit: "s", SourceKey: "p99_tpot_ms", SourceUnit: "ms"},
+		},
+		Requests: []benchrun.Request{
+			{Index: 0, Start: 1.5, QueueTime: 0, TTFT: 0.25, Latency: 3.5, InputTokens: 1000, OutputTokens: 256,
+				Gaps: benchrun.GapStats{Count: 255, Sum: 3.25, Min: 0.001, Max: 0.2}},
+			{Index: 1, Start: nan, QueueTime: nan, TTFT: nan, Latency: nan, InputTokens: -1, OutputTokens: -1,
+				Error: "HTTP 500: Internal Server Error", Gaps: benchrun.GapStats{Count: 0, Sum: 0, Min: nan, Max: nan}},
+			{Index: 2, Start: 1.75, QueueTime: 0.5, TTFT: 0.3, Latency: nan, InputTokens: 0, OutputTokens: 12,
+				Gaps: benchrun.GapStats{Count: 11, Sum: 1.0, Min: 0.05, Max: 0.15}},
+		},
+		HasRequests: true,
+		Completed:   2,
+		Failed:      1,
+		Extra: map[string]string{
+			"tokenizer_id": `"Qwen/Qwen3-30B-A3B"`,
+			"goodput":      `null`,
+			"custom":       `{"a": [1, 2.50, "x"]}`,
+		},
+		Notes: []string{"E2E latency of request 2 unknown: the stream ended early.", "second note"},
+	}
+}
+
+// runRecord wraps a run with provenance from the manifest and --set.
+func runRecord(sha string, run *benchrun.Run, prov ...provenance.Entry) *RunRecord {
+	return &RunRecord{
+		BlobSHA256:  sha,
+		FileName:    "results/qwen3-batch/baseline.json",
+		Run:         run,
+		Provenance:  prov,
+		Publishable: false,
+		Missing:     []string{"checkpoint.revision", "runtime.version"},
+		IngestedAt:  time.Date(2025, 10, 10, 8, 53, 0, 123456789, time.FixedZone("CEST", 2*3600)),
+	}
+}
+
+func manifest(field, value string) provenance.Entry {
+	return provenance.Entry{Field: field, Value: value, Source: provenance.FromManifest}
+}
+
+func cli(field, value string) provenance.Entry {
+	return provenance.Entry{Field: field, Value: value, Source: provenance.FromCLI}
+}

@@ -1,0 +1,149 @@
+package store
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/benchledger/benchledger/benchrun"
+)
+
+func TestMigrationsWellFormed(t *testing.T) {
+	ms, err := loadMigrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) < 2 {
+		t.Fatalf("%d migrations, want at least 2 so upgrades are exercised", len(ms))
+	}
+	for i, m := range ms {
+		if m.version != i+1 || strings.TrimSpace(m.sql) == "" {
+			t.Errorf("migration %d: %s (version %d)", i, m.name, m.version)
+		}
+	}
+}
+
+// TestUpgradeFromVersion1 writes an archive as benchledger at schema version
+// 1 would have, then opens it with the current code.
+func TestUpgradeFromVersion1(t *testing.T) {
+	path := tempArchivePath(t)
+	createAtVersion(t, path, 1)
+
+	raw := []byte(`{"date": "20251009-085300", "backend": "vllm", "completed": 2}`)
+	sha := sha256Hex(raw)
+	enc, _ := encoder()
+	withRequests := benchrun.ID(sha, 0)
+	summaryOnly := benchrun.ID(sha, 1)
+
+	db := rawDB(t, path)
+	var version int
+	db.QueryRow("PRAGMA user_version").Scan(&version)
+	if version != 1 {
+		t.Fatalf("created at version %d, want 1", version)
+	}
+	v1 := []struct {
+		sql  string
+		args []any
+	}{
+		{`INSERT INTO blobs VALUES (?, ?, 4194304, 1, 'zstd', 'old/run.json', '2025-10-09T08:53:00.000000000Z')`, []any{sha, len(raw)}},
+		{`INSERT INTO blob_chunks VALUES (?, 0, ?, ?)`, []any{sha, len(raw), enc.EncodeAll(raw, nil)}},
+		{`INSERT INTO runs VALUES (?, ?, 0, 'old/run.json', 'object 0', 'vllm-serve-json', '', 'vllm bench serve', 'linear',
+			'monotonic', 1, 2, 1, '{"k":"1"}', '["a note"]', 'old-campaign', 'baseline', 'Qwen/Qwen3-30B-A3B', 'vllm', '0.10.1',
+			'NVIDIA H100 80GB HBM3', '2025-10-09', 0, '["runtime.image"]', '2025-10-09T08:53:00.000000000Z')`, []any{withRequests, sha}},
+		{`INSERT INTO runs VALUES (?, ?, 1, 'old/run.json', 'object 1', 'vllm-serve-json', '', 'vllm bench serve', 'linear',
+			'', 0, 5, 1, '{}', '[]', 'old-campaign', 'tuned', '', '', '', '', '2025-10-10', 0, '[]', '2025-10-09T08:53:00.000000000Z')`, []any{summaryOnly, sha}},
+		{`INSERT INTO provenance VALUES (?, 'campaign', 'manifest', 'old-campaign')`, []any{withRequests}},
+		{`INSERT INTO provenance VALUES (?, 'checkpoint.model_id', 'file', 'Qwen/Qwen3-30B-A3B')`, []any{withRequests}},
+		{`INSERT INTO stated VALUES (?, 0, 'output_throughput', 123.5, 'tok/s', 'output_throughput', 'tok/s')`, []any{withRequests}},
+		{`INSERT INTO requests VALUES (?, 0, 0.5, 0, 0.1, 2.0, 100, 50, NULL, 49, 1.9, 0.01, 0.1),
+			(?, 1, 0.6, NULL, NULL, NULL, NULL, NULL, 'timeout', 0, 0, NULL, NULL),
+			(?, 2, 0.7, 0, 0.2, 2.5, 100, 50, NULL, 49, 2.3, 0.02, 0.2)`, []any{withRequests, withRequests, withRequests}},
+		{`INSERT INTO events (at, actor, tool_version, action, run_id, blob, detail)
+			VALUES ('2025-10-09T08:53:00.000000000Z', 'bob', 'v0.0.1', 'ingest', ?, ?, '{}')`, []any{withRequests, sha}},
+	}
+	for _, s := range v1 {
+		if _, err := db.Exec(s.sql, s.args...); err != nil {
+			t.Fatalf("writing version-1 data: %v\n%s", err, s.sql)
+		}
+	}
+	db.Close()
+
+	// Read-only, an old archive cannot be upgraded.
+	if _, err := Open(path, Options{ReadOnly: true}); !errors.Is(err, ErrOlderSchema) {
+		t.Fatalf("read-only Open of a version-1 archive = %v, want ErrOlderSchema", err)
+	}
+
+	a := openArchive(t, path, Options{})
+	latest, _ := latestVersion()
+	if a.SchemaVersion() != latest {
+		t.Fatalf("SchemaVersion after upgrade = %d, want %d", a.SchemaVersion(), latest)
+	}
+	runs, err := a.ListRuns(Filter{Campaign: "old"})
+	if err != nil || len(runs) != 2 {
+		t.Fatalf("ListRuns = %+v, %v", runs, err)
+	}
+	counts := map[string]int64{runs[0].ID: runs[0].RequestCount, runs[1].ID: runs[1].RequestCount}
+	if counts[withRequests] != 3 || counts[summaryOnly] != 6 {
+		t.Errorf("backfilled request counts = %v, want %s: 3, %s: 6", counts, withRequests, summaryOnly)
+	}
+	rec, err := a.Run(withRequests)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rec.Run
+	if len(r.Requests) != 3 || r.Requests[1].Error != "timeout" || benchrun.IsKnown(r.Requests[1].TTFT) || r.Requests[1].InputTokens != -1 ||
+		r.Extra["k"] != "1" || r.Notes[0] != "a note" || r.Facts["checkpoint.model_id"] != "Qwen/Qwen3-30B-A3B" ||
+		len(r.Stated) != 1 || rec.Missing[0] != "runtime.image" {
+		t.Errorf("version-1 run read back wrong: %+v", rec)
+	}
+	blob, err := a.OpenBlob(sha)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := io.ReadAll(blob)
+	if err != nil || !bytes.Equal(got, raw) {
+		t.Errorf("version-1 blob = %q, %v", got, err)
+	}
+	evs, err := a.Events(withRequests)
+	if err != nil || len(evs) != 1 || evs[0].Actor != "bob" {
+		t.Errorf("version-1 events = %+v, %v", evs, err)
+	}
+	var indexes int
+	a.r.QueryRow("SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name IN ('runs_by_campaign_date', 'events_by_run')").Scan(&indexes)
+	if indexes != 2 {
+		t.Errorf("%d of the 2 indexes of migration 0002 exist", indexes)
+	}
+
+	// The upgraded archive takes new runs.
+	tx := begin(t, a)
+	newSHA := writeBlob(t, tx, []byte("new"), "new.json")
+	if err := tx.PutRun(runRecord(newSHA, sampleRun(0))); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A failing migration leaves the archive at the last whole version.
+func TestFailedMigrationRollsBack(t *testing.T) {
+	path := tempArchivePath(t)
+	createAtVersion(t, path, 1)
+	db, err := openWriter(path, "rw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	bad := migration{version: 2, name: "0002_bad.sql", sql: "CREATE TABLE half_done (x INTEGER) STRICT; SELECT no_such_function();"}
+	if err := applyMigration(db, path, bad); err == nil {
+		t.Fatal("the bad migration succeeded")
+	}
+	var version, tables int
+	db.QueryRow("PRAGMA user_version").Scan(&version)
+	db.QueryRow("SELECT count(*) FROM sqlite_schema WHERE name = 'half_done'").Scan(&tables)
+	if version != 1 || tables != 0 {
+		t.Errorf("after a failed migration: version %d, half_done tables %d; want 1, 0", version, tables)
+	}
+}

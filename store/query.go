@@ -1,0 +1,382 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/provenance"
+)
+
+const summaryColumnsSQL = `id, campaign, role, model, engine, engine_version, gpu, run_date, format,
+	publishable, file_name, request_count, blob, ingested_at`
+
+func scanSummary(rows *sql.Rows) (RunSummary, error) {
+	var s RunSummary
+	var at string
+	err := rows.Scan(&s.ID, &s.Campaign, &s.Role, &s.Model, &s.Engine, &s.EngineVersion, &s.GPU, &s.Date,
+		&s.Format, &s.Publishable, &s.FileName, &s.RequestCount, &s.BlobSHA256, &at)
+	if err != nil {
+		return s, err
+	}
+	if s.IngestedAt, err = parseTime(at); err != nil {
+		return s, fmt.Errorf("run %s: ingested_at %q: %w", s.ID, at, err)
+	}
+	return s, nil
+}
+
+// ListRuns returns the runs the filter selects, sorted by date, then id.
+func (a *Archive) ListRuns(f Filter) ([]RunSummary, error) {
+	q := "SELECT " + summaryColumnsSQL + " FROM runs WHERE 1"
+	var args []any
+	if f.Since != "" || f.Until != "" {
+		q += " AND run_date <> ''"
+	}
+	if f.Since != "" {
+		q += " AND substr(run_date, 1, length(?1)) >= ?1"
+		args = append(args, f.Since)
+	}
+	if f.Until != "" {
+		q += fmt.Sprintf(" AND substr(run_date, 1, length(?%d)) <= ?%[1]d", len(args)+1)
+		args = append(args, f.Until)
+	}
+	q += " ORDER BY run_date, id"
+	rows, err := a.r.Query(q, args...)
+	if err != nil {
+		return nil, a.wrap("list runs", err)
+	}
+	defer rows.Close()
+	var out []RunSummary
+	for rows.Next() {
+		s, err := scanSummary(rows)
+		if err != nil {
+			return nil, a.wrap("list runs", err)
+		}
+		// Substring matches are done here rather than in SQL: SQLite's
+		// lower() and LIKE fold ASCII only.
+		if contains(s.Campaign, f.Campaign) && contains(s.Model, f.Model) && contains(s.Engine, f.Engine) &&
+			contains(s.GPU, f.GPU) && (f.Role == "" || strings.EqualFold(s.Role, f.Role)) {
+			out = append(out, s)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, a.wrap("list runs", err)
+	}
+	return out, nil
+}
+
+func contains(s, sub string) bool {
+	return sub == "" || strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+}
+
+// RunsOfBlob returns the runs read from one raw file, in file order.
+func (a *Archive) RunsOfBlob(sha string) ([]RunSummary, error) {
+	sha = strings.ToLower(sha)
+	rows, err := a.r.Query("SELECT "+summaryColumnsSQL+" FROM runs WHERE blob = ? ORDER BY ordinal", sha)
+	if err != nil {
+		return nil, a.wrap("runs of blob "+sha, err)
+	}
+	defer rows.Close()
+	var out []RunSummary
+	for rows.Next() {
+		s, err := scanSummary(rows)
+		if err != nil {
+			return nil, a.wrap("runs of blob "+sha, err)
+		}
+		out = append(out, s)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, a.wrap("runs of blob "+sha, err)
+	}
+	return out, nil
+}
+
+// maxCandidates is how many matching ids an ambiguous-prefix error lists.
+const maxCandidates = 8
+
+// ResolveRunID returns the id of the run whose id is idOrPrefix or starts
+// with it (ignoring case). No match gives ErrNotFound; several give
+// ErrAmbiguous, with the candidates in the message.
+func (a *Archive) ResolveRunID(idOrPrefix string) (string, error) {
+	return resolveRunID(a.r, a.path, idOrPrefix)
+}
+
+func resolveRunID(q interface {
+	Query(string, ...any) (*sql.Rows, error)
+}, path, idOrPrefix string) (string, error) {
+	p := strings.ToLower(strings.TrimSpace(idOrPrefix))
+	if p == "" {
+		return "", fmt.Errorf("archive %s: run id is empty: %w", path, ErrNotFound)
+	}
+	rows, err := q.Query(`SELECT id FROM runs WHERE id = ?1 OR substr(id, 1, length(?1)) = ?1
+		ORDER BY id <> ?1, id LIMIT ?2`, p, maxCandidates+1)
+	if err != nil {
+		return "", wrapErr(path, "look up run "+p, err)
+	}
+	defer rows.Close()
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return "", wrapErr(path, "look up run "+p, err)
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return "", wrapErr(path, "look up run "+p, err)
+	}
+	switch {
+	case len(ids) == 0:
+		return "", fmt.Errorf("archive %s: run %s: %w", path, idOrPrefix, ErrNotFound)
+	case len(ids) == 1 || ids[0] == p:
+		return ids[0], nil
+	}
+	list := strings.Join(ids[:min(len(ids), maxCandidates)], ", ")
+	if len(ids) > maxCandidates {
+		list += ", ..."
+	}
+	return "", fmt.Errorf("archive %s: %w %q: it matches runs %s", path, ErrAmbiguous, idOrPrefix, list)
+}
+
+// Run returns the run with this id, or the one run whose id starts with the
+// given prefix, with everything archived about it, requests included.
+func (a *Archive) Run(idOrPrefix string) (*RunRecord, error) {
+	return a.readRun(idOrPrefix, true)
+}
+
+// RunMeta is Run without the per-request records (Run.Requests is nil;
+// HasRequests and the counts are set): cheap for a run of a million requests.
+func (a *Archive) RunMeta(idOrPrefix string) (*RunRecord, error) {
+	return a.readRun(idOrPrefix, false)
+}
+
+func (a *Archive) readRun(idOrPrefix string, withRequests bool) (*RunRecord, error) {
+	// One read transaction, so the run, its provenance and its requests
+	// come from the same snapshot even while a writer works.
+	tx, err := a.r.BeginTx(context.Background(), &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, a.wrap("read run "+idOrPrefix, err)
+	}
+	defer tx.Rollback()
+	id, err := resolveRunID(tx, a.path, idOrPrefix)
+	if err != nil {
+		return nil, err
+	}
+	op := "read run " + id
+	rec := &RunRecord{ID: id, Run: &benchrun.Run{}}
+	run := rec.Run
+	var clock, extra, notes, missing, at string
+	var requestCount int64
+	err = tx.QueryRow(`SELECT blob, ordinal, file_name, location, format, format_variant, source_tool,
+		percentile_method, clock, has_requests, completed, failed, extra, notes, publishable, missing,
+		ingested_at, request_count FROM runs WHERE id = ?`, id).Scan(
+		&rec.BlobSHA256, &run.Ordinal, &rec.FileName, &run.Location, &run.Format, &run.FormatVariant,
+		&run.SourceTool, &run.PercentileMethod, &clock, &run.HasRequests, &run.Completed, &run.Failed,
+		&extra, &notes, &rec.Publishable, &missing, &at, &requestCount)
+	if err != nil {
+		return nil, a.wrap(op, err)
+	}
+	run.Clock = benchrun.Clock(clock)
+	if rec.IngestedAt, err = parseTime(at); err != nil {
+		return nil, a.wrap(op, fmt.Errorf("ingested_at %q: %w", at, err))
+	}
+	if run.Extra, err = unmarshalMap(extra); err != nil {
+		return nil, a.wrap(op, fmt.Errorf("extra: %w", err))
+	}
+	if run.Notes, err = unmarshalList(notes); err != nil {
+		return nil, a.wrap(op, fmt.Errorf("notes: %w", err))
+	}
+	if rec.Missing, err = unmarshalList(missing); err != nil {
+		return nil, a.wrap(op, fmt.Errorf("missing: %w", err))
+	}
+	if rec.Provenance, err = readProvenance(tx, id); err != nil {
+		return nil, a.wrap(op, err)
+	}
+	for _, e := range rec.Provenance {
+		if e.Source == provenance.FromFile {
+			if run.Facts == nil {
+				run.Facts = map[string]string{}
+			}
+			run.Facts[e.Field] = e.Value
+		}
+	}
+	if run.Stated, err = readStated(tx, id); err != nil {
+		return nil, a.wrap(op, err)
+	}
+	if withRequests && run.HasRequests {
+		if run.Requests, err = readRequests(tx, id, requestCount); err != nil {
+			return nil, a.wrap(op, err)
+		}
+	}
+	return rec, nil
+}
+
+func readProvenance(q interface {
+	Query(string, ...any) (*sql.Rows, error)
+}, runID string) (provenance.Record, error) {
+	rows, err := q.Query(`SELECT field, source, value FROM provenance WHERE run_id = ?
+		ORDER BY field, CASE source WHEN 'file' THEN 0 WHEN 'manifest' THEN 1 ELSE 2 END`, runID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out provenance.Record
+	for rows.Next() {
+		var e provenance.Entry
+		var src string
+		if err := rows.Scan(&e.Field, &src, &e.Value); err != nil {
+			return nil, err
+		}
+		e.Source = provenance.Source(src)
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+func readStated(tx *sql.Tx, runID string) ([]benchrun.Stated, error) {
+	rows, err := tx.Query(`SELECT metric, value, unit, source_key, source_unit FROM stated
+		WHERE run_id = ? ORDER BY seq`, runID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []benchrun.Stated
+	for rows.Next() {
+		var s benchrun.Stated
+		var v sql.NullFloat64
+		if err := rows.Scan(&s.Metric, &v, &s.Unit, &s.SourceKey, &s.SourceUnit); err != nil {
+			return nil, err
+		}
+		s.Value = orUnknown(v)
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+func readRequests(tx *sql.Tx, runID string, sizeHint int64) ([]benchrun.Request, error) {
+	rows, err := tx.Query(`SELECT idx, start, queue_time, ttft, latency, input_tokens, output_tokens,
+		error, gap_count, gap_sum, gap_min, gap_max FROM requests WHERE run_id = ? ORDER BY idx`, runID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make([]benchrun.Request, 0, max(sizeHint, 0))
+	var start, queue, ttft, latency, gapSum, gapMin, gapMax sql.NullFloat64
+	var in, outTok sql.NullInt32
+	var errText sql.NullString
+	for rows.Next() {
+		var r benchrun.Request
+		if err := rows.Scan(&r.Index, &start, &queue, &ttft, &latency, &in, &outTok, &errText,
+			&r.Gaps.Count, &gapSum, &gapMin, &gapMax); err != nil {
+			return nil, err
+		}
+		r.Start, r.QueueTime, r.TTFT, r.Latency = orUnknown(start), orUnknown(queue), orUnknown(ttft), orUnknown(latency)
+		r.Gaps.Sum, r.Gaps.Min, r.Gaps.Max = orUnknown(gapSum), orUnknown(gapMin), orUnknown(gapMax)
+		r.InputTokens, r.OutputTokens = countOrUnknown(in), countOrUnknown(outTok)
+		r.Error = errText.String
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+func orUnknown(v sql.NullFloat64) float64 {
+	if !v.Valid {
+		return benchrun.Unknown
+	}
+	return v.Float64
+}
+
+func countOrUnknown(v sql.NullInt32) int32 {
+	if !v.Valid {
+		return -1
+	}
+	return v.Int32
+}
+
+// Requests returns a run's per-request records in index order (nil for a
+// summary-only run). runID is an exact id.
+func (a *Archive) Requests(runID string) ([]benchrun.Request, error) {
+	op := "read requests of run " + runID
+	tx, err := a.r.BeginTx(context.Background(), &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, a.wrap(op, err)
+	}
+	defer tx.Rollback()
+	var hasRequests bool
+	var count int64
+	err = tx.QueryRow("SELECT has_requests, request_count FROM runs WHERE id = ?", runID).Scan(&hasRequests, &count)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, fmt.Errorf("archive %s: run %s: %w", a.path, runID, ErrNotFound)
+	case err != nil:
+		return nil, a.wrap(op, err)
+	case !hasRequests:
+		return nil, nil
+	}
+	reqs, err := readRequests(tx, runID, count)
+	if err != nil {
+		return nil, a.wrap(op, err)
+	}
+	return reqs, nil
+}
+
+// Events returns the history in the order it was written: all of it when
+// runID is "", else the events of that run.
+func (a *Archive) Events(runID string) ([]Event, error) {
+	q := "SELECT id, at, actor, tool_version, action, run_id, blob, detail FROM events"
+	var args []any
+	if runID != "" {
+		q += " WHERE run_id = ?"
+		args = append(args, runID)
+	}
+	rows, err := a.r.Query(q+" ORDER BY id", args...)
+	if err != nil {
+		return nil, a.wrap("read events", err)
+	}
+	defer rows.Close()
+	var out []Event
+	for rows.Next() {
+		var ev Event
+		var at string
+		var run, blob, detail sql.NullString
+		if err := rows.Scan(&ev.ID, &at, &ev.Actor, &ev.ToolVersion, &ev.Action, &run, &blob, &detail); err != nil {
+			return nil, a.wrap("read events", err)
+		}
+		if ev.At, err = parseTime(at); err != nil {
+			return nil, a.wrap("read events", fmt.Errorf("event %d: at %q: %w", ev.ID, at, err))
+		}
+		ev.RunID, ev.BlobSHA256, ev.Detail = run.String, blob.String, detail.String
+		out = append(out, ev)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, a.wrap("read events", err)
+	}
+	return out, nil
+}
+
+// Empty collections read back as nil, whichever way they were stored.
+func unmarshalMap(s string) (map[string]string, error) {
+	var m map[string]string
+	if err := json.Unmarshal([]byte(s), &m); err != nil {
+		return nil, err
+	}
+	if len(m) == 0 {
+		return nil, nil
+	}
+	return m, nil
+}
+
+func unmarshalList(s string) ([]string, error) {
+	var l []string
+	if err := json.Unmarshal([]byte(s), &l); err != nil {
+		return nil, err
+	}
+	if len(l) == 0 {
+		return nil, nil
+	}
+	return l, nil
+}

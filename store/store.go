@@ -1,0 +1,442 @@
+// Package store keeps the benchledger archive: one self-contained SQLite file
+// holding the raw result files (content-addressed, zstd-compressed in
+// chunks), the runs read from them with their per-request records, stated
+// figures and provenance, and an append-only history of events.
+//
+// Writes happen in a Tx, one per ingested file, so the archive never holds
+// half an ingest. Reads work on an archive opened read-only too.
+package store
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	sqlite3 "github.com/mattn/go-sqlite3"
+)
+
+// ApplicationID is the SQLite application_id of every benchledger archive
+// ("BLDG"), so that a foreign SQLite file is refused instead of altered.
+const ApplicationID = 0x424C4447
+
+// DefaultChunkSize is how many raw bytes of a blob go into one compressed
+// chunk: large enough that per-chunk overhead vanishes, small enough that
+// ingest memory stays a few chunks whatever the file size.
+const DefaultChunkSize = 4 << 20
+
+var (
+	// ErrNotArchive: the file is not a benchledger archive (another SQLite
+	// application's database, an empty file, or not SQLite at all).
+	ErrNotArchive = errors.New("not a benchledger archive")
+	// ErrNewerSchema: the archive was written by a newer benchledger.
+	ErrNewerSchema = errors.New("archive written by a newer benchledger")
+	// ErrOlderSchema: the archive has an older schema and was opened
+	// read-only, so it cannot be upgraded in place.
+	ErrOlderSchema = errors.New("archive has an older schema that needs upgrading")
+	// ErrReadOnly: write access was requested on a read-only archive or path.
+	ErrReadOnly = errors.New("archive is read-only")
+	// ErrNotFound: no run (or blob) with that id.
+	ErrNotFound = errors.New("not found")
+	// ErrAmbiguous: a run id prefix matches more than one run.
+	ErrAmbiguous = errors.New("ambiguous run id prefix")
+	// ErrExists: the blob or run is already in the archive.
+	ErrExists = errors.New("already in the archive")
+	// ErrBlobMismatch: the bytes written to a BlobWriter do not have the
+	// declared SHA-256 or size (typically: the file changed while being read).
+	ErrBlobMismatch = errors.New("blob content does not match its declared SHA-256 and size")
+	// ErrCorrupt: stored data fails its own checks (chunk size, zstd
+	// checksum, SHA-256 of the reassembled bytes).
+	ErrCorrupt = errors.New("archive data is corrupt")
+)
+
+// Options says how to open an archive.
+type Options struct {
+	// ReadOnly opens for reading only; the file must exist then.
+	ReadOnly bool
+}
+
+// Archive is an open archive file. Reads may run concurrently; at most one
+// Tx per Archive is open at a time (a second Begin waits for the first).
+type Archive struct {
+	path     string
+	readOnly bool
+	version  int
+
+	w *sql.DB // the single writer connection; nil when read-only
+	r *sql.DB // read-only connections for queries outside a Tx
+
+	chunkSize int // raw bytes per blob chunk; settable by tests
+}
+
+const (
+	// writerBusyTimeout is how long SQLite itself waits for the write lock
+	// before Begin gets SQLITE_BUSY, calls onWait and retries. Short, so
+	// that onWait (the "waiting for another ingest" message) comes promptly
+	// and a cancelled ctx is noticed soon.
+	writerBusyTimeout = 250 * time.Millisecond
+	readerBusyTimeout = 5 * time.Second
+	// migrationLockWait bounds how long Open waits for another writer
+	// before applying a migration; Open has no ctx to cancel it by.
+	migrationLockWait = 2 * time.Minute
+	readerConns       = 4
+)
+
+// Open opens the archive at path. When the file is absent and opt.ReadOnly is
+// false it creates it with the current schema; an existing archive with an
+// older schema is upgraded (each migration in its own transaction).
+func Open(path string, opt Options) (*Archive, error) {
+	if path == "" {
+		return nil, errors.New("store: open archive: empty path")
+	}
+	a := &Archive{path: path, readOnly: opt.ReadOnly, chunkSize: DefaultChunkSize}
+	if err := a.open(); err != nil {
+		a.closeDBs()
+		return nil, err
+	}
+	return a, nil
+}
+
+// Path returns the path the archive was opened with.
+func (a *Archive) Path() string { return a.path }
+
+// SchemaVersion returns the archive's schema version (PRAGMA user_version).
+func (a *Archive) SchemaVersion() int { return a.version }
+
+// ReadOnly reports whether the archive was opened for reading only.
+func (a *Archive) ReadOnly() bool { return a.readOnly }
+
+// Close closes the archive. Any Tx must be finished first.
+func (a *Archive) Close() error {
+	if err := a.closeDBs(); err != nil {
+		return fmt.Errorf("archive %s: close: %w", a.path, err)
+	}
+	return nil
+}
+
+func (a *Archive) closeDBs() error {
+	var errs []error
+	// Readers first: the last connection to close checkpoints the WAL into
+	// the main file and removes it, and only a writable one can.
+	if a.r != nil {
+		errs = append(errs, a.r.Close())
+		a.r = nil
+	}
+	if a.w != nil {
+		errs = append(errs, a.w.Close())
+		a.w = nil
+	}
+	return errors.Join(errs...)
+}
+
+func (a *Archive) open() error {
+	latest, err := latestVersion()
+	if err != nil {
+		return err
+	}
+	st, err := os.Stat(a.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		if a.readOnly {
+			return fmt.Errorf("archive %s does not exist: %w", a.path, fs.ErrNotExist)
+		}
+		if err := create(a.path, latest); err != nil {
+			return err
+		}
+		if st, err = os.Stat(a.path); err != nil {
+			return fmt.Errorf("archive %s: %w", a.path, err)
+		}
+	case err != nil:
+		return fmt.Errorf("archive %s: %w", a.path, err)
+	}
+	if err := checkHeader(a.path, st); err != nil {
+		return err
+	}
+	// Checked on the mode bits, not by trying: root may write anything, but
+	// a user who made the archive 0444 meant it to stay as it is.
+	if !a.readOnly && st.Mode().Perm()&0o222 == 0 {
+		return fmt.Errorf("archive %s: %w: the file has no write permission (mode %v)", a.path, ErrReadOnly, st.Mode().Perm())
+	}
+
+	if a.readOnly {
+		if a.r, err = openReader(a.path); err != nil {
+			return a.wrap("open", err)
+		}
+		if a.version, err = a.identify(a.r, latest); err != nil {
+			return err
+		}
+		if a.version < latest {
+			return fmt.Errorf("archive %s: %w: schema version %d, this benchledger uses %d; open it once for writing (for example with benchledger ingest) to upgrade it",
+				a.path, ErrOlderSchema, a.version, latest)
+		}
+		return nil
+	}
+
+	if a.w, err = openWriter(a.path, "rw"); err != nil {
+		return a.wrap("open", err)
+	}
+	if a.version, err = a.identify(a.w, latest); err != nil {
+		return err
+	}
+	// Only now, with the file known to be ours: switching a foreign file to
+	// WAL would have changed it.
+	if err := setWAL(a.w); err != nil {
+		return a.wrap("set WAL journal mode", err)
+	}
+	if a.version < latest {
+		if err := migrate(a.w, a.path, latest); err != nil {
+			return err
+		}
+		a.version = latest
+	}
+	if a.r, err = openReader(a.path); err != nil {
+		return a.wrap("open", err)
+	}
+	return nil
+}
+
+// identify reads the application id and schema version, refusing foreign
+// files and archives from a newer benchledger.
+func (a *Archive) identify(db *sql.DB, latest int) (int, error) {
+	var appID, version int64
+	if err := db.QueryRow("PRAGMA application_id").Scan(&appID); err != nil {
+		return 0, a.wrap("read application id", err)
+	}
+	if appID != ApplicationID {
+		return 0, fmt.Errorf("archive %s: %w: SQLite application id is 0x%08X, a benchledger archive has 0x%08X",
+			a.path, ErrNotArchive, uint32(appID), ApplicationID)
+	}
+	if err := db.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
+		return 0, a.wrap("read schema version", err)
+	}
+	if version > int64(latest) {
+		return 0, fmt.Errorf("archive %s: %w: schema version %d, this benchledger knows versions up to %d; use a newer benchledger",
+			a.path, ErrNewerSchema, version, latest)
+	}
+	return int(version), nil
+}
+
+// sqliteMagic starts every SQLite database file.
+const sqliteMagic = "SQLite format 3\x00"
+
+// checkHeader refuses what is plainly not SQLite before SQLite sees it. An
+// empty file is refused too: SQLite would take it for a fresh database, and
+// silently initialising a file the user named is not ours to do.
+func checkHeader(path string, st fs.FileInfo) error {
+	if st.IsDir() {
+		return fmt.Errorf("archive %s: %w: it is a directory", path, ErrNotArchive)
+	}
+	if st.Size() == 0 {
+		return fmt.Errorf("archive %s: %w: the file is empty", path, ErrNotArchive)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("archive %s: %w", path, err)
+	}
+	defer f.Close()
+	head := make([]byte, len(sqliteMagic))
+	if _, err := io.ReadFull(f, head); err != nil || string(head) != sqliteMagic {
+		return fmt.Errorf("archive %s: %w: not an SQLite database", path, ErrNotArchive)
+	}
+	return nil
+}
+
+// create makes a new archive at path with the schema at version target. It
+// builds the file under a temporary name in the same directory and links it
+// into place only when complete, so no other process ever sees a
+// half-initialised archive, and a crash leaves a stray temporary file rather
+// than an empty archive. If another process creates path meanwhile, its file
+// wins and create returns nil.
+func create(path string, target int) error {
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("archive %s: cannot create it: %w", path, err)
+	}
+	if !st.IsDir() {
+		return fmt.Errorf("archive %s: cannot create it: %s is not a directory", path, dir)
+	}
+	if st.Mode().Perm()&0o222 == 0 {
+		return fmt.Errorf("archive %s: %w: cannot create it, directory %s is not writable", path, ErrReadOnly, dir)
+	}
+	var rnd [6]byte
+	if _, err := rand.Read(rnd[:]); err != nil {
+		return fmt.Errorf("archive %s: %w", path, err)
+	}
+	tmp := filepath.Join(dir, "."+filepath.Base(path)+".creating-"+hex.EncodeToString(rnd[:]))
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		if errors.Is(err, fs.ErrPermission) || isReadOnlyFS(err) {
+			return fmt.Errorf("archive %s: %w: cannot create it: %w", path, ErrReadOnly, err)
+		}
+		return fmt.Errorf("archive %s: cannot create it: %w", path, err)
+	}
+	f.Close()
+	defer func() {
+		for _, p := range []string{tmp, tmp + "-wal", tmp + "-shm", tmp + "-journal"} {
+			os.Remove(p)
+		}
+	}()
+
+	db, err := openWriter(tmp, "rw")
+	if err != nil {
+		return fmt.Errorf("archive %s: create: %w", path, err)
+	}
+	_, err = db.Exec("PRAGMA page_size = " + os.Getenv("PS"))
+	if err == nil {
+		err = setWAL(db)
+	}
+	if err == nil {
+		err = migrate(db, path, target)
+	}
+	// Closing the last connection checkpoints the WAL into the file and
+	// removes it, so the linked file is complete on its own.
+	if cerr := db.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("archive %s: create: %w", path, cerr)
+	}
+	if err != nil {
+		return err
+	}
+
+	// Link, unlike rename, fails if path exists: a concurrent creator's
+	// archive is never replaced.
+	err = os.Link(tmp, path)
+	switch {
+	case err == nil, errors.Is(err, fs.ErrExist):
+		return nil
+	default:
+		// A file system without hard links: rename, accepting the small
+		// race the check leaves.
+		if _, serr := os.Lstat(path); serr == nil {
+			return nil
+		}
+		if rerr := os.Rename(tmp, path); rerr != nil {
+			return fmt.Errorf("archive %s: create: %w", path, rerr)
+		}
+		return nil
+	}
+}
+
+func isReadOnlyFS(err error) bool { return errors.Is(err, syscall.EROFS) }
+
+// fileURI turns a path into an SQLite URI filename with query parameters.
+// '?', '#' and '%' would end or escape the path part, so they are escaped.
+func fileURI(path, query string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	abs = filepath.ToSlash(abs)
+	r := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
+	return "file:" + r.Replace(abs) + "?" + query, nil
+}
+
+// openWriter opens the pool that holds the archive's single writer
+// connection. BEGIN is IMMEDIATE so a transaction takes the write lock at its
+// start: a deferred read-to-write upgrade in WAL fails at once with "database
+// is locked" instead of waiting.
+func openWriter(path, mode string) (*sql.DB, error) {
+	uri, err := fileURI(path, fmt.Sprintf("mode=%s&_foreign_keys=on&_txlock=immediate&_synchronous=NORMAL&_busy_timeout=%d",
+		mode, writerBusyTimeout.Milliseconds()))
+	if err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("sqlite3", uri)
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	db.SetMaxIdleConns(1)
+	db.SetConnMaxLifetime(0)
+	db.SetConnMaxIdleTime(0)
+	return db, nil
+}
+
+// openReader opens a pool of read-only connections; in WAL mode they read a
+// consistent snapshot while a writer works.
+func openReader(path string) (*sql.DB, error) {
+	uri, err := fileURI(path, fmt.Sprintf("mode=ro&_foreign_keys=on&_busy_timeout=%d", readerBusyTimeout.Milliseconds()))
+	if err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("sqlite3", uri)
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(readerConns)
+	db.SetMaxIdleConns(readerConns)
+	return db, nil
+}
+
+func setWAL(db *sql.DB) error {
+	var mode string
+	if err := db.QueryRow("PRAGMA journal_mode=WAL").Scan(&mode); err != nil {
+		return err
+	}
+	if !strings.EqualFold(mode, "wal") {
+		return fmt.Errorf("journal mode is %q, not wal", mode)
+	}
+	return nil
+}
+
+// wrap names the archive and the operation, and maps SQLite's own
+// read-only and not-a-database errors onto the package's sentinels.
+func (a *Archive) wrap(op string, err error) error {
+	return wrapErr(a.path, op, err)
+}
+
+func wrapErr(path, op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var se sqlite3.Error
+	if errors.As(err, &se) {
+		switch se.Code {
+		case sqlite3.ErrReadonly:
+			return fmt.Errorf("archive %s: %s: %w: %w", path, op, ErrReadOnly, err)
+		case sqlite3.ErrNotADB:
+			return fmt.Errorf("archive %s: %s: %w: %w", path, op, ErrNotArchive, err)
+		}
+	}
+	return fmt.Errorf("archive %s: %s: %w", path, op, err)
+}
+
+func isBusy(err error) bool {
+	var se sqlite3.Error
+	return errors.As(err, &se) && se.Code == sqlite3.ErrBusy
+}
+
+// beginImmediate starts a write transaction, retrying while another
+// connection holds the write lock. onWait (may be nil) is called once, on
+// the first busy answer; acquire bounds the waiting, ctx governs the
+// transaction itself (database/sql rolls it back when ctx is done).
+func beginImmediate(ctx context.Context, acquire context.Context, db *sql.DB, onWait func()) (*sql.Tx, error) {
+	waited := false
+	for {
+		if err := acquire.Err(); err != nil {
+			return nil, err
+		}
+		tx, err := db.BeginTx(ctx, nil)
+		if err == nil {
+			return tx, nil
+		}
+		if !isBusy(err) {
+			return nil, err
+		}
+		if !waited {
+			waited = true
+			if onWait != nil {
+				onWait()
+			}
+		}
+	}
+}

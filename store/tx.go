@@ -1,0 +1,486 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"os/user"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/provenance"
+)
+
+// Tx is a write transaction: everything stored for one ingested file commits
+// together or not at all. A Tx is used from one goroutine.
+type Tx struct {
+	a     *Archive
+	tx    *sql.Tx
+	blobs []*BlobWriter
+	done  bool
+}
+
+// Begin starts a write transaction. While another process holds the
+// archive's write lock, Begin calls onWait (may be nil) once and keeps
+// waiting until the lock is free or ctx is done. ctx governs the whole
+// transaction: when it is done, the transaction is rolled back.
+func (a *Archive) Begin(ctx context.Context, onWait func()) (*Tx, error) {
+	if a.readOnly || a.w == nil {
+		return nil, fmt.Errorf("archive %s: begin: %w: opened for reading only", a.path, ErrReadOnly)
+	}
+	tx, err := beginImmediate(ctx, ctx, a.w, onWait)
+	if err != nil {
+		return nil, a.wrap("begin", err)
+	}
+	return &Tx{a: a, tx: tx}, nil
+}
+
+func (tx *Tx) wrap(op string, err error) error { return tx.a.wrap(op, err) }
+
+func (tx *Tx) check(op string) error {
+	if tx.done {
+		return fmt.Errorf("archive %s: %s: transaction already finished", tx.a.path, op)
+	}
+	return nil
+}
+
+// Commit makes the transaction's writes durable. It refuses, and rolls back,
+// when a BlobWriter of this transaction was not closed or failed its
+// verification: a blob is stored only with bytes that match its SHA-256.
+func (tx *Tx) Commit() error {
+	if err := tx.check("commit"); err != nil {
+		return err
+	}
+	for _, bw := range tx.blobs {
+		var problem error
+		switch {
+		case !bw.closed:
+			problem = fmt.Errorf("blob %s (%s) was not closed", bw.sha, bw.name)
+		case bw.closeErr != nil:
+			problem = fmt.Errorf("blob %s (%s) failed: %w", bw.sha, bw.name, bw.closeErr)
+		}
+		if problem != nil {
+			rbErr := tx.Rollback()
+			return errors.Join(fmt.Errorf("archive %s: commit refused, transaction rolled back: %w", tx.a.path, problem), rbErr)
+		}
+	}
+	tx.done = true
+	if err := tx.tx.Commit(); err != nil {
+		return tx.wrap("commit", err)
+	}
+	return nil
+}
+
+// Rollback discards the transaction's writes. It is safe to call after
+// Commit or a previous Rollback (it then does nothing), so `defer
+// tx.Rollback()` is the usual pattern.
+func (tx *Tx) Rollback() error {
+	if tx.done {
+		return nil
+	}
+	tx.done = true
+	for _, bw := range tx.blobs {
+		bw.abort()
+	}
+	if err := tx.tx.Rollback(); err != nil && !errors.Is(err, sql.ErrTxDone) {
+		return tx.wrap("rollback", err)
+	}
+	return nil
+}
+
+// HasBlob reports whether the blob is stored, as seen inside the
+// transaction: under the write lock, so a duplicate found here cannot be
+// raced by another ingest.
+func (tx *Tx) HasBlob(sha string) (bool, error) {
+	if err := tx.check("look up blob"); err != nil {
+		return false, err
+	}
+	return hasBlob(tx.tx, tx.a.path, sha)
+}
+
+type queryer interface {
+	QueryRow(query string, args ...any) *sql.Row
+}
+
+func hasBlob(q queryer, path, sha string) (bool, error) {
+	var one int
+	err := q.QueryRow("SELECT 1 FROM blobs WHERE sha256 = ?", strings.ToLower(sha)).Scan(&one)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return false, nil
+	case err != nil:
+		return false, wrapErr(path, "look up blob "+sha, err)
+	}
+	return true, nil
+}
+
+func runExists(q queryer, id string) (bool, error) {
+	var one int
+	err := q.QueryRow("SELECT 1 FROM runs WHERE id = ?", id).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// PutRun stores a run with its provenance, stated figures and requests. The
+// blob must already be stored (or opened with NewBlob in this transaction).
+// rec.ID is filled in when empty and must otherwise equal
+// benchrun.ID(rec.BlobSHA256, rec.Run.Ordinal); an id already stored gives
+// ErrExists. Run.Facts are stored as provenance entries with source "file";
+// a file entry in rec.Provenance that contradicts them is an error. The
+// listing columns (campaign, role, model, engine, version, GPU, date) are
+// taken from the effective provenance.
+func (tx *Tx) PutRun(rec *RunRecord) error {
+	if err := tx.check("store run"); err != nil {
+		return err
+	}
+	if rec == nil || rec.Run == nil {
+		return fmt.Errorf("archive %s: store run: no run given", tx.a.path)
+	}
+	run := rec.Run
+	sha := strings.ToLower(rec.BlobSHA256)
+	if !validSHA256(sha) {
+		return fmt.Errorf("archive %s: store run: blob SHA-256 %q is not 64 hex digits", tx.a.path, rec.BlobSHA256)
+	}
+	id := benchrun.ID(sha, run.Ordinal)
+	if rec.ID != "" && rec.ID != id {
+		return fmt.Errorf("archive %s: store run: id %s does not match its content (blob %s, ordinal %d give %s)", tx.a.path, rec.ID, sha, run.Ordinal, id)
+	}
+	op := "store run " + id
+	entries, err := withFacts(rec.Provenance, run.Facts)
+	if err != nil {
+		return fmt.Errorf("archive %s: %s: %w", tx.a.path, op, err)
+	}
+	if ok, err := hasBlob(tx.tx, tx.a.path, sha); err != nil {
+		return err
+	} else if !ok {
+		return fmt.Errorf("archive %s: %s: blob %s: %w", tx.a.path, op, sha, ErrNotFound)
+	}
+	if ok, err := runExists(tx.tx, id); err != nil {
+		return tx.wrap(op, err)
+	} else if ok {
+		return fmt.Errorf("archive %s: %s: run %s: %w", tx.a.path, op, id, ErrExists)
+	}
+
+	extra, err := marshalMap(run.Extra)
+	if err != nil {
+		return fmt.Errorf("archive %s: %s: extra: %w", tx.a.path, op, err)
+	}
+	notes, err := marshalList(run.Notes)
+	if err != nil {
+		return fmt.Errorf("archive %s: %s: notes: %w", tx.a.path, op, err)
+	}
+	missing, err := marshalList(rec.Missing)
+	if err != nil {
+		return fmt.Errorf("archive %s: %s: missing: %w", tx.a.path, op, err)
+	}
+	at := rec.IngestedAt
+	if at.IsZero() {
+		at = time.Now()
+	}
+	sum := summarize(entries.Effective())
+
+	_, err = tx.tx.Exec(`INSERT INTO runs (id, blob, ordinal, file_name, location, format, format_variant,
+		source_tool, percentile_method, clock, has_requests, completed, failed, extra, notes,
+		campaign, role, model, engine, engine_version, gpu, run_date, publishable, missing, ingested_at, request_count)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		id, sha, run.Ordinal, rec.FileName, run.Location, run.Format, run.FormatVariant,
+		run.SourceTool, run.PercentileMethod, string(run.Clock), run.HasRequests, run.Completed, run.Failed, extra, notes,
+		sum.campaign, sum.role, sum.model, sum.engine, sum.engineVersion, sum.gpu, sum.date,
+		rec.Publishable, missing, formatTime(at), run.RequestCount())
+	if err != nil {
+		return tx.wrap(op, err)
+	}
+	if err := tx.putProvenance(id, entries, false); err != nil {
+		return tx.wrap(op, err)
+	}
+	if err := tx.putStated(id, run.Stated); err != nil {
+		return tx.wrap(op, err)
+	}
+	if run.HasRequests {
+		if err := tx.putRequests(id, run.Requests); err != nil {
+			return tx.wrap(op, err)
+		}
+	} else if len(run.Requests) > 0 {
+		return fmt.Errorf("archive %s: %s: run has %d requests but HasRequests is false", tx.a.path, op, len(run.Requests))
+	}
+	rec.ID = id
+	if rec.IngestedAt.IsZero() {
+		rec.IngestedAt = at.UTC()
+	}
+	return nil
+}
+
+// withFacts merges the file's facts into a provenance record as "file"
+// entries and drops repeated (field, source) pairs, the later one winning as
+// in provenance.Record.Effective.
+func withFacts(rec provenance.Record, facts map[string]string) (provenance.Record, error) {
+	type key struct {
+		field  string
+		source provenance.Source
+	}
+	byKey := make(map[key]string, len(rec)+len(facts))
+	for _, e := range rec {
+		if !validSource(e.Source) {
+			return nil, fmt.Errorf("provenance field %s: unknown source %q", e.Field, e.Source)
+		}
+		if e.Field == "" {
+			return nil, fmt.Errorf("provenance entry without a field name (source %s)", e.Source)
+		}
+		byKey[key{e.Field, e.Source}] = e.Value
+	}
+	for field, value := range facts {
+		k := key{field, provenance.FromFile}
+		if old, ok := byKey[k]; ok && old != value {
+			return nil, fmt.Errorf("provenance field %s: the run's facts say %q but its file entry says %q", field, value, old)
+		}
+		byKey[k] = value
+	}
+	out := make(provenance.Record, 0, len(byKey))
+	for k, v := range byKey {
+		out = append(out, provenance.Entry{Field: k.field, Value: v, Source: k.source})
+	}
+	sortProvenance(out)
+	return out, nil
+}
+
+func sortProvenance(r provenance.Record) {
+	sort.Slice(r, func(i, j int) bool {
+		if r[i].Field != r[j].Field {
+			return r[i].Field < r[j].Field
+		}
+		return sourceRank[r[i].Source] < sourceRank[r[j].Source]
+	})
+}
+
+func (tx *Tx) putProvenance(runID string, entries provenance.Record, upsert bool) error {
+	q := "INSERT INTO provenance (run_id, field, source, value) VALUES (?, ?, ?, ?)"
+	if upsert {
+		q += " ON CONFLICT (run_id, field, source) DO UPDATE SET value = excluded.value"
+	}
+	stmt, err := tx.tx.Prepare(q)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for _, e := range entries {
+		if _, err := stmt.Exec(runID, e.Field, string(e.Source), e.Value); err != nil {
+			return fmt.Errorf("provenance field %s (%s): %w", e.Field, e.Source, err)
+		}
+	}
+	return nil
+}
+
+func (tx *Tx) putStated(runID string, stated []benchrun.Stated) error {
+	if len(stated) == 0 {
+		return nil
+	}
+	stmt, err := tx.tx.Prepare(`INSERT INTO stated (run_id, seq, metric, value, unit, source_key, source_unit)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for i, s := range stated {
+		if _, err := stmt.Exec(runID, i, s.Metric, nullFloat(s.Value), s.Unit, s.SourceKey, s.SourceUnit); err != nil {
+			return fmt.Errorf("stated %s: %w", s.Metric, err)
+		}
+	}
+	return nil
+}
+
+// putRequests bulk-inserts the per-request records with one prepared
+// statement, reusing one argument slice for every row.
+func (tx *Tx) putRequests(runID string, reqs []benchrun.Request) error {
+	if len(reqs) == 0 {
+		return nil
+	}
+	stmt, err := tx.tx.Prepare(`INSERT INTO requests (run_id, idx, start, queue_time, ttft, latency,
+		input_tokens, output_tokens, error, gap_count, gap_sum, gap_min, gap_max)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	args := make([]any, 13)
+	args[0] = runID
+	for i := range reqs {
+		r := &reqs[i]
+		args[1] = r.Index
+		args[2] = nullFloat(r.Start)
+		args[3] = nullFloat(r.QueueTime)
+		args[4] = nullFloat(r.TTFT)
+		args[5] = nullFloat(r.Latency)
+		args[6] = nullCount(r.InputTokens)
+		args[7] = nullCount(r.OutputTokens)
+		args[8] = nullString(r.Error)
+		args[9] = r.Gaps.Count
+		args[10] = nullFloat(r.Gaps.Sum)
+		args[11] = nullFloat(r.Gaps.Min)
+		args[12] = nullFloat(r.Gaps.Max)
+		if _, err := stmt.Exec(args...); err != nil {
+			return fmt.Errorf("request %d: %w", r.Index, err)
+		}
+	}
+	return nil
+}
+
+// nullFloat stores benchrun.Unknown (NaN) as NULL.
+func nullFloat(v float64) any {
+	if math.IsNaN(v) {
+		return nil
+	}
+	return v
+}
+
+// nullCount stores an unknown (-1) token count as NULL.
+func nullCount(v int32) any {
+	if v == -1 {
+		return nil
+	}
+	return v
+}
+
+func nullString(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// AddProvenance records provenance supplied after ingest (a manifest or --set
+// completing a run) and replaces the run's publishable flag and missing
+// list. An entry for a (field, source) already stored replaces its value.
+// Entries with source "file" are refused: what the raw file says is fixed by
+// its bytes. The listing columns are recomputed from the new effective
+// provenance.
+func (tx *Tx) AddProvenance(runID string, entries provenance.Record, publishable bool, missing []string) error {
+	op := "add provenance to run " + runID
+	if err := tx.check(op); err != nil {
+		return err
+	}
+	if ok, err := runExists(tx.tx, runID); err != nil {
+		return tx.wrap(op, err)
+	} else if !ok {
+		return fmt.Errorf("archive %s: %s: run %s: %w", tx.a.path, op, runID, ErrNotFound)
+	}
+	for _, e := range entries {
+		switch {
+		case e.Source == provenance.FromFile:
+			return fmt.Errorf("archive %s: %s: field %s: entries from the file itself cannot be added later", tx.a.path, op, e.Field)
+		case !validSource(e.Source):
+			return fmt.Errorf("archive %s: %s: field %s: unknown source %q", tx.a.path, op, e.Field, e.Source)
+		case e.Field == "":
+			return fmt.Errorf("archive %s: %s: entry without a field name", tx.a.path, op)
+		}
+	}
+	if err := tx.putProvenance(runID, entries, true); err != nil {
+		return tx.wrap(op, err)
+	}
+	all, err := readProvenance(tx.tx, runID)
+	if err != nil {
+		return tx.wrap(op, err)
+	}
+	missingJSON, err := marshalList(missing)
+	if err != nil {
+		return fmt.Errorf("archive %s: %s: missing: %w", tx.a.path, op, err)
+	}
+	sum := summarize(all.Effective())
+	_, err = tx.tx.Exec(`UPDATE runs SET campaign = ?, role = ?, model = ?, engine = ?, engine_version = ?,
+		gpu = ?, run_date = ?, publishable = ?, missing = ? WHERE id = ?`,
+		sum.campaign, sum.role, sum.model, sum.engine, sum.engineVersion, sum.gpu, sum.date,
+		publishable, missingJSON, runID)
+	if err != nil {
+		return tx.wrap(op, err)
+	}
+	return nil
+}
+
+// AppendEvent adds an entry to the archive's history. At, Actor and
+// ToolVersion are filled in when empty; Detail must be JSON text or "".
+func (tx *Tx) AppendEvent(ev Event) error {
+	op := "append event " + ev.Action
+	if err := tx.check(op); err != nil {
+		return err
+	}
+	if ev.Action == "" {
+		return fmt.Errorf("archive %s: append event: no action", tx.a.path)
+	}
+	if ev.Detail != "" && !json.Valid([]byte(ev.Detail)) {
+		return fmt.Errorf("archive %s: %s: detail is not valid JSON", tx.a.path, op)
+	}
+	if ev.At.IsZero() {
+		ev.At = time.Now()
+	}
+	if ev.Actor == "" {
+		ev.Actor = currentActor()
+	}
+	if ev.ToolVersion == "" {
+		ev.ToolVersion = buildVersion()
+	}
+	_, err := tx.tx.Exec(`INSERT INTO events (at, actor, tool_version, action, run_id, blob, detail)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		formatTime(ev.At), ev.Actor, ev.ToolVersion, ev.Action,
+		nullString(ev.RunID), nullString(strings.ToLower(ev.BlobSHA256)), nullString(ev.Detail))
+	if err != nil {
+		return tx.wrap(op, err)
+	}
+	return nil
+}
+
+var currentActor = sync.OnceValue(func() string {
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		return u.Username
+	}
+	if u := os.Getenv("USER"); u != "" {
+		return u
+	}
+	return "unknown"
+})
+
+var buildVersion = sync.OnceValue(func() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "unknown"
+})
+
+// marshalMap stores a map as a JSON object of strings, sorted by key (as
+// encoding/json writes maps), so the same run always gives the same text.
+func marshalMap(m map[string]string) (string, error) {
+	if len(m) == 0 {
+		return "{}", nil
+	}
+	b, err := json.Marshal(m)
+	return string(b), err
+}
+
+func marshalList(l []string) (string, error) {
+	if len(l) == 0 {
+		return "[]", nil
+	}
+	b, err := json.Marshal(l)
+	return string(b), err
+}
+
+func validSHA256(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
