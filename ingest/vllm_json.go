@@ -25,6 +25,8 @@ type vllmJSON struct{}
 
 const (
 	vllmJSONID = "vllm-serve-json"
+	// vllmDateLayout is vLLM's "date": strftime("%Y%m%d-%H%M%S").
+	vllmDateLayout = "20060102-150405"
 	// vllmExtraLimit caps one value kept in Run.Extra; larger values stay in
 	// the archived raw bytes only.
 	vllmExtraLimit = 64 << 10
@@ -41,8 +43,9 @@ func (vllmJSON) Describe() string {
 // Sniff reads the keys of the first object in head (or of the first element
 // of a top-level list). vLLM writes its identity keys (date, model_id, ...)
 // and duration/completed before any large array, so 64 KiB holds them.
-// SGLang's bench_serving shares many result keys but never writes date,
-// model_id, tokenizer_id or num_prompts, and has keys of its own.
+// SGLang's bench_serving shares the result keys but never writes date,
+// model_id, tokenizer_id or num_prompts; vLLM's derived CI table and its
+// side files have no result keys.
 func (vllmJSON) Sniff(name string, head []byte) bool {
 	d := pyjson.NewDecoderSize(bytes.NewReader(head), len(head)+16)
 	tok, err := d.Next()
@@ -52,8 +55,8 @@ func (vllmJSON) Sniff(name string, head []byte) bool {
 	if err != nil || tok.Kind != pyjson.ObjectStart {
 		return false
 	}
-	var identity, result, sglang bool
-	for {
+	var identity, result bool
+	for !(identity && result) {
 		k, err := d.Next()
 		if err != nil || k.Kind != pyjson.Key {
 			break // the end of the object or of head
@@ -67,21 +70,18 @@ func (vllmJSON) Sniff(name string, head []byte) bool {
 		case "model_id", "tokenizer_id", "num_prompts", "endpoint_type":
 			identity = true
 		case "date":
-			identity = identity || v.Kind == pyjson.String
+			if v.Kind == pyjson.String {
+				_, err := time.Parse(vllmDateLayout, string(v.Bytes))
+				identity = identity || err == nil
+			}
 		case "completed", "duration":
 			result = result || v.Kind == pyjson.Number
-		case "total_output_tokens_retokenized", "random_input_len", "random_output_len", "sharegpt_output_len", "random_range_ratio":
-			// --metadata values are always strings, so a non-string value
-			// under one of these names came from SGLang itself.
-			sglang = sglang || v.Kind != pyjson.String
-		default:
-			sglang = sglang || strings.HasSuffix(key, "_e2e_latency_ms")
 		}
 		if d.Skip(v) != nil {
 			break
 		}
 	}
-	return identity && result && !sglang
+	return identity && result
 }
 
 // Parse reads every run in the file and emits them in file order.
@@ -313,7 +313,8 @@ type vllmRunBuilder struct {
 	pooling, runNumber  bool
 	identity            bool // date, model_id, tokenizer_id, num_prompts or endpoint_type
 	sglangKey           string
-	date                string
+	date, dateRaw       string
+	endpointRaw         string
 	backend, endpoint   string
 	hasBackend, hasEndp bool
 	maxConcRaw          string
@@ -402,6 +403,12 @@ func (b *vllmRunBuilder) keepExtra(key string, vt pyjson.Token) error {
 	return nil
 }
 
+// rawScalar returns the JSON text of the scalar token Next just returned.
+func (b *vllmRunBuilder) rawScalar(vt pyjson.Token) string {
+	raw, _, _ := b.p.d.Capture(vt, vllmExtraLimit, nil)
+	return string(raw)
+}
+
 func rawBytesOnlyNote(size int64) string {
 	switch {
 	case size >= 1e6:
@@ -423,6 +430,7 @@ func (b *vllmRunBuilder) field(key string, vt pyjson.Token) error {
 			return b.keepExtra(key, vt)
 		}
 		b.date = string(vt.Bytes)
+		b.dateRaw = b.rawScalar(vt)
 		return nil
 	case "endpoint_type", "backend", "label", "model_id", "tokenizer_id":
 		if key != "backend" && key != "label" {
@@ -434,6 +442,7 @@ func (b *vllmRunBuilder) field(key string, vt pyjson.Token) error {
 			switch key {
 			case "endpoint_type":
 				b.endpoint, b.hasEndp = s, true
+				b.endpointRaw = b.rawScalar(vt)
 			case "backend":
 				b.backend, b.hasBackend = s, true
 			case "label":
@@ -897,15 +906,19 @@ func (b *vllmRunBuilder) finish(inList bool) error {
 	switch {
 	case b.hasBackend:
 		run.Facts["measurement.backend"] = b.backend
+		if b.hasEndp {
+			// Not mapped when backend is present, so kept as written.
+			run.Extra["endpoint_type"] = b.endpointRaw
+		}
 	case b.hasEndp:
 		run.Facts["measurement.backend"] = b.endpoint
 	}
 	if b.date != "" {
-		if t, err := time.Parse("20060102-150405", b.date); err == nil {
+		if t, err := time.Parse(vllmDateLayout, b.date); err == nil {
 			run.Facts["measurement.date"] = t.Format("2006-01-02T15:04:05")
 			b.note("measurement.date is the client's local time without a time zone, taken when the run ended (vLLM writes date so)")
 		} else {
-			run.Extra["date"] = strconv.Quote(b.date)
+			run.Extra["date"] = b.dateRaw
 			b.note("date %q is not in vLLM's %%Y%%m%%d-%%H%%M%%S layout; no measurement.date recorded", b.date)
 		}
 	}

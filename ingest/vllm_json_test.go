@@ -281,7 +281,7 @@ func TestVLLMSniffFixtures(t *testing.T) {
 		``, `{}`, `[]`, `not json`, `{"duration": 1.0, "completed": 3}`,
 		`{"date": "20250101-000000", "model_id": "m"}`,
 		`{"backend": "sglang", "dataset_name": "random", "request_rate": Infinity, "duration": 10.0, "completed": 5, "mean_e2e_latency_ms": 1.0}`,
-		`{"date": "20250101-000000", "model_id": "m", "duration": 1.0, "completed": 1, "random_input_len": 1024}`,
+		`{"date": "2025-01-01", "duration": 1.0, "completed": 3}`,
 		`[{"Test name": "x", "GPU": "H100", "# of req.": 200}]`,
 		`{"elapsed_time": 1.0, "num_requests": 10, "total_num_tokens": 100, "requests_per_second": 10.0, "tokens_per_second": 100.0}`,
 	} {
@@ -289,10 +289,11 @@ func TestVLLMSniffFixtures(t *testing.T) {
 			t.Errorf("sniffed %q", s)
 		}
 	}
-	// --metadata values are strings: a metadata key named like SGLang's
-	// does not stop detection, nor does a head cut inside a long array.
+	// Keys named like SGLang's (a --metadata pair, a sweep override) do not
+	// stop detection, nor does a head cut inside a long array.
 	for _, s := range []string{
 		`{"date": "20250101-000000", "model_id": "m", "random_input_len": "1024", "duration": 1.0, "completed": 1}`,
+		`{"date": "20250101-000000", "duration": 1.0, "completed": 1, "run_number": 0, "random_input_len": 1024}`,
 		`{"date": "20250101-000000", "model_id": "m", "duration": 1.0, "completed": 1, "input_lens": [` + strings.Repeat("100, ", 20000),
 		"[\n    {\n        \"date\": \"20250101-000000\",\n        \"model_id\": \"m\",\n        \"duration\": 1.0,\n        \"completed\": 1",
 	} {
@@ -594,6 +595,17 @@ func TestVLLMMetadataShadowing(t *testing.T) {
 	}
 }
 
+func TestVLLMDate(t *testing.T) {
+	r := vjMustParse(t, "d.json", []byte(`{"date": "20250414-141621", "duration": 1.0, "completed": 1}`))[0]
+	if r.Facts["measurement.date"] != "2025-04-14T14:16:21" || !vjHasNote(r, "local time without a time zone") {
+		t.Errorf("date %q notes %q", r.Facts["measurement.date"], r.Notes)
+	}
+	r = vjMustParse(t, "d.json", []byte(`{"date": "2025-04-14 14:16", "duration": 1.0, "completed": 1}`))[0]
+	if _, ok := r.Facts["measurement.date"]; ok || r.Extra["date"] != `"2025-04-14 14:16"` || !vjHasNote(r, "not in vLLM's") {
+		t.Errorf("facts %v extra %v notes %q", r.Facts, r.Extra, r.Notes)
+	}
+}
+
 func TestVLLMLargeExtraValue(t *testing.T) {
 	in := vjOkHead + `"completed": 1, "rps_change_events": [` + strings.Repeat(`{"rps": 1, "timestamp": "2025-01-01T00:00:00"}, `, 3000) + `{}]}`
 	r := vjMustParse(t, "x.json", []byte(in))[0]
@@ -802,7 +814,8 @@ func TestVLLMGenerated(t *testing.T) {
 		}},
 		{"metadata", []string{"-n", "50", "-metadata", "gpu=H100", "-metadata", "prefill_replicas=0"}, func(t *testing.T, runs []*benchrun.Run) {
 			r := runs[0]
-			if r.Facts["metadata.gpu"] != "H100" || r.Facts["metadata.prefill_replicas"] != "0" || r.Extra["prefill_replicas"] != `"0"` {
+			if r.Facts["metadata.gpu"] != "H100" || r.Facts["metadata.prefill_replicas"] != "0" || r.Extra["prefill_replicas"] != `"0"` ||
+				r.Facts["measurement.backend"] != "openai" || r.Extra["endpoint_type"] != `"openai"` {
 				t.Errorf("facts %v extra %v", r.Facts, r.Extra)
 			}
 		}},

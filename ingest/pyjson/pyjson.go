@@ -153,8 +153,9 @@ const (
 	// DefaultMaxToken bounds one token returned by Next (a string or key,
 	// which must be whole in memory). Skip and Capture stream strings of
 	// any length.
-	DefaultMaxToken = 64 << 20
-	minBufferSize   = 16
+	DefaultMaxToken   = 64 << 20
+	minBufferSize     = 16
+	initialBufferSize = 64 << 10
 )
 
 type state uint8
@@ -170,18 +171,18 @@ const (
 
 // Decoder reads tokens from an io.Reader.
 type Decoder struct {
-	r      io.Reader
-	buf    []byte
-	pos    int   // next unread byte in buf
-	end    int   // end of the data in buf
-	base   int64 // input offset of buf[0]
-	line   int
-	atEOF  bool
-	err    error // sticky: once set, every call returns it
-	state  state
-	stack  []byte // open containers, '{' or '['
-	bom    bool   // the start of input was checked for a byte-order mark
-	scrach []byte // decoded strings that contained escapes
+	r       io.Reader
+	buf     []byte
+	pos     int   // next unread byte in buf
+	end     int   // end of the data in buf
+	base    int64 // input offset of buf[0]
+	line    int
+	atEOF   bool
+	err     error // sticky: once set, every call returns it
+	state   state
+	stack   []byte // open containers, '{' or '['
+	bom     bool   // the start of input was checked for a byte-order mark
+	scratch []byte // decoded strings that contained escapes
 
 	tokStart int // buf index of the last token's first byte
 
@@ -193,6 +194,7 @@ type Decoder struct {
 
 	maxDepth int
 	maxToken int
+	target   int // buffer size to grow to once the input outgrows the first buffer
 }
 
 // NewDecoder returns a Decoder with a DefaultBufferSize buffer.
@@ -203,8 +205,11 @@ func NewDecoder(r io.Reader) *Decoder { return NewDecoderSize(r, DefaultBufferSi
 func NewDecoderSize(r io.Reader, size int) *Decoder {
 	size = max(size, minBufferSize)
 	return &Decoder{
-		r:        r,
-		buf:      make([]byte, size),
+		r: r,
+		// Start small so that parsing many small files does not allocate
+		// a large buffer each; fill grows it once the input proves long.
+		buf:      make([]byte, min(size, initialBufferSize)),
+		target:   size,
 		line:     1,
 		maxDepth: DefaultMaxDepth,
 		maxToken: max(DefaultMaxToken, size),
@@ -288,41 +293,47 @@ func (d *Decoder) fill(keep int) (int, error) {
 	if d.capOn {
 		d.flushCapture(keep)
 	}
-	shift := 0
-	if keep > 0 {
-		n := copy(d.buf, d.buf[keep:d.end])
-		shift = keep
+	size := len(d.buf)
+	if d.end-keep == size {
+		// One token fills the whole buffer: grow, within the token limit.
+		if size >= d.maxToken {
+			return 0, d.failAt(d.base+int64(keep), fmt.Sprintf("token longer than %d bytes", d.maxToken))
+		}
+		size = min(2*size, d.maxToken)
+	}
+	if d.end == len(d.buf) && size < d.target {
+		// The input outgrew the first, small buffer: move to the full size.
+		size = d.target
+	}
+	if keep > 0 || size != len(d.buf) {
+		nb := d.buf
+		if size != len(d.buf) {
+			nb = make([]byte, size)
+		}
+		d.end = copy(nb, d.buf[keep:d.end])
+		d.buf = nb
 		d.base += int64(keep)
-		d.end = n
 		d.pos -= keep
 		d.tokStart -= keep
 		d.capFrom -= keep
-	} else if d.end == len(d.buf) {
-		// One token fills the whole buffer: grow, within the token limit.
-		if len(d.buf) >= d.maxToken {
-			return 0, d.failAt(d.base+int64(keep), fmt.Sprintf("token longer than %d bytes", d.maxToken))
-		}
-		nb := make([]byte, min(2*len(d.buf), d.maxToken))
-		copy(nb, d.buf[:d.end])
-		d.buf = nb
 	}
 	for tries := 0; ; tries++ {
 		n, err := d.r.Read(d.buf[d.end:])
 		d.end += n
 		if err == io.EOF {
 			d.atEOF = true
-			return shift, nil
+			return keep, nil
 		}
 		if err != nil {
 			d.err = &Error{Offset: d.base + int64(d.end), Line: d.line, Msg: "reading input: " + err.Error(), Err: err}
-			return shift, d.err
+			return keep, d.err
 		}
 		if n > 0 {
-			return shift, nil
+			return keep, nil
 		}
 		if tries > 100 {
 			d.err = &Error{Offset: d.base + int64(d.end), Line: d.line, Msg: "reading input: " + io.ErrNoProgress.Error(), Err: io.ErrNoProgress}
-			return shift, d.err
+			return keep, d.err
 		}
 	}
 }
@@ -391,7 +402,7 @@ func describe(c byte) string {
 func (d *Decoder) next(skip bool) (Token, error) {
 	// Fast path for the bulk of a benchmark file: the next number in an
 	// array of numbers, written by Python as ", 0.0123".
-	if d.state == stArrayNext {
+	if d.state == stArrayNext && d.err == nil {
 		buf := d.buf[:d.end]
 		if p := d.pos; p+2 < len(buf) && buf[p] == ',' {
 			p++
@@ -833,8 +844,8 @@ func (d *Decoder) str(skip bool, k Kind) (Token, error) {
 			}
 			raw := d.buf[start+1 : j-1]
 			if escaped {
-				d.scrach = unescape(d.scrach[:0], raw)
-				raw = d.scrach
+				d.scratch = unescape(d.scratch[:0], raw)
+				raw = d.scratch
 			}
 			return Token{Kind: k, Line: line, Offset: off, Bytes: raw}, nil
 		case scanBad:

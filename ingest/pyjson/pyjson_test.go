@@ -526,7 +526,11 @@ func TestParseFloatMatchesStrconv(t *testing.T) {
 	}
 	x := uint64(0x9E3779B97F4A7C15)
 	rnd := func() uint64 { x ^= x << 13; x ^= x >> 7; x ^= x << 17; return x }
-	for range 2_000_000 {
+	n := 1_000_000
+	if testing.Short() {
+		n = 50_000
+	}
+	for range n {
 		r := rnd()
 		f := math.Float64frombits(r)
 		if math.IsNaN(f) || math.IsInf(f, 0) {
