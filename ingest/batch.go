@@ -398,7 +398,10 @@ func (b *batch) store(ctx context.Context, path string, f *os.File, size int64, 
 		return nil, &rejectError{Outcome{Status: StatusRejected, File: path, Reason: plainIOError(err)}}
 	}
 	if err := bw.Close(); err != nil {
-		return nil, &rejectError{Outcome{Status: StatusRejected, File: path, Reason: "the file changed while it was read: " + err.Error()}}
+		if errors.Is(err, store.ErrBlobMismatch) {
+			return nil, &rejectError{Outcome{Status: StatusRejected, File: path, Reason: "the file changed while it was read: " + err.Error()}}
+		}
+		return nil, err
 	}
 	if err := tx.Commit(); err != nil {
 		return nil, err
@@ -469,7 +472,7 @@ func (b *batch) again(ctx context.Context, path, sum string, existing []store.Ru
 	var plans []plan
 	var conflicts []string
 	for _, s := range existing {
-		rec, err := b.opt.Archive.Run(s.ID)
+		rec, err := b.opt.Archive.RunMeta(s.ID)
 		if err != nil {
 			return err
 		}

@@ -35,6 +35,7 @@ func BenchmarkPutRunRequests(b *testing.B) {
 			reqs[i].TTFT, reqs[i].Latency, reqs[i].OutputTokens, reqs[i].Error = benchrun.Unknown, benchrun.Unknown, -1, "timeout"
 		}
 	}
+	cpu0 := processCPU()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
 		run := sampleRun(i)
@@ -51,6 +52,7 @@ func BenchmarkPutRunRequests(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "requests/s")
+	b.ReportMetric((processCPU()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 }
 
 var (
@@ -102,6 +104,7 @@ func BenchmarkBlobWrite(b *testing.B) {
 
 	var peak uint64
 	var stored int64
+	var cpu time.Duration
 	b.ResetTimer()
 	for b.Loop() {
 		b.StopTimer()
@@ -112,6 +115,7 @@ func BenchmarkBlobWrite(b *testing.B) {
 		}
 		base := heapBytes()
 		stop := sampleHeap(&peak, base)
+		cpu0 := processCPU()
 		b.StartTimer()
 
 		tx, err := a.Begin(context.Background(), nil)
@@ -140,11 +144,14 @@ func BenchmarkBlobWrite(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StopTimer()
+		cpu += processCPU() - cpu0
 		stop()
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(len(data))/float64(stored), "ratio")
 	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+	// CPU seconds per GB: what storing costs whatever else runs on the machine.
+	b.ReportMetric(cpu.Seconds()/float64(b.N)/(float64(len(data))/1e9), "cpu-s/GB")
 }
 
 func heapBytes() uint64 {

@@ -16,10 +16,15 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-// chunkBuffers is how many full-size chunk buffers one BlobWriter may hold:
-// one being filled by the caller, one queued, one being compressed. It is
-// what bounds ingest memory, whatever the file size.
-const chunkBuffers = 3
+// compressors is how many chunks a BlobWriter compresses at once. Compression
+// is most of the cost of storing a file; when the caller's parser leaves a
+// core idle, a second compressor uses it.
+var compressors = min(max(runtime.GOMAXPROCS(0), 1), 4)
+
+// chunkBuffers is how many full-size raw chunk buffers one BlobWriter may
+// hold: one being filled by the caller, one per compressor, one waiting.
+// It is what bounds ingest memory, whatever the file size.
+func chunkBuffers() int { return compressors + 2 }
 
 // Speed matters more than ratio here: a 1 GB file must be stored in
 // seconds. Each chunk is its own zstd frame (EncodeAll), so a chunk decodes
@@ -27,7 +32,7 @@ const chunkBuffers = 3
 var encoder = sync.OnceValues(func() (*zstd.Encoder, error) {
 	return zstd.NewWriter(nil,
 		zstd.WithEncoderLevel(zstd.SpeedFastest),
-		zstd.WithEncoderConcurrency(runtime.GOMAXPROCS(0)))
+		zstd.WithEncoderConcurrency(compressors))
 })
 
 // The decoder refuses to produce more than the destination's capacity, so a
@@ -36,10 +41,19 @@ var decoder = sync.OnceValues(func() (*zstd.Decoder, error) {
 	return zstd.NewReader(nil, zstd.WithDecodeAllCapLimit(true))
 })
 
+// chunk is one piece of a blob on its way through the pipeline.
+type chunk struct {
+	seq  int
+	raw  []byte
+	comp []byte
+}
+
 // BlobWriter stores the bytes of one raw file. The caller writes the bytes
-// in any pieces; full chunks go to a background goroutine that hashes,
-// compresses and inserts them, so the caller's parser keeps its core while
-// another does the storing. Close waits for it and verifies the content.
+// in any pieces; full chunks go to background goroutines, so the caller's
+// parser keeps its core while others do the storing: compressors (zstd, in
+// parallel) and one storer that, in chunk order, hashes the raw bytes and
+// inserts the compressed ones. Close waits for them and verifies the
+// content.
 type BlobWriter struct {
 	tx        *Tx
 	sha       string
@@ -50,18 +64,21 @@ type BlobWriter struct {
 
 	cur       []byte // the chunk being filled
 	limit     int    // the length at which cur is full
+	seq       int    // sequence number of cur
 	written   int64
-	allocated int // full-size buffers made so far, at most chunkBuffers
+	allocated int // full-size raw buffers made so far
 
-	work chan []byte   // full chunks, to the worker
-	free chan []byte   // full-size buffers the worker is done with
-	done chan struct{} // closed when the worker has finished
+	jobs     chan *chunk   // filled chunks, to the compressors
+	results  chan *chunk   // compressed chunks, to the storer (any order)
+	free     chan []byte   // full-size raw buffers the storer is done with
+	freeComp chan []byte   // compressed-data buffers the storer is done with
+	done     chan struct{} // closed when the storer has finished
 
 	mu        sync.Mutex
 	workerErr error
 	aborted   bool
 
-	// Set by the worker before done is closed.
+	// Set by the storer before done is closed.
 	hash   hash.Hash
 	chunks int
 
@@ -104,6 +121,7 @@ func (tx *Tx) NewBlob(sha256hex string, size int64, name string) (*BlobWriter, e
 	if err != nil {
 		return nil, tx.wrap(op, err)
 	}
+	n := chunkBuffers()
 	bw := &BlobWriter{
 		tx:        tx,
 		sha:       sha,
@@ -111,13 +129,23 @@ func (tx *Tx) NewBlob(sha256hex string, size int64, name string) (*BlobWriter, e
 		name:      name,
 		chunkSize: tx.a.chunkSize,
 		insert:    insert,
-		work:      make(chan []byte, 1),
-		free:      make(chan []byte, chunkBuffers),
+		jobs:      make(chan *chunk, 1),
+		results:   make(chan *chunk, n),
+		free:      make(chan []byte, n),
+		freeComp:  make(chan []byte, n),
 		done:      make(chan struct{}),
 		hash:      sha256.New(),
 	}
 	tx.blobs = append(tx.blobs, bw)
-	go bw.run()
+	var compressing sync.WaitGroup
+	for range compressors {
+		compressing.Go(bw.compress)
+	}
+	go func() {
+		compressing.Wait()
+		close(bw.results)
+	}()
+	go bw.store()
 	return bw, nil
 }
 
@@ -146,17 +174,22 @@ func (bw *BlobWriter) Write(p []byte) (int, error) {
 		n += k
 		bw.written += int64(k)
 		if len(bw.cur) == bw.limit {
-			bw.work <- bw.cur
-			bw.cur = nil
+			bw.send()
 		}
 	}
 	return n, nil
 }
 
+func (bw *BlobWriter) send() {
+	bw.jobs <- &chunk{seq: bw.seq, raw: bw.cur}
+	bw.seq++
+	bw.cur = nil
+}
+
 // buffer returns an empty buffer for a chunk of n bytes: a recycled or new
 // full-size one, or, for a file's short last chunk, one of just n bytes so a
 // small file costs a small buffer. It blocks while all full-size buffers
-// are in use, which is what holds the caller to the worker's pace.
+// are in use, which is what holds the caller to the pipeline's pace.
 func (bw *BlobWriter) buffer(n int) []byte {
 	if n < bw.chunkSize {
 		return make([]byte, 0, n)
@@ -166,31 +199,61 @@ func (bw *BlobWriter) buffer(n int) []byte {
 		return b
 	default:
 	}
-	if bw.allocated < chunkBuffers {
+	if bw.allocated < chunkBuffers() {
 		bw.allocated++
 		return make([]byte, 0, bw.chunkSize)
 	}
 	return <-bw.free
 }
 
-// run is the worker: hash, compress and insert each chunk in order. After
-// a failure or an abort it keeps draining (and recycling) so Write never
-// blocks forever.
-func (bw *BlobWriter) run() {
-	defer close(bw.done)
+// compress is a compressor goroutine. After a failure or an abort it passes
+// chunks on untouched, so the storer still sees (and recycles) every one.
+func (bw *BlobWriter) compress() {
 	enc, _ := encoder() // checked in NewBlob
-	var comp []byte
-	for raw := range bw.work {
+	for c := range bw.jobs {
 		if bw.failed() == nil && !bw.isAborted() {
-			bw.hash.Write(raw)
-			comp = enc.EncodeAll(raw, comp[:0])
-			if _, err := bw.insert.Exec(bw.sha, bw.chunks, len(raw), comp); err != nil {
-				bw.fail(wrapErr(bw.tx.a.path, fmt.Sprintf("store blob %s (%s): chunk %d", bw.sha, bw.name, bw.chunks), err))
+			var dst []byte
+			select {
+			case dst = <-bw.freeComp:
+			default:
 			}
-			bw.chunks++
+			c.comp = enc.EncodeAll(c.raw, dst[:0])
 		}
-		if cap(raw) == bw.chunkSize {
-			bw.free <- raw[:0]
+		bw.results <- c
+	}
+}
+
+// store is the storer goroutine: it takes compressed chunks in whatever
+// order they finish and, in sequence order, hashes and inserts them.
+func (bw *BlobWriter) store() {
+	defer close(bw.done)
+	pending := map[int]*chunk{}
+	next := 0
+	for c := range bw.results {
+		pending[c.seq] = c
+		for {
+			c, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			if bw.failed() == nil && !bw.isAborted() {
+				bw.hash.Write(c.raw)
+				if _, err := bw.insert.Exec(bw.sha, c.seq, len(c.raw), c.comp); err != nil {
+					bw.fail(wrapErr(bw.tx.a.path, fmt.Sprintf("store blob %s (%s): chunk %d", bw.sha, bw.name, c.seq), err))
+				}
+				bw.chunks++
+			}
+			if cap(c.raw) == bw.chunkSize {
+				bw.free <- c.raw[:0]
+			}
+			if c.comp != nil {
+				select {
+				case bw.freeComp <- c.comp[:0]:
+				default:
+				}
+			}
 		}
 	}
 }
@@ -215,7 +278,7 @@ func (bw *BlobWriter) isAborted() bool {
 	return bw.aborted
 }
 
-// Close stores the last chunk, waits for the worker and verifies that the
+// Close stores the last chunk, waits for the pipeline and verifies that the
 // bytes written have the declared size and SHA-256 (ErrBlobMismatch
 // otherwise). Calling it again returns the first result.
 func (bw *BlobWriter) Close() error {
@@ -229,10 +292,9 @@ func (bw *BlobWriter) Close() error {
 
 func (bw *BlobWriter) finish() error {
 	if len(bw.cur) > 0 {
-		bw.work <- bw.cur
-		bw.cur = nil
+		bw.send()
 	}
-	close(bw.work)
+	close(bw.jobs)
 	<-bw.done
 	bw.insert.Close()
 	if err := bw.failed(); err != nil {
@@ -251,7 +313,7 @@ func (bw *BlobWriter) finish() error {
 	return nil
 }
 
-// abort stops the worker without storing more; the transaction is being
+// abort stops the pipeline without storing more; the transaction is being
 // rolled back.
 func (bw *BlobWriter) abort() {
 	if bw.closed {
@@ -262,7 +324,7 @@ func (bw *BlobWriter) abort() {
 	bw.mu.Unlock()
 	bw.closed = true
 	bw.closeErr = errors.New("transaction rolled back")
-	close(bw.work)
+	close(bw.jobs)
 	<-bw.done
 	bw.insert.Close()
 }

@@ -245,3 +245,42 @@ func TestCorruptChunkDetected(t *testing.T) {
 		t.Fatalf("reading a tampered blob = %v, want ErrCorrupt", err)
 	}
 }
+
+// The ingest parses a file while its bytes are still being stored: runs
+// are put between writes, on the transaction the blob pipeline also uses.
+func TestPutRunWhileBlobIsWritten(t *testing.T) {
+	path := tempArchivePath(t)
+	a := openArchive(t, path, Options{})
+	a.chunkSize = 512
+	data := randomBytes(20_000, 13)
+	sha := sha256Hex(data)
+	tx := begin(t, a)
+	bw, err := tx.NewBlob(sha, int64(len(data)), "interleaved.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 4 {
+		part := data[i*5000 : (i+1)*5000]
+		if _, err := bw.Write(part); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.PutRun(runRecord(sha, sampleRun(i))); err != nil {
+			t.Fatalf("PutRun while the blob is being written: %v", err)
+		}
+	}
+	if err := bw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	runs, err := a.RunsOfBlob(sha)
+	if err != nil || len(runs) != 4 {
+		t.Fatalf("RunsOfBlob = %d runs, %v", len(runs), err)
+	}
+	r, _ := a.OpenBlob(sha)
+	got, err := io.ReadAll(r)
+	if err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("blob round trip: %d bytes, %v", len(got), err)
+	}
+}

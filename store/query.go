@@ -280,6 +280,9 @@ func readRequests(tx *sql.Tx, runID string, sizeHint int64) ([]benchrun.Request,
 		r.Error = errText.String
 		out = append(out, r)
 	}
+	if len(out) == 0 {
+		out = nil
+	}
 	return out, rows.Err()
 }
 

@@ -298,37 +298,59 @@ func (tx *Tx) putStated(runID string, stated []benchrun.Stated) error {
 	return nil
 }
 
+// requestBatch is how many requests one INSERT statement carries: binding
+// is per value either way, but each statement execution costs a round of
+// database/sql and cgo overhead that a batch shares.
+const requestBatch = 64
+
+const requestColumns = 13
+
 // putRequests bulk-inserts the per-request records with one prepared
-// statement, reusing one argument slice for every row.
+// multi-row statement (and one for the remainder), reusing one argument
+// slice throughout.
 func (tx *Tx) putRequests(runID string, reqs []benchrun.Request) error {
 	if len(reqs) == 0 {
 		return nil
 	}
-	stmt, err := tx.tx.Prepare(`INSERT INTO requests (run_id, idx, start, queue_time, ttft, latency,
-		input_tokens, output_tokens, error, gap_count, gap_sum, gap_min, gap_max)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return err
+	prepare := func(rows int) (*sql.Stmt, error) {
+		var b strings.Builder
+		b.WriteString(`INSERT INTO requests (run_id, idx, start, queue_time, ttft, latency,
+			input_tokens, output_tokens, error, gap_count, gap_sum, gap_min, gap_max) VALUES `)
+		for i := range rows {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+		}
+		return tx.tx.Prepare(b.String())
 	}
-	defer stmt.Close()
-	args := make([]any, 13)
-	args[0] = runID
-	for i := range reqs {
-		r := &reqs[i]
-		args[1] = r.Index
-		args[2] = nullFloat(r.Start)
-		args[3] = nullFloat(r.QueueTime)
-		args[4] = nullFloat(r.TTFT)
-		args[5] = nullFloat(r.Latency)
-		args[6] = nullCount(r.InputTokens)
-		args[7] = nullCount(r.OutputTokens)
-		args[8] = nullString(r.Error)
-		args[9] = r.Gaps.Count
-		args[10] = nullFloat(r.Gaps.Sum)
-		args[11] = nullFloat(r.Gaps.Min)
-		args[12] = nullFloat(r.Gaps.Max)
+	args := make([]any, 0, requestBatch*requestColumns)
+	var full *sql.Stmt
+	for start := 0; start < len(reqs); start += requestBatch {
+		batch := reqs[start:min(start+requestBatch, len(reqs))]
+		args = args[:0]
+		for i := range batch {
+			r := &batch[i]
+			args = append(args, runID, r.Index,
+				nullFloat(r.Start), nullFloat(r.QueueTime), nullFloat(r.TTFT), nullFloat(r.Latency),
+				nullCount(r.InputTokens), nullCount(r.OutputTokens), nullString(r.Error),
+				r.Gaps.Count, nullFloat(r.Gaps.Sum), nullFloat(r.Gaps.Min), nullFloat(r.Gaps.Max))
+		}
+		stmt := full
+		if len(batch) < requestBatch || full == nil {
+			var err error
+			if stmt, err = prepare(len(batch)); err != nil {
+				return err
+			}
+			if len(batch) == requestBatch {
+				full = stmt
+				defer full.Close()
+			} else {
+				defer stmt.Close()
+			}
+		}
 		if _, err := stmt.Exec(args...); err != nil {
-			return fmt.Errorf("request %d: %w", r.Index, err)
+			return fmt.Errorf("requests %d to %d: %w", batch[0].Index, batch[len(batch)-1].Index, err)
 		}
 	}
 	return nil

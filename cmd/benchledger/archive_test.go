@@ -129,7 +129,7 @@ func TestConcurrentIngests(t *testing.T) {
 // bigFile writes a vLLM file large enough that ingesting it takes a while.
 func bigFile(t *testing.T, dir string) string {
 	f := filepath.Join(dir, "big.json")
-	writeVLLM(t, f, vllmSpec{n: 150000, gaps: 40})
+	writeVLLM(t, f, vllmSpec{n: 300000, gaps: 40})
 	return f
 }
 
@@ -148,6 +148,9 @@ func TestKilledIngestLeavesArchiveAsItWas(t *testing.T) {
 	before := counts(t, db)
 	big := bigFile(t, dir)
 	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGINT} {
+		// Empty the write-ahead log, so its growth below shows this
+		// process writing (a killed writer leaves its frames behind).
+		sqliteExec(t, db, "PRAGMA wal_checkpoint(TRUNCATE)")
 		cmd := exec.Command(bin, "ingest", "--db", db, big)
 		var stderr strings.Builder
 		cmd.Stderr = &stderr

@@ -58,7 +58,7 @@ Filters match case-insensitive substrings; dates are YYYY-MM-DD and inclusive.
 				return usageErrorf("%q is not a date (YYYY-MM-DD)", d)
 			}
 		}
-		a, err := store.Open(*db, store.Options{ReadOnly: true})
+		a, err := openForReading(*db, e)
 		if err != nil {
 			return err
 		}

@@ -38,7 +38,7 @@ publishable. RUN is a run id or a unique prefix of one.`,
 		if len(rest) != 1 {
 			return usageErrorf("show takes exactly one run id")
 		}
-		a, err := store.Open(*db, store.Options{ReadOnly: true})
+		a, err := openForReading(*db, e)
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/benchledger/benchledger/internal/democampaign"
+)
+
+// TestDemoCampaign runs what `make demo` runs, on a copy of the example
+// campaign: the generated files ingest under the shipped campaign.yaml as
+// publishable runs, and show on the baseline prints the published 17,961
+// output tok/s recomputed from the per-request records.
+func TestDemoCampaign(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "qwen3-batch")
+	if _, err := democampaign.Generate(dir); err != nil {
+		t.Fatal(err)
+	}
+	m, err := os.ReadFile(filepath.Join("..", "..", "results", "qwen3-batch", "campaign.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "campaign.yaml"), string(m))
+	db := filepath.Join(t.TempDir(), "demo.db")
+	r := bl(t, "ingest", "--db", db, dir)
+	if r.code != 0 || strings.Contains(r.stderr, "warning") {
+		t.Fatalf("demo ingest must be clean and publishable: %v", r)
+	}
+	ids := map[string]string{}
+	for _, role := range []string{"baseline", "tuned"} {
+		q := bl(t, "runs", "--db", db, "--campaign", "qwen3-batch", "--role", role, "-q")
+		ids[role] = strings.TrimSpace(q.stdout)
+		if len(ids[role]) != 12 {
+			t.Fatalf("runs -q for %s: %v", role, q)
+		}
+	}
+	want := map[string][]*regexp.Regexp{
+		"baseline": {regexp.MustCompile(`output throughput\s+17,961 tok/s`), regexp.MustCompile(`e2el\.median\s+15\.91 s`),
+			regexp.MustCompile(`sent 2,048, completed 2,048, failed 0, shorter than the fixed output length: 0`)},
+		"tuned": {regexp.MustCompile(`output throughput\s+41,651 tok/s`), regexp.MustCompile(`e2el\.median\s+11\.70 s`)},
+	}
+	for role, res := range want {
+		s := bl(t, "show", "--db", db, ids[role])
+		for _, re := range res {
+			if !re.MatchString(s.stdout) {
+				t.Errorf("%s: show lacks %s:\n%s", role, re, s.stdout)
+			}
+		}
+		if !strings.Contains(s.stdout, "synthetic") || !strings.Contains(s.stdout, "publishable  yes") {
+			t.Errorf("%s: the demo runs are labelled synthetic and publishable:\n%s", role, s.stdout)
+		}
+	}
+}
