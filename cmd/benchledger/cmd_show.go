@@ -54,6 +54,14 @@ publishable. RUN is a run id or a unique prefix of one.`,
 			}
 		}
 		view := newRunView(rec, reqs)
+		events, err := a.Events(rec.ID)
+		if err != nil {
+			return err
+		}
+		for _, ev := range events {
+			view.History = append(view.History, historyRow{At: ev.At.UTC().Format(time.RFC3339), Action: ev.Action,
+				Actor: ev.Actor, ToolVersion: ev.ToolVersion, Detail: ev.Detail})
+		}
 		if *asJSON {
 			enc := json.NewEncoder(e.stdout)
 			enc.SetIndent("", "  ")
@@ -102,10 +110,36 @@ type runView struct {
 		Failed    int64 `json:"failed"`    // -1 unknown
 		Short     int64 `json:"short"`     // -1 unknown or not a fixed-length workload
 	} `json:"completion"`
-	WindowBasis string      `json:"window_basis"`
-	Figures     []figureRow `json:"figures"`
-	Extra       []string    `json:"extra_keys,omitempty"`
-	Notes       []string    `json:"notes,omitempty"`
+	WindowBasis string       `json:"window_basis"`
+	Figures     []figureRow  `json:"figures"`
+	History     []historyRow `json:"history"`
+	Extra       []string     `json:"extra_keys,omitempty"`
+	Notes       []string     `json:"notes,omitempty"`
+}
+
+// provenanceGroup is one line of show's provenance table: a field's value
+// and every source that stated it (file and manifest often agree).
+type provenanceGroup struct{ field, value, sources string }
+
+func groupProvenance(rows []provenanceRow) []provenanceGroup {
+	var out []provenanceGroup
+	for _, r := range rows {
+		if n := len(out); n > 0 && out[n-1].field == r.Field && out[n-1].value == r.Value {
+			out[n-1].sources += ", " + r.Source
+			continue
+		}
+		out = append(out, provenanceGroup{r.Field, r.Value, r.Source})
+	}
+	return out
+}
+
+// historyRow is one archive event about the run.
+type historyRow struct {
+	At          string `json:"at"`
+	Action      string `json:"action"`
+	Actor       string `json:"actor"`
+	ToolVersion string `json:"tool_version"`
+	Detail      string `json:"detail,omitempty"`
 }
 
 func ptr(v float64) *float64 {
@@ -249,17 +283,23 @@ func (v *runView) writeText(e env) {
 	}
 	tw.Flush()
 
-	fmt.Fprintf(w, "\nProvenance (source: file = the result file itself, manifest = campaign.yaml, cli = --set)\n")
+	fmt.Fprintf(w, "\nProvenance (sources: file = the result file itself, manifest = campaign.yaml, cli = --set)\n")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	for _, p := range v.Provenance {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", p.Field, oneLine(p.Value), p.Source)
+	for _, g := range groupProvenance(v.Provenance) {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", g.field, g.sources, oneLine(g.value))
 	}
 	for _, m := range v.Missing {
-		if _, ok := provenance.Lookup(m); ok {
-			fmt.Fprintf(tw, "  %s\t(missing)\t\n", m)
+		if _, ok := provenance.Lookup(m); ok || strings.Contains(m, "|") {
+			fmt.Fprintf(tw, "  %s\t-\t(missing)\n", m)
 		}
 	}
 	tw.Flush()
+	if len(v.History) > 0 {
+		fmt.Fprintf(w, "\nHistory\n")
+		for _, h := range v.History {
+			fmt.Fprintf(w, "  %s  %s by %s with benchledger %s\n", h.At, h.Action, h.Actor, h.ToolVersion)
+		}
+	}
 
 	c := v.Completion
 	fmt.Fprintf(w, "\nCompletion\n  sent %s, completed %s, failed %s", countText(c.Sent), countText(c.Completed), countText(c.Failed))
