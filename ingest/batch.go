@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -67,6 +68,10 @@ type Options struct {
 // Batch ingests files and folders. report is called once per outcome, in
 // order. The returned error is a fatal one (archive unusable, interrupted);
 // rejected inputs are outcomes, not errors.
+//
+// Files are prepared ahead on other cores (read, hashed, detected, and for
+// small files parsed and compressed) while earlier ones are written, each in
+// its own transaction and in the order found.
 func Batch(ctx context.Context, paths []string, opt Options, report func(Outcome)) error {
 	files, err := collect(paths, report)
 	if err != nil {
@@ -80,18 +85,71 @@ func Batch(ctx context.Context, paths []string, opt Options, report func(Outcome
 		}
 		b.fixed = m
 	}
+	if opt.Format != "" {
+		if b.forced, _ = ParserByID(opt.Format); b.forced == nil {
+			return fmt.Errorf("unknown --format %q (known: %s)", opt.Format, strings.Join(FormatIDs(), ", "))
+		}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	workers := min(max(runtime.GOMAXPROCS(0), 1), 4)
+	// ahead bounds the files prepared but not yet written, and so memory.
+	ahead := make(chan struct{}, workers+1)
+	slots := make([]chan *prepared, len(files))
+	for i := range slots {
+		slots[i] = make(chan *prepared, 1)
+	}
+	go func() {
+		for i := range files {
+			select {
+			case ahead <- struct{}{}:
+			case <-ctx.Done():
+				return
+			}
+			go func(i int) { slots[i] <- b.prepare(ctx, files[i]) }(i)
+		}
+	}()
 	for i, f := range files {
-		if err := ctx.Err(); err != nil {
-			return err
+		var p *prepared
+		select {
+		case p = <-slots[i]:
+		case <-ctx.Done():
+			return ctx.Err()
 		}
 		if opt.OnFile != nil {
 			opt.OnFile(i+1, len(files), f.path)
 		}
-		if err := b.file(ctx, f, report); err != nil {
+		err := b.write(ctx, p, report)
+		<-ahead
+		if err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// smallFile: files up to this size are read whole and parsed and compressed
+// ahead of their transaction; larger ones are streamed by the writer, so
+// memory stays bounded whatever their size.
+const smallFile = 16 << 20
+
+// prepared is what the preparation stage found out about one file.
+type prepared struct {
+	c      candidate
+	done   *Outcome // a rejection or a skip, decided without the archive
+	parser Parser
+	sum    string
+	size   int64
+	known  bool // the archive already holds these bytes
+	fatal  error
+
+	// Small files only: the compressed bytes and the parse result.
+	blob     *store.PreparedBlob
+	runs     []*benchrun.Run
+	parseErr error
 }
 
 // candidate is a file to ingest; walked files may be skipped, named ones not.
@@ -154,6 +212,7 @@ type manifestEntry struct {
 
 type batch struct {
 	opt       Options
+	forced    Parser // --format
 	fixed     *provenance.Manifest
 	manifests map[string]*manifestEntry
 }
@@ -198,80 +257,106 @@ type rejectError struct{ out Outcome }
 
 func (r *rejectError) Error() string { return r.out.Reason }
 
-func (b *batch) file(ctx context.Context, c candidate, report func(Outcome)) error {
-	reject := func(place, reason string) {
-		report(Outcome{Status: StatusRejected, File: c.path, Place: place, Reason: reason})
+// prepare reads, detects and hashes one file; a small file is also parsed
+// and compressed. It runs on a worker goroutine: it touches the archive
+// only to read.
+func (b *batch) prepare(ctx context.Context, c candidate) *prepared {
+	p := &prepared{c: c}
+	reject := func(place, reason string) *prepared {
+		p.done = &Outcome{Status: StatusRejected, File: c.path, Place: place, Reason: reason}
+		return p
 	}
 	f, err := os.Open(c.path)
 	if err != nil {
-		reject("", plainIOError(err))
-		return nil
+		return reject("", plainIOError(err))
 	}
 	defer f.Close()
-	head := make([]byte, HeadSize)
+	st, err := f.Stat()
+	if err != nil {
+		return reject("", plainIOError(err))
+	}
+	p.size = st.Size()
+	head := make([]byte, min(HeadSize, max(p.size, 0)+1))
 	n, err := io.ReadFull(f, head)
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
-		reject("", plainIOError(err))
-		return nil
+		return reject("", plainIOError(err))
 	}
 	head = head[:n]
-
-	var parser Parser
-	if b.opt.Format != "" {
-		p, ok := ParserByID(b.opt.Format)
-		if !ok {
-			return fmt.Errorf("unknown --format %q (known: %s)", b.opt.Format, strings.Join(FormatIDs(), ", "))
-		}
-		parser = p
-	} else {
+	if p.parser = b.forced; p.parser == nil {
 		d := Detect(c.path, head)
 		switch {
 		case d.Parser != nil:
-			parser = d.Parser
+			p.parser = d.Parser
 		case d.NotResult != "" && c.walked:
-			report(Outcome{Status: StatusSkipped, File: c.path, Reason: "not a result: " + d.NotResult})
-			return nil
+			p.done = &Outcome{Status: StatusSkipped, File: c.path, Reason: "not a result: " + d.NotResult}
+			return p
 		case d.NotResult != "":
-			reject("", "not a benchmark result: "+d.NotResult)
-			return nil
+			return reject("", "not a benchmark result: "+d.NotResult)
 		case d.Unsupported != "":
-			reject("", "recognised as "+d.Unsupported+", which this version of benchledger cannot ingest yet")
-			return nil
+			return reject("", "recognised as "+d.Unsupported+", which this version of benchledger cannot ingest yet")
 		case len(bytes.TrimSpace(head)) == 0:
-			reject("", "empty file")
-			return nil
+			return reject("", "empty file")
 		case c.walked && !LooksLikeResultFile(c.path, head):
-			report(Outcome{Status: StatusSkipped, File: c.path, Reason: "not a recognised benchmark result"})
-			return nil
+			p.done = &Outcome{Status: StatusSkipped, File: c.path, Reason: "not a recognised benchmark result"}
+			return p
 		default:
-			reject("byte 0", "not a recognised benchmark result ("+describeHead(head)+"); known formats: "+strings.Join(FormatIDs(), ", "))
-			return nil
+			return reject("byte 0", "not a recognised benchmark result ("+describeHead(head)+"); known formats: "+strings.Join(FormatIDs(), ", "))
 		}
 	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return reject("", plainIOError(err))
+	}
+	if p.size > smallFile {
+		// Hash first: a duplicate is then named without parsing, and the
+		// run ids are known before anything is written.
+		h := sha256.New()
+		size, err := io.Copy(h, ctxReader{ctx, f})
+		if err != nil {
+			if ctx.Err() != nil {
+				p.fatal = ctx.Err()
+				return p
+			}
+			return reject("", plainIOError(err))
+		}
+		p.size, p.sum = size, hex.EncodeToString(h.Sum(nil))
+		p.known, p.fatal = b.opt.Archive.HasBlob(p.sum)
+		return p
+	}
+	data, err := io.ReadAll(io.LimitReader(f, smallFile+1))
+	if err != nil {
+		return reject("", plainIOError(err))
+	}
+	sum := sha256.Sum256(data)
+	p.size, p.sum = int64(len(data)), hex.EncodeToString(sum[:])
+	if p.known, p.fatal = b.opt.Archive.HasBlob(p.sum); p.known || p.fatal != nil {
+		return p
+	}
+	p.parseErr = p.parser.Parse(ctx, c.path, bytes.NewReader(data), func(r *benchrun.Run) error {
+		p.runs = append(p.runs, r)
+		return nil
+	})
+	if p.parseErr == nil {
+		p.blob, p.fatal = store.PrepareBlob(data)
+	}
+	return p
+}
 
+// write archives one prepared file (or reports what preparation decided).
+// It runs on the batch's one writer goroutine.
+func (b *batch) write(ctx context.Context, p *prepared, report func(Outcome)) error {
+	c := p.c
+	if p.done != nil {
+		report(*p.done)
+		return nil
+	}
+	if p.fatal != nil {
+		return p.fatal
+	}
 	m, err := b.manifestFor(c.path)
 	if err != nil {
-		reject("", "provenance manifest: "+err.Error())
+		report(Outcome{Status: StatusRejected, File: c.path, Reason: "provenance manifest: " + err.Error()})
 		return nil
 	}
-
-	// Hash first: a duplicate is then named without parsing, and the run
-	// ids are known before anything is written.
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		reject("", plainIOError(err))
-		return nil
-	}
-	h := sha256.New()
-	size, err := io.Copy(h, ctxReader{ctx, f})
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		reject("", plainIOError(err))
-		return nil
-	}
-	sum := hex.EncodeToString(h.Sum(nil))
-
 	declared := func(ordinal int) provenance.Record {
 		var rec provenance.Record
 		if m != nil {
@@ -279,30 +364,29 @@ func (b *batch) file(ctx context.Context, c candidate, report func(Outcome)) err
 		}
 		return append(rec, b.opt.Set...)
 	}
-
-	existing, err := b.opt.Archive.RunsOfBlob(sum)
-	if err != nil {
-		return err
+	again := func() error {
+		existing, err := b.opt.Archive.RunsOfBlob(p.sum)
+		if err != nil {
+			return err
+		}
+		return b.again(ctx, c.path, p.sum, existing, declared, report)
 	}
-	if len(existing) > 0 {
-		return b.again(ctx, c.path, sum, existing, declared, report)
+	if p.known {
+		return again()
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		reject("", plainIOError(err))
-		return nil
+	var outs []Outcome
+	if p.blob != nil || p.parseErr != nil {
+		outs, err = b.storePrepared(ctx, p, declared)
+	} else {
+		outs, err = b.storeStreamed(ctx, p, declared)
 	}
-	outs, err := b.store(ctx, c.path, f, size, sum, parser, declared)
 	var rej *rejectError
 	switch {
 	case errors.As(err, &rej):
 		report(rej.out)
 		return nil
 	case errors.Is(err, errAlreadyArchived):
-		existing, err := b.opt.Archive.RunsOfBlob(sum)
-		if err != nil {
-			return err
-		}
-		return b.again(ctx, c.path, sum, existing, declared, report)
+		return again()
 	case err != nil:
 		return err
 	}
@@ -312,46 +396,63 @@ func (b *batch) file(ctx context.Context, c candidate, report func(Outcome)) err
 	return nil
 }
 
-var errAlreadyArchived = errors.New("archived meanwhile by another ingest")
-
-func describeHead(head []byte) string {
-	t := strings.TrimSpace(string(head))
+// parseRejection turns a parser's error into a rejection, or passes on
+// what is not about the input (interruption, the archive failing).
+func parseRejection(ctx context.Context, path string, err error) error {
+	var ie *InputError
+	var rej *rejectError
 	switch {
-	case strings.IndexByte(string(head), 0) >= 0:
-		return "binary data"
-	case strings.HasPrefix(t, "{") || strings.HasPrefix(t, "["):
-		return "JSON of an unknown kind"
-	default:
-		return "text of an unknown kind"
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case errors.As(err, &rej):
+		return err
+	case errors.As(err, &ie):
+		return &rejectError{Outcome{Status: StatusRejected, File: path, Place: ie.Place, Reason: ie.Reason}}
 	}
+	return err
 }
 
-// store parses the file and archives its bytes and runs in one transaction.
-func (b *batch) store(ctx context.Context, path string, f *os.File, size int64, sum string, parser Parser,
-	declared func(int) provenance.Record) ([]Outcome, error) {
+// storePrepared writes a small file parsed and compressed ahead.
+func (b *batch) storePrepared(ctx context.Context, p *prepared, declared func(int) provenance.Record) ([]Outcome, error) {
+	path := p.c.path
+	if p.parseErr != nil {
+		return nil, parseRejection(ctx, path, p.parseErr)
+	}
+	if len(p.runs) == 0 {
+		return nil, &rejectError{Outcome{Status: StatusRejected, File: path, Reason: "no benchmark run found in the file"}}
+	}
+	return b.inTx(ctx, p.sum, func(tx *store.Tx, put func(*benchrun.Run) error) error {
+		if err := tx.PutPreparedBlob(p.blob, path); err != nil {
+			return err
+		}
+		for _, r := range p.runs {
+			if err := put(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, path, declared)
+}
+
+// inTx runs fill in one transaction that archives one file; put stores a
+// run of it with its provenance and an event. Another ingest may have
+// archived the same bytes while this one waited for the lock
+// (errAlreadyArchived).
+func (b *batch) inTx(ctx context.Context, sum string, fill func(tx *store.Tx, put func(*benchrun.Run) error) error,
+	path string, declared func(int) provenance.Record) ([]Outcome, error) {
 	tx, err := b.opt.Archive.Begin(ctx, b.opt.OnWait)
 	if err != nil {
 		return nil, err
 	}
-	committed := false
-	defer func() {
-		if !committed {
-			tx.Rollback()
-		}
-	}()
-	// Another ingest may have archived the same bytes while we waited.
-	if has, err := b.opt.Archive.HasBlob(sum); err != nil {
+	defer tx.Rollback() // a no-op after Commit
+	if has, err := tx.HasBlob(sum); err != nil {
 		return nil, err
 	} else if has {
 		return nil, errAlreadyArchived
 	}
-	bw, err := tx.NewBlob(sum, size, path)
-	if err != nil {
-		return nil, err
-	}
 	var outs []Outcome
 	now := time.Now().UTC()
-	emit := func(r *benchrun.Run) error {
+	put := func(r *benchrun.Run) error {
 		rec := record(r, declared(r.Ordinal))
 		if cs := provenance.Contradictions(rec); len(cs) > 0 {
 			return &rejectError{Outcome{Status: StatusRejected, File: path, Place: r.Location, Reason: contradictionText(cs)}}
@@ -371,43 +472,67 @@ func (b *batch) store(ctx context.Context, path string, f *os.File, size int64, 
 			Publishable: len(missing) == 0, Missing: missing})
 		return nil
 	}
-	tee := io.TeeReader(ctxReader{ctx, f}, bw)
-	if err := parser.Parse(ctx, path, tee, emit); err != nil {
-		var ie *InputError
-		var rej *rejectError
-		switch {
-		case ctx.Err() != nil:
-			return nil, ctx.Err()
-		case errors.As(err, &rej):
-			return nil, err
-		case errors.As(err, &ie):
-			return nil, &rejectError{Outcome{Status: StatusRejected, File: path, Place: ie.Place, Reason: ie.Reason}}
-		default:
-			return nil, err
-		}
-	}
-	if len(outs) == 0 {
-		return nil, &rejectError{Outcome{Status: StatusRejected, File: path, Reason: "no benchmark run found in the file"}}
-	}
-	// The parser may stop before the end (trailing whitespace); the archive
-	// keeps every byte.
-	if _, err := io.Copy(io.Discard, tee); err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, &rejectError{Outcome{Status: StatusRejected, File: path, Reason: plainIOError(err)}}
-	}
-	if err := bw.Close(); err != nil {
-		if errors.Is(err, store.ErrBlobMismatch) {
-			return nil, &rejectError{Outcome{Status: StatusRejected, File: path, Reason: "the file changed while it was read: " + err.Error()}}
-		}
+	if err := fill(tx, put); err != nil {
 		return nil, err
 	}
 	if err := tx.Commit(); err != nil {
 		return nil, err
 	}
-	committed = true
 	return outs, nil
+}
+
+// storeStreamed parses a large file while its bytes are compressed and
+// stored, all in one transaction, with memory bounded whatever its size.
+func (b *batch) storeStreamed(ctx context.Context, p *prepared, declared func(int) provenance.Record) ([]Outcome, error) {
+	path := p.c.path
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, &rejectError{Outcome{Status: StatusRejected, File: path, Reason: plainIOError(err)}}
+	}
+	defer f.Close()
+	runs := 0
+	return b.inTx(ctx, p.sum, func(tx *store.Tx, put func(*benchrun.Run) error) error {
+		bw, err := tx.NewBlob(p.sum, p.size, path)
+		if err != nil {
+			return err
+		}
+		tee := io.TeeReader(ctxReader{ctx, f}, bw)
+		if err := p.parser.Parse(ctx, path, tee, func(r *benchrun.Run) error { runs++; return put(r) }); err != nil {
+			return parseRejection(ctx, path, err)
+		}
+		if runs == 0 {
+			return &rejectError{Outcome{Status: StatusRejected, File: path, Reason: "no benchmark run found in the file"}}
+		}
+		// The parser may stop before the end (trailing whitespace); the
+		// archive keeps every byte.
+		if _, err := io.Copy(io.Discard, tee); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return &rejectError{Outcome{Status: StatusRejected, File: path, Reason: plainIOError(err)}}
+		}
+		if err := bw.Close(); err != nil {
+			if errors.Is(err, store.ErrBlobMismatch) {
+				return &rejectError{Outcome{Status: StatusRejected, File: path, Reason: "the file changed while it was read: " + err.Error()}}
+			}
+			return err
+		}
+		return nil
+	}, path, declared)
+}
+
+var errAlreadyArchived = errors.New("archived meanwhile by another ingest")
+
+func describeHead(head []byte) string {
+	t := strings.TrimSpace(string(head))
+	switch {
+	case strings.IndexByte(string(head), 0) >= 0:
+		return "binary data"
+	case strings.HasPrefix(t, "{") || strings.HasPrefix(t, "["):
+		return "JSON of an unknown kind"
+	default:
+		return "text of an unknown kind"
+	}
 }
 
 // record gathers everything stated about a run's provenance: the file's own

@@ -689,9 +689,11 @@ func (b *vllmRunBuilder) slot(i int) *benchrun.Request {
 		return nil
 	}
 	if b.reqs == nil {
-		// num_prompts comes before the lists; trust it only so far, since
-		// a hostile file could claim billions.
-		b.reqs = make([]benchrun.Request, 0, min(max(b.numPrompts, 16), 1<<16))
+		// num_prompts comes before the lists: sizing the records from it
+		// avoids copying them while they grow. It is trusted only up to 4M
+		// requests, since a hostile file could claim billions; pages of an
+		// unused tail are never touched, so they cost address space, not memory.
+		b.reqs = make([]benchrun.Request, 0, min(max(b.numPrompts, 16), 1<<22))
 	}
 	b.reqs = append(b.reqs, newUnknownRequest(i))
 	return &b.reqs[i]

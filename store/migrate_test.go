@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"errors"
+	"github.com/klauspost/compress/zstd"
 	"io"
 	"strings"
 	"testing"
@@ -33,7 +34,8 @@ func TestUpgradeFromVersion1(t *testing.T) {
 
 	raw := []byte(`{"date": "20251009-085300", "backend": "vllm", "completed": 2}`)
 	sha := sha256Hex(raw)
-	enc, _ := encoder()
+	// The first archives stored zstd frames; they must stay readable.
+	enc, _ := zstd.NewWriter(nil)
 	withRequests := benchrun.ID(sha, 0)
 	summaryOnly := benchrun.ID(sha, 1)
 

@@ -1,5 +1,5 @@
 // Package store keeps the benchledger archive: one self-contained SQLite file
-// holding the raw result files (content-addressed, zstd-compressed in
+// holding the raw result files (content-addressed, compressed in
 // chunks), the runs read from them with their per-request records, stated
 // figures and provenance, and an append-only history of events.
 //
@@ -54,8 +54,8 @@ var (
 	// ErrBlobMismatch: the bytes written to a BlobWriter do not have the
 	// declared SHA-256 or size (typically: the file changed while being read).
 	ErrBlobMismatch = errors.New("blob content does not match its declared SHA-256 and size")
-	// ErrCorrupt: stored data fails its own checks (chunk size, zstd
-	// checksum, SHA-256 of the reassembled bytes).
+	// ErrCorrupt: stored data fails its own checks (chunk size, compressed
+	// stream, SHA-256 of the reassembled bytes).
 	ErrCorrupt = errors.New("archive data is corrupt")
 )
 
@@ -89,7 +89,7 @@ const (
 	// before applying a migration; Open has no ctx to cancel it by.
 	migrationLockWait = 2 * time.Minute
 	readerConns       = 4
-	pageSize          = 64 << 10
+	pageSize          = 16 << 10
 )
 
 // Open opens the archive at path. When the file is absent and opt.ReadOnly is

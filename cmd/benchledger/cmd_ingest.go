@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/user"
+	"runtime/debug"
 	"strings"
 	"text/tabwriter"
 
@@ -58,6 +59,12 @@ narratives, sources) are skipped with a note. Re-ingesting the same bytes create
 			if _, ok := ingest.ParserByID(*format); !ok {
 				return usageErrorf("unknown --format %q (known: %s)", *format, strings.Join(ingest.FormatIDs(), ", "))
 			}
+		}
+		// Ingest memory is bounded by design (streamed files, chunked blobs);
+		// a soft limit keeps the garbage collector from letting the heap
+		// double past that bound on large files.
+		if e.getenv("GOMEMLIMIT") == "" {
+			debug.SetMemoryLimit(ingestMemoryLimit)
 		}
 		a, err := store.Open(*db, store.Options{})
 		if err != nil {
@@ -134,6 +141,9 @@ narratives, sources) are skipped with a note. Re-ingesting the same bytes create
 	}
 	return c
 }
+
+// ingestMemoryLimit is the soft heap limit of an ingest (see above).
+const ingestMemoryLimit = 80 << 20
 
 func placeLine(file, place, reason string) string {
 	if place == "" {

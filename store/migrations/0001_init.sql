@@ -5,7 +5,8 @@
 -- DATETIME type, and the driver would not convert one anyway).
 
 -- Raw result files, content-addressed by the SHA-256 of their bytes. The bytes
--- live in blob_chunks: each chunk is an independent zstd frame of at most
+-- live in blob_chunks: each chunk is an independent compressed stream (raw DEFLATE, or a zstd
+-- frame in the earliest archives) of at most
 -- chunk_size raw bytes, so no value comes near SQLite's 1e9-byte limit and a
 -- reader can stream a file without holding it whole.
 CREATE TABLE blobs (
@@ -13,7 +14,7 @@ CREATE TABLE blobs (
     size        INTEGER NOT NULL CHECK (size >= 0),
     chunk_size  INTEGER NOT NULL CHECK (chunk_size > 0),
     chunks      INTEGER NOT NULL CHECK (chunks >= 0),
-    compression TEXT NOT NULL CHECK (compression IN ('zstd')),
+    compression TEXT NOT NULL CHECK (compression IN ('deflate', 'zstd')),
     name        TEXT NOT NULL,  -- the file's path as given when it was first ingested
     stored_at   TEXT NOT NULL
 ) STRICT;

@@ -1,0 +1,73 @@
+package store
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"time"
+
+	"github.com/klauspost/compress/flate"
+)
+
+// PreparedBlob is a small raw file hashed and compressed ahead of its
+// transaction, so an ingest can prepare the next files on other cores while
+// one file is being written. It holds the compressed chunks only.
+type PreparedBlob struct {
+	SHA256    string
+	Size      int64
+	chunkSize int
+	rawSizes  []int
+	chunks    [][]byte
+}
+
+// PrepareBlob hashes and compresses raw in chunks of DefaultChunkSize. It
+// touches no archive and is safe to call from any goroutine.
+func PrepareBlob(raw []byte) (*PreparedBlob, error) {
+	sum := sha256.Sum256(raw)
+	p := &PreparedBlob{SHA256: hex.EncodeToString(sum[:]), Size: int64(len(raw)), chunkSize: DefaultChunkSize}
+	out := &sliceWriter{}
+	enc, err := flate.NewWriter(out, flate.HuffmanOnly)
+	if err != nil {
+		return nil, err
+	}
+	for off := 0; off < len(raw); off += DefaultChunkSize {
+		piece := raw[off:min(off+DefaultChunkSize, len(raw))]
+		out.b = make([]byte, 0, len(piece)/2)
+		enc.Reset(out)
+		if _, err := enc.Write(piece); err != nil {
+			return nil, err
+		}
+		if err := enc.Close(); err != nil {
+			return nil, err
+		}
+		p.chunks = append(p.chunks, out.b)
+		p.rawSizes = append(p.rawSizes, len(piece))
+	}
+	return p, nil
+}
+
+// PutPreparedBlob stores a prepared blob in the transaction. A blob already
+// stored gives ErrExists.
+func (tx *Tx) PutPreparedBlob(p *PreparedBlob, name string) error {
+	op := "store blob " + p.SHA256
+	if err := tx.check(op); err != nil {
+		return err
+	}
+	if ok, err := hasBlob(tx.tx, tx.a.path, p.SHA256); err != nil {
+		return err
+	} else if ok {
+		return fmt.Errorf("archive %s: %s (%s): %w", tx.a.path, op, name, ErrExists)
+	}
+	if _, err := tx.tx.Exec(`INSERT INTO blobs (sha256, size, chunk_size, chunks, compression, name, stored_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`, p.SHA256, p.Size, p.chunkSize, len(p.chunks), compressionDeflate, name,
+		formatTime(time.Now())); err != nil {
+		return tx.wrap(op, err)
+	}
+	for i, c := range p.chunks {
+		if _, err := tx.tx.Exec("INSERT INTO blob_chunks (blob, seq, raw_size, data) VALUES (?, ?, ?, ?)",
+			p.SHA256, i, p.rawSizes[i], c); err != nil {
+			return tx.wrap(op, err)
+		}
+	}
+	return nil
+}
