@@ -307,24 +307,12 @@ func (b *batch) prepare(ctx context.Context, c candidate) *prepared {
 		return reject("", plainIOError(err))
 	}
 	if p.size > smallFile {
-		// Hash first: a duplicate is then named without parsing, and the
-		// run ids are known before anything is written.
-		h := sha256.New()
-		size, err := io.Copy(h, ctxReader{ctx, f})
-		if err != nil {
-			if ctx.Err() != nil {
-				p.fatal = ctx.Err()
-				return p
-			}
-			return reject("", plainIOError(err))
-		}
-		p.size, p.sum = size, hex.EncodeToString(h.Sum(nil))
-		p.known, p.fatal = b.opt.Archive.HasBlob(p.sum)
+		// Streamed by the writer, which hashes while it parses.
 		return p
 	}
-	data, err := io.ReadAll(io.LimitReader(f, smallFile+1))
-	if err != nil {
-		return reject("", plainIOError(err))
+	data := make([]byte, p.size)
+	if _, err := io.ReadFull(f, data); err != nil {
+		return reject("", "the file changed while it was read: "+plainIOError(err))
 	}
 	sum := sha256.Sum256(data)
 	p.size, p.sum = int64(len(data)), hex.EncodeToString(sum[:])
@@ -371,6 +359,7 @@ func (b *batch) write(ctx context.Context, p *prepared, report func(Outcome)) er
 		}
 		return b.again(ctx, c.path, p.sum, existing, declared, report)
 	}
+	var dup *duplicateError
 	if p.known {
 		return again()
 	}
@@ -386,6 +375,9 @@ func (b *batch) write(ctx context.Context, p *prepared, report func(Outcome)) er
 		report(rej.out)
 		return nil
 	case errors.Is(err, errAlreadyArchived):
+		return again()
+	case errors.As(err, &dup):
+		p.sum = dup.sum
 		return again()
 	case err != nil:
 		return err
@@ -421,68 +413,65 @@ func (b *batch) storePrepared(ctx context.Context, p *prepared, declared func(in
 	if len(p.runs) == 0 {
 		return nil, &rejectError{Outcome{Status: StatusRejected, File: path, Reason: "no benchmark run found in the file"}}
 	}
-	return b.inTx(ctx, p.sum, func(tx *store.Tx, put func(*benchrun.Run) error) error {
-		if err := tx.PutPreparedBlob(p.blob, path); err != nil {
-			return err
-		}
-		for _, r := range p.runs {
-			if err := put(r); err != nil {
-				return err
-			}
-		}
-		return nil
-	}, path, declared)
-}
-
-// inTx runs fill in one transaction that archives one file; put stores a
-// run of it with its provenance and an event. Another ingest may have
-// archived the same bytes while this one waited for the lock
-// (errAlreadyArchived).
-func (b *batch) inTx(ctx context.Context, sum string, fill func(tx *store.Tx, put func(*benchrun.Run) error) error,
-	path string, declared func(int) provenance.Record) ([]Outcome, error) {
 	tx, err := b.opt.Archive.Begin(ctx, b.opt.OnWait)
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback() // a no-op after Commit
-	if has, err := tx.HasBlob(sum); err != nil {
+	// Another ingest may have archived the same bytes while this one
+	// waited for the lock.
+	if has, err := tx.HasBlob(p.sum); err != nil {
 		return nil, err
 	} else if has {
 		return nil, errAlreadyArchived
 	}
+	if err := tx.PutPreparedBlob(p.blob, path); err != nil {
+		return nil, err
+	}
+	outs, err := b.putRuns(tx, p.sum, path, p.runs, declared)
+	if err != nil {
+		return nil, err
+	}
+	return outs, tx.Commit()
+}
+
+// putRuns stores a file's runs with their provenance, one event each.
+func (b *batch) putRuns(tx *store.Tx, sum, path string, runs []*benchrun.Run, declared func(int) provenance.Record) ([]Outcome, error) {
 	var outs []Outcome
 	now := time.Now().UTC()
-	put := func(r *benchrun.Run) error {
+	for _, r := range runs {
 		rec := record(r, declared(r.Ordinal))
 		if cs := provenance.Contradictions(rec); len(cs) > 0 {
-			return &rejectError{Outcome{Status: StatusRejected, File: path, Place: r.Location, Reason: contradictionText(cs)}}
+			return nil, &rejectError{Outcome{Status: StatusRejected, File: path, Place: r.Location, Reason: contradictionText(cs)}}
 		}
 		missing := blockers(r, rec)
 		id := benchrun.ID(sum, r.Ordinal)
 		if err := tx.PutRun(&store.RunRecord{ID: id, BlobSHA256: sum, FileName: path, Run: r, Provenance: rec,
 			Publishable: len(missing) == 0, Missing: missing, IngestedAt: now}); err != nil {
-			return err
+			return nil, err
 		}
 		detail, _ := json.Marshal(map[string]any{"file": path, "format": r.Format, "ordinal": r.Ordinal, "publishable": len(missing) == 0, "missing": missing})
 		if err := tx.AppendEvent(store.Event{At: now, Actor: b.opt.Actor, ToolVersion: b.opt.ToolVersion, Action: "ingest",
 			RunID: id, BlobSHA256: sum, Detail: string(detail)}); err != nil {
-			return err
+			return nil, err
 		}
 		outs = append(outs, Outcome{Status: StatusNew, RunID: id, Ordinal: r.Ordinal, Format: r.Format, File: path,
 			Publishable: len(missing) == 0, Missing: missing})
-		return nil
-	}
-	if err := fill(tx, put); err != nil {
-		return nil, err
-	}
-	if err := tx.Commit(); err != nil {
-		return nil, err
 	}
 	return outs, nil
 }
 
-// storeStreamed parses a large file while its bytes are compressed and
-// stored, all in one transaction, with memory bounded whatever its size.
+// duplicateError: a streamed file turned out to be archived already.
+type duplicateError struct{ sum string }
+
+func (d *duplicateError) Error() string { return "already archived as blob " + d.sum }
+
+// storeStreamed archives a large file in one pass: it is parsed while its
+// bytes are hashed, compressed and stored, in one transaction, with memory
+// bounded whatever its size. The hash (and so the run ids) is known only at
+// the end, so the runs are written last. Meanwhile a second reader hashes
+// the file on its own: when it finds the bytes already archived, the parse
+// stops early instead of running to the end of a large duplicate.
 func (b *batch) storeStreamed(ctx context.Context, p *prepared, declared func(int) provenance.Record) ([]Outcome, error) {
 	path := p.c.path
 	f, err := os.Open(path)
@@ -490,35 +479,104 @@ func (b *batch) storeStreamed(ctx context.Context, p *prepared, declared func(in
 		return nil, &rejectError{Outcome{Status: StatusRejected, File: path, Reason: plainIOError(err)}}
 	}
 	defer f.Close()
-	runs := 0
-	return b.inTx(ctx, p.sum, func(tx *store.Tx, put func(*benchrun.Run) error) error {
-		bw, err := tx.NewBlob(p.sum, p.size, path)
-		if err != nil {
-			return err
-		}
-		tee := io.TeeReader(ctxReader{ctx, f}, bw)
-		if err := p.parser.Parse(ctx, path, tee, func(r *benchrun.Run) error { runs++; return put(r) }); err != nil {
-			return parseRejection(ctx, path, err)
-		}
-		if runs == 0 {
-			return &rejectError{Outcome{Status: StatusRejected, File: path, Reason: "no benchmark run found in the file"}}
-		}
-		// The parser may stop before the end (trailing whitespace); the
-		// archive keeps every byte.
-		if _, err := io.Copy(io.Discard, tee); err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
+
+	parseCtx, stopParse := context.WithCancel(ctx)
+	defer stopParse()
+	side := make(chan sideHash, 1)
+	go func() {
+		sh := hashFile(parseCtx, path)
+		if sh.err == nil {
+			if sh.known, sh.err = b.opt.Archive.HasBlob(sh.sum); sh.known {
+				stopParse()
 			}
-			return &rejectError{Outcome{Status: StatusRejected, File: path, Reason: plainIOError(err)}}
 		}
-		if err := bw.Close(); err != nil {
-			if errors.Is(err, store.ErrBlobMismatch) {
-				return &rejectError{Outcome{Status: StatusRejected, File: path, Reason: "the file changed while it was read: " + err.Error()}}
+		side <- sh
+	}()
+	var sh *sideHash
+	sideResult := func() sideHash {
+		if sh == nil {
+			select {
+			case r := <-side:
+				sh = &r
+			case <-ctx.Done():
+				return sideHash{err: ctx.Err()}
 			}
-			return err
 		}
-		return nil
-	}, path, declared)
+		return *sh
+	}
+
+	tx, err := b.opt.Archive.Begin(ctx, b.opt.OnWait)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback() // a no-op after Commit
+	bw, err := tx.NewBlob("", p.size, path)
+	if err != nil {
+		return nil, err
+	}
+	var runs []*benchrun.Run
+	tee := io.TeeReader(ctxReader{parseCtx, f}, bw)
+	if err := p.parser.Parse(parseCtx, path, tee, func(r *benchrun.Run) error { runs = append(runs, r); return nil }); err != nil {
+		if ctx.Err() == nil && parseCtx.Err() != nil {
+			if r := sideResult(); r.known {
+				return nil, &duplicateError{r.sum}
+			}
+		}
+		return nil, parseRejection(ctx, path, err)
+	}
+	if len(runs) == 0 {
+		return nil, &rejectError{Outcome{Status: StatusRejected, File: path, Reason: "no benchmark run found in the file"}}
+	}
+	// The parser may stop before the end (trailing whitespace); the archive
+	// keeps every byte.
+	if _, err := io.Copy(io.Discard, tee); err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if r := sideResult(); r.known {
+			return nil, &duplicateError{r.sum}
+		}
+		return nil, &rejectError{Outcome{Status: StatusRejected, File: path, Reason: plainIOError(err)}}
+	}
+	r := sideResult()
+	if err := bw.Close(); err != nil {
+		switch {
+		case errors.Is(err, store.ErrExists) && r.sum != "":
+			return nil, &duplicateError{r.sum}
+		case errors.Is(err, store.ErrBlobMismatch) || errors.Is(err, store.ErrExists):
+			return nil, &rejectError{Outcome{Status: StatusRejected, File: path, Reason: "the file changed while it was read: " + err.Error()}}
+		}
+		return nil, err
+	}
+	sum := bw.SHA256()
+	if r.err == nil && r.sum != sum {
+		return nil, &rejectError{Outcome{Status: StatusRejected, File: path, Reason: "the file changed while it was read (two reads gave different SHA-256)"}}
+	}
+	outs, err := b.putRuns(tx, sum, path, runs, declared)
+	if err != nil {
+		return nil, err
+	}
+	return outs, tx.Commit()
+}
+
+// sideHash is the result of hashing a file on its own, beside the parse.
+type sideHash struct {
+	sum   string
+	known bool // the archive already holds these bytes
+	err   error
+}
+
+func hashFile(ctx context.Context, path string) sideHash {
+	g, err := os.Open(path)
+	if err != nil {
+		return sideHash{err: err}
+	}
+	defer g.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, ctxReader{ctx, g}); err != nil {
+		return sideHash{err: err}
+	}
+	return sideHash{sum: hex.EncodeToString(h.Sum(nil))}
 }
 
 var errAlreadyArchived = errors.New("archived meanwhile by another ingest")

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"crypto/rand"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
@@ -96,16 +97,32 @@ type BlobWriter struct {
 	hash   hash.Hash
 	chunks int
 
+	// provisional: sha is a random key until Close learns the real one.
+	provisional bool
+
 	closed   bool
 	closeErr error
 }
 
 // NewBlob starts storing a raw file whose bytes have the given SHA-256 (hex)
 // and size. A blob already in the archive gives ErrExists (see HasBlob).
+// With sha256hex "" the hash is learnt from the bytes themselves: the blob
+// is stored under a provisional key that Close replaces (SHA256 then
+// returns it), so an ingest can parse a large file in the same pass that
+// hashes it. Close then gives ErrExists when those bytes were archived
+// before.
 // The caller writes exactly size bytes, then calls Close; Commit refuses a
 // transaction whose BlobWriter was not closed successfully.
 func (tx *Tx) NewBlob(sha256hex string, size int64, name string) (*BlobWriter, error) {
 	sha := strings.ToLower(sha256hex)
+	provisional := sha == ""
+	if provisional {
+		var key [32]byte
+		if _, err := rand.Read(key[:]); err != nil {
+			return nil, err
+		}
+		sha = hex.EncodeToString(key[:])
+	}
 	op := "store blob " + sha
 	if err := tx.check(op); err != nil {
 		return nil, err
@@ -146,6 +163,8 @@ func (tx *Tx) NewBlob(sha256hex string, size int64, name string) (*BlobWriter, e
 		freeComp:  make(chan []byte, n),
 		done:      make(chan struct{}),
 		hash:      sha256.New(),
+
+		provisional: provisional,
 	}
 	tx.blobs = append(tx.blobs, bw)
 	var compressing sync.WaitGroup
@@ -327,13 +346,35 @@ func (bw *BlobWriter) finish() error {
 	if bw.written != bw.size {
 		return fmt.Errorf("%s: %w: %d bytes written, %d declared", where, ErrBlobMismatch, bw.written, bw.size)
 	}
-	if got := hex.EncodeToString(bw.hash.Sum(nil)); got != bw.sha {
+	got := hex.EncodeToString(bw.hash.Sum(nil))
+	if bw.provisional {
+		if ok, err := hasBlob(bw.tx.tx, bw.tx.a.path, got); err != nil {
+			return err
+		} else if ok {
+			return fmt.Errorf("archive %s: blob %s (%s): %w", bw.tx.a.path, got, bw.name, ErrExists)
+		}
+		// The chunks follow through ON UPDATE CASCADE.
+		if _, err := bw.tx.tx.Exec("UPDATE blobs SET sha256 = ? WHERE sha256 = ?", got, bw.sha); err != nil {
+			return bw.tx.wrap("store blob "+got, err)
+		}
+		bw.sha, bw.provisional = got, false
+	}
+	if got != bw.sha {
 		return fmt.Errorf("%s: %w: the bytes written have SHA-256 %s", where, ErrBlobMismatch, got)
 	}
 	if _, err := bw.tx.tx.Exec("UPDATE blobs SET chunks = ? WHERE sha256 = ?", bw.chunks, bw.sha); err != nil {
 		return bw.tx.wrap("store blob "+bw.sha, err)
 	}
 	return nil
+}
+
+// SHA256 is the blob's SHA-256 (hex); for a blob started without one, known
+// only after a successful Close.
+func (bw *BlobWriter) SHA256() string {
+	if bw.provisional {
+		return ""
+	}
+	return bw.sha
 }
 
 // abort stops the pipeline without storing more; the transaction is being

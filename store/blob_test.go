@@ -324,3 +324,49 @@ func TestPreparedBlobRoundTrip(t *testing.T) {
 		tx.Rollback()
 	}
 }
+
+// A blob started without its hash learns it from its bytes; the same bytes
+// streamed again are recognised at Close.
+func TestProvisionalBlob(t *testing.T) {
+	path := tempArchivePath(t)
+	a := openArchive(t, path, Options{})
+	a.chunkSize = 1000
+	data := randomBytes(3500, 21)
+	for round := 0; round < 2; round++ {
+		tx := begin(t, a)
+		bw, err := tx.NewBlob("", int64(len(data)), "p.bin")
+		if err != nil {
+			t.Fatal(err)
+		}
+		bw.Write(data)
+		err = bw.Close()
+		if round == 1 {
+			if !errors.Is(err, ErrExists) {
+				t.Fatalf("second stream of the same bytes: %v, want ErrExists", err)
+			}
+			tx.Rollback()
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bw.SHA256() != sha256Hex(data) {
+			t.Fatalf("learnt %q, want %s", bw.SHA256(), sha256Hex(data))
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		r, err := a.OpenBlob(sha256Hex(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := io.ReadAll(r); err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("read back: %v", err)
+		}
+	}
+	var n int
+	rawDB(t, path).QueryRow("SELECT count(*) FROM blob_chunks").Scan(&n)
+	if n != 4 {
+		t.Errorf("%d chunk rows, want the 4 of one copy", n)
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -76,6 +77,12 @@ type Archive struct {
 	r *sql.DB // read-only connections for queries outside a Tx
 
 	chunkSize int // raw bytes per blob chunk; settable by tests
+
+	// stmts caches statements prepared on the writer connection: an ingest
+	// of many small files would otherwise prepare the same dozen statements
+	// for every file.
+	stmtMu sync.Mutex
+	stmts  map[string]*sql.Stmt
 }
 
 const (
@@ -131,6 +138,14 @@ func (a *Archive) Close() error {
 
 func (a *Archive) closeDBs() error {
 	var errs []error
+	a.stmtMu.Lock()
+	for _, st := range a.stmts {
+		if st != nil {
+			errs = append(errs, st.Close())
+		}
+	}
+	a.stmts = nil
+	a.stmtMu.Unlock()
 	// Readers first: the last connection to close checkpoints the WAL into
 	// the main file and removes it, and only a writable one can.
 	if a.r != nil {

@@ -36,6 +36,9 @@ func (a *Archive) Begin(ctx context.Context, onWait func()) (*Tx, error) {
 	if a.readOnly || a.w == nil {
 		return nil, fmt.Errorf("archive %s: begin: %w: opened for reading only", a.path, ErrReadOnly)
 	}
+	if err := a.prepareWanted(); err != nil {
+		return nil, a.wrap("begin", err)
+	}
 	tx, err := beginImmediate(ctx, ctx, a.w, onWait)
 	if err != nil {
 		return nil, a.wrap("begin", err)
@@ -44,6 +47,46 @@ func (a *Archive) Begin(ctx context.Context, onWait func()) (*Tx, error) {
 }
 
 func (tx *Tx) wrap(op string, err error) error { return tx.a.wrap(op, err) }
+
+// stmt returns query prepared for this transaction. The writer has one
+// connection, which the transaction holds, so a statement first met inside a
+// transaction is prepared on it (and closed with it) and remembered; the next
+// Begin prepares it once for the archive's lifetime, before taking the
+// connection. The caller must not close the result.
+func (tx *Tx) stmt(query string) (*sql.Stmt, error) {
+	a := tx.a
+	a.stmtMu.Lock()
+	st, ok := a.stmts[query]
+	if !ok {
+		if a.stmts == nil {
+			a.stmts = map[string]*sql.Stmt{}
+		}
+		a.stmts[query] = nil // wanted: prepared by the next Begin
+	}
+	a.stmtMu.Unlock()
+	if st == nil {
+		return tx.tx.Prepare(query)
+	}
+	return tx.tx.Stmt(st), nil
+}
+
+// prepareWanted prepares on the writer connection the statements earlier
+// transactions asked for; called while no transaction holds it.
+func (a *Archive) prepareWanted() error {
+	a.stmtMu.Lock()
+	defer a.stmtMu.Unlock()
+	for q, st := range a.stmts {
+		if st != nil {
+			continue
+		}
+		st, err := a.w.Prepare(q)
+		if err != nil {
+			return err
+		}
+		a.stmts[q] = st
+	}
+	return nil
+}
 
 func (tx *Tx) check(op string) error {
 	if tx.done {
@@ -267,11 +310,10 @@ func (tx *Tx) putProvenance(runID string, entries provenance.Record, upsert bool
 	if upsert {
 		q += " ON CONFLICT (run_id, field, source) DO UPDATE SET value = excluded.value"
 	}
-	stmt, err := tx.tx.Prepare(q)
+	stmt, err := tx.stmt(q)
 	if err != nil {
 		return err
 	}
-	defer stmt.Close()
 	for _, e := range entries {
 		if _, err := stmt.Exec(runID, e.Field, string(e.Source), e.Value); err != nil {
 			return fmt.Errorf("provenance field %s (%s): %w", e.Field, e.Source, err)
@@ -284,12 +326,11 @@ func (tx *Tx) putStated(runID string, stated []benchrun.Stated) error {
 	if len(stated) == 0 {
 		return nil
 	}
-	stmt, err := tx.tx.Prepare(`INSERT INTO stated (run_id, seq, metric, value, unit, source_key, source_unit)
+	stmt, err := tx.stmt(`INSERT INTO stated (run_id, seq, metric, value, unit, source_key, source_unit)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
-	defer stmt.Close()
 	for i, s := range stated {
 		if _, err := stmt.Exec(runID, i, s.Metric, nullFloat(s.Value), s.Unit, s.SourceKey, s.SourceUnit); err != nil {
 			return fmt.Errorf("stated %s: %w", s.Metric, err)
@@ -322,7 +363,7 @@ func (tx *Tx) putRequests(runID string, reqs []benchrun.Request) error {
 			}
 			b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 		}
-		return tx.tx.Prepare(b.String())
+		return tx.stmt(b.String())
 	}
 	args := make([]any, 0, requestBatch*requestColumns)
 	var full *sql.Stmt
@@ -344,9 +385,6 @@ func (tx *Tx) putRequests(runID string, reqs []benchrun.Request) error {
 			}
 			if len(batch) == requestBatch {
 				full = stmt
-				defer full.Close()
-			} else {
-				defer stmt.Close()
 			}
 		}
 		if _, err := stmt.Exec(args...); err != nil {

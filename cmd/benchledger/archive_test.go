@@ -189,6 +189,14 @@ func TestKilledIngestLeavesArchiveAsItWas(t *testing.T) {
 	if out, err := exec.Command(bin, "ingest", "--db", db, big).CombinedOutput(); err != nil || !strings.Contains(string(out), "new") {
 		t.Fatalf("re-ingest after the interruption: %v\n%s", err, out)
 	}
+	// A large file (streamed, hashed while parsed) is recognised again.
+	before = counts(t, db)
+	if out, err := exec.Command(bin, "ingest", "--db", db, big).CombinedOutput(); err != nil || !strings.Contains(string(out), "duplicate") {
+		t.Fatalf("large duplicate: %v\n%s", err, out)
+	}
+	if after := counts(t, db); after["blobs"] != before["blobs"] || after["runs"] != before["runs"] {
+		t.Errorf("a large duplicate added rows: %v -> %v", before, after)
+	}
 }
 
 func sqliteCheck(t *testing.T, db string) {

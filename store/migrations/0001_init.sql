@@ -20,7 +20,9 @@ CREATE TABLE blobs (
 ) STRICT;
 
 CREATE TABLE blob_chunks (
-    blob     TEXT NOT NULL REFERENCES blobs (sha256),
+    -- ON UPDATE CASCADE: a streamed blob is stored under a provisional key
+    -- until its last byte gives the real SHA-256 (BlobWriter.Close).
+    blob     TEXT NOT NULL REFERENCES blobs (sha256) ON UPDATE CASCADE,
     seq      INTEGER NOT NULL CHECK (seq >= 0),
     raw_size INTEGER NOT NULL CHECK (raw_size > 0),
     data     BLOB NOT NULL,
