@@ -324,7 +324,7 @@ func (b *batch) prepare(ctx context.Context, c candidate) *prepared {
 		return nil
 	})
 	if p.parseErr == nil {
-		p.blob, p.fatal = store.PrepareBlob(data)
+		p.blob, p.fatal = store.PrepareBlob(data, p.sum)
 	}
 	return p
 }

@@ -295,7 +295,7 @@ func TestPutRunWhileBlobIsWritten(t *testing.T) {
 func TestPreparedBlobRoundTrip(t *testing.T) {
 	a := openArchive(t, tempArchivePath(t), Options{})
 	for _, data := range [][]byte{nil, []byte(`{"a": 1}`), randomBytes(DefaultChunkSize*2+123, 5)} {
-		p, err := PrepareBlob(data)
+		p, err := PrepareBlob(data, "")
 		if err != nil {
 			t.Fatal(err)
 		}

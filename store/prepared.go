@@ -20,11 +20,16 @@ type PreparedBlob struct {
 	chunks    [][]byte
 }
 
-// PrepareBlob hashes and compresses raw in chunks of DefaultChunkSize. It
-// touches no archive and is safe to call from any goroutine.
-func PrepareBlob(raw []byte) (*PreparedBlob, error) {
-	sum := sha256.Sum256(raw)
-	p := &PreparedBlob{SHA256: hex.EncodeToString(sum[:]), Size: int64(len(raw)), chunkSize: DefaultChunkSize}
+// PrepareBlob compresses raw in chunks of DefaultChunkSize. sum is raw's
+// SHA-256 in hex when the caller has computed it already (an ingest hashes
+// first, to skip duplicates), or "" to compute it here. It touches no
+// archive and is safe to call from any goroutine.
+func PrepareBlob(raw []byte, sum string) (*PreparedBlob, error) {
+	if sum == "" {
+		h := sha256.Sum256(raw)
+		sum = hex.EncodeToString(h[:])
+	}
+	p := &PreparedBlob{SHA256: sum, Size: int64(len(raw)), chunkSize: DefaultChunkSize}
 	out := &sliceWriter{}
 	enc, err := flate.NewWriter(out, flate.HuffmanOnly)
 	if err != nil {
