@@ -1,0 +1,259 @@
+// Package spec reads a case-study spec (casestudy.yaml): which archived runs
+// a case study draws on — chosen by campaign, role, group and labels, never
+// by database ids — and the figures, comparisons, sweeps, node aggregates
+// and external references it shows. Evaluating a spec against an archive is
+// package casestudy's work; this package only parses and checks.
+package spec
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/benchledger/benchledger/provenance"
+)
+
+// Spec is a parsed casestudy.yaml.
+type Spec struct {
+	Path     string `yaml:"-"`
+	ID       string `yaml:"id"`
+	Campaign string `yaml:"campaign"`
+	// Runs names selections of archived runs.
+	Runs map[string]Selector `yaml:"runs"`
+	// Figures are single named figures of a selection.
+	Figures map[string]Figure `yaml:"figures"`
+	// Comparisons set a candidate against a baseline for one metric.
+	Comparisons map[string]Comparison `yaml:"comparisons"`
+	// Sweeps order a selection by a parameter and find its saturation point.
+	Sweeps map[string]Sweep `yaml:"sweeps"`
+	// Nodes aggregate replica runs over their common window.
+	Nodes map[string]Node `yaml:"nodes"`
+	// Headline lists, in order, the names shown first (figures,
+	// comparisons, sweeps, nodes).
+	Headline []string `yaml:"headline"`
+	// Caveats configures the thresholds of data-derived caveats.
+	Caveats CaveatSettings `yaml:"caveats"`
+}
+
+// Selector picks runs whose effective provenance has every field equal to
+// the given value ("role: baseline", "group: node-run-1",
+// "labels.reference_for: node-1000-1000"). campaign defaults to the spec's.
+type Selector map[string]string
+
+// Figure is one figure of a selection: a metric of a run, or the conservative
+// value over repeats (lower throughput, higher latency) when the selection
+// holds several runs of one configuration.
+type Figure struct {
+	Of     string `yaml:"of"`
+	Metric string `yaml:"metric"`
+}
+
+// Comparison: baseline and candidate are each a selection, a node
+// ("node:NAME") or an external reference ("ref:ID"). Intended lists the
+// provenance fields the comparison means to change; any other change is a
+// confounder shown next to the figure.
+type Comparison struct {
+	Baseline  string   `yaml:"baseline"`
+	Candidate string   `yaml:"candidate"`
+	Metric    string   `yaml:"metric"`
+	Intended  []string `yaml:"intended"`
+}
+
+// Sweep orders a selection by a numeric provenance field.
+type Sweep struct {
+	Of        string `yaml:"of"`
+	Parameter string `yaml:"parameter"`
+	// The saturation rule (docs/metrics.md); zero means the default.
+	MaxGainPct          float64 `yaml:"max_gain_pct"`
+	MinLatencyGrowthPct float64 `yaml:"min_latency_growth_pct"`
+}
+
+// Node aggregates replica runs: each group is a selection holding the
+// replicas of one synchronised node run; with several groups the
+// conservative (lowest) node throughput is the capacity figure. Reference
+// names the single-replica run that scaling efficiency is measured against.
+type Node struct {
+	Groups    []string `yaml:"groups"`
+	Reference string   `yaml:"reference"`
+}
+
+// CaveatSettings are the thresholds of data-derived caveats.
+type CaveatSettings struct {
+	InteractiveLatencyS float64 `yaml:"interactive_latency_s"`
+	ReferenceMaxAgeDays int     `yaml:"reference_max_age_days"`
+}
+
+// Load reads and checks a spec.
+func Load(path string) (*Spec, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data)
+}
+
+var nameRE = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
+
+// Parse checks a spec's text. Errors name the file and, where YAML knows
+// it, the line.
+func Parse(path string, data []byte) (*Spec, error) {
+	s := &Spec{Path: path}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(s); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("%s: empty case-study spec", path)
+		}
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := s.check(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
+}
+
+func (s *Spec) check() error {
+	var errs []string
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
+	if s.ID == "" || !nameRE.MatchString(s.ID) {
+		bad("id %q: want lower-case letters, digits, - and _", s.ID)
+	}
+	if len(s.Runs) == 0 {
+		bad("runs: no selections")
+	}
+	names := map[string]string{}
+	claim := func(kind, name string) {
+		if !nameRE.MatchString(name) {
+			bad("%s %q: names are lower-case letters, digits, - and _", kind, name)
+		}
+		if prev, ok := names[name]; ok {
+			bad("%s %q: the name is also used by %s", kind, name, prev)
+		}
+		names[name] = kind
+	}
+	for _, n := range sortedKeys(s.Runs) {
+		if len(s.Runs[n]) == 0 {
+			bad("runs.%s: an empty selector would select every run", n)
+		}
+		for f, v := range s.Runs[n] {
+			if err := provenance.Validate(provenance.Entry{Field: f, Value: v, Source: provenance.FromManifest}); err != nil {
+				bad("runs.%s: %v", n, err)
+			}
+		}
+	}
+	selection := func(where, name string) {
+		if _, ok := s.Runs[name]; !ok {
+			bad("%s: no selection named %q in runs (known: %s)", where, name, strings.Join(sortedKeys(s.Runs), ", "))
+		}
+	}
+	for _, n := range sortedKeys(s.Figures) {
+		claim("figure", n)
+		f := s.Figures[n]
+		selection("figures."+n+".of", f.Of)
+		if !KnownMetric(f.Metric) {
+			bad("figures.%s.metric: unknown metric %q (known: %s)", n, f.Metric, strings.Join(Metrics(), ", "))
+		}
+	}
+	for _, n := range sortedKeys(s.Nodes) {
+		claim("node", n)
+		nd := s.Nodes[n]
+		if len(nd.Groups) == 0 {
+			bad("nodes.%s.groups: no node runs", n)
+		}
+		for _, g := range nd.Groups {
+			selection("nodes."+n+".groups", g)
+		}
+		if nd.Reference != "" {
+			selection("nodes."+n+".reference", nd.Reference)
+		}
+	}
+	side := func(where, v string) {
+		switch {
+		case strings.HasPrefix(v, "ref:"):
+			if strings.TrimPrefix(v, "ref:") == "" {
+				bad("%s: ref: needs a reference id", where)
+			}
+		case strings.HasPrefix(v, "node:"):
+			if _, ok := s.Nodes[strings.TrimPrefix(v, "node:")]; !ok {
+				bad("%s: no node named %q", where, strings.TrimPrefix(v, "node:"))
+			}
+		default:
+			selection(where, v)
+		}
+	}
+	for _, n := range sortedKeys(s.Comparisons) {
+		claim("comparison", n)
+		c := s.Comparisons[n]
+		side("comparisons."+n+".baseline", c.Baseline)
+		side("comparisons."+n+".candidate", c.Candidate)
+		if !KnownMetric(c.Metric) {
+			bad("comparisons.%s.metric: unknown metric %q", n, c.Metric)
+		}
+		for _, f := range c.Intended {
+			if _, ok := provenance.Lookup(f); !ok && !strings.HasPrefix(f, "labels.") {
+				bad("comparisons.%s.intended: unknown provenance field %q", n, f)
+			}
+		}
+	}
+	for _, n := range sortedKeys(s.Sweeps) {
+		claim("sweep", n)
+		sw := s.Sweeps[n]
+		selection("sweeps."+n+".of", sw.Of)
+		if _, ok := provenance.Lookup(sw.Parameter); !ok && !strings.HasPrefix(sw.Parameter, "labels.") {
+			bad("sweeps.%s.parameter: unknown provenance field %q", n, sw.Parameter)
+		}
+		if sw.MaxGainPct < 0 || sw.MinLatencyGrowthPct < 0 {
+			bad("sweeps.%s: thresholds must not be negative", n)
+		}
+	}
+	for _, h := range s.Headline {
+		if _, ok := names[h]; !ok {
+			bad("headline: %q is not a figure, comparison, sweep or node of this spec", h)
+		}
+	}
+	if s.Caveats.InteractiveLatencyS < 0 || s.Caveats.ReferenceMaxAgeDays < 0 {
+		bad("caveats: thresholds must not be negative")
+	}
+	if len(errs) > 0 {
+		return errors.New(strings.Join(errs, "; "))
+	}
+	return nil
+}
+
+// Metrics lists the metric names a spec may use (docs/metrics.md).
+func Metrics() []string {
+	out := []string{"output_throughput", "total_token_throughput", "request_throughput", "achieved_concurrency", "duration",
+		"completed", "failed", "itl.mean"}
+	for _, m := range []string{"ttft", "tpot", "e2el"} {
+		for _, s := range []string{"mean", "median", "p90", "p95", "p99"} {
+			out = append(out, m+"."+s)
+		}
+	}
+	return out
+}
+
+// KnownMetric reports whether a spec may name this metric.
+func KnownMetric(m string) bool {
+	for _, k := range Metrics() {
+		if k == m {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
