@@ -215,6 +215,9 @@ type batch struct {
 	forced    Parser // --format
 	fixed     *provenance.Manifest
 	manifests map[string]*manifestEntry
+	// referencesDone: manifest paths whose references: this batch has
+	// recorded (see recordReferences).
+	referencesDone map[string]bool
 }
 
 // manifestFor finds the manifest that applies to a file: --meta, else the
@@ -344,6 +347,9 @@ func (b *batch) write(ctx context.Context, p *prepared, report func(Outcome)) er
 	if err != nil {
 		report(Outcome{Status: StatusRejected, File: c.path, Reason: "provenance manifest: " + err.Error()})
 		return nil
+	}
+	if err := b.recordReferences(ctx, m, report); err != nil {
+		return err
 	}
 	declared := func(ordinal int) provenance.Record {
 		var rec provenance.Record

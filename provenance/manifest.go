@@ -5,11 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -27,6 +32,31 @@ type Manifest struct {
 	Defaults []Entry
 	// Runs are the per-run overrides, applied in file order after Defaults.
 	Runs []RunOverride
+	// References are the external figures the campaign compares against,
+	// in file order.
+	References []Reference
+}
+
+// Reference is one item of references:: a figure that is not ours (a
+// vendor's published number), where it was published, when it was taken
+// and when it was last seen there.
+type Reference struct {
+	ID     string // stable id, [a-z0-9._-]+, unique in the manifest
+	Figure string // canonical metric name (docs/metrics.md), e.g. output_throughput
+	Unit   string // as the source states it, e.g. tok/s
+	Source string // http(s) URL of the page that states the figure
+	Title  string // optional: what the source is
+	Notes  string // optional free text
+	Value  float64
+	// Captured is the day the figure was taken from the source, Checked the
+	// day of the last re-check; both are UTC midnight and Checked is never
+	// before Captured.
+	Captured, Checked time.Time
+	Visible           bool // the figure was still shown at the Checked re-check
+	// Provenance is what the reference states about its own setup, with
+	// the names and checks of provenance fields; Source FromManifest.
+	Provenance Record
+	Line       int // line of the item in the manifest, for messages
 }
 
 // RunOverride is one item of runs:.
@@ -98,7 +128,7 @@ func parseManifest(p string, data []byte) (*Manifest, error) {
 		return m, nil // only comments
 	}
 	if root.Kind != yaml.MappingNode {
-		return nil, mp.errf(root.Line, "", "a manifest is a mapping with the keys campaign, defaults and runs")
+		return nil, mp.errf(root.Line, "", "a manifest is a mapping with the keys campaign, defaults, runs and references")
 	}
 
 	seenTop := map[string]int{}
@@ -141,9 +171,18 @@ func parseManifest(p string, data []byte) (*Manifest, error) {
 				}
 				m.Runs = append(m.Runs, ro)
 			}
+		case "references":
+			if isNull(v) {
+				continue
+			}
+			refs, err := mp.references(v)
+			if err != nil {
+				return nil, err
+			}
+			m.References = refs
 		default:
-			msg := fmt.Sprintf("unknown top-level key %q (a manifest has campaign, defaults and runs)", k.Value)
-			if s := nearest(k.Value, []string{"campaign", "defaults", "runs"}); s != "" {
+			msg := fmt.Sprintf("unknown top-level key %q (a manifest has campaign, defaults, runs and references)", k.Value)
+			if s := nearest(k.Value, topKeys); s != "" {
 				msg = fmt.Sprintf("unknown top-level key %q; did you mean %q?", k.Value, s)
 			} else if isFieldPrefix(k.Value) {
 				msg += "; provenance fields go under defaults: or runs:"
@@ -153,6 +192,8 @@ func parseManifest(p string, data []byte) (*Manifest, error) {
 	}
 	return m, nil
 }
+
+var topKeys = []string{"campaign", "defaults", "runs", "references"}
 
 // For returns the manifest's entries for one run: the campaign, the
 // defaults, then every matching runs[] override in file order. Record's
@@ -402,6 +443,176 @@ func (mp *manifestParser) run(n *yaml.Node, idx int) (RunOverride, error) {
 		return ro, err
 	}
 	return ro, nil
+}
+
+// referenceKeys are the keys of a references: item; the first eight are
+// required.
+var referenceKeys = []string{"id", "figure", "value", "unit", "source", "captured", "checked", "visible", "title", "provenance", "notes"}
+
+const requiredReferenceKeys = 8
+
+var referenceIDRE = regexp.MustCompile(`^[a-z0-9._-]+$`)
+
+// ValidReferenceID reports whether id has the form of a reference id:
+// lower-case letters, digits, ".", "_" and "-".
+func ValidReferenceID(id string) bool { return referenceIDRE.MatchString(id) }
+
+// ValidReferenceSource reports whether s is an absolute http(s) URL with a
+// host: the place a reviewer goes to re-check the figure.
+func ValidReferenceSource(s string) bool {
+	if s == "" || strings.ContainsAny(s, " \t\n") {
+		return false
+	}
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	scheme := strings.ToLower(u.Scheme)
+	return scheme == "http" || scheme == "https"
+}
+
+func (mp *manifestParser) references(n *yaml.Node) ([]Reference, error) {
+	if n.Kind != yaml.SequenceNode {
+		return nil, mp.errf(n.Line, "references", "references must be a list of external figures (- id: ...)")
+	}
+	var out []Reference
+	ids := map[string]int{}
+	for i, item := range n.Content {
+		r, err := mp.reference(resolve(item), i, ids)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// reference reads one references: item. ids holds the ids seen so far with
+// their lines, to refuse a repeated id.
+func (mp *manifestParser) reference(n *yaml.Node, idx int, ids map[string]int) (Reference, error) {
+	r := Reference{Line: n.Line}
+	label := fmt.Sprintf("references[%d]", idx)
+	if n.Kind != yaml.MappingNode {
+		return r, mp.errf(n.Line, label, "%s must be a mapping with id, figure, value, unit, source, captured, checked and visible", label)
+	}
+	// First pass: key names and repeats, and the id, so that every later
+	// message names the reference.
+	keyLines := map[string]int{}
+	values := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], resolve(n.Content[i+1])
+		if k.Tag == "!!merge" {
+			return r, mp.errf(k.Line, "", "YAML merge keys (<<) are not supported in references:")
+		}
+		if first, dup := keyLines[k.Value]; dup {
+			return r, mp.errf(k.Line, k.Value, "%s: %s given twice (first at line %d)", label, k.Value, first)
+		}
+		keyLines[k.Value] = k.Line
+		if !slices.Contains(referenceKeys, k.Value) {
+			msg := fmt.Sprintf("%s: unknown key %q (a reference has %s)", label, k.Value, strings.Join(referenceKeys, ", "))
+			if s := nearest(k.Value, referenceKeys); s != "" {
+				msg = fmt.Sprintf("%s: unknown key %q; did you mean %q?", label, k.Value, s)
+			} else if isFieldPrefix(k.Value) {
+				msg += "; what the reference states about its setup goes under provenance:"
+			}
+			return r, mp.errf(k.Line, k.Value, "%s", msg)
+		}
+		values[k.Value] = v
+	}
+	if v := values["id"]; v != nil {
+		id, err := mp.scalar(v, "id")
+		if err != nil {
+			return r, err
+		}
+		if !ValidReferenceID(id) {
+			return r, mp.errf(v.Line, "id", "%s: id %q: use lower-case letters, digits, \".\", \"_\" and \"-\"", label, id)
+		}
+		if first, dup := ids[id]; dup {
+			return r, mp.errf(v.Line, "id", "reference id %q given twice (first at line %d)", id, first)
+		}
+		ids[id] = v.Line
+		r.ID = id
+		label = fmt.Sprintf("reference %q", id)
+	}
+	for _, key := range referenceKeys[:requiredReferenceKeys] {
+		if values[key] == nil {
+			return r, mp.errf(n.Line, key, "%s has no %s:", label, key)
+		}
+	}
+
+	var err error
+	text := func(key string) string {
+		if err != nil || values[key] == nil {
+			return ""
+		}
+		var s string
+		s, err = mp.scalar(values[key], key)
+		return s
+	}
+	date := func(key string) time.Time {
+		s := text(key)
+		if err != nil || s == "" {
+			return time.Time{}
+		}
+		t, perr := time.Parse("2006-01-02", s)
+		if perr != nil {
+			err = mp.errf(values[key].Line, key, "%s: %s: %q is not a date (YYYY-MM-DD)", label, key, s)
+		}
+		return t.UTC()
+	}
+	r.Figure = text("figure")
+	r.Unit = text("unit")
+	r.Source = text("source")
+	r.Title = text("title")
+	r.Notes = text("notes")
+	r.Captured = date("captured")
+	r.Checked = date("checked")
+	visible := text("visible")
+	if err != nil {
+		return r, err
+	}
+	if strings.ContainsAny(r.Figure, " \t\n") {
+		return r, mp.errf(values["figure"].Line, "figure", "%s: figure %q: a metric name has no spaces (docs/metrics.md), e.g. output_throughput", label, r.Figure)
+	}
+	if !ValidReferenceSource(r.Source) {
+		return r, mp.errf(values["source"].Line, "source", "%s: source %q is not an http(s) URL", label, r.Source)
+	}
+	switch strings.ToLower(visible) {
+	case "true":
+		r.Visible = true
+	case "false":
+	default:
+		return r, mp.errf(values["visible"].Line, "visible", "%s: visible: %q is not true or false", label, visible)
+	}
+	if r.Checked.Before(r.Captured) {
+		return r, mp.errf(values["checked"].Line, "checked", "%s: checked %s is before captured %s",
+			label, r.Checked.Format(time.DateOnly), r.Captured.Format(time.DateOnly))
+	}
+	if r.Value, err = mp.number(values["value"], label); err != nil {
+		return r, err
+	}
+	if v := values["provenance"]; v != nil && !isNull(v) {
+		if r.Provenance, err = mp.section(v, "provenance"); err != nil {
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+// number reads a reference's value: a YAML number, finite. A quoted number
+// is refused: "9,938" or "9938 tok/s" would be guesses.
+func (mp *manifestParser) number(v *yaml.Node, label string) (float64, error) {
+	if v.Kind != yaml.ScalarNode || (v.Tag != "!!int" && v.Tag != "!!float") {
+		return 0, mp.errf(v.Line, "value", "%s: value %q is not a number (write it plain, e.g. 9938; the unit goes in unit:)", label, v.Value)
+	}
+	var f float64
+	if err := v.Decode(&f); err != nil {
+		return 0, mp.errf(v.Line, "value", "%s: value %q is not a number", label, v.Value)
+	}
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return 0, mp.errf(v.Line, "value", "%s: value %q is not a finite number", label, v.Value)
+	}
+	return f, nil
 }
 
 // isFieldPrefix reports whether name is a field or the start of one

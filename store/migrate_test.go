@@ -149,3 +149,84 @@ func TestFailedMigrationRollsBack(t *testing.T) {
 		t.Errorf("after a failed migration: version %d, half_done tables %d; want 1, 0", version, tables)
 	}
 }
+
+// TestUpgradeFromVersion2 upgrades an archive with runs and history, written
+// as benchledger at schema version 2 would have, to the references schema.
+func TestUpgradeFromVersion2(t *testing.T) {
+	path := tempArchivePath(t)
+	createAtVersion(t, path, 2)
+	raw := []byte(`{"date": "20260818-101500", "backend": "openai", "completed": 1}`)
+	sha := sha256Hex(raw)
+	runID := benchrun.ID(sha, 0)
+	enc, _ := zstd.NewWriter(nil)
+	db := rawDB(t, path)
+	var version int
+	db.QueryRow("PRAGMA user_version").Scan(&version)
+	if version != 2 {
+		t.Fatalf("created at version %d, want 2", version)
+	}
+	for _, s := range []struct {
+		sql  string
+		args []any
+	}{
+		{`INSERT INTO blobs VALUES (?, ?, 4194304, 1, 'zstd', 'v2/run.json', '2026-08-18T10:15:00.000000000Z')`, []any{sha, len(raw)}},
+		{`INSERT INTO blob_chunks VALUES (?, 0, ?, ?)`, []any{sha, len(raw), enc.EncodeAll(raw, nil)}},
+		{`INSERT INTO runs (id, blob, ordinal, file_name, location, format, format_variant, source_tool, percentile_method,
+			clock, has_requests, completed, failed, extra, notes, campaign, role, model, engine, engine_version, gpu, run_date,
+			publishable, missing, ingested_at, request_count) VALUES (?, ?, 0, 'v2/run.json', 'object 0', 'vllm-serve-json', '',
+			'vllm bench serve', 'linear', 'monotonic', 0, 1, 0, '{}', '[]', 'qwen3-batch', 'baseline', 'nvidia/Qwen3-30B-A3B-FP4',
+			'vllm', '0.25.1', 'NVIDIA RTX PRO 6000 Blackwell Server Edition', '2026-08-18', 0, '[]',
+			'2026-08-18T10:15:00.000000000Z', 1)`, []any{runID, sha}},
+		{`INSERT INTO provenance VALUES (?, 'campaign', 'manifest', 'qwen3-batch')`, []any{runID}},
+		{`INSERT INTO events (at, actor, tool_version, action, run_id, blob, detail)
+			VALUES ('2026-08-18T10:15:00.000000000Z', 'alice', 'v0.1.0', 'ingest', ?, ?, '{"file": "v2/run.json"}')`, []any{runID, sha}},
+	} {
+		if _, err := db.Exec(s.sql, s.args...); err != nil {
+			t.Fatalf("writing version-2 data: %v\n%s", err, s.sql)
+		}
+	}
+	db.Close()
+
+	if _, err := Open(path, Options{ReadOnly: true}); !errors.Is(err, ErrOlderSchema) {
+		t.Fatalf("read-only Open of a version-2 archive = %v, want ErrOlderSchema", err)
+	}
+	a := openArchive(t, path, Options{})
+	if a.SchemaVersion() < 3 {
+		t.Fatalf("SchemaVersion after upgrade = %d, want at least 3", a.SchemaVersion())
+	}
+	var objects int
+	a.r.QueryRow(`SELECT count(*) FROM sqlite_schema WHERE name IN ('references', 'reference_checks',
+		'reference_checks_no_update', 'reference_checks_no_delete', 'references_keep_key', 'references_no_delete')`).Scan(&objects)
+	if objects != 6 {
+		t.Errorf("%d of the 6 tables and triggers of migration 0003 exist", objects)
+	}
+	runs, err := a.ListRuns(Filter{})
+	if err != nil || len(runs) != 1 || runs[0].ID != runID || runs[0].RequestCount != 1 {
+		t.Fatalf("version-2 runs after upgrade = %+v, %v", runs, err)
+	}
+	evs, err := a.Events("")
+	if err != nil || len(evs) != 1 || evs[0].Actor != "alice" {
+		t.Errorf("version-2 events after upgrade = %+v, %v", evs, err)
+	}
+	if refs, err := a.References(""); err != nil || len(refs) != 0 {
+		t.Errorf("References on a fresh upgrade = %+v, %v", refs, err)
+	}
+
+	r := nvidiaRef(t)
+	if changed, err := putRef(t, a, "qwen3-batch", r); err != nil || !changed {
+		t.Fatalf("PutReference on the upgraded archive = %v, %v", changed, err)
+	}
+	a.Close()
+	ro := openArchive(t, path, Options{ReadOnly: true})
+	sr, err := ro.Reference("qwen3-batch", r.ID)
+	if err != nil || !sameValues(sr.Reference, r) || len(sr.Checks) != 1 {
+		t.Fatalf("reference read back read-only = %+v, %v", sr, err)
+	}
+	blob, err := ro.OpenBlob(sha)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := io.ReadAll(blob); err != nil || !bytes.Equal(got, raw) {
+		t.Errorf("version-2 blob = %q, %v", got, err)
+	}
+}

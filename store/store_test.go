@@ -102,7 +102,7 @@ func TestSchemaSettings(t *testing.T) {
 			t.Errorf("table %s is not STRICT", name)
 		}
 	}
-	for _, want := range []string{"blobs", "blob_chunks", "runs", "provenance", "stated", "requests", "events"} {
+	for _, want := range []string{"blobs", "blob_chunks", "runs", "provenance", "stated", "requests", "events", "references", "reference_checks"} {
 		if _, ok := tables[want]; !ok {
 			t.Errorf("table %s missing (have %v)", want, tables)
 		}

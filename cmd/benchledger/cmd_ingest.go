@@ -31,7 +31,9 @@ statements are kept beside them and a contradiction is refused. See docs/provena
 Prints one line per run: run id, new/duplicate/completed, format, file. Rejected files are
 listed on stderr (file: place: reason) and nothing of them reaches the archive; the other
 files are still ingested and the exit status is 3. Folders' non-result files (manifests,
-narratives, sources) are skipped with a note. Re-ingesting the same bytes creates nothing.`,
+narratives, sources) are skipped with a note. Re-ingesting the same bytes creates nothing.
+A manifest's external references (references:) are archived with the first file that uses
+the manifest; each one recorded or re-checked is noted on stderr, not listed on stdout.`,
 	}
 	c.run = func(ctx context.Context, e env, args []string) error {
 		fs := newFlags(c, e)
@@ -97,6 +99,10 @@ narratives, sources) are skipped with a note. Re-ingesting the same bytes create
 				prog.note("rejected: " + placeLine(o.File, o.Place, o.Reason))
 			case ingest.StatusSkipped:
 				prog.note("skipped: " + o.File + ": " + o.Reason)
+			case ingest.StatusReference:
+				// Not a run: stdout keeps one line per run.
+				id, what, _ := strings.Cut(o.Reason, ": ")
+				prog.note(fmt.Sprintf("note: %s: reference %s %s", o.File, id, what))
 			default:
 				if !*asJSON {
 					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", o.RunID, o.Status, o.Format, o.File)

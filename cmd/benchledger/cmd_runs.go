@@ -9,22 +9,6 @@ import (
 	"github.com/benchledger/benchledger/store"
 )
 
-// runJSON is one element of `runs --json` (DESIGN.md, "Settled details").
-type runJSON struct {
-	ID            string `json:"id"`
-	Campaign      string `json:"campaign"`
-	Role          string `json:"role"`
-	Model         string `json:"model"`
-	Engine        string `json:"engine"`
-	EngineVersion string `json:"engine_version"`
-	GPU           string `json:"gpu"`
-	Date          string `json:"date"`
-	Format        string `json:"format"`
-	Publishable   bool   `json:"publishable"`
-	File          string `json:"file"`
-	Requests      int64  `json:"requests"`
-}
-
 func runsCommand() *command {
 	c := &command{
 		name:  "runs",
@@ -68,11 +52,10 @@ Filters match case-insensitive substrings; dates are YYYY-MM-DD and inclusive.
 			return err
 		}
 		if *asJSON {
-			out := make([]runJSON, 0, len(list))
-			for _, r := range list {
-				out = append(out, runJSON{ID: r.ID, Campaign: r.Campaign, Role: r.Role, Model: r.Model, Engine: r.Engine,
-					EngineVersion: r.EngineVersion, GPU: r.GPU, Date: r.Date, Format: r.Format, Publishable: r.Publishable,
-					File: r.FileName, Requests: r.RequestCount})
+			// store.RunSummary's JSON form is the settled `runs --json` shape.
+			out := list
+			if out == nil {
+				out = []store.RunSummary{}
 			}
 			enc := json.NewEncoder(e.stdout)
 			enc.SetIndent("", "  ")
