@@ -1,11 +1,15 @@
 // Package figures computes every number benchledger reports from archived
-// per-request records, through named definitions (docs/metrics.md). It is
-// pure computation: no storage, no formatting.
+// per-request records, through named definitions (docs/metrics.md): a run's
+// figures, the check of a tool's stated figures against them, repeats, node
+// aggregation over a common window, comparisons with their provenance
+// differences, and sweeps with saturation detection. It is pure computation
+// on plain data: no storage, no formatting.
 package figures
 
 import (
 	"math"
-	"sort"
+	"slices"
+	"sync"
 
 	"github.com/benchledger/benchledger/benchrun"
 )
@@ -17,17 +21,48 @@ type Definition struct {
 	Formula string
 }
 
-// Definitions of the recomputed run figures.
+// Definitions of the computed figures, keyed by name.
 var Definitions = map[string]Definition{
 	"window":                 {"window", "s", "max over completed requests of (start + latency) − min over all requests of start"},
 	"output_throughput":      {"output_throughput", "tok/s", "Σ output tokens of completed requests / window"},
 	"total_token_throughput": {"total_token_throughput", "tok/s", "Σ (input + output tokens) of completed requests / window"},
+	"input_throughput":       {"input_throughput", "tok/s", "Σ input tokens of completed requests / window"},
 	"request_throughput":     {"request_throughput", "req/s", "completed requests / window"},
 	"achieved_concurrency":   {"achieved_concurrency", "requests", "Σ latency of completed requests / window"},
 	"ttft":                   {"ttft", "s", "first streamed content chunk − send, over completed requests"},
 	"tpot":                   {"tpot", "s", "(latency − ttft) / (output tokens − 1), over completed requests with more than one output token"},
 	"e2el":                   {"e2el", "s", "last streamed content chunk − send, over completed requests"},
 	"itl.mean":               {"itl.mean", "s", "Σ chunk gaps / number of chunk gaps, pooled over completed requests"},
+	"std":                    {"std", "s", "population standard deviation √(Σ (x − mean)² / n)"},
+	"percentile.linear":      {"percentile.linear", "", "h = (n − 1)·p/100; x[⌊h⌋] + (h − ⌊h⌋)·(x[⌊h⌋+1] − x[⌊h⌋]) over sorted x (NumPy default)"},
+	"percentile.nearest-rank": {"percentile.nearest-rank", "",
+		"x[⌈p/100·n⌉ − 1] over sorted x: the smallest value whose CDF ≥ p (guidellm)"},
+	"percentile.lower-index": {"percentile.lower-index", "", "x[min(int(n·p/100), n − 1)] over sorted x (trtllm-bench)"},
+	"completed":              {"completed", "requests", "number of requests without an error"},
+	"failed":                 {"failed", "requests", "number of requests with an error"},
+	"total_output_tokens":    {"total_output_tokens", "tokens", "Σ output tokens of completed requests"},
+	"total_input_tokens":     {"total_input_tokens", "tokens", "Σ input tokens of completed requests"},
+	"duration":               {"duration", "s", "the tool's own timed span; contains the records' window (vLLM starts it before the first send)"},
+	"rate_over_stated_duration": {"rate_over_stated_duration", "",
+		"count / stated duration: how a tool computes its stated rate; compared with the stated rate"},
+	"repeat.conservative": {"repeat.conservative", "",
+		"min over repeats for higher-is-better figures, max over repeats for lower-is-better figures"},
+	"repeat.median": {"repeat.median", "", "median over repeats (benchmath AssumeNothing summary, with its confidence interval)"},
+	"node.window":   {"node.window", "s", "max over all replicas' completed requests of (start + latency) − min over all replicas' requests of start"},
+	"node.output_throughput": {"node.output_throughput", "tok/s",
+		"Σ over replicas of completed output tokens / node window"},
+	"node.sum_of_rates": {"node.sum_of_rates", "tok/s",
+		"Σ over replicas of (replica output tokens / replica window): shown only to measure its overstatement"},
+	"node.overstatement":  {"node.overstatement", "%", "(sum of rates / node output throughput − 1) × 100"},
+	"scaling_efficiency":  {"scaling_efficiency", "ratio", "node throughput / (replicas × single-replica throughput)"},
+	"change.abs":          {"change.abs", "", "candidate − baseline"},
+	"change.pct":          {"change.pct", "%", "(candidate − baseline) / baseline × 100"},
+	"change.ratio":        {"change.ratio", "ratio", "candidate / baseline"},
+	"sweep.marginal_gain": {"sweep.marginal_gain", "%", "(throughput[i+1] − throughput[i]) / throughput[i] × 100"},
+	"sweep.latency_growth": {"sweep.latency_growth", "%",
+		"(median latency[i+1] − median latency[i]) / median latency[i] × 100"},
+	"sweep.saturation": {"sweep.saturation", "",
+		"first point i whose next step gains < MaxGainPct throughput while median latency grows ≥ MinLatencyGrowthPct"},
 }
 
 // Percentiles reported by default for every latency metric.
@@ -37,11 +72,34 @@ var Percentiles = []float64{50, 90, 95, 99}
 type Stat struct {
 	N      int
 	Mean   float64
-	Median float64
+	Std    float64 // population standard deviation (ddof 0), as vLLM and guidellm state it
+	Median float64 // the 50th percentile by Method
 	Min    float64
 	Max    float64
-	// P maps a percentile (e.g. 99) to its value, linear interpolation.
+	// Method is the percentile method of Median and P.
+	Method PercentileMethod
+	// P maps a percentile (e.g. 99, 99.9) to its value by Method.
 	P map[float64]float64
+
+	// sorted keeps the values so that another method or percentile can be
+	// read later (a stated-figure check against a tool with its own method)
+	// without recomputing the run.
+	sorted []float64
+}
+
+// Percentile reads percentile p with method m from the values the Stat was
+// computed from; NaN when it holds none.
+func (s Stat) Percentile(p float64, m PercentileMethod) float64 {
+	return Percentile(s.sorted, p, m)
+}
+
+// Options choose the percentiles and their method for Recompute.
+type Options struct {
+	// Percentiles to compute for each latency metric; nil means the package
+	// default Percentiles. Any p in [0, 100], e.g. 99.9.
+	Percentiles []float64
+	// Method is the percentile method; "" means MethodLinear.
+	Method PercentileMethod
 }
 
 // RunFigures are one run's figures recomputed from its per-request records.
@@ -65,43 +123,64 @@ type RunFigures struct {
 	RequestThroughput    float64
 	AchievedConcurrency  float64
 
+	// PercentileMethod and Percentiles record how the latency statistics
+	// were computed.
+	PercentileMethod PercentileMethod
+	Percentiles      []float64
+
 	TTFT, TPOT, E2EL Stat
 	ITLMean          float64
 }
 
-// PercentileLinear is numpy's default percentile (linear interpolation
-// between closest ranks) over sorted values; p in [0, 100].
-func PercentileLinear(sorted []float64, p float64) float64 {
-	n := len(sorted)
-	if n == 0 {
-		return math.NaN()
-	}
-	pos := p / 100 * float64(n-1)
-	lo := int(math.Floor(pos))
-	if lo >= n-1 {
-		return sorted[n-1]
-	}
-	frac := pos - float64(lo)
-	return sorted[lo] + frac*(sorted[lo+1]-sorted[lo])
+// Window bases.
+const (
+	BasisRecords        = "per-request records"
+	BasisStatedDuration = "stated duration"
+	BasisNone           = "none"
+)
+
+// Summarise computes a Stat over values (which it sorts in place) with
+// linear percentiles at the default Percentiles.
+func Summarise(values []float64) Stat {
+	return SummariseWith(values, nil, MethodLinear)
 }
 
-// Summarise computes a Stat over values (which it sorts in place).
-func Summarise(values []float64) Stat {
-	s := Stat{N: len(values), P: map[float64]float64{}}
+// SummariseWith computes a Stat over values (which it sorts in place and
+// keeps: do not modify them afterwards) at percentiles ps (nil: the default
+// Percentiles) by method m ("" is linear).
+func SummariseWith(values []float64, ps []float64, m PercentileMethod) Stat {
+	m = m.orDefault()
+	if ps == nil {
+		ps = Percentiles
+	}
+	s := Stat{N: len(values), P: make(map[float64]float64, len(ps)), Method: m}
 	if len(values) == 0 {
-		s.Mean, s.Median, s.Min, s.Max = math.NaN(), math.NaN(), math.NaN(), math.NaN()
+		nan := math.NaN()
+		s.Mean, s.Std, s.Median, s.Min, s.Max = nan, nan, nan, nan, nan
+		for _, p := range ps {
+			s.P[p] = nan
+		}
 		return s
 	}
-	sort.Float64s(values)
+	slices.Sort(values)
+	s.sorted = values
 	var sum float64
 	for _, v := range values {
 		sum += v
 	}
 	s.Mean = sum / float64(len(values))
-	s.Median = PercentileLinear(values, 50)
+	// Two passes: the one-pass formula loses digits when the spread is small
+	// against the mean (epoch-sized or near-constant values).
+	var ss float64
+	for _, v := range values {
+		d := v - s.Mean
+		ss += d * d
+	}
+	s.Std = math.Sqrt(ss / float64(len(values)))
+	s.Median = Percentile(values, 50, m)
 	s.Min, s.Max = values[0], values[len(values)-1]
-	for _, p := range Percentiles {
-		s.P[p] = PercentileLinear(values, p)
+	for _, p := range ps {
+		s.P[p] = Percentile(values, p, m)
 	}
 	return s
 }
@@ -109,15 +188,28 @@ func Summarise(values []float64) Stat {
 // Recompute derives a run's figures from its per-request records.
 // statedDuration is used for the window only when the records carry no send
 // times (vLLM files without start_times); fixedOutput is the requested fixed
-// output length, or 0 when outputs were not fixed.
-func Recompute(reqs []benchrun.Request, statedDuration float64, fixedOutput int) RunFigures {
-	f := RunFigures{Sent: len(reqs), Short: -1, WindowStart: math.NaN()}
+// output length, or 0 when outputs were not fixed. An optional Options picks
+// the percentiles and their method (default: Percentiles, linear); only the
+// first is used.
+func Recompute(reqs []benchrun.Request, statedDuration float64, fixedOutput int, opts ...Options) RunFigures {
+	var opt Options
+	if len(opts) > 0 {
+		opt = opts[0]
+	}
+	opt.Method = opt.Method.orDefault()
+	if opt.Percentiles == nil {
+		opt.Percentiles = Percentiles
+	}
+	f := RunFigures{Sent: len(reqs), Short: -1, WindowStart: math.NaN(),
+		PercentileMethod: opt.Method, Percentiles: slices.Clone(opt.Percentiles)}
 	if fixedOutput > 0 {
 		f.Short = 0
 	}
 	first, last := math.Inf(1), math.Inf(-1)
 	timed := len(reqs) > 0
-	var ttft, tpot, e2el []float64
+	ttft := make([]float64, 0, len(reqs))
+	tpot := make([]float64, 0, len(reqs))
+	e2el := make([]float64, 0, len(reqs))
 	var latSum, gapSum float64
 	var gapN int64
 	for i := range reqs {
@@ -161,24 +253,43 @@ func Recompute(reqs []benchrun.Request, statedDuration float64, fixedOutput int)
 	}
 	switch {
 	case timed && f.Completed > 0:
-		f.WindowBasis = "per-request records"
+		f.WindowBasis = BasisRecords
 		f.Window = last - first
 		f.WindowStart = first
 	case statedDuration > 0:
-		f.WindowBasis = "stated duration"
+		f.WindowBasis = BasisStatedDuration
 		f.Window = statedDuration
 	default:
-		f.WindowBasis = "none"
+		f.WindowBasis = BasisNone
 		f.Window = math.NaN()
 	}
 	f.OutputThroughput = float64(f.OutputTokens) / f.Window
 	f.TotalTokenThroughput = float64(f.OutputTokens+f.InputTokens) / f.Window
 	f.RequestThroughput = float64(f.Completed) / f.Window
 	f.AchievedConcurrency = latSum / f.Window
-	f.TTFT, f.TPOT, f.E2EL = Summarise(ttft), Summarise(tpot), Summarise(e2el)
+	f.TTFT, f.TPOT, f.E2EL = summariseAll(opt, ttft, tpot, e2el)
 	f.ITLMean = math.NaN()
 	if gapN > 0 {
 		f.ITLMean = gapSum / float64(gapN)
 	}
 	return f
+}
+
+// summariseAll sorts the three samples concurrently when they are large:
+// sorting is most of Recompute's time on a million-request run.
+func summariseAll(opt Options, a, b, c []float64) (Stat, Stat, Stat) {
+	var out [3]Stat
+	in := [3][]float64{a, b, c}
+	if len(a)+len(b)+len(c) < 1<<15 {
+		for i := range in {
+			out[i] = SummariseWith(in[i], opt.Percentiles, opt.Method)
+		}
+		return out[0], out[1], out[2]
+	}
+	var wg sync.WaitGroup
+	for i := range in {
+		wg.Go(func() { out[i] = SummariseWith(in[i], opt.Percentiles, opt.Method) })
+	}
+	wg.Wait()
+	return out[0], out[1], out[2]
 }

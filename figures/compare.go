@@ -1,0 +1,289 @@
+package figures
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/benchledger/benchledger/benchrun"
+)
+
+// Change is a relative change between two values of one figure.
+type Change struct {
+	Baseline, Candidate float64
+	Abs                 float64 // Candidate − Baseline
+	Pct                 float64 // (Candidate − Baseline) / Baseline × 100; NaN when Baseline is 0
+	Ratio               float64 // Candidate / Baseline (2.32x); NaN when Baseline is 0
+	Direction           Direction
+	// Improved: the candidate is better in Direction (higher throughput,
+	// lower latency); Regressed: worse. Neither when equal or Direction unknown.
+	Improved, Regressed bool
+}
+
+// NewChange computes the change from base to cand.
+func NewChange(base, cand float64, dir Direction) Change {
+	c := Change{Baseline: base, Candidate: cand, Abs: cand - base, Direction: dir, Pct: math.NaN(), Ratio: math.NaN()}
+	if base != 0 {
+		c.Pct = (cand - base) / base * 100
+		c.Ratio = cand / base
+	}
+	switch {
+	case dir == HigherIsBetter && cand > base, dir == LowerIsBetter && cand < base:
+		c.Improved = true
+	case dir == HigherIsBetter && cand < base, dir == LowerIsBetter && cand > base:
+		c.Regressed = true
+	}
+	return c
+}
+
+// ComparisonFields are the provenance fields a comparison checks for being
+// held fixed (DESIGN.md principle 4), in report order.
+var ComparisonFields = []string{
+	"hardware.gpu_model", "hardware.gpu_count", "hardware.node",
+	"runtime.engine", "runtime.version", "runtime.image", "runtime.server_args",
+	"checkpoint.repository", "checkpoint.revision", "checkpoint.precision", "checkpoint.kv_cache_dtype",
+	"workload.input_len", "workload.output_len", "workload.dataset", "workload.request_count",
+	"workload.concurrency", "workload.request_rate",
+	"measurement.client",
+}
+
+// LoadModeField is the derived field that names a run's load mode:
+// "concurrency" (closed loop: a client concurrency limit, no finite rate) or
+// "request_rate" (open loop: a finite offered rate).
+const LoadModeField = "workload.load_mode"
+
+// Fields compared as numbers ("64" = "64.0", "inf" = "Infinity") and without
+// regard to case; everything else, versions included, must match exactly.
+var (
+	numericFields = map[string]bool{"hardware.gpu_count": true, "workload.input_len": true, "workload.output_len": true,
+		"workload.request_count": true, "workload.concurrency": true, "workload.request_rate": true}
+	foldFields = map[string]bool{"measurement.client": true, "runtime.engine": true}
+)
+
+// FieldDiff is one provenance field on both sides; "" where a side does not
+// state it.
+type FieldDiff struct {
+	Field, Baseline, Candidate string
+}
+
+// ProvDiff sorts the comparison fields by what happened to them.
+type ProvDiff struct {
+	Fixed   []FieldDiff // stated on both sides, equal
+	Changed []FieldDiff // stated on both sides, different
+	Unknown []FieldDiff // stated on one side only: cannot say it was held fixed
+	Absent  []string    // stated on neither side
+}
+
+func sameValue(field, a, b string) bool {
+	if a == b {
+		return true
+	}
+	if numericFields[field] {
+		x, err1 := strconv.ParseFloat(a, 64)
+		y, err2 := strconv.ParseFloat(b, 64)
+		if err1 == nil && err2 == nil {
+			return x == y
+		}
+	}
+	return foldFields[field] && strings.EqualFold(a, b)
+}
+
+// ProvenanceDiff compares two effective provenance maps over fields (nil:
+// ComparisonFields), in the order of fields. Values are trimmed.
+func ProvenanceDiff(base, cand map[string]string, fields []string) ProvDiff {
+	if fields == nil {
+		fields = ComparisonFields
+	}
+	var d ProvDiff
+	for _, f := range fields {
+		a, b := strings.TrimSpace(base[f]), strings.TrimSpace(cand[f])
+		fd := FieldDiff{f, a, b}
+		switch {
+		case a == "" && b == "":
+			d.Absent = append(d.Absent, f)
+		case a == "" || b == "":
+			d.Unknown = append(d.Unknown, fd)
+		case sameValue(f, a, b):
+			d.Fixed = append(d.Fixed, fd)
+		default:
+			d.Changed = append(d.Changed, fd)
+		}
+	}
+	return d
+}
+
+// LoadMode derives a run's load mode from its provenance: "request_rate"
+// when it states a finite offered rate, "concurrency" when it states a
+// concurrency limit and no finite rate, "" when it states neither.
+func LoadMode(prov map[string]string) string {
+	if r := strings.TrimSpace(prov["workload.request_rate"]); r != "" {
+		if v, err := strconv.ParseFloat(r, 64); err != nil || !math.IsInf(v, 1) {
+			return "request_rate"
+		}
+	}
+	if strings.TrimSpace(prov["workload.concurrency"]) != "" {
+		return "concurrency"
+	}
+	return ""
+}
+
+// ExternalReference is a figure that is not ours: a number published
+// elsewhere, kept with where and when it was captured and whether its source
+// still shows it.
+type ExternalReference struct {
+	ID, Figure, Unit, Source, Title string
+	Value                           float64
+	Captured, Checked               time.Time // capture date; last re-check of the source
+	Visible                         bool      // still shown at Source at the last re-check
+	Provenance                      map[string]string
+}
+
+// Side is one side of a comparison: our run (or repeat set), or an
+// external reference.
+type Side struct {
+	RunID string
+	Value float64
+	Unit  string
+	// N is the number of measurements behind Value; 0 means one for a run.
+	N int
+	// Values are the repeat values, when there are several, for a
+	// significance test.
+	Values           []float64
+	Provenance       map[string]string
+	PercentileMethod string // method behind Value, for percentile figures
+	Clock            benchrun.Clock
+	Reference        *ExternalReference // set for an external reference
+}
+
+// ReferenceSide makes a comparison side of an external reference.
+func ReferenceSide(ref ExternalReference) Side {
+	r := ref
+	return Side{RunID: ref.ID, Value: ref.Value, Unit: ref.Unit, Provenance: ref.Provenance, Reference: &r}
+}
+
+// IsReference reports whether the side is an external reference.
+func (s Side) IsReference() bool { return s.Reference != nil }
+
+// ComparisonSpec declares what a comparison is about.
+type ComparisonSpec struct {
+	Metric string
+	// Direction of the metric; 0 means DirectionOf(Metric).
+	Direction Direction
+	// Intended are the provenance fields the comparison sets out to vary
+	// (e.g. runtime.server_args for a scheduler-tuning comparison). Every
+	// other changed field is a confounder. Naming workload.concurrency or
+	// workload.request_rate also intends a load-mode change.
+	Intended []string
+	// Fields to compare; nil means ComparisonFields.
+	Fields []string
+}
+
+// Comparison is a baseline-vs-candidate figure with what was held fixed and
+// what changed.
+type Comparison struct {
+	Metric              string
+	Unit                string
+	Baseline, Candidate Side
+	Change              Change
+	Intended            []string
+	// IntendedUnchanged are intended fields that did not change: the
+	// comparison does not show what it set out to.
+	IntendedUnchanged []string
+	Fixed             []FieldDiff
+	Changed           []FieldDiff // including intended ones
+	Unknown           []FieldDiff
+	Absent            []string
+	// Confounders are changed fields that were not intended, in field order.
+	Confounders []FieldDiff
+	// PercentileMethodDiffers is set for a percentile figure whose two sides
+	// used different percentile methods.
+	PercentileMethodDiffers bool
+	// ClocksComparable is false when both sides are runs whose windows come
+	// from different clocks (one from send times, one from a tool's stated
+	// duration; or epoch against monotonic).
+	ClocksComparable bool
+	// Significance is set when both sides carry repeat values.
+	Significance *Significance
+}
+
+// Compare builds a comparison. It refuses sides in different units and
+// missing values: such a change would be meaningless, not merely caveated.
+func Compare(base, cand Side, spec ComparisonSpec) (Comparison, error) {
+	for _, s := range []Side{base, cand} {
+		if !benchrun.IsKnown(s.Value) || math.IsInf(s.Value, 0) {
+			return Comparison{}, fmt.Errorf("compare %s: %s has no value", spec.Metric, s.RunID)
+		}
+	}
+	if base.Unit != cand.Unit {
+		return Comparison{}, fmt.Errorf("compare %s: %s is in %q, %s in %q", spec.Metric, base.RunID, base.Unit, cand.RunID, cand.Unit)
+	}
+	dir := spec.Direction
+	if dir == 0 {
+		dir = DirectionOf(spec.Metric)
+	}
+	for _, s := range []*Side{&base, &cand} {
+		if s.N == 0 && !s.IsReference() {
+			s.N = max(1, len(s.Values))
+		}
+	}
+	c := Comparison{Metric: spec.Metric, Unit: base.Unit, Baseline: base, Candidate: cand,
+		Change: NewChange(base.Value, cand.Value, dir), Intended: slices.Clone(spec.Intended), ClocksComparable: true}
+	pd := ProvenanceDiff(base.Provenance, cand.Provenance, spec.Fields)
+	c.Fixed, c.Changed, c.Unknown, c.Absent = pd.Fixed, pd.Changed, pd.Unknown, pd.Absent
+	if bm, cm := LoadMode(base.Provenance), LoadMode(cand.Provenance); bm != "" && cm != "" && bm != cm {
+		c.Changed = append(c.Changed, FieldDiff{LoadModeField, bm, cm})
+	}
+	intended := map[string]bool{}
+	for _, f := range spec.Intended {
+		intended[f] = true
+	}
+	if intended["workload.concurrency"] || intended["workload.request_rate"] {
+		intended[LoadModeField] = true
+	}
+	changed := map[string]bool{}
+	for _, d := range c.Changed {
+		changed[d.Field] = true
+		if !intended[d.Field] {
+			c.Confounders = append(c.Confounders, d)
+		}
+	}
+	for _, f := range spec.Intended {
+		if !changed[f] {
+			c.IntendedUnchanged = append(c.IntendedUnchanged, f)
+		}
+	}
+	if usesPercentile(spec.Metric) {
+		bm, err1 := ParsePercentileMethod(base.PercentileMethod)
+		cm, err2 := ParsePercentileMethod(cand.PercentileMethod)
+		c.PercentileMethodDiffers = err1 != nil || err2 != nil || bm != cm
+		if base.IsReference() && base.PercentileMethod == "" || cand.IsReference() && cand.PercentileMethod == "" {
+			c.PercentileMethodDiffers = false // not stated by the reference: nothing to compare
+		}
+	}
+	if !base.IsReference() && !cand.IsReference() && base.Clock != cand.Clock {
+		c.ClocksComparable = false
+	}
+	if len(base.Values) > 0 && len(cand.Values) > 0 {
+		s := CompareRepeats(base.Values, cand.Values)
+		c.Significance = &s
+	}
+	return c, nil
+}
+
+// usesPercentile reports whether a metric name is a percentile statistic
+// ("e2el.median", "ttft.p99.9"), the only figures a method changes.
+func usesPercentile(metric string) bool {
+	_, stat, ok := strings.Cut(metric, ".")
+	if !ok {
+		return false
+	}
+	if stat == "median" {
+		return true
+	}
+	num, ok := strings.CutPrefix(stat, "p")
+	_, err := strconv.ParseFloat(num, 64)
+	return ok && err == nil
+}
