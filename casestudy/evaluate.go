@@ -1,0 +1,572 @@
+// Package casestudy evaluates a case-study spec against an archive: it
+// selects the runs by their provenance, recomputes every figure from their
+// per-request records through the definitions of package figures, and
+// attaches confounders and caveat codes. Its Result is plain data for the
+// command line, the renderers and the audit.
+package casestudy
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/caveat"
+	"github.com/benchledger/benchledger/figures"
+	"github.com/benchledger/benchledger/provenance"
+	"github.com/benchledger/benchledger/spec"
+	"github.com/benchledger/benchledger/store"
+)
+
+// Value is one figure of a case study with what it stands on.
+type Value struct {
+	Name       string   `json:"name"`
+	Metric     string   `json:"metric"`
+	Value      float64  `json:"value"`
+	Unit       string   `json:"unit"`
+	Definition string   `json:"definition"`
+	N          int      `json:"n"`             // measurements behind it
+	Basis      string   `json:"basis"`         // "single run", "conservative of n repeats", ...
+	Runs       []string `json:"runs"`          // run ids behind it
+	Reference  string   `json:"reference,omitempty"`
+}
+
+// NodeFigure is a node aggregate: the conservative node run and each run.
+type NodeFigure struct {
+	Name         string               `json:"name"`
+	Groups       []string             `json:"groups"`
+	Runs         []figures.NodeResult `json:"runs"`
+	Conservative int                  `json:"conservative"` // index into Runs
+	Throughput   Value                `json:"throughput"`
+	Scaling      *figures.Scaling     `json:"scaling,omitempty"`
+	Caveats      []caveat.Caveat      `json:"caveats"`
+}
+
+// ComparisonFigure is a named comparison.
+type ComparisonFigure struct {
+	Name       string             `json:"name"`
+	Comparison figures.Comparison `json:"comparison"`
+	Baseline   Value              `json:"baseline"`
+	Candidate  Value              `json:"candidate"`
+	Caveats    []caveat.Caveat    `json:"caveats"`
+}
+
+// SweepFigure is a named sweep.
+type SweepFigure struct {
+	Name      string              `json:"name"`
+	Parameter string              `json:"parameter"`
+	Result    figures.SweepResult `json:"result"`
+	Caveats   []caveat.Caveat     `json:"caveats"`
+}
+
+// Result is a whole evaluated case study.
+type Result struct {
+	Spec        *spec.Spec                   `json:"-"`
+	Figures     map[string]Value             `json:"figures"`
+	Nodes       map[string]*NodeFigure       `json:"nodes"`
+	Comparisons map[string]*ComparisonFigure `json:"comparisons"`
+	Sweeps      map[string]*SweepFigure      `json:"sweeps"`
+	// Caveats of the whole case study, sorted, without duplicates.
+	Caveats []caveat.Caveat `json:"caveats"`
+	// RunIDs are every run the figures stand on; Digest is a SHA-256 over
+	// their sorted raw-file hashes and the spec's bytes (DESIGN.md).
+	RunIDs []string `json:"run_ids"`
+	Digest string   `json:"archive_digest"`
+}
+
+// Options tune an evaluation.
+type Options struct {
+	Caveats caveat.Options
+}
+
+type runInfo struct {
+	rec  *store.RunRecord
+	eff  map[string]string
+	figs *figures.RunFigures
+}
+
+type evaluator struct {
+	ctx   context.Context
+	s     *spec.Spec
+	a     *store.Archive
+	opt   Options
+	runs  []*runInfo
+	byID  map[string]*runInfo
+	used  map[string]bool
+	res   *Result
+	cavs  []caveat.Caveat
+	nodes map[string]*NodeFigure
+}
+
+// Evaluate computes every figure the spec names.
+func Evaluate(ctx context.Context, s *spec.Spec, a *store.Archive, opt Options) (*Result, error) {
+	ev := &evaluator{ctx: ctx, s: s, a: a, opt: opt, byID: map[string]*runInfo{}, used: map[string]bool{},
+		nodes: map[string]*NodeFigure{},
+		res: &Result{Spec: s, Figures: map[string]Value{}, Nodes: map[string]*NodeFigure{},
+			Comparisons: map[string]*ComparisonFigure{}, Sweeps: map[string]*SweepFigure{}}}
+	if opt.Caveats.InteractiveLatency == 0 {
+		ev.opt.Caveats.InteractiveLatency = s.Caveats.InteractiveLatencyS
+	}
+	if opt.Caveats.MaxReferenceAgeDays == 0 {
+		ev.opt.Caveats.MaxReferenceAgeDays = s.Caveats.ReferenceMaxAgeDays
+	}
+	if err := ev.load(); err != nil {
+		return nil, err
+	}
+	for _, n := range sorted(s.Figures) {
+		if err := ev.figure(n, s.Figures[n]); err != nil {
+			return nil, fmt.Errorf("figure %s: %w", n, err)
+		}
+	}
+	for _, n := range sorted(s.Nodes) {
+		if err := ev.node(n, s.Nodes[n]); err != nil {
+			return nil, fmt.Errorf("node %s: %w", n, err)
+		}
+	}
+	for _, n := range sorted(s.Sweeps) {
+		if err := ev.sweep(n, s.Sweeps[n]); err != nil {
+			return nil, fmt.Errorf("sweep %s: %w", n, err)
+		}
+	}
+	for _, n := range sorted(s.Comparisons) {
+		if err := ev.comparison(n, s.Comparisons[n]); err != nil {
+			return nil, fmt.Errorf("comparison %s: %w", n, err)
+		}
+	}
+	ev.res.Caveats = caveat.Sort(ev.cavs)
+	if err := ev.digest(); err != nil {
+		return nil, err
+	}
+	return ev.res, nil
+}
+
+// load reads the provenance of every run of the spec's campaign.
+func (ev *evaluator) load() error {
+	list, err := ev.a.ListRuns(store.Filter{Campaign: ev.s.Campaign})
+	if err != nil {
+		return err
+	}
+	for _, sum := range list {
+		if ev.s.Campaign != "" && sum.Campaign != ev.s.Campaign {
+			continue // the filter matches substrings; a spec names one campaign
+		}
+		rec, err := ev.a.RunMeta(sum.ID)
+		if err != nil {
+			return err
+		}
+		ri := &runInfo{rec: rec, eff: provenance.Record(rec.Provenance).Effective()}
+		ev.runs = append(ev.runs, ri)
+		ev.byID[rec.ID] = ri
+	}
+	return nil
+}
+
+// selection returns the runs a named selector picks, in id order; an empty
+// selection is an error that says what was looked for.
+func (ev *evaluator) selection(name string) ([]*runInfo, error) {
+	sel := ev.s.Runs[name]
+	var out []*runInfo
+	for _, ri := range ev.runs {
+		ok := true
+		for f, v := range sel {
+			if ri.eff[f] != v {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out = append(out, ri)
+		}
+	}
+	if len(out) == 0 {
+		var parts []string
+		for _, f := range sortedKeys(sel) {
+			parts = append(parts, f+"="+sel[f])
+		}
+		return nil, fmt.Errorf("selection %q (%s) matches no archived run of campaign %q", name, strings.Join(parts, ", "), ev.s.Campaign)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].rec.ID < out[j].rec.ID })
+	return out, nil
+}
+
+// figuresOf recomputes a run's figures from its records (once).
+func (ev *evaluator) figuresOf(ri *runInfo) (*figures.RunFigures, error) {
+	if ri.figs != nil {
+		return ri.figs, nil
+	}
+	if err := ev.ctx.Err(); err != nil {
+		return nil, err
+	}
+	run := ri.rec.Run
+	if !run.HasRequests {
+		return nil, fmt.Errorf("run %s (%s) has no per-request records: its figures cannot be recomputed", ri.rec.ID, ri.rec.FileName)
+	}
+	reqs, err := ev.a.Requests(ri.rec.ID)
+	if err != nil {
+		return nil, err
+	}
+	f := figures.Recompute(reqs, statedDuration(run), fixedOutput(ri.eff))
+	ri.figs = &f
+	ev.used[ri.rec.ID] = true
+	ev.cavs = append(ev.cavs, caveat.ForRun(ri.rec.ID, f, ri.eff)...)
+	return ri.figs, nil
+}
+
+func statedDuration(r *benchrun.Run) float64 {
+	if s, ok := r.StatedValue("duration"); ok {
+		return s.Value
+	}
+	return math.NaN()
+}
+
+// fixedOutput is the requested fixed output length, or 0.
+func fixedOutput(eff map[string]string) int {
+	if eff["workload.fixed_output"] != "true" {
+		return 0
+	}
+	n, _ := strconv.Atoi(eff["workload.output_len"])
+	return n
+}
+
+// Metric reads a named metric from recomputed run figures.
+func Metric(f *figures.RunFigures, metric string) (float64, bool) {
+	switch metric {
+	case "output_throughput":
+		return f.OutputThroughput, true
+	case "total_token_throughput":
+		return f.TotalTokenThroughput, true
+	case "request_throughput":
+		return f.RequestThroughput, true
+	case "achieved_concurrency":
+		return f.AchievedConcurrency, true
+	case "duration":
+		return f.Window, true
+	case "completed":
+		return float64(f.Completed), true
+	case "failed":
+		return float64(f.Failed), true
+	case "itl.mean":
+		return f.ITLMean, true
+	}
+	name, stat, ok := strings.Cut(metric, ".")
+	if !ok {
+		return 0, false
+	}
+	var st figures.Stat
+	switch name {
+	case "ttft":
+		st = f.TTFT
+	case "tpot":
+		st = f.TPOT
+	case "e2el":
+		st = f.E2EL
+	default:
+		return 0, false
+	}
+	switch stat {
+	case "mean":
+		return st.Mean, true
+	case "median":
+		return st.Median, true
+	}
+	if p, err := strconv.ParseFloat(strings.TrimPrefix(stat, "p"), 64); err == nil && strings.HasPrefix(stat, "p") {
+		return st.Percentile(p, f.PercentileMethod), true
+	}
+	return 0, false
+}
+
+// Unit of a metric, from its definition.
+func Unit(metric string) string {
+	if d, ok := figures.Definitions[metric]; ok {
+		return d.Unit
+	}
+	name, _, _ := strings.Cut(metric, ".")
+	if d, ok := figures.Definitions[name]; ok {
+		return d.Unit
+	}
+	switch metric {
+	case "duration":
+		return "s"
+	case "completed", "failed":
+		return "requests"
+	}
+	return ""
+}
+
+// Definition of a metric, as docs/metrics.md states it.
+func Definition(metric string) string {
+	if d, ok := figures.Definitions[metric]; ok {
+		return d.Formula
+	}
+	name, stat, _ := strings.Cut(metric, ".")
+	if d, ok := figures.Definitions[name]; ok {
+		return stat + " of " + d.Formula
+	}
+	return metric
+}
+
+// measure computes a metric over a selection: the value of a single run,
+// or the conservative value over repeats.
+func (ev *evaluator) measure(name, sel, metric string) (Value, []*runInfo, *figures.RepeatStats, error) {
+	runs, err := ev.selection(sel)
+	if err != nil {
+		return Value{}, nil, nil, err
+	}
+	var ms []figures.Measurement
+	for _, ri := range runs {
+		f, err := ev.figuresOf(ri)
+		if err != nil {
+			return Value{}, nil, nil, err
+		}
+		v, ok := Metric(f, metric)
+		if !ok {
+			return Value{}, nil, nil, fmt.Errorf("unknown metric %q", metric)
+		}
+		ms = append(ms, figures.Measurement{RunID: ri.rec.ID, Value: v})
+	}
+	rs, err := figures.Repeats(ms, figures.DirectionOf(metric))
+	if err != nil {
+		return Value{}, nil, nil, err
+	}
+	v := Value{Name: name, Metric: metric, Value: rs.Conservative, Unit: Unit(metric), Definition: Definition(metric),
+		N: rs.N, Runs: rs.RunIDs}
+	if rs.N == 1 {
+		v.Basis = "single run"
+	} else {
+		v.Basis = fmt.Sprintf("conservative of %d repeats (%s)", rs.N, map[bool]string{true: "lowest", false: "highest"}[figures.DirectionOf(metric) == figures.HigherIsBetter])
+	}
+	return v, runs, &rs, nil
+}
+
+func (ev *evaluator) figure(name string, f spec.Figure) error {
+	v, _, rs, err := ev.measure(name, f.Of, f.Metric)
+	if err != nil {
+		return err
+	}
+	ev.cavs = append(ev.cavs, caveat.ForRepeats(name, *rs)...)
+	ev.res.Figures[name] = v
+	return nil
+}
+
+// node aggregates each group over its common window; with several groups
+// the lowest node throughput is the capacity figure.
+func (ev *evaluator) node(name string, nd spec.Node) error {
+	out := &NodeFigure{Name: name, Groups: nd.Groups}
+	var ms []figures.Measurement
+	for _, g := range nd.Groups {
+		runs, err := ev.selection(g)
+		if err != nil {
+			return err
+		}
+		var reps []figures.ReplicaRun
+		for _, ri := range runs {
+			if _, err := ev.figuresOf(ri); err != nil {
+				return err
+			}
+			reqs, err := ev.a.Requests(ri.rec.ID)
+			if err != nil {
+				return err
+			}
+			k, n := parseReplica(ri.eff["replica"])
+			reps = append(reps, figures.ReplicaRun{RunID: ri.rec.ID, Clock: ri.rec.Run.Clock, Host: ri.eff["measurement.client_host"],
+				Requests: reqs, Replica: k, Of: n})
+		}
+		res, err := figures.Node(reps, figures.NodeOptions{FixedOutput: fixedOutput(runs[0].eff)})
+		if err != nil {
+			return fmt.Errorf("group %s: %w", g, err)
+		}
+		out.Runs = append(out.Runs, res)
+		ms = append(ms, figures.Measurement{RunID: g, Value: res.OutputThroughput})
+		out.Caveats = append(out.Caveats, caveat.ForNode(res)...)
+	}
+	rs, err := figures.Repeats(ms, figures.HigherIsBetter)
+	if err != nil {
+		return err
+	}
+	for i, m := range ms {
+		if m.RunID == rs.ConservativeRun {
+			out.Conservative = i
+		}
+	}
+	cons := out.Runs[out.Conservative]
+	out.Throughput = Value{Name: name, Metric: "output_throughput", Value: cons.OutputThroughput, Unit: "tok/s",
+		Definition: "node: Σ output tokens of completed requests over all replicas / common window (earliest send to latest completion)",
+		N: rs.N, Runs: replicaIDs(cons)}
+	if rs.N == 1 {
+		out.Throughput.Basis = "single node run"
+	} else {
+		out.Throughput.Basis = fmt.Sprintf("conservative (lowest) of %d node runs", rs.N)
+	}
+	out.Caveats = append(out.Caveats, caveat.ForRepeats(name, rs)...)
+	if nd.Reference != "" {
+		single, _, _, err := ev.measure(name+".reference", nd.Reference, "output_throughput")
+		if err != nil {
+			return err
+		}
+		if single.N != 1 {
+			return fmt.Errorf("reference %s selects %d runs; scaling efficiency needs one single-replica run", nd.Reference, single.N)
+		}
+		sc, err := cons.ScalingEfficiency(nd.Groups[out.Conservative], figures.Measurement{RunID: single.Runs[0], Value: single.Value})
+		if err != nil {
+			return err
+		}
+		out.Scaling = &sc
+	}
+	out.Caveats = caveat.Sort(out.Caveats)
+	ev.cavs = append(ev.cavs, out.Caveats...)
+	ev.res.Nodes[name] = out
+	ev.nodes[name] = out
+	return nil
+}
+
+func replicaIDs(n figures.NodeResult) []string {
+	var ids []string
+	for _, r := range n.PerReplica {
+		ids = append(ids, r.RunID)
+	}
+	return ids
+}
+
+func parseReplica(s string) (k, n int) {
+	a, b, ok := strings.Cut(s, "/")
+	if !ok {
+		return 0, 0
+	}
+	k, _ = strconv.Atoi(a)
+	n, _ = strconv.Atoi(b)
+	return k, n
+}
+
+func (ev *evaluator) sweep(name string, sw spec.Sweep) error {
+	runs, err := ev.selection(sw.Of)
+	if err != nil {
+		return err
+	}
+	var pts []figures.SweepPoint
+	for _, ri := range runs {
+		f, err := ev.figuresOf(ri)
+		if err != nil {
+			return err
+		}
+		p, err := strconv.ParseFloat(ri.eff[sw.Parameter], 64)
+		if err != nil {
+			return fmt.Errorf("run %s: %s = %q is not a number", ri.rec.ID, sw.Parameter, ri.eff[sw.Parameter])
+		}
+		pts = append(pts, figures.SweepPoint{RunID: ri.rec.ID, Param: p, Throughput: f.OutputThroughput, MedianLatency: f.E2EL.Median})
+	}
+	rule := figures.SaturationRule{MaxGainPct: sw.MaxGainPct, MinLatencyGrowthPct: sw.MinLatencyGrowthPct}
+	res, err := figures.Sweep(pts, rule)
+	if err != nil {
+		return err
+	}
+	out := &SweepFigure{Name: name, Parameter: sw.Parameter, Result: res, Caveats: caveat.Sort(caveat.ForSweep(res, ev.opt.Caveats))}
+	ev.cavs = append(ev.cavs, out.Caveats...)
+	ev.res.Sweeps[name] = out
+	return nil
+}
+
+// side builds one side of a comparison.
+func (ev *evaluator) side(name, ref, metric string) (figures.Side, Value, error) {
+	switch {
+	case strings.HasPrefix(ref, "ref:"):
+		id := strings.TrimPrefix(ref, "ref:")
+		sr, err := ev.a.Reference(ev.s.Campaign, id)
+		if err != nil {
+			return figures.Side{}, Value{}, fmt.Errorf("external reference %q: %w", id, err)
+		}
+		x := ExternalReference(sr)
+		ev.cavs = append(ev.cavs, caveat.ForReference(x, ev.opt.Caveats)...)
+		v := Value{Name: name, Metric: sr.Figure, Value: sr.Value, Unit: sr.Unit, Definition: "as published by " + sr.Source,
+			N: 1, Basis: "external reference", Reference: id}
+		return figures.ReferenceSide(x), v, nil
+	case strings.HasPrefix(ref, "node:"):
+		nf := ev.nodes[strings.TrimPrefix(ref, "node:")]
+		if metric != "output_throughput" {
+			return figures.Side{}, Value{}, fmt.Errorf("a node side offers output_throughput only, not %s", metric)
+		}
+		first := ev.byID[nf.Throughput.Runs[0]]
+		return figures.Side{RunID: nf.Groups[nf.Conservative], Value: nf.Throughput.Value, Unit: "tok/s", N: nf.Throughput.N,
+			Provenance: first.eff, Clock: first.rec.Run.Clock}, nf.Throughput, nil
+	}
+	v, runs, rs, err := ev.measure(name, ref, metric)
+	if err != nil {
+		return figures.Side{}, Value{}, err
+	}
+	s := figures.Side{RunID: rs.ConservativeRun, Value: v.Value, Unit: v.Unit, N: v.N, Provenance: runs[0].eff,
+		PercentileMethod: string(ev.byID[rs.ConservativeRun].figs.PercentileMethod), Clock: runs[0].rec.Run.Clock}
+	for _, ri := range runs {
+		if ri.rec.ID == rs.ConservativeRun {
+			s.Provenance = ri.eff
+		}
+	}
+	if rs.N > 1 {
+		s.Values = rs.Values
+	}
+	return s, v, nil
+}
+
+// ExternalReference converts an archived reference for the computation.
+func ExternalReference(sr *store.StoredReference) figures.ExternalReference {
+	return figures.ExternalReference{ID: sr.ID, Figure: sr.Figure, Unit: sr.Unit, Source: sr.Source, Title: sr.Title,
+		Value: sr.Value, Captured: sr.Captured, Checked: sr.Checked, Visible: sr.Visible, Provenance: sr.Provenance.Effective()}
+}
+
+func (ev *evaluator) comparison(name string, c spec.Comparison) error {
+	bs, bv, err := ev.side(name+".baseline", c.Baseline, c.Metric)
+	if err != nil {
+		return fmt.Errorf("baseline: %w", err)
+	}
+	cs, cv, err := ev.side(name+".candidate", c.Candidate, c.Metric)
+	if err != nil {
+		return fmt.Errorf("candidate: %w", err)
+	}
+	cmp, err := figures.Compare(bs, cs, figures.ComparisonSpec{Metric: c.Metric, Intended: c.Intended})
+	if err != nil {
+		return err
+	}
+	out := &ComparisonFigure{Name: name, Comparison: cmp, Baseline: bv, Candidate: cv,
+		Caveats: caveat.Sort(caveat.ForComparison(cmp, ev.opt.Caveats))}
+	ev.cavs = append(ev.cavs, out.Caveats...)
+	ev.res.Comparisons[name] = out
+	return nil
+}
+
+// digest is the archive digest of DESIGN.md: SHA-256 over the sorted raw
+// file hashes of the runs used, then the spec's bytes.
+func (ev *evaluator) digest() error {
+	shas := map[string]bool{}
+	for id := range ev.used {
+		ev.res.RunIDs = append(ev.res.RunIDs, id)
+		shas[ev.byID[id].rec.BlobSHA256] = true
+	}
+	sort.Strings(ev.res.RunIDs)
+	h := sha256.New()
+	for _, s := range sortedKeys(shas) {
+		h.Write([]byte(s + "\n"))
+	}
+	data, err := os.ReadFile(ev.s.Path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	h.Write(data)
+	ev.res.Digest = hex.EncodeToString(h.Sum(nil))
+	return nil
+}
+
+func sorted[V any](m map[string]V) []string { return sortedKeys(m) }
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/benchledger/benchledger/casestudy"
+	"github.com/benchledger/benchledger/caveat"
+	"github.com/benchledger/benchledger/figures"
+	"github.com/benchledger/benchledger/spec"
+)
+
+func compareCommand() *command {
+	c := &command{
+		name:  "compare",
+		args:  "BASELINE CANDIDATE",
+		short: "compare one figure of two runs, with what changed between them",
+		long: `Compares one figure of two archived runs (ids or unique prefixes), both recomputed from
+their per-request records: absolute change, % change and ratio (+132% = 2.32x), the
+provenance fields held fixed and those that changed. --intended names the field(s) the
+comparison sets out to vary; every other change is listed as a confounder. Caveat codes
+(single measurement, fixed output length, ...) follow.`,
+	}
+	c.run = func(ctx context.Context, e env, args []string) error {
+		fs := newFlags(c, e)
+		db := dbFlag(fs, e)
+		asJSON := fs.Bool("json", false, "print one JSON document")
+		metric := fs.String("metric", "output_throughput", "the figure to compare: "+strings.Join(spec.Metrics(), ", "))
+		intended := fs.String("intended", "", "comma-separated provenance fields the comparison means to change (e.g. runtime.server_args)")
+		rest, err := parseArgs(fs, args)
+		if err != nil {
+			return err
+		}
+		if len(rest) != 2 {
+			return usageErrorf("compare takes two run ids: BASELINE CANDIDATE")
+		}
+		if !spec.KnownMetric(*metric) {
+			return usageErrorf("unknown --metric %q (known: %s)", *metric, strings.Join(spec.Metrics(), ", "))
+		}
+		var fields []string
+		for _, f := range strings.Split(*intended, ",") {
+			if f = strings.TrimSpace(f); f != "" {
+				fields = append(fields, f)
+			}
+		}
+		a, err := openForReading(*db, e)
+		if err != nil {
+			return err
+		}
+		defer a.Close()
+		cf, err := casestudy.CompareRuns(ctx, a, rest[0], rest[1], *metric, fields, casestudy.Options{})
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return writeJSON(e.stdout, cf)
+		}
+		writeComparison(e.stdout, cf, "")
+		return nil
+	}
+	return c
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// quantity prints a value in its unit, the console way.
+func quantity(v float64, unit string) string {
+	return valueText(ptr(v), unit)
+}
+
+func signedPct(p float64) string {
+	if math.IsNaN(p) || math.IsInf(p, 0) {
+		return "n/a"
+	}
+	s := groupFloat(p, 2)
+	if p >= 0 {
+		s = "+" + s
+	}
+	return s + "%"
+}
+
+// writeComparison prints a comparison with its confounders and caveats.
+func writeComparison(w io.Writer, cf *casestudy.ComparisonFigure, indent string) {
+	c := cf.Comparison
+	fmt.Fprintf(w, "%s%s: %s → %s  %s (%sx)\n", indent, strings.ReplaceAll(c.Metric, "_", " "),
+		quantity(c.Baseline.Value, c.Unit), quantity(c.Candidate.Value, c.Unit), signedPct(c.Change.Pct), groupFloat(c.Change.Ratio, 2))
+	fmt.Fprintf(w, "%s  baseline  %s\n", indent, sideText(cf.Baseline, c.Baseline))
+	fmt.Fprintf(w, "%s  candidate %s\n", indent, sideText(cf.Candidate, c.Candidate))
+	if len(c.Intended) > 0 {
+		fmt.Fprintf(w, "%s  intended: %s\n", indent, strings.Join(c.Intended, ", "))
+	}
+	if len(c.Fixed) > 0 {
+		var names []string
+		for _, f := range c.Fixed {
+			names = append(names, f.Field)
+		}
+		fmt.Fprintf(w, "%s  held fixed: %s\n", indent, strings.Join(names, ", "))
+	}
+	for _, f := range c.Changed {
+		tag := "confounder"
+		for _, i := range c.Intended {
+			if i == f.Field {
+				tag = "intended"
+			}
+		}
+		fmt.Fprintf(w, "%s  changed (%s): %s: %s → %s\n", indent, tag, f.Field, oneLine(f.Baseline), oneLine(f.Candidate))
+	}
+	if len(c.Confounders) == 0 {
+		fmt.Fprintf(w, "%s  confounders: none\n", indent)
+	}
+	writeCaveats(w, cf.Caveats, indent+"  ")
+}
+
+func sideText(v casestudy.Value, s figures.Side) string {
+	switch {
+	case v.Reference != "":
+		r := s.Reference
+		vis := "still visible"
+		if !r.Visible {
+			vis = "no longer visible"
+		}
+		return fmt.Sprintf("external reference %s (captured %s, last checked %s: %s) %s", v.Reference,
+			r.Captured.Format("2006-01-02"), r.Checked.Format("2006-01-02"), vis, r.Source)
+	default:
+		return fmt.Sprintf("%s, %s: %s", quantity(v.Value, v.Unit), v.Basis, strings.Join(v.Runs, " "))
+	}
+}
+
+func writeCaveats(w io.Writer, cs []caveat.Caveat, indent string) {
+	if len(cs) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%scaveats:\n", indent)
+	for _, c := range cs {
+		fmt.Fprintf(w, "%s  %s\n", indent, caveatText(c))
+	}
+}
+
+func caveatText(c caveat.Caveat) string {
+	params := caveat.Params[c.Code]
+	var parts []string
+	seen := map[string]bool{}
+	for _, p := range params {
+		if v, ok := c.Params[p]; ok {
+			parts = append(parts, p+"="+oneLine(v))
+			seen[p] = true
+		}
+	}
+	var rest []string
+	for k := range c.Params {
+		if !seen[k] {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	for _, k := range rest {
+		parts = append(parts, k+"="+oneLine(c.Params[k]))
+	}
+	return c.Code + "(" + strings.Join(parts, ", ") + ")"
+}

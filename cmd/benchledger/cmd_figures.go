@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/benchledger/benchledger/casestudy"
+	"github.com/benchledger/benchledger/spec"
+)
+
+func figuresCommand() *command {
+	c := &command{
+		name:  "figures",
+		args:  "SPEC",
+		short: "compute a case study's figures, with confounders and caveat codes",
+		long: `Evaluates a case-study spec (casestudy.yaml) against the archive: selects its runs by
+provenance, recomputes every figure from the per-request records, and prints the headline
+figures first, then the rest — each with the runs behind it, what was held fixed, the
+confounders, and the caveat codes the data raises. --json prints everything as one
+document.`,
+	}
+	c.run = func(ctx context.Context, e env, args []string) error {
+		fs := newFlags(c, e)
+		db := dbFlag(fs, e)
+		asJSON := fs.Bool("json", false, "print one JSON document")
+		rest, err := parseArgs(fs, args)
+		if err != nil {
+			return err
+		}
+		if len(rest) != 1 {
+			return usageErrorf("figures takes one case-study spec")
+		}
+		s, err := spec.Load(rest[0])
+		if err != nil {
+			return err
+		}
+		a, err := openForReading(*db, e)
+		if err != nil {
+			return err
+		}
+		defer a.Close()
+		res, err := casestudy.Evaluate(ctx, s, a, casestudy.Options{})
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return writeJSON(e.stdout, res)
+		}
+		writeResult(e.stdout, res)
+		return nil
+	}
+	return c
+}
+
+// writeResult prints the headline names in their order, then every other
+// named figure, then the case study's caveats.
+func writeResult(w io.Writer, r *casestudy.Result) {
+	fmt.Fprintf(w, "Case study %s: %d runs, archive digest %s\n", r.Spec.ID, len(r.RunIDs), r.Digest)
+	done := map[string]bool{}
+	var order []string
+	order = append(order, r.Spec.Headline...)
+	var others []string
+	for n := range r.Figures {
+		others = append(others, n)
+	}
+	for n := range r.Comparisons {
+		others = append(others, n)
+	}
+	for n := range r.Sweeps {
+		others = append(others, n)
+	}
+	for n := range r.Nodes {
+		others = append(others, n)
+	}
+	sort.Strings(others)
+	order = append(order, others...)
+	for i, n := range order {
+		if done[n] {
+			continue
+		}
+		done[n] = true
+		if i == len(r.Spec.Headline) {
+			fmt.Fprintf(w, "\nOther figures\n")
+		} else if i == 0 {
+			fmt.Fprintf(w, "\nHeadline\n")
+		}
+		fmt.Fprintln(w)
+		switch {
+		case r.Comparisons[n] != nil:
+			fmt.Fprintf(w, "%s\n", n)
+			writeComparison(w, r.Comparisons[n], "  ")
+		case r.Nodes[n] != nil:
+			writeNode(w, r.Nodes[n])
+		case r.Sweeps[n] != nil:
+			writeSweep(w, r.Sweeps[n])
+		default:
+			v := r.Figures[n]
+			fmt.Fprintf(w, "%s\n  %s: %s (%s: %s)\n", n, strings.ReplaceAll(v.Metric, "_", " "), quantity(v.Value, v.Unit), v.Basis, strings.Join(v.Runs, " "))
+		}
+	}
+	fmt.Fprintf(w, "\nCaveats of the case study\n")
+	for _, c := range r.Caveats {
+		fmt.Fprintf(w, "  %s\n", caveatText(c))
+	}
+}
+
+func writeNode(w io.Writer, n *casestudy.NodeFigure) {
+	cons := n.Runs[n.Conservative]
+	fmt.Fprintf(w, "%s\n  node output throughput: %s over a common %s window (%s)\n", n.Name,
+		quantity(n.Throughput.Value, "tok/s"), secondsText(cons.Window), n.Throughput.Basis)
+	for i, run := range n.Runs {
+		mark := ""
+		if i == n.Conservative {
+			mark = "  ← used"
+		}
+		fmt.Fprintf(w, "  %s: %d replicas, %s requests sent, %s completed, %s failed, %s output tokens; %s over %s%s\n",
+			n.Groups[i], run.Replicas, groupInt(int64(run.Sent)), groupInt(int64(run.Completed)), groupInt(int64(run.Failed)),
+			groupInt(run.OutputTokens), quantity(run.OutputThroughput, "tok/s"), secondsText(run.Window), mark)
+		fmt.Fprintf(w, "    adding the replicas' separately timed rates would claim %s (%s)\n",
+			quantity(run.SumOfRates, "tok/s"), signedPct(run.Overstatement))
+	}
+	if n.Scaling != nil {
+		s := n.Scaling
+		fmt.Fprintf(w, "  scaling efficiency: %s = %s / (%d x %s of single-replica run %s)\n", groupFloat(s.Pct, 2)+"%",
+			rateText(s.Node), s.Replicas, groupFloat(s.Single, 2), s.SingleRun)
+	}
+	writeCaveats(w, n.Caveats, "  ")
+}
+
+func writeSweep(w io.Writer, s *casestudy.SweepFigure) {
+	r := s.Result
+	fmt.Fprintf(w, "%s (by %s)\n", s.Name, s.Parameter)
+	for i, l := range r.Levels {
+		mark := ""
+		switch {
+		case i == r.Saturation && i == r.Recommended:
+			mark = "  ← saturation point, recommended"
+		case i == r.Recommended:
+			mark = "  ← recommended"
+		}
+		line := fmt.Sprintf("  %s = %g: %s, median latency %s (n=%d)", s.Parameter, l.Param, quantity(l.Throughput, "tok/s"), secondsText(l.MedianLatency), l.N())
+		if i > 0 {
+			st := r.Steps[i-1]
+			line += fmt.Sprintf("; step: throughput %s, median latency %s", signedPct(st.ThroughputGainPct), signedPct(st.LatencyGrowthPct))
+		}
+		fmt.Fprintln(w, line+mark)
+	}
+	if !r.SaturationFound {
+		fmt.Fprintf(w, "  no saturation point found under the rule (max gain %g%%, min latency growth %g%%)\n", r.Rule.MaxGainPct, r.Rule.MinLatencyGrowthPct)
+	}
+	writeCaveats(w, s.Caveats, "  ")
+}
