@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/caveat"
 	"github.com/benchledger/benchledger/figures"
 	"github.com/benchledger/benchledger/provenance"
 	"github.com/benchledger/benchledger/store"
@@ -113,8 +114,23 @@ type runView struct {
 	WindowBasis string       `json:"window_basis"`
 	Figures     []figureRow  `json:"figures"`
 	History     []historyRow `json:"history"`
+	// StatedChecks compare each figure the source tool stated with its
+	// recomputation; Caveats are the codes the run's own data raises.
+	StatedChecks []figures.StatedCheck `json:"stated_checks,omitempty"`
+	Caveats      []caveat.Caveat       `json:"caveats"`
 	Extra       []string     `json:"extra_keys,omitempty"`
 	Notes       []string     `json:"notes,omitempty"`
+}
+
+// statedOptions says how a source printed its figures: a console block
+// rounds to two decimals; JSON keeps full precision.
+func statedOptions(r *benchrun.Run) figures.StatedOptions {
+	o := figures.StatedOptions{SourceMethod: r.PercentileMethod}
+	if strings.HasSuffix(r.Format, "-console") {
+		o.Rounded, o.Decimals = true, 2
+		o.MetricDecimals = map[string]int{"completed": 0, "failed": 0, "total_input_tokens": 0, "total_output_tokens": 0}
+	}
+	return o
 }
 
 // provenanceGroup is one line of show's provenance table: a field's value
@@ -196,6 +212,9 @@ func newRunView(rec *store.RunRecord, reqs []benchrun.Request) *runView {
 	if r.HasRequests && len(reqs) > 0 {
 		ff := figures.Recompute(reqs, statedDuration, fixed)
 		f = &ff
+		audit := figures.CheckStated(r.Stated, ff, statedOptions(r))
+		v.StatedChecks = audit.Checks
+		v.Caveats = caveat.Sort(caveat.ForRun(rec.ID, ff, eff))
 		v.Completion.Sent, v.Completion.Completed, v.Completion.Failed = int64(ff.Sent), int64(ff.Completed), int64(ff.Failed)
 		v.Completion.Short = int64(ff.Short)
 		v.WindowBasis = ff.WindowBasis
@@ -319,6 +338,27 @@ func (v *runView) writeText(e env) {
 		fmt.Fprintf(tw, "  %s\t%s\t%s\n", name, valueText(f.Recomputed, f.Unit), valueText(f.Stated, f.Unit))
 	}
 	tw.Flush()
+	if len(v.StatedChecks) > 0 {
+		bad := 0
+		for _, c := range v.StatedChecks {
+			if !c.OK {
+				bad++
+			}
+		}
+		fmt.Fprintf(w, "\nStated figures checked against the records: %d agree, %d disagree\n", len(v.StatedChecks)-bad, bad)
+		for _, c := range v.StatedChecks {
+			if !c.OK {
+				fmt.Fprintf(w, "  DISAGREES %s: stated %s, recomputed %s (tolerance %s; %s)\n", c.Metric,
+					valueText(ptr(c.Stated), c.Unit), valueText(ptr(c.Recomputed), c.Unit), c.ToleranceBasis, c.Reason)
+			}
+		}
+	}
+	if len(v.Caveats) > 0 {
+		fmt.Fprintf(w, "\nCaveats (codes with parameters; see docs/metrics.md)\n")
+		for _, c := range v.Caveats {
+			fmt.Fprintf(w, "  %s\n", caveatText(c))
+		}
+	}
 	if len(v.Extra) > 0 {
 		fmt.Fprintf(w, "\nKept as written (keys benchledger does not interpret): %s\n", strings.Join(v.Extra, ", "))
 	}
