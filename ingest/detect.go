@@ -8,7 +8,7 @@ import (
 
 // Parsers lists every format benchledger reads, in detection order.
 func Parsers() []Parser {
-	return []Parser{NewVLLMJSON(), NewVLLMConsole()}
+	return []Parser{NewVLLMJSON(), NewVLLMConsole(), NewTrace()}
 }
 
 // ParserByID returns the parser with this format id (for --format).

@@ -118,8 +118,8 @@ type runView struct {
 	// recomputation; Caveats are the codes the run's own data raises.
 	StatedChecks []figures.StatedCheck `json:"stated_checks,omitempty"`
 	Caveats      []caveat.Caveat       `json:"caveats"`
-	Extra       []string     `json:"extra_keys,omitempty"`
-	Notes       []string     `json:"notes,omitempty"`
+	Extra        []string              `json:"extra_keys,omitempty"`
+	Notes        []string              `json:"notes,omitempty"`
 }
 
 // statedOptions says how a source printed its figures: a console block

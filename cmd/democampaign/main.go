@@ -1,5 +1,6 @@
 // Command democampaign writes the synthetic result files of the example
-// campaign results/qwen3-batch (see internal/democampaign).
+// campaign results/qwen3-batch (see internal/democampaign): vLLM JSON files
+// and benchledger trace files, in subfolders of the output folder.
 //
 //	democampaign [-out DIR]
 package main
@@ -16,7 +17,7 @@ func main() {
 	fs := flag.NewFlagSet("democampaign", flag.ContinueOnError)
 	out := fs.String("out", "results/qwen3-batch", "folder to write the result files into")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: democampaign [-out DIR]\n\nWrites the synthetic vLLM result files of the qwen3-batch demo campaign.")
+		fmt.Fprintln(fs.Output(), "usage: democampaign [-out DIR]\n\nWrites the synthetic result files (vLLM JSON and benchledger traces) of the qwen3-batch demo campaign.")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(os.Args[1:]); err != nil {

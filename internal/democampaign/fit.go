@@ -43,10 +43,21 @@ func (w warp) at(t float64) float64 {
 }
 
 // shape is what the fit looks at: the window from the first send to the last
-// receipt, the numpy median of latencies and the requests that make it.
+// receipt, the numpy median of latencies and the requests that make it, and
+// the mean latency.
 type shape struct {
 	window, median float64
 	lo, hi         int // requests at sorted positions (n-1)/2 and n/2
+	mean           float64
+}
+
+// stat is the latency statistic the target places: the mean when the target
+// names one, else the median.
+func (s shape) stat(tg *Target) float64 {
+	if tg.MeanE2EL > 0 {
+		return s.mean
+	}
+	return s.median
 }
 
 func measure(tr *trace, w warp) shape {
@@ -64,7 +75,11 @@ func measure(tr *trace, w warp) shape {
 	}
 	sort.SliceStable(idx, func(x, y int) bool { return lat[idx[x]] < lat[idx[y]] })
 	lo, hi := idx[(n-1)/2], idx[n/2]
-	return shape{window: last - first, median: (lat[lo] + lat[hi]) / 2, lo: lo, hi: hi}
+	sum := 0.0
+	for _, l := range lat {
+		sum += l
+	}
+	return shape{window: last - first, median: (lat[lo] + lat[hi]) / 2, lo: lo, hi: hi, mean: sum / float64(n)}
 }
 
 // fitted is a simulated trace and the map that puts it on target.
@@ -77,19 +92,19 @@ type fitted struct {
 func fit(sp *RunSpec) (*fitted, error) {
 	n := sp.Client.Requests
 	c, s, tg := &sp.Client, &sp.Server, &sp.Target
-	if n < 2 || c.OutputLen < 2 || c.PromptTokens < 1 || s.MaxNumSeqs < 1 || s.MaxBatchedTokens < 1 ||
-		!(s.StepBase > 0) || !(tg.OutputThroughput > 0) || !(tg.MedianE2EL > 0) {
-		return nil, fmt.Errorf("%s: incomplete run spec", sp.File)
+	if n < 2 || c.OutputLen < 2 || c.PromptTokens+c.FixedInput < 1 || s.MaxNumSeqs < 1 || s.MaxBatchedTokens < 1 ||
+		!(s.StepBase > 0) || !(tg.OutputThroughput > 0) || (tg.MedianE2EL > 0) == (tg.MeanE2EL > 0) {
+		return nil, fmt.Errorf("%s: incomplete run spec (it needs a throughput and one of median or mean latency)", sp.File)
 	}
 	wantW := float64(n*sp.Client.OutputLen) / sp.Target.OutputThroughput
-	wantM := sp.Target.MedianE2EL
+	wantM := sp.Target.MedianE2EL + sp.Target.MeanE2EL // the one that is set
 	want := wantM / wantW
 	ident := warp{a: 1, b: 1}
 	ratio := func(x float64) (float64, *trace) {
 		tr := simulate(sp, x)
 		ident.origin, ident.pivot = tr.send[0], tr.send[0]
 		s := measure(tr, ident)
-		return s.median/s.window - want, tr
+		return s.stat(tg)/s.window - want, tr
 	}
 
 	// Stage 1: Illinois false position on ratio(dispatch), which falls as
@@ -136,10 +151,11 @@ func fit(sp *RunSpec) (*fitted, error) {
 
 	// Stage 2: for a pivot p, slope a applies before p and b after it, so
 	// a time span [s, e] maps to a*len([s,e] before p) + b*len([s,e] after p).
-	// Median and window then are linear in (a, b): solve the 2x2 system for
-	// candidate pivots across the window and keep the one needing the least
-	// skew. If the map reorders latencies around the median, solve again for
-	// the new median pair.
+	// Median (or mean) and window then are linear in (a, b): solve the 2x2
+	// system for candidate pivots across the window and keep the one
+	// needing the least skew. If the map reorders latencies around the
+	// median, solve again for the new median pair; the mean is the mean of
+	// the mapped latencies whatever their order.
 	origin := tr.send[0]
 	last := math.Inf(-1)
 	for _, r := range tr.recv {
@@ -159,9 +175,19 @@ func fit(sp *RunSpec) (*fitted, error) {
 		best := warp{}
 		for k := 1; k < 256; k++ {
 			p := origin + float64((last-origin)*float64(k)/256)
-			b1, a1 := split(sLo, eLo, p)
-			b2, a2 := split(sHi, eHi, p)
-			m1, m2 := (b1+b2)/2, (a1+a2)/2
+			var m1, m2 float64
+			if tg.MeanE2EL > 0 {
+				for i := range tr.send {
+					b, a := split(tr.send[i], tr.recv[i][len(tr.recv[i])-1], p)
+					m1 += b
+					m2 += a
+				}
+				m1, m2 = m1/float64(n), m2/float64(n)
+			} else {
+				b1, a1 := split(sLo, eLo, p)
+				b2, a2 := split(sHi, eHi, p)
+				m1, m2 = (b1+b2)/2, (a1+a2)/2
+			}
 			w1, w2 := p-origin, last-p
 			det := float64(m1*w2) - float64(m2*w1)
 			if math.Abs(det) < 1e-12 {
@@ -176,7 +202,7 @@ func fit(sp *RunSpec) (*fitted, error) {
 			return nil, fmt.Errorf("%s: no time map fits median and window", sp.File)
 		}
 		w = best
-		if s2 := measure(tr, w); s2.lo == lo && s2.hi == hi {
+		if s2 := measure(tr, w); tg.MeanE2EL > 0 || s2.lo == lo && s2.hi == hi {
 			break
 		}
 	}
