@@ -16,7 +16,8 @@ build:
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/benchledger
 
 # The example campaign: generate its result files (deterministic), ingest them
-# into a fresh out/demo.db, list the runs and show the baseline.
+# into a fresh out/demo.db, list the runs, show the baseline and print the
+# case study's headline figures with their confounders and caveat codes.
 demo: build
 	$(GO) run ./cmd/democampaign -out results/qwen3-batch
 	@mkdir -p out
@@ -24,6 +25,7 @@ demo: build
 	$(BIN) ingest --db $(DEMO_DB) results/qwen3-batch
 	$(BIN) runs --db $(DEMO_DB)
 	$(BIN) show --db $(DEMO_DB) $$($(BIN) runs --db $(DEMO_DB) --campaign qwen3-batch --role baseline -q)
+	$(BIN) figures --db $(DEMO_DB) results/qwen3-batch/casestudy.yaml
 
 vet:
 	$(GO) vet ./...
@@ -40,6 +42,7 @@ FUZZTIME ?= 60s
 fuzz:
 	$(GO) test ./ingest -run '^$$' -fuzz FuzzVLLMJSON -fuzztime $(FUZZTIME)
 	$(GO) test ./ingest -run '^$$' -fuzz FuzzVLLMConsole -fuzztime $(FUZZTIME)
+	$(GO) test ./ingest -run '^$$' -fuzz FuzzTrace -fuzztime $(FUZZTIME)
 
 clean:
 	rm -rf bin out

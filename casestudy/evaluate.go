@@ -378,7 +378,7 @@ func (ev *evaluator) node(name string, nd spec.Node) error {
 			reps = append(reps, figures.ReplicaRun{RunID: ri.rec.ID, Clock: ri.rec.Run.Clock, Host: ri.eff["measurement.client_host"],
 				Requests: reqs, Replica: k, Of: n})
 		}
-		res, err := figures.Node(reps, figures.NodeOptions{FixedOutput: fixedOutput(runs[0].eff)})
+		res, err := figures.Node(reps, figures.NodeOptions{FixedOutput: fixedOutput(runs[0].eff), AllowFailures: nd.AllowFailures})
 		if err != nil {
 			return fmt.Errorf("group %s: %w", g, err)
 		}

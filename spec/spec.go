@@ -82,6 +82,9 @@ type Sweep struct {
 type Node struct {
 	Groups    []string `yaml:"groups"`
 	Reference string   `yaml:"reference"`
+	// AllowFailures reports a node run whose replicas had failed requests
+	// instead of refusing it (the failures are then shown and caveated).
+	AllowFailures bool `yaml:"allow_failures"`
 }
 
 // CaveatSettings are the thresholds of data-derived caveats.

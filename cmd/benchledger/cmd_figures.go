@@ -6,6 +6,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/benchledger/benchledger/casestudy"
 	"github.com/benchledger/benchledger/spec"
@@ -26,12 +27,21 @@ document.`,
 		fs := newFlags(c, e)
 		db := dbFlag(fs, e)
 		asJSON := fs.Bool("json", false, "print one JSON document")
+		asOf := fs.String("as-of", "", "judge the age of external references on this date (YYYY-MM-DD); without it no staleness is judged, so the output does not depend on today's date")
 		rest, err := parseArgs(fs, args)
 		if err != nil {
 			return err
 		}
 		if len(rest) != 1 {
 			return usageErrorf("figures takes one case-study spec")
+		}
+		var opt casestudy.Options
+		if *asOf != "" {
+			d, err := time.Parse("2006-01-02", *asOf)
+			if err != nil {
+				return usageErrorf("--as-of %q is not a date (YYYY-MM-DD)", *asOf)
+			}
+			opt.Caveats.Now = d
 		}
 		s, err := spec.Load(rest[0])
 		if err != nil {
@@ -42,7 +52,7 @@ document.`,
 			return err
 		}
 		defer a.Close()
-		res, err := casestudy.Evaluate(ctx, s, a, casestudy.Options{})
+		res, err := casestudy.Evaluate(ctx, s, a, opt)
 		if err != nil {
 			return err
 		}

@@ -1,13 +1,9 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/benchledger/benchledger/internal/democampaign"
 )
 
 // TestDemoCampaign runs what `make demo` runs, on a copy of the example
@@ -15,20 +11,7 @@ import (
 // publishable runs, and show on the baseline prints the published 17,961
 // output tok/s recomputed from the per-request records.
 func TestDemoCampaign(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "qwen3-batch")
-	if _, err := democampaign.Generate(dir); err != nil {
-		t.Fatal(err)
-	}
-	m, err := os.ReadFile(filepath.Join("..", "..", "results", "qwen3-batch", "campaign.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeFile(t, filepath.Join(dir, "campaign.yaml"), string(m))
-	db := filepath.Join(t.TempDir(), "demo.db")
-	r := bl(t, "ingest", "--db", db, dir)
-	if r.code != 0 || strings.Contains(r.stderr, "warning") {
-		t.Fatalf("demo ingest must be clean and publishable: %v", r)
-	}
+	db, _ := demoArchive(t)
 	ids := map[string]string{}
 	for _, role := range []string{"baseline", "tuned"} {
 		q := bl(t, "runs", "--db", db, "--campaign", "qwen3-batch", "--role", role, "-q")
