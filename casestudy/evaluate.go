@@ -32,9 +32,9 @@ type Value struct {
 	Value      float64  `json:"value"`
 	Unit       string   `json:"unit"`
 	Definition string   `json:"definition"`
-	N          int      `json:"n"`             // measurements behind it
-	Basis      string   `json:"basis"`         // "single run", "conservative of n repeats", ...
-	Runs       []string `json:"runs"`          // run ids behind it
+	N          int      `json:"n"`     // measurements behind it
+	Basis      string   `json:"basis"` // "single run", "conservative of n repeats", ...
+	Runs       []string `json:"runs"`  // run ids behind it
 	Reference  string   `json:"reference,omitempty"`
 }
 
@@ -398,7 +398,7 @@ func (ev *evaluator) node(name string, nd spec.Node) error {
 	cons := out.Runs[out.Conservative]
 	out.Throughput = Value{Name: name, Metric: "output_throughput", Value: cons.OutputThroughput, Unit: "tok/s",
 		Definition: "node: Σ output tokens of completed requests over all replicas / common window (earliest send to latest completion)",
-		N: rs.N, Runs: replicaIDs(cons)}
+		N:          rs.N, Runs: replicaIDs(cons)}
 	if rs.N == 1 {
 		out.Throughput.Basis = "single node run"
 	} else {
