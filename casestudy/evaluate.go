@@ -11,8 +11,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -259,15 +261,8 @@ func Metric(f *figures.RunFigures, metric string) (float64, bool) {
 	if !ok {
 		return 0, false
 	}
-	var st figures.Stat
-	switch name {
-	case "ttft":
-		st = f.TTFT
-	case "tpot":
-		st = f.TPOT
-	case "e2el":
-		st = f.E2EL
-	default:
+	st, ok := f.StatOf(name)
+	if !ok {
 		return 0, false
 	}
 	switch stat {
@@ -560,13 +555,6 @@ func (ev *evaluator) digest() error {
 	return nil
 }
 
-func sorted[V any](m map[string]V) []string { return sortedKeys(m) }
+func sorted[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

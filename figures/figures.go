@@ -293,3 +293,17 @@ func summariseAll(opt Options, a, b, c []float64) (Stat, Stat, Stat) {
 	wg.Wait()
 	return out[0], out[1], out[2]
 }
+
+// StatOf returns the statistics of a per-request latency metric by its
+// name: "ttft", "tpot" or "e2el".
+func (f *RunFigures) StatOf(name string) (Stat, bool) {
+	switch name {
+	case "ttft":
+		return f.TTFT, true
+	case "tpot":
+		return f.TPOT, true
+	case "e2el":
+		return f.E2EL, true
+	}
+	return Stat{}, false
+}

@@ -332,15 +332,8 @@ func statedLatency(f RunFigures, metric string, method PercentileMethod, methodK
 		}
 		return 0, "", "", "the archive keeps per-request gap sums only: ITL " + stat + " is not recomputed"
 	}
-	var st Stat
-	switch name {
-	case "ttft":
-		st = f.TTFT
-	case "tpot":
-		st = f.TPOT
-	case "e2el":
-		st = f.E2EL
-	default:
+	st, ok := f.StatOf(name)
+	if !ok {
 		return 0, "", "", "no recomputed counterpart"
 	}
 	switch stat {
