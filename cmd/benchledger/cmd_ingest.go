@@ -62,11 +62,17 @@ the manifest; each one recorded or re-checked is noted on stderr, not listed on 
 				return usageErrorf("unknown --format %q (known: %s)", *format, strings.Join(ingest.FormatIDs(), ", "))
 			}
 		}
-		// Ingest memory is bounded by design (streamed files, chunked blobs);
-		// a soft limit keeps the garbage collector from letting the heap
-		// double past that bound on large files.
+		// Ingest memory is bounded by design (streamed files, chunked blobs),
+		// so the garbage collector is tuned by that bound rather than by heap
+		// growth: a soft limit keeps a large file's heap from doubling past
+		// it, and a lazy GOGC stops a batch of small files (whose live heap is
+		// tiny) from collecting every few megabytes — that alone took a third
+		// of the time of ingesting 1,000 files.
 		if e.getenv("GOMEMLIMIT") == "" {
 			debug.SetMemoryLimit(ingestMemoryLimit)
+		}
+		if e.getenv("GOGC") == "" {
+			debug.SetGCPercent(ingestGCPercent)
 		}
 		a, err := store.Open(*db, store.Options{})
 		if err != nil {
@@ -149,7 +155,10 @@ the manifest; each one recorded or re-checked is noted on stderr, not listed on 
 }
 
 // ingestMemoryLimit is the soft heap limit of an ingest (see above).
-const ingestMemoryLimit = 80 << 20
+const (
+	ingestMemoryLimit = 80 << 20
+	ingestGCPercent   = 800
+)
 
 func placeLine(file, place, reason string) string {
 	if place == "" {
