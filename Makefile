@@ -8,11 +8,17 @@ LDFLAGS := -X main.version=$(VERSION)
 DEMO_DB := out/demo.db
 SHARED  ?= ../shared
 
-.PHONY: all build demo test vet bench fuzz clean
+.PHONY: all assets build demo test vet bench fuzz clean
 
 all: build
 
-build:
+# ECharts from the npm registry, pinned by version and SHA-256, into the
+# git-ignored render/assets/echarts/ that go:embed reads (DESIGN.md). No
+# network when the checked files are already there.
+assets:
+	./scripts/fetch-echarts.sh
+
+build: assets
 	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/benchledger
 
 # The example campaign: generate its result files (deterministic), ingest them
@@ -31,7 +37,7 @@ vet:
 	$(GO) vet ./...
 	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt needed"; exit 1; }
 
-test: vet
+test: assets vet
 	$(GO) test -count=1 ./...
 
 # Side-by-side speed figures against the fixed yardsticks in ../shared/bench.

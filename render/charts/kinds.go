@@ -1,0 +1,257 @@
+package charts
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+
+	"github.com/benchledger/benchledger/figures"
+)
+
+// Comparison draws baseline and candidate as two bars, each labelled with
+// its value and unit.
+func Comparison(id string, baseline, candidate float64, l Labels, f Format) (Chart, error) {
+	if !finite(baseline, candidate) {
+		return Chart{}, fmt.Errorf("chart %s: comparison values %v, %v: both must be numbers", id, baseline, candidate)
+	}
+	bar := charts.NewBar()
+	bar.SetGlobalOptions(append(global(id, l, false),
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
+		charts.WithXAxisOpts(opts.XAxis{Type: "category", Name: l.XAxis, NameLocation: "middle", NameGap: 30}),
+		charts.WithYAxisOpts(opts.YAxis{Type: "value", Name: l.YAxis}),
+	)...)
+	bar.SetXAxis([]string{l.Baseline, l.Candidate})
+	item := func(v float64, color string) opts.BarData {
+		return opts.BarData{Value: v, ItemStyle: &opts.ItemStyle{Color: color},
+			Label: &opts.Label{Show: opts.Bool(true), Position: "top", Formatter: tpl(f.Value(v))}}
+	}
+	bar.AddSeries(l.Series, []opts.BarData{item(baseline, colorBaseline), item(candidate, colorCandidate)},
+		charts.WithBarChartOpts(opts.BarChart{BarWidth: "40%"}))
+	return encode(id, bar)
+}
+
+// ComparisonOf draws a computed comparison; f.Unit defaults to its unit.
+func ComparisonOf(id string, c figures.Comparison, l Labels, f Format) (Chart, error) {
+	if f.Unit == "" {
+		f.Unit = c.Unit
+	}
+	return Comparison(id, c.Baseline.Value, c.Candidate.Value, l, f)
+}
+
+// Sweep draws throughput (y) against median latency (x), one point per
+// level joined in parameter order, each labelled with its parameter value
+// (formatted by param); the saturation point, when one was found, gets a
+// diamond symbol and a pin marker named l.Saturation.
+func Sweep(id string, s figures.SweepResult, l Labels, param Format) (Chart, error) {
+	if len(s.Levels) == 0 {
+		return Chart{}, fmt.Errorf("chart %s: sweep: %w", id, ErrNoData)
+	}
+	data := make([]opts.LineData, 0, len(s.Levels))
+	for i, lv := range s.Levels {
+		if !finite(lv.Param, lv.Throughput, lv.MedianLatency) {
+			return Chart{}, fmt.Errorf("chart %s: sweep level %d has a missing value", id, i)
+		}
+		if i > 0 && lv.Param <= s.Levels[i-1].Param {
+			// figures.Sweep orders and merges levels; a line through an
+			// unordered result would draw a path the sweep never took.
+			return Chart{}, fmt.Errorf("chart %s: sweep levels are not in increasing parameter order", id)
+		}
+		d := opts.LineData{Name: tpl(l.Param + param.Num(lv.Param)), Value: []float64{lv.MedianLatency, lv.Throughput}}
+		if s.SaturationFound && i == s.Saturation {
+			d.Symbol, d.SymbolSize = "diamond", 16
+		}
+		data = append(data, d)
+	}
+	line := charts.NewLine()
+	line.SetGlobalOptions(append(global(id, l, false),
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
+		charts.WithXAxisOpts(opts.XAxis{Type: "value", Name: l.XAxis, NameLocation: "middle", NameGap: 30}),
+		charts.WithYAxisOpts(opts.YAxis{Type: "value", Name: l.YAxis}),
+	)...)
+	so := []charts.SeriesOpts{
+		charts.WithLineChartOpts(opts.LineChart{Symbol: "circle", SymbolSize: 8, ShowSymbol: opts.Bool(true)}),
+		// {b} is the point's name: the parameter label set above.
+		charts.WithLabelOpts(opts.Label{Show: opts.Bool(true), Position: "bottom", Formatter: "{b}"}),
+	}
+	if s.SaturationFound {
+		if s.Saturation < 0 || s.Saturation >= len(s.Levels) {
+			return Chart{}, fmt.Errorf("chart %s: saturation index %d out of range", id, s.Saturation)
+		}
+		sat := s.Levels[s.Saturation]
+		so = append(so, charts.WithMarkPointNameCoordItemOpts(opts.MarkPointNameCoordItem{
+			Name:       tpl(l.Saturation),
+			Coordinate: []interface{}{sat.MedianLatency, sat.Throughput},
+			Symbol:     "pin", SymbolSize: 44,
+			ItemStyle: &opts.ItemStyle{Color: colorMark},
+			Label:     &opts.Label{Show: opts.Bool(true), Position: "top", Formatter: "{b}", Color: colorMark},
+		}))
+	}
+	line.AddSeries(l.Series, data, so...)
+	return encode(id, line)
+}
+
+// Timeline draws one horizontal bar per replica of a node run, from its
+// own first send to its last completion in seconds since the node's common
+// window start, each labelled with the replica's own rate (formatted by
+// rate); the common window is a shaded area named l.Window. A reader sees
+// the rates were timed over different windows, so they do not add up to
+// the node's throughput.
+func Timeline(id string, n figures.NodeResult, l Labels, rate Format) (Chart, error) {
+	if len(n.PerReplica) == 0 {
+		return Chart{}, fmt.Errorf("chart %s: timeline: %w", id, ErrNoData)
+	}
+	if !finite(n.WindowStart, n.Window) {
+		return Chart{}, fmt.Errorf("chart %s: node window has a missing value", id)
+	}
+	names := make([]string, 0, len(n.PerReplica))
+	offsets := make([]opts.BarData, 0, len(n.PerReplica))
+	spans := make([]opts.BarData, 0, len(n.PerReplica))
+	for _, r := range n.PerReplica {
+		if !finite(r.Start, r.End, r.OutputThroughput) {
+			return Chart{}, fmt.Errorf("chart %s: replica %s has a missing time or rate", id, r.RunID)
+		}
+		name := strconv.Itoa(r.Replica) + "/" + strconv.Itoa(r.Of)
+		if l.Replica != "" {
+			name = l.Replica + " " + name
+		}
+		names = append(names, name)
+		offsets = append(offsets, opts.BarData{Value: r.Start - n.WindowStart})
+		spans = append(spans, opts.BarData{Value: r.End - r.Start,
+			Label: &opts.Label{Show: opts.Bool(true), Position: "insideRight", Formatter: tpl(rate.Value(r.OutputThroughput))}})
+	}
+	bar := charts.NewBar()
+	bar.SetGlobalOptions(append(global(id, l, false),
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
+		charts.WithXAxisOpts(opts.XAxis{Type: "value", Name: l.XAxis, NameLocation: "middle", NameGap: 30, Min: 0}),
+		// Inverse puts replica 1 at the top, in reading order; the axis
+		// name then belongs at the start, which is the top.
+		charts.WithYAxisOpts(opts.YAxis{Type: "category", Name: l.YAxis, NameLocation: "start", Inverse: opts.Bool(true)}),
+	)...)
+	bar.SetXAxis(names).XYReversal()
+	// A stacked, invisible bar shifts each span to its start: ECharts bars
+	// start at zero otherwise.
+	bar.AddSeries("", offsets,
+		charts.WithBarChartOpts(opts.BarChart{Stack: "replica"}),
+		charts.WithItemStyleOpts(opts.ItemStyle{Color: "transparent"}),
+	)
+	bar.AddSeries(l.Series, spans,
+		charts.WithBarChartOpts(opts.BarChart{Stack: "replica", BarWidth: "50%"}),
+		charts.WithItemStyleOpts(opts.ItemStyle{Color: colorCandidate}),
+		charts.WithMarkAreaStyleOpts(opts.MarkAreaStyle{
+			ItemStyle: &opts.ItemStyle{Color: colorWindow},
+			Label:     &opts.Label{Show: opts.Bool(true), Position: "insideBottom", Formatter: "{b}", Color: colorWindowText},
+		}),
+		charts.WithMarkAreaData([]opts.MarkAreaData{{Name: tpl(l.Window), XAxis: 0.0}, {XAxis: n.Window}}),
+	)
+	// go-echarts has no series "silent"; without it the invisible offset
+	// bars would answer the mouse with a tooltip of their own.
+	return encode(id, bar, func(m map[string]any) {
+		if ss, ok := m["series"].([]any); ok && len(ss) > 0 {
+			if s0, ok := ss[0].(map[string]any); ok {
+				s0["silent"] = true
+				s0["tooltip"] = map[string]any{"show": false}
+			}
+		}
+	})
+}
+
+// Latency draws a histogram of end-to-end latencies (seconds, any order):
+// equal-width bins of a round width, each labelled with its count; bin
+// edges are written with f.
+func Latency(id string, seconds []float64, l Labels, f Format) (Chart, error) {
+	if len(seconds) == 0 {
+		return Chart{}, fmt.Errorf("chart %s: latency: %w", id, ErrNoData)
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range seconds {
+		if !finite(v) || v < 0 {
+			return Chart{}, fmt.Errorf("chart %s: latency %v is not a duration", id, v)
+		}
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	b := bins(lo, hi, len(seconds))
+	counts := make([]int, b.n)
+	for _, v := range seconds {
+		counts[b.index(v)]++
+	}
+	edge := f
+	if edge.Number == nil && edge.Decimals < b.decimals {
+		edge.Decimals = b.decimals // so adjacent edges never print alike
+	}
+	names := make([]string, b.n)
+	data := make([]opts.BarData, b.n)
+	first := math.Round(b.lo / b.width) // edges as multiples of the width: less rounding drift
+	for i := range counts {
+		names[i] = edge.Num((first+float64(i))*b.width) + "–" + edge.Num((first+float64(i+1))*b.width)
+		data[i] = opts.BarData{Value: counts[i]}
+	}
+	bar := charts.NewBar()
+	bar.SetGlobalOptions(append(global(id, l, false),
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
+		charts.WithXAxisOpts(opts.XAxis{Type: "category", Name: l.XAxis, NameLocation: "middle", NameGap: 30}),
+		charts.WithYAxisOpts(opts.YAxis{Type: "value", Name: l.YAxis, MinInterval: 1}),
+	)...)
+	bar.SetXAxis(names)
+	bar.AddSeries(l.Series, data,
+		charts.WithBarChartOpts(opts.BarChart{BarCategoryGap: "8%"}),
+		charts.WithItemStyleOpts(opts.ItemStyle{Color: colorCandidate}),
+		charts.WithLabelOpts(opts.Label{Show: opts.Bool(b.n <= 24), Position: "top"}),
+	)
+	return encode(id, bar)
+}
+
+// binning is a histogram's bins: n of width from lo.
+type binning struct {
+	lo, width float64
+	n         int
+	decimals  int // digits after the point that tell the edges apart
+}
+
+// bins picks about Sturges' number of bins (log2 n + 1, 5 to 30) with the
+// nearest round width (1, 2, 2.5 or 5 × 10^k) and edges on multiples of it, so the
+// axis reads naturally and the result depends on the data only.
+func bins(lo, hi float64, n int) binning {
+	k := int(math.Ceil(math.Log2(float64(n)))) + 1
+	k = max(5, min(30, k))
+	span := hi - lo
+	if span <= 0 {
+		span = math.Max(math.Abs(hi), 1) // all equal: one bin around them
+	}
+	raw := span / float64(k)
+	exp := math.Floor(math.Log10(raw))
+	mag := math.Pow(10, exp)
+	// Nearest round step (not the next larger), so the bin count stays
+	// near k instead of halving.
+	var step, extra float64
+	switch r := raw / mag; {
+	case r < 1.4:
+		step = 1
+	case r < 2.2:
+		step = 2
+	case r < 3.5:
+		step, extra = 2.5, 1
+	case r < 7:
+		step = 5
+	default:
+		step = 10
+	}
+	w := step * mag
+	b := binning{width: w, lo: math.Floor(lo/w) * w}
+	b.n = b.index0(hi) + 1
+	b.decimals = max(0, int(-exp+extra))
+	if step == 10 {
+		b.decimals = max(0, int(-exp-1))
+	}
+	return b
+}
+
+func (b binning) index0(v float64) int {
+	// The small allowance keeps a value on an edge (0.3 / 0.1 =
+	// 2.9999999999999996) in the bin it starts.
+	return int(math.Floor((v-b.lo)/b.width + 1e-9))
+}
+
+func (b binning) index(v float64) int { return max(0, min(b.n-1, b.index0(v))) }
