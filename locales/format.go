@@ -1,0 +1,169 @@
+package locales
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+	"golang.org/x/text/number"
+)
+
+// symbols are a locale's CLDR number symbols.
+type symbols struct {
+	minus, group, decimal string
+}
+
+// symbolsFor reads the CLDR symbols from x/text by formatting a probe: the
+// digits are ours (strconv), so every language shows the same rounded value,
+// and only the separators come from the locale.
+func symbolsFor(t language.Tag) symbols {
+	s := message.NewPrinter(t).Sprint(number.Decimal(-1234.5, number.Scale(1)))
+	i := strings.Index(s, "1")
+	j := strings.Index(s, "234")
+	if i < 0 || j < i {
+		return symbols{minus: "-", group: ",", decimal: "."}
+	}
+	return symbols{minus: s[:i], group: s[i+1 : j], decimal: s[j+3 : len(s)-1]}
+}
+
+// Number formats v with exactly decimals fraction digits (rounded half to
+// even on the binary value, as strconv does), or with the shortest exact
+// representation when decimals < 0. Separators are CLDR's via x/text;
+// grouping follows CLDR's minimum grouping digits (es: 9938 but 17.961).
+// A value that rounds to zero has no minus sign. NaN is "—".
+func (l Locale) Number(v float64, decimals int) string {
+	switch {
+	case math.IsNaN(v):
+		return "—"
+	case math.IsInf(v, 1):
+		return "∞"
+	case math.IsInf(v, -1):
+		return l.l.syms.minus + "∞"
+	}
+	s := strconv.FormatFloat(math.Abs(v), 'f', decimals, 64)
+	ip, fp, _ := strings.Cut(s, ".")
+	out := l.group(ip)
+	if fp != "" {
+		out += l.l.syms.decimal + fp
+	}
+	if v < 0 && strings.Trim(s, "0.") != "" {
+		out = l.l.syms.minus + out
+	}
+	return out
+}
+
+// group inserts group separators every three digits, but only when the
+// integer part has at least 3 + minimum-grouping digits.
+func (l Locale) group(ip string) string {
+	if len(ip) < 3+l.l.minGroup {
+		return ip
+	}
+	var b strings.Builder
+	head := len(ip) % 3
+	if head > 0 {
+		b.WriteString(ip[:head])
+	}
+	for i := head; i < len(ip); i += 3 {
+		if b.Len() > 0 {
+			b.WriteString(l.l.syms.group)
+		}
+		b.WriteString(ip[i : i+3])
+	}
+	return b.String()
+}
+
+// Integer formats a count with the locale's grouping.
+func (l Locale) Integer(v int) string { return l.Number(float64(v), 0) }
+
+// Percent formats a value already in percent (131.9 for +131.9%) with the
+// locale's percent pattern (format.percent: es "131,9 %" with a no-break
+// space as CLDR has it, es-419 "131.9%" as published and as current CLDR
+// has it). signed adds "+" to positive values; zero gets no sign.
+func (l Locale) Percent(pct float64, decimals int, signed bool) string {
+	n := l.Number(pct, decimals)
+	if signed && pct > 0 && !math.IsInf(pct, 1) && strings.Trim(n, "0"+l.l.syms.decimal+l.l.syms.group) != "" {
+		n = "+" + n
+	}
+	return l.T("format.percent", "n", n)
+}
+
+// Ratio formats a ratio with two decimals: en "2.32x", es "2.32×" (es-419)
+// and "2,32×" (es), zh/ja "2.32 倍" (GLOSSARY.md).
+func (l Locale) Ratio(r float64) string {
+	return l.T("format.ratio", "n", l.Number(r, 2))
+}
+
+// units maps the machine unit names of figures.Definitions to catalogue
+// keys. "%" and "ratio" have their own methods.
+var units = map[string]string{
+	"tok/s":     "unit.tok_per_s",
+	"tok/s/GPU": "unit.tok_per_s_per_gpu",
+	"req/s":     "unit.req_per_s",
+	"s":         "unit.s",
+	"ms":        "unit.ms",
+	"requests":  "unit.requests",
+	"tokens":    "unit.tokens",
+}
+
+// Units lists the unit names Quantity knows, besides "%" and "ratio".
+func Units() []string {
+	out := make([]string, 0, len(units))
+	for u := range units {
+		out = append(out, u)
+	}
+	return out
+}
+
+// Quantity formats v (see Number for decimals) with its unit as the
+// locale writes it ("15.91 秒", "15,91 segundos", "41,651 tok/s"), with the
+// plural form chosen by CLDR rules. "%" and "ratio" go to Percent and Ratio;
+// an unknown unit is appended as it is.
+func (l Locale) Quantity(v float64, decimals int, unit string) string {
+	switch unit {
+	case "%":
+		return l.Percent(v, decimals, false)
+	case "ratio", "x":
+		return l.Ratio(v)
+	case "":
+		return l.Number(v, decimals)
+	}
+	n := l.Number(v, decimals)
+	key, ok := units[unit]
+	if !ok {
+		return n + " " + unit
+	}
+	count := strconv.FormatFloat(math.Abs(v), 'f', decimals, 64)
+	return l.T(key, "n", n, "count", count)
+}
+
+// Date formats the calendar date of t (in t's location: pass UTC for
+// archive dates) the way the case studies write it: en "18 August 2026",
+// es "18 de agosto de 2026", zh/ja "2026 年 8 月 18 日" (GLOSSARY.md; CLDR's
+// long form has no spaces, the published texts do).
+func (l Locale) Date(t time.Time) string {
+	// Year and day are plain digits: a year is never grouped (2.026).
+	return l.loose("format.date", Args{
+		"year":       strconv.Itoa(t.Year()),
+		"month":      strconv.Itoa(int(t.Month())),
+		"month_name": l.T(fmt.Sprintf("month.%d", int(t.Month()))),
+		"day":        strconv.Itoa(t.Day()),
+	})
+}
+
+// DateString formats a YYYY-MM-DD date (the form caveat parameters use).
+func (l Locale) DateString(s string) (string, error) {
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return "", fmt.Errorf("locales: date %q: %w", s, err)
+	}
+	return l.Date(t), nil
+}
+
+// List joins items with the locale's list separator ("a, b" / "a、b").
+func (l Locale) List(items []string) string {
+	return strings.Join(items, l.T("format.list_sep"))
+}

@@ -1,0 +1,184 @@
+package locales
+
+import (
+	"math"
+	"testing"
+	"time"
+)
+
+const nbsp = "\u00a0"
+
+func TestNumber(t *testing.T) {
+	cases := []struct {
+		tag  string
+		v    float64
+		d    int
+		want string
+	}{
+		{"en", 17961.2, 1, "17,961.2"},
+		{"zh", 17961.2, 1, "17,961.2"},
+		{"ja", 17961.2, 1, "17,961.2"},
+		{"es-419", 17961.2, 1, "17,961.2"},
+		{"es", 17961.2, 1, "17.961,2"},
+		// CLDR minimum grouping digits: Spain leaves 4 digits ungrouped.
+		{"es", 9938, 0, "9938"},
+		{"es-419", 9938, 0, "9,938"},
+		{"en", 9938, 0, "9,938"},
+		{"es", 17961, 0, "17.961"},
+		{"es-419", 17961, 0, "17,961"},
+		{"es", 9999.96, 1, "10.000,0"}, // rounding can add the fifth digit
+		{"es", 1234567.891, 2, "1.234.567,89"},
+		{"en", 361679, 0, "361,679"},
+		{"en", 10750.04, 2, "10,750.04"},
+		{"en", 8388608, 0, "8,388,608"},
+		{"en", 999, 0, "999"},
+		{"en", 0.5, 2, "0.50"},
+		{"es", 0.5, 2, "0,50"},
+		// Negatives, and no "-0".
+		{"en", -17961.2, 1, "-17,961.2"},
+		{"es", -9938.5, 1, "-9938,5"},
+		{"es", -17961.25, 2, "-17.961,25"},
+		{"en", -0.04, 1, "0.0"},
+		// Shortest form for machine parameters.
+		{"en", 20.04, -1, "20.04"},
+		{"es", 20.04, -1, "20,04"},
+		{"ja", 0.05, -1, "0.05"},
+		// Rounding is strconv's, the same digits in every language.
+		{"en", 2.5, 0, "2"},
+		{"es", 131.85, 1, "131,8"},
+		{"en", math.NaN(), 1, "—"},
+		{"en", math.Inf(1), 1, "∞"},
+	}
+	for _, c := range cases {
+		if got := MustMatch(c.tag).Number(c.v, c.d); got != c.want {
+			t.Errorf("%s Number(%v, %d) = %q, want %q", c.tag, c.v, c.d, got, c.want)
+		}
+	}
+	if got := MustMatch("es").Integer(2048); got != "2048" {
+		t.Errorf("es Integer(2048) = %q", got)
+	}
+	if got := MustMatch("es").Integer(32768); got != "32.768" {
+		t.Errorf("es Integer(32768) = %q", got)
+	}
+}
+
+// The separators come from CLDR through x/text, not from a table here.
+func TestSymbolsFromCLDR(t *testing.T) {
+	want := map[string]symbols{
+		"en": {"-", ",", "."}, "zh": {"-", ",", "."}, "ja": {"-", ",", "."},
+		"es": {"-", ".", ","}, "es-419": {"-", ",", "."},
+	}
+	d := mustData(t)
+	for tag, s := range want {
+		if got := d.locales[tag].syms; got != s {
+			t.Errorf("%s symbols = %+v, want %+v", tag, got, s)
+		}
+	}
+}
+
+func TestPercent(t *testing.T) {
+	cases := []struct {
+		tag    string
+		v      float64
+		d      int
+		signed bool
+		want   string
+	}{
+		{"en", 131.87, 1, true, "+131.9%"},
+		{"zh", 131.87, 1, true, "+131.9%"},
+		{"ja", 131.87, 1, true, "+131.9%"},
+		{"es-419", 131.87, 1, true, "+131.9%"},
+		{"es", 131.87, 1, true, "+131,9" + nbsp + "%"},
+		{"en", 8.17, 2, true, "+8.17%"},
+		{"en", 132, 0, false, "132%"},
+		{"en", -8.2, 1, true, "-8.2%"},
+		{"es", -8.2, 1, true, "-8,2" + nbsp + "%"},
+		{"en", 0.01, 1, true, "0.0%"}, // rounds to zero: no sign
+		{"en", 99.31, 2, false, "99.31%"},
+		{"es", 12345.6, 1, false, "12.345,6" + nbsp + "%"},
+	}
+	for _, c := range cases {
+		if got := MustMatch(c.tag).Percent(c.v, c.d, c.signed); got != c.want {
+			t.Errorf("%s Percent(%v, %d, %v) = %q, want %q", c.tag, c.v, c.d, c.signed, got, c.want)
+		}
+	}
+}
+
+func TestRatio(t *testing.T) {
+	cases := []struct{ tag, want string }{
+		{"en", "2.32x"}, {"zh", "2.32 倍"}, {"ja", "2.32 倍"}, {"es-419", "2.32×"}, {"es", "2,32×"},
+	}
+	for _, c := range cases {
+		if got := MustMatch(c.tag).Ratio(41651.0 / 17961.0); got != c.want {
+			t.Errorf("%s Ratio = %q, want %q", c.tag, got, c.want)
+		}
+	}
+}
+
+func TestQuantity(t *testing.T) {
+	cases := []struct {
+		tag  string
+		v    float64
+		d    int
+		unit string
+		want string
+	}{
+		{"en", 41651, 0, "tok/s", "41,651 tok/s"},
+		{"zh", 41651, 0, "tok/s", "41,651 token/s"},
+		{"ja", 41651, 0, "tok/s", "41,651 トークン/秒"},
+		{"es", 41651, 0, "tok/s", "41.651 tokens/s"},
+		{"en", 15.91, 2, "s", "15.91 s"},
+		{"zh", 15.91, 2, "s", "15.91 秒"},
+		{"ja", 15.91, 2, "s", "15.91 秒"},
+		{"es-419", 15.91, 2, "s", "15.91 segundos"},
+		{"es", 15.91, 2, "s", "15,91 segundos"},
+		{"es", 1, 0, "s", "1 segundo"},
+		{"en", 1, 0, "requests", "1 request"},
+		{"en", 2048, 0, "requests", "2,048 requests"},
+		{"zh", 2048, 0, "requests", "2,048 个请求"},
+		{"ja", 2048, 0, "requests", "2,048 件のリクエスト"},
+		{"es", 2048, 0, "requests", "2048 solicitudes"},
+		{"zh", 256, 0, "tokens", "256 个 token"},
+		{"en", 120, 0, "ms", "120 ms"},
+		{"en", 3.5, 1, "req/s", "3.5 req/s"},
+		{"en", 10750.04, 2, "tok/s/GPU", "10,750.04 tok/s per GPU"},
+		{"en", 132, 0, "%", "132%"},
+		{"en", 2.32, 2, "ratio", "2.32x"},
+		{"en", 5, 0, "widgets", "5 widgets"},
+	}
+	for _, c := range cases {
+		if got := MustMatch(c.tag).Quantity(c.v, c.d, c.unit); got != c.want {
+			t.Errorf("%s Quantity(%v, %d, %q) = %q, want %q", c.tag, c.v, c.d, c.unit, got, c.want)
+		}
+	}
+}
+
+func TestDate(t *testing.T) {
+	day := time.Date(2026, 8, 18, 23, 30, 0, 0, time.UTC)
+	cases := []struct{ tag, want string }{
+		{"en", "18 August 2026"},
+		{"zh", "2026 年 8 月 18 日"},
+		{"ja", "2026 年 8 月 18 日"},
+		{"es", "18 de agosto de 2026"},
+		{"es-419", "18 de agosto de 2026"},
+	}
+	for _, c := range cases {
+		if got := MustMatch(c.tag).Date(day); got != c.want {
+			t.Errorf("%s Date = %q, want %q", c.tag, got, c.want)
+		}
+	}
+	for m := 1; m <= 12; m++ {
+		d := time.Date(2026, time.Month(m), 1, 0, 0, 0, 0, time.UTC)
+		for _, tag := range Supported() {
+			if got := MustMatch(tag).Date(d); got == "" || got[0] == '[' {
+				t.Errorf("%s month %d: %q", tag, m, got)
+			}
+		}
+	}
+	if got, err := MustMatch("es").DateString("2026-08-17"); err != nil || got != "17 de agosto de 2026" {
+		t.Errorf("DateString = %q, %v", got, err)
+	}
+	if _, err := MustMatch("es").DateString("17/08/2026"); err == nil {
+		t.Error("DateString accepted a non-ISO date")
+	}
+}

@@ -1,0 +1,539 @@
+// Package locales is the language layer of reports (DESIGN.md principle 6):
+// message catalogues for zh, ja, es (with an es-419 overlay) and en, a
+// glossary of metric terms, locale number/date formatting and caveat
+// sentences. Everything is embedded, so a binary needs no files at run time.
+//
+// Messages use named placeholders ("{figure}") rather than printf verbs so
+// that translators can reorder them freely and tests can compare them across
+// languages. Numbers inside messages are formatted by the locale.
+//
+// A key missing in a language is not filled from English at run time: T marks
+// it visibly and Message returns an error; only TOrEnglish, which says so,
+// falls back. The tests keep every catalogue complete.
+package locales
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+
+	"go.yaml.in/yaml/v3"
+	"golang.org/x/text/feature/plural"
+	"golang.org/x/text/language"
+)
+
+//go:embed *.yaml
+var dataFS embed.FS
+
+// supported lists the report locales in matcher order; index 0 (English) is
+// the fallback. es-419 is its own entry so that Latin-American tags
+// (es-MX, es-AR, ...) match it rather than Spain's es.
+var supported = []string{"en", "zh", "ja", "es", "es-419"}
+
+// overlays name locales whose file holds only the keys that differ from a
+// parent catalogue.
+var overlays = map[string]string{"es-419": "es"}
+
+// cjk marks languages that put a space between CJK text and Latin letters
+// or digits (GLOSSARY.md: "提升 132%", "2.32 倍").
+var cjk = map[string]bool{"zh": true, "ja": true}
+
+// minGrouping is CLDR's minimumGroupingDigits where it is not 1: Spain's
+// Spanish leaves four-digit numbers ungrouped (9938, but 17.961). x/text's
+// CLDR 32 tables ignore this rule, so it is applied here; es-419 uses 1.
+var minGrouping = map[string]int{"es": 2}
+
+// Supported returns the supported locale tags, fallback (en) last.
+func Supported() []string {
+	return []string{"zh", "ja", "es", "es-419", "en"}
+}
+
+// ErrUnsupported is returned (wrapped) by Match for a tag no locale serves.
+var ErrUnsupported = errors.New("unsupported language")
+
+// entry is one catalogue message: plain text, or plural forms selected by
+// the "count" argument.
+type entry struct {
+	other string
+	one   string // optional
+}
+
+type catalogue map[string]entry
+
+type locale struct {
+	tag      string
+	langTag  language.Tag
+	msgs     catalogue
+	en       *locale // English, for TOrEnglish; nil for English itself
+	terms    map[string]string
+	syms     symbols
+	cjk      bool
+	minGroup int
+}
+
+// Locale formats and translates for one supported locale. Obtain it from
+// Match, MustMatch or Fallback; the zero value is not usable.
+type Locale struct{ l *locale }
+
+type data struct {
+	locales map[string]*locale
+	terms   map[string]map[string]string // term id -> locale -> text
+}
+
+var loadData = sync.OnceValues(load)
+
+func load() (*data, error) {
+	d := &data{locales: map[string]*locale{}}
+	terms, err := loadGlossary()
+	if err != nil {
+		return nil, err
+	}
+	d.terms = terms
+	raw := map[string]catalogue{}
+	for _, tag := range supported {
+		c, err := loadCatalogue(tag + ".yaml")
+		if err != nil {
+			return nil, err
+		}
+		raw[tag] = c
+	}
+	for _, tag := range supported {
+		c := raw[tag]
+		if parent, ok := overlays[tag]; ok {
+			merged := catalogue{}
+			for k, v := range raw[parent] {
+				merged[k] = v
+			}
+			for k, v := range c {
+				merged[k] = v
+			}
+			c = merged
+		}
+		lt := language.MustParse(tag)
+		base, _ := lt.Base()
+		l := &locale{tag: tag, langTag: lt, msgs: c, cjk: cjk[base.String()],
+			syms: symbolsFor(lt), minGroup: max(1, minGrouping[tag]), terms: map[string]string{}}
+		for id, byLang := range terms {
+			if s, ok := byLang[tag]; ok {
+				l.terms[id] = s
+			} else if p, ok := overlays[tag]; ok {
+				if s, ok := byLang[p]; ok {
+					l.terms[id] = s
+				}
+			}
+		}
+		d.locales[tag] = l
+	}
+	for _, l := range d.locales {
+		if l.tag != "en" {
+			l.en = d.locales["en"]
+		}
+	}
+	return d, nil
+}
+
+func loadCatalogue(name string) (catalogue, error) {
+	b, err := dataFS.ReadFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("locales: %w", err)
+	}
+	var m map[string]any
+	if err := yaml.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("locales: %s: %w", name, err)
+	}
+	c := catalogue{}
+	for k, v := range m {
+		switch v := v.(type) {
+		case string:
+			c[k] = entry{other: v}
+		case map[string]any:
+			var msg entry
+			for form, s := range v {
+				str, ok := s.(string)
+				if !ok {
+					return nil, fmt.Errorf("locales: %s: %s.%s is not text", name, k, form)
+				}
+				switch form {
+				case "one":
+					msg.one = str
+				case "other":
+					msg.other = str
+				default:
+					return nil, fmt.Errorf("locales: %s: %s: unknown plural form %q", name, k, form)
+				}
+			}
+			if msg.other == "" {
+				return nil, fmt.Errorf("locales: %s: %s has no 'other' form", name, k)
+			}
+			c[k] = msg
+		default:
+			return nil, fmt.Errorf("locales: %s: %s is neither text nor plural forms", name, k)
+		}
+	}
+	return c, nil
+}
+
+func loadGlossary() (map[string]map[string]string, error) {
+	b, err := dataFS.ReadFile("glossary.yaml")
+	if err != nil {
+		return nil, fmt.Errorf("locales: %w", err)
+	}
+	var m map[string]map[string]string
+	if err := yaml.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("locales: glossary.yaml: %w", err)
+	}
+	return m, nil
+}
+
+var matcher = language.NewMatcher(func() []language.Tag {
+	ts := make([]language.Tag, len(supported))
+	for i, s := range supported {
+		ts[i] = language.MustParse(s)
+	}
+	return ts
+}())
+
+// Match returns the locale serving tag ("zh-CN", "es-MX", "en-US", ...),
+// matched with x/text's CLDR-based matcher: es-MX and other Latin-American
+// tags get es-419, es-ES gets es, zh-TW gets zh (simplified; a low-confidence
+// match). For an unknown or malformed tag it returns the English fallback
+// together with an error wrapping ErrUnsupported that lists the supported
+// tags, so a caller can either stop or knowingly fall back.
+func Match(tag string) (Locale, error) {
+	d, err := loadData()
+	if err != nil {
+		return Locale{}, err
+	}
+	fallback := Locale{d.locales["en"]}
+	t, perr := language.Parse(strings.TrimSpace(tag))
+	if perr != nil || tag == "" {
+		return fallback, fmt.Errorf("locales: %q: %w (supported: %s)", tag, ErrUnsupported, strings.Join(Supported(), ", "))
+	}
+	_, idx, conf := matcher.Match(t)
+	if conf == language.No {
+		return fallback, fmt.Errorf("locales: %q: %w (supported: %s)", tag, ErrUnsupported, strings.Join(Supported(), ", "))
+	}
+	return Locale{d.locales[supported[idx]]}, nil
+}
+
+// MustMatch is Match for tags known to be supported; it panics otherwise.
+func MustMatch(tag string) Locale {
+	l, err := Match(tag)
+	if err != nil {
+		panic(err)
+	}
+	return l
+}
+
+// Fallback returns English, the documented fallback locale.
+func Fallback() Locale { return MustMatch("en") }
+
+// Tag returns the locale's tag as listed by Supported ("es-419").
+func (l Locale) Tag() string { return l.l.tag }
+
+// Name returns the language's own name, for a language switcher.
+func (l Locale) Name() string { return l.T("meta.name") }
+
+// Message returns the message key with its placeholders filled. Arguments
+// are either name/value pairs ("figure", "TTFT", "run", id), one map
+// (Args, map[string]any, map[string]string), or positional values for
+// messages written with {0}, {1}, ... A plural message picks its form by
+// the "count" argument. Values are formatted by the locale: integers by
+// Integer, floats by Number with the shortest exact decimals, time.Time by
+// Date. An unknown key, a missing argument or an unused one is an error.
+func (l Locale) Message(key string, args ...any) (string, error) {
+	m, ok := l.l.msgs[key]
+	if !ok {
+		return "", fmt.Errorf("locales: %s: no message %q", l.l.tag, key)
+	}
+	return l.render(key, m, args, true)
+}
+
+// loose renders key with named arguments it may leave unused (a date
+// pattern names only some of the date parts).
+func (l Locale) loose(key string, args Args) string {
+	m, ok := l.l.msgs[key]
+	if !ok {
+		return "[!" + key + "]"
+	}
+	s, err := l.render(key, m, []any{args}, false)
+	if err != nil {
+		return "[!" + key + "]"
+	}
+	return s
+}
+
+// T is Message for templates: on error it returns a visible marker
+// "[!key]" (never English text), so a gap cannot pass unnoticed.
+func (l Locale) T(key string, args ...any) string {
+	s, err := l.Message(key, args...)
+	if err != nil {
+		return "[!" + key + "]"
+	}
+	return s
+}
+
+// TOrEnglish is T, except that a key missing from this locale's catalogue is
+// rendered from the English one: the documented fallback, for callers that
+// prefer English text over a marker.
+func (l Locale) TOrEnglish(key string, args ...any) string {
+	if _, ok := l.l.msgs[key]; !ok && l.l.en != nil {
+		return Locale{l.l.en}.T(key, args...)
+	}
+	return l.T(key, args...)
+}
+
+// Args are named message arguments.
+type Args = map[string]any
+
+func (l Locale) render(key string, m entry, args []any, strict bool) (string, error) {
+	named, positional, err := splitArgs(args)
+	if err != nil {
+		return "", fmt.Errorf("locales: %s: %s: %w", l.l.tag, key, err)
+	}
+	text := m.other
+	if m.one != "" {
+		if c, ok := named["count"]; ok && l.isOne(c) {
+			text = m.one
+		}
+	}
+	used := map[string]bool{}
+	usedPositional := false
+	var b strings.Builder
+	for i := 0; i < len(text); {
+		open := strings.IndexByte(text[i:], '{')
+		if open < 0 {
+			b.WriteString(text[i:])
+			break
+		}
+		open += i
+		end := strings.IndexByte(text[open:], '}')
+		if end < 0 {
+			return "", fmt.Errorf("locales: %s: %s: unclosed placeholder", l.l.tag, key)
+		}
+		end += open
+		name := text[open+1 : end]
+		var v any
+		var ok bool
+		if n, err := strconv.Atoi(name); err == nil && positional != nil {
+			if ok = n >= 0 && n < len(positional); ok {
+				v = positional[n]
+				usedPositional = true
+			}
+		} else {
+			v, ok = named[name]
+		}
+		if !ok {
+			return "", fmt.Errorf("locales: %s: %s: no argument for {%s}", l.l.tag, key, name)
+		}
+		used[name] = true
+		before := text[i:open]
+		b.WriteString(before)
+		val := l.value(v)
+		if l.l.cjk {
+			val = l.spaceAround(lastRune(b.String()), val, firstRune(text[end+1:]))
+		}
+		b.WriteString(val)
+		i = end + 1
+	}
+	for k := range named {
+		if strict && !usedPositional && !used[k] && k != "count" {
+			return "", fmt.Errorf("locales: %s: %s: argument %q is not used", l.l.tag, key, k)
+		}
+	}
+	return b.String(), nil
+}
+
+func splitArgs(args []any) (map[string]any, []any, error) {
+	if len(args) == 1 {
+		switch m := args[0].(type) {
+		case map[string]any:
+			return m, nil, nil
+		case map[string]string:
+			out := make(map[string]any, len(m))
+			for k, v := range m {
+				out[k] = v
+			}
+			return out, nil, nil
+		}
+	}
+	// Name/value pairs when every even argument is a string and the count is
+	// even; otherwise positional.
+	if len(args)%2 == 0 {
+		named := map[string]any{}
+		pairs := true
+		for i := 0; i < len(args); i += 2 {
+			k, ok := args[i].(string)
+			if !ok || k == "" || strings.ContainsAny(k, "{} ") {
+				pairs = false
+				break
+			}
+			named[k] = args[i+1]
+		}
+		if pairs {
+			return named, args, nil
+		}
+	}
+	return map[string]any{}, args, nil
+}
+
+// value formats one message argument.
+func (l Locale) value(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case float64:
+		return l.Number(v, -1)
+	case float32:
+		return l.Number(float64(v), -1)
+	case time.Time:
+		return l.Date(v)
+	case fmt.Stringer:
+		return v.String()
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return l.Integer(int(rv.Int()))
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return l.Integer(int(rv.Uint()))
+	}
+	return fmt.Sprint(v)
+}
+
+// isOne reports whether a count selects the "one" plural form, by CLDR
+// plural rules from x/text (en: 1 but not 1.0; es: 1).
+func (l Locale) isOne(c any) bool {
+	var s string
+	switch c := c.(type) {
+	case string:
+		s = c
+	case float64:
+		s = strconv.FormatFloat(math.Abs(c), 'f', -1, 64)
+	default:
+		rv := reflect.ValueOf(c)
+		switch rv.Kind() {
+		case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+			s = strconv.FormatInt(rv.Int(), 10)
+		default:
+			return false
+		}
+	}
+	return pluralOne(l.l.langTag, strings.TrimPrefix(s, "-"))
+}
+
+// pluralOne applies CLDR's cardinal rule to a plain decimal string
+// ("1", "1.0", "21").
+func pluralOne(t language.Tag, s string) bool {
+	ip, fp, _ := strings.Cut(s, ".")
+	i, err := strconv.Atoi(ip)
+	if err != nil {
+		return false
+	}
+	f := 0
+	if fp != "" {
+		if len(fp) > 6 {
+			fp = fp[:6]
+		}
+		f, _ = strconv.Atoi(fp)
+	}
+	trimmed := strings.TrimRight(fp, "0")
+	tv, _ := strconv.Atoi("0" + trimmed)
+	return plural.Cardinal.MatchPlural(t, i, len(fp), len(trimmed), f, tv) == plural.One
+}
+
+// Term returns the glossary term for a metric or concept id (the names in
+// figures.Definitions plus the concepts in glossary.yaml). An unknown id is
+// returned unchanged, so a new metric still shows its machine name.
+func (l Locale) Term(id string) string {
+	if s, ok := l.l.terms[id]; ok {
+		return s
+	}
+	return id
+}
+
+// HasTerm reports whether the glossary has id in this locale.
+func (l Locale) HasTerm(id string) bool {
+	_, ok := l.l.terms[id]
+	return ok
+}
+
+// Figure names a figure such as "output_throughput", "ttft.median" or
+// "e2el.p99": a glossary term, or a metric term combined with a statistic
+// ("median TTFT", "TTFT 中位数", "mediana de TTFT"). Unknown names are
+// returned unchanged.
+func (l Locale) Figure(name string) string {
+	if l.HasTerm(name) {
+		return l.Term(name)
+	}
+	metric, stat, ok := strings.Cut(name, ".")
+	if !ok || !l.HasTerm(metric) {
+		return name
+	}
+	var st string
+	switch {
+	case l.HasTerm(stat):
+		st = l.Term(stat)
+	case len(stat) > 1 && stat[0] == 'p' && isNumber(stat[1:]):
+		st = stat // p90, p99.9: written the same in every language
+	default:
+		return name
+	}
+	return l.T("format.figure", "metric", l.Term(metric), "stat", st)
+}
+
+func isNumber(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
+}
+
+func isCJK(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) || r == 'ー'
+}
+
+// latinSide is a rune that wants a space next to CJK text: Latin letters,
+// digits and the signs that stick to numbers.
+func latinSide(r rune) bool {
+	if r < 0x80 {
+		return unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("%+-)]×", r)
+	}
+	return unicode.IsLetter(r) && !isCJK(r) || r == '×' || r == '−'
+}
+
+// spaceAround puts the CJK–Latin space between a substituted value and the
+// text on either side, as GLOSSARY.md asks; the catalogues write static
+// text with its spaces already.
+func (l Locale) spaceAround(before rune, val string, after rune) string {
+	if val == "" {
+		return val
+	}
+	if isCJK(before) && latinSide(firstRune(val)) || latinSide(before) && isCJK(firstRune(val)) {
+		val = " " + val
+	}
+	if isCJK(after) && latinSide(lastRune(val)) || latinSide(after) && isCJK(lastRune(val)) {
+		val += " "
+	}
+	return val
+}
+
+func firstRune(s string) rune {
+	for _, r := range s {
+		return r
+	}
+	return 0
+}
+
+func lastRune(s string) rune {
+	var last rune
+	for _, r := range s {
+		last = r
+	}
+	return last
+}

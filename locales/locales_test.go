@@ -1,0 +1,272 @@
+package locales
+
+import (
+	"errors"
+	"maps"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+)
+
+var placeholderRE = regexp.MustCompile(`\{([^{}]*)\}`)
+
+func placeholders(s string) []string {
+	var out []string
+	for _, m := range placeholderRE.FindAllStringSubmatch(s, -1) {
+		if !slices.Contains(out, m[1]) {
+			out = append(out, m[1])
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func mustData(t *testing.T) *data {
+	t.Helper()
+	d, err := loadData()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// Every locale has every English key and no key English lacks; the raw
+// files are checked too, so an overlay cannot hide a gap in its parent.
+func TestCataloguesComplete(t *testing.T) {
+	en, err := loadCatalogue("en.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tag := range supported {
+		c, err := loadCatalogue(tag + ".yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, overlay := overlays[tag]
+		for k := range en {
+			if _, ok := c[k]; !ok && !overlay {
+				t.Errorf("%s: missing key %q", tag, k)
+			}
+		}
+		for k, m := range c {
+			if _, ok := en[k]; !ok {
+				t.Errorf("%s: key %q is not in en.yaml", tag, k)
+			}
+			if strings.TrimSpace(m.other) == "" {
+				t.Errorf("%s: %q is empty", tag, k)
+			}
+		}
+	}
+	d := mustData(t)
+	for tag, l := range d.locales {
+		if len(l.msgs) != len(en) {
+			t.Errorf("%s: %d keys after merging, en has %d", tag, len(l.msgs), len(en))
+		}
+	}
+}
+
+// choosePlaceholders are patterns that pick their parts from a fixed set:
+// a date may be written with the month's number or its name.
+var choosePlaceholders = map[string][]string{
+	"format.date": {"day", "month", "month_name", "year"},
+}
+
+// Every form of a message uses the placeholders of the English message.
+func TestPlaceholdersConsistent(t *testing.T) {
+	d := mustData(t)
+	en := d.locales["en"].msgs
+	for _, tag := range supported {
+		for k, m := range d.locales[tag].msgs {
+			want := placeholders(en[k].other)
+			for _, form := range []string{m.other, m.one} {
+				if form == "" {
+					continue
+				}
+				got := placeholders(form)
+				if set, ok := choosePlaceholders[k]; ok {
+					for _, p := range got {
+						if !slices.Contains(set, p) {
+							t.Errorf("%s: %s: unknown placeholder {%s}", tag, k, p)
+						}
+					}
+					continue
+				}
+				if !slices.Equal(got, want) {
+					t.Errorf("%s: %s: placeholders %v, en has %v (%q)", tag, k, got, want, form)
+				}
+			}
+		}
+	}
+}
+
+func TestGlossaryComplete(t *testing.T) {
+	d := mustData(t)
+	want := []string{"output_throughput", "total_token_throughput", "request_throughput",
+		"ttft", "tpot", "itl", "e2el", "median", "p99", "window", "replica", "node",
+		"scaling_efficiency", "saturation_point", "confounder", "baseline", "tuned"}
+	for _, id := range want {
+		if _, ok := d.terms[id]; !ok {
+			t.Errorf("glossary lacks %q", id)
+		}
+	}
+	langs := []string{"en", "zh", "ja", "es"}
+	for id, byLang := range d.terms {
+		for _, lang := range langs {
+			if strings.TrimSpace(byLang[lang]) == "" {
+				t.Errorf("glossary %q: no %s term", id, lang)
+			}
+		}
+		for lang := range byLang {
+			if !slices.Contains(langs, lang) && lang != "es-419" {
+				t.Errorf("glossary %q: unknown language %q", id, lang)
+			}
+		}
+	}
+	for _, tag := range supported {
+		if n := len(d.locales[tag].terms); n != len(d.terms) {
+			t.Errorf("%s: %d terms, glossary has %d", tag, n, len(d.terms))
+		}
+	}
+}
+
+func TestMatch(t *testing.T) {
+	cases := []struct {
+		in, want string
+		err      bool
+	}{
+		{"zh", "zh", false}, {"zh-CN", "zh", false}, {"zh-Hans-CN", "zh", false},
+		{"zh-TW", "zh", false}, // simplified only: a low-confidence match, accepted
+		{"ja", "ja", false}, {"ja-JP", "ja", false},
+		{"es", "es", false}, {"es-ES", "es", false},
+		{"es-419", "es-419", false}, {"es-MX", "es-419", false}, {"es-AR", "es-419", false},
+		{"es_MX", "es-419", false},
+		{"en", "en", false}, {"en-US", "en", false}, {"en-GB", "en", false},
+		{"fr", "en", true}, {"pt-BR", "en", true}, {"", "en", true}, {"not a tag!", "en", true},
+	}
+	for _, c := range cases {
+		l, err := Match(c.in)
+		if (err != nil) != c.err {
+			t.Errorf("Match(%q) error = %v, want error %v", c.in, err, c.err)
+		}
+		if err != nil {
+			if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "zh, ja, es, es-419, en") {
+				t.Errorf("Match(%q) error %q should wrap ErrUnsupported and list the supported tags", c.in, err)
+			}
+		}
+		if l.Tag() != c.want {
+			t.Errorf("Match(%q) = %s, want %s", c.in, l.Tag(), c.want)
+		}
+	}
+	got := Supported()
+	if !slices.Equal(got, []string{"zh", "ja", "es", "es-419", "en"}) {
+		t.Errorf("Supported() = %v", got)
+	}
+	if !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(supported))) {
+		t.Errorf("Supported() %v and the matcher list %v differ", got, supported)
+	}
+}
+
+func TestNames(t *testing.T) {
+	want := map[string]string{"zh": "中文", "ja": "日本語", "es": "Español (España)",
+		"es-419": "Español (Latinoamérica)", "en": "English"}
+	for tag, name := range want {
+		if got := MustMatch(tag).Name(); got != name {
+			t.Errorf("%s: Name() = %q, want %q", tag, got, name)
+		}
+	}
+}
+
+func TestMessageArgs(t *testing.T) {
+	en := MustMatch("en")
+	zh := MustMatch("zh")
+	cases := []struct {
+		l    Locale
+		key  string
+		args []any
+		want string
+		err  bool
+	}{
+		{en, "footer.digest", []any{"digest", "abc"}, "Archive digest (SHA-256): abc", false},
+		{en, "footer.digest", []any{Args{"digest": "abc"}}, "Archive digest (SHA-256): abc", false},
+		{en, "footer.digest", []any{map[string]string{"digest": "abc"}}, "Archive digest (SHA-256): abc", false},
+		{en, "footer.digest", nil, "", true},                                // missing argument
+		{en, "footer.digest", []any{"digest", "a", "extra", "b"}, "", true}, // unused argument
+		{en, "no.such.key", nil, "", true},
+		{en, "unit.requests", []any{"n", "1", "count", 1}, "1 request", false},
+		{en, "unit.requests", []any{"n", "2", "count", 2}, "2 requests", false},
+		{en, "unit.requests", []any{"n", "1.0", "count", "1.0"}, "1.0 requests", false}, // CLDR en: 1.0 is "other"
+		// Numbers are formatted by the locale, and CJK text gets its space.
+		{zh, "unit.requests", []any{"n", 2048, "count", 2048}, "2,048 个请求", false},
+		{zh, "caveat.failures_present", []any{Args{"run": "r1", "failed": 3, "sent": 2048}},
+			"运行 r1：2,048 个请求中有 3 个失败。", false},
+	}
+	for _, c := range cases {
+		got, err := c.l.Message(c.key, c.args...)
+		if (err != nil) != c.err || got != c.want {
+			t.Errorf("%s %s %v = %q, %v; want %q (error %v)", c.l.Tag(), c.key, c.args, got, err, c.want, c.err)
+		}
+	}
+	if got := en.T("no.such.key"); got != "[!no.such.key]" {
+		t.Errorf("T on a missing key = %q, want a visible marker", got)
+	}
+}
+
+// A key absent from a locale is marked by T and filled from English only by
+// TOrEnglish.
+func TestEnglishFallbackIsExplicit(t *testing.T) {
+	d := mustData(t)
+	ja := d.locales["ja"]
+	saved := ja.msgs
+	ja.msgs = maps.Clone(saved)
+	delete(ja.msgs, "section.summary")
+	defer func() { ja.msgs = saved }()
+	l := Locale{ja}
+	if got := l.T("section.summary"); got != "[!section.summary]" {
+		t.Errorf("T = %q, want the marker", got)
+	}
+	if got := l.TOrEnglish("section.summary"); got != "Summary" {
+		t.Errorf("TOrEnglish = %q, want the English text", got)
+	}
+	if got := l.TOrEnglish("section.results"); got != "結果" {
+		t.Errorf("TOrEnglish of a present key = %q", got)
+	}
+}
+
+func TestPositional(t *testing.T) {
+	d := mustData(t)
+	en := d.locales["en"]
+	saved := en.msgs
+	en.msgs = maps.Clone(saved)
+	en.msgs["test.pos"] = entry{other: "{1} before {0}"}
+	defer func() { en.msgs = saved }()
+	if got, err := (Locale{en}).Message("test.pos", "a", "b"); err != nil || got != "b before a" {
+		t.Errorf("positional = %q, %v", got, err)
+	}
+	if got, err := (Locale{en}).Message("test.pos", 1.5, 2); err != nil || got != "2 before 1.5" {
+		t.Errorf("positional numbers = %q, %v", got, err)
+	}
+}
+
+func TestFigureNames(t *testing.T) {
+	cases := []struct{ tag, in, want string }{
+		{"en", "output_throughput", "output throughput"},
+		{"en", "ttft.median", "median TTFT"},
+		{"zh", "ttft.median", "TTFT 中位数"},
+		{"zh", "e2el.p99", "端到端延迟 P99"},
+		{"ja", "ttft.median", "TTFT の中央値"},
+		{"ja", "tpot.p99.9", "TPOT の p99.9"},
+		{"es", "ttft.median", "mediana de TTFT"},
+		{"es", "node.output_throughput", "rendimiento de salida del nodo"},
+		{"en", "custom_figure", "custom_figure"},
+		{"en", "ttft.bogus", "ttft.bogus"},
+	}
+	for _, c := range cases {
+		if got := MustMatch(c.tag).Figure(c.in); got != c.want {
+			t.Errorf("%s Figure(%q) = %q, want %q", c.tag, c.in, got, c.want)
+		}
+	}
+	if got := MustMatch("zh").Term("total_token_throughput"); got != "总 Token 吞吐量" {
+		t.Errorf("zh Term = %q", got)
+	}
+}
