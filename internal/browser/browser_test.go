@@ -1,0 +1,266 @@
+package browser
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"image/png"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// needChromium skips when no browser is installed. .ci/run installs Debian's
+// chromium, so under CI a missing browser fails rather than passing by skip.
+func needChromium(t *testing.T) {
+	t.Helper()
+	if _, ok := Available(); !ok {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("Chromium not installed under CI: .ci/run should have installed Debian's chromium")
+		}
+		t.Skipf("Chromium not installed (apt-get install chromium, or set %s): skipping browser test", EnvChromium)
+	}
+}
+
+func testdata(t *testing.T, name string) string {
+	t.Helper()
+	p, err := filepath.Abs(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func open(t *testing.T, name string, opt Options) *Page {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	start := time.Now()
+	p, err := Open(ctx, testdata(t, name), opt)
+	if err != nil {
+		t.Fatalf("Open(%s): %v", name, err)
+	}
+	t.Logf("Open(%s) took %s", name, time.Since(start).Round(time.Millisecond))
+	t.Cleanup(p.Close)
+	return p
+}
+
+func TestReportPage(t *testing.T) {
+	needChromium(t)
+	// The profile dir is made under TMPDIR; a private one shows that Close
+	// removes it.
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+
+	p := open(t, "report.html", Options{ReadyExpr: "window.__chartsReady === true", Timeout: 10 * time.Second})
+
+	if n := countProfiles(t, tmp); n != 1 {
+		t.Errorf("want 1 fresh profile dir under TMPDIR while open, found %d", n)
+	}
+
+	var ready bool
+	if err := p.Eval("window.__chartsReady", &ready); err != nil || !ready {
+		t.Fatalf("__chartsReady = %v, %v; want true", ready, err)
+	}
+	if errs := p.ConsoleErrors(); len(errs) > 0 {
+		t.Errorf("console errors: %q", errs)
+	}
+	if w := p.ConsoleWarnings(); len(w) > 0 {
+		t.Errorf("console warnings: %q", w)
+	}
+	if reqs := p.NetworkRequests(); len(reqs) > 0 {
+		t.Errorf("offline report made network requests: %q", reqs)
+	}
+
+	var heading string
+	if err := p.Eval(`document.getElementById("cjk").textContent`, &heading); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(heading, "吞吐量报告") {
+		t.Errorf("CJK heading = %q", heading)
+	}
+
+	links, err := p.Links()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(links) != 1 {
+		t.Fatalf("links = %q, want one", links)
+	}
+	path, ok := LocalPath(links[0])
+	if !ok {
+		t.Fatalf("link %q is not a file:// URL", links[0])
+	}
+	if path != testdata(t, "sibling.html") {
+		t.Errorf("link resolves to %s, want testdata/sibling.html", path)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Errorf("link target: %v", err)
+	}
+
+	shot := filepath.Join(t.TempDir(), "report.png")
+	if err := p.Screenshot(shot, true); err != nil {
+		t.Fatal(err)
+	}
+	checkPNG(t, shot)
+	if err := p.Screenshot(shot, false); err != nil {
+		t.Fatal(err)
+	}
+	checkPNG(t, shot)
+
+	p.Close()
+	if n := countProfiles(t, tmp); n != 0 {
+		t.Errorf("%d profile dirs left under TMPDIR after Close", n)
+	}
+}
+
+// countProfiles counts the browser profile dirs (chromedp-runner*) in dir.
+func countProfiles(t *testing.T, dir string) int {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range entries {
+		if e.IsDir() && strings.HasPrefix(e.Name(), "chromedp-runner") {
+			n++
+		}
+	}
+	return n
+}
+
+// checkPNG asserts the file is a decodable PNG of more than one colour, i.e.
+// something was actually drawn.
+func checkPNG(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	b := img.Bounds()
+	if b.Dx() < 100 || b.Dy() < 100 {
+		t.Fatalf("%s: tiny image %v", path, b)
+	}
+	colours := map[[4]uint32]bool{}
+	for y := b.Min.Y; y < b.Max.Y; y += 3 {
+		for x := b.Min.X; x < b.Max.X; x += 3 {
+			r, g, bl, a := img.At(x, y).RGBA()
+			colours[[4]uint32{r, g, bl, a}] = true
+		}
+	}
+	if len(colours) < 5 {
+		t.Errorf("%s: only %d colours; page not rendered?", path, len(colours))
+	}
+	t.Logf("%s: %v, %d colours sampled", filepath.Base(path), b.Size(), len(colours))
+}
+
+func TestConsoleErrorsDetected(t *testing.T) {
+	needChromium(t)
+	p := open(t, "console_error.html", Options{})
+
+	errs := p.ConsoleErrors()
+	if !slices.ContainsFunc(errs, func(s string) bool { return strings.Contains(s, "boom: series missing") }) {
+		t.Errorf("console.error not recorded; errors = %q", errs)
+	}
+	if !slices.ContainsFunc(errs, func(s string) bool { return strings.Contains(s, "uncaught in report") }) {
+		t.Errorf("uncaught exception not recorded; errors = %q", errs)
+	}
+	warns := p.ConsoleWarnings()
+	if !slices.ContainsFunc(warns, func(s string) bool { return strings.Contains(s, "chart option deprecated 42") }) {
+		t.Errorf("console.warn not recorded; warnings = %q", warns)
+	}
+	if reqs := p.NetworkRequests(); len(reqs) > 0 {
+		t.Errorf("network requests: %q", reqs)
+	}
+
+	// An exception in Eval is an error, and not-ready pages time out with
+	// the console errors in the message.
+	if err := p.Eval(`(() => { throw new Error("eval boom") })()`, nil); err == nil || !strings.Contains(err.Error(), "eval boom") {
+		t.Errorf("Eval of a throwing expression: err = %v", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	if err := p.waitReady(ctx, "window.neverReady"); err == nil || !strings.Contains(err.Error(), "not ready") {
+		t.Errorf("waitReady on a never-ready page: err = %v", err)
+	}
+}
+
+func TestNetworkRequestDetected(t *testing.T) {
+	needChromium(t)
+	p := open(t, "fetch.html", Options{ReadyExpr: "window.__done === true", Timeout: 10 * time.Second})
+
+	reqs := p.NetworkRequests()
+	if !slices.Contains(reqs, "http://127.0.0.1:9/x") {
+		t.Errorf("fetch to loopback not recorded; requests = %q", reqs)
+	}
+	t.Logf("requests %q; errors %q", reqs, p.ConsoleErrors())
+}
+
+func TestPrintPDF(t *testing.T) {
+	needChromium(t)
+	out := filepath.Join(t.TempDir(), "report.pdf")
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	start := time.Now()
+	if err := PrintPDF(ctx, testdata(t, "report.html"), out); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("PrintPDF took %s", time.Since(start).Round(time.Millisecond))
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(data, []byte("%PDF")) || len(data) < 1000 {
+		t.Errorf("not a PDF: %d bytes starting %q", len(data), data[:min(len(data), 8)])
+	}
+	// Chromium writes page dictionaries uncompressed: A4 is 595.92 x 841.92 pt.
+	if !bytes.Contains(data, []byte("/MediaBox [0 0 595.9")) {
+		t.Errorf("PDF is not A4 (no 595.9pt-wide MediaBox)")
+	}
+}
+
+// Runs without Chromium too: a missing browser is a clear, typed error.
+func TestNoChromium(t *testing.T) {
+	t.Setenv(EnvChromium, filepath.Join(t.TempDir(), "no-such-chromium"))
+	if p, ok := Available(); ok {
+		t.Fatalf("Available() = %q, true with a bad %s", p, EnvChromium)
+	}
+	err := PrintPDF(context.Background(), testdata(t, "report.html"), filepath.Join(t.TempDir(), "x.pdf"))
+	if !errors.Is(err, ErrNoChromium) {
+		t.Fatalf("PrintPDF err = %v, want ErrNoChromium", err)
+	}
+	if !strings.Contains(err.Error(), "apt-get install chromium") {
+		t.Errorf("error does not say how to install: %v", err)
+	}
+	if _, err := Open(context.Background(), testdata(t, "report.html"), Options{}); !errors.Is(err, ErrNoChromium) {
+		t.Errorf("Open err = %v, want ErrNoChromium", err)
+	}
+}
+
+func TestPageURL(t *testing.T) {
+	u, err := pageURL(filepath.Join("testdata", "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(u, "file:///") || !strings.HasSuffix(u, "/testdata/report.html") {
+		t.Errorf("pageURL = %q", u)
+	}
+	if got, _ := LocalPath(u); got != testdata(t, "report.html") {
+		t.Errorf("LocalPath(%q) = %q", u, got)
+	}
+	if _, err := pageURL(filepath.Join("testdata", "missing.html")); err == nil {
+		t.Error("pageURL of a missing file: no error")
+	}
+	if u, _ := pageURL("http://127.0.0.1:8080/r.html"); u != "http://127.0.0.1:8080/r.html" {
+		t.Errorf("URL changed: %q", u)
+	}
+}
