@@ -12,6 +12,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -41,6 +42,44 @@ type Spec struct {
 	Headline []string `yaml:"headline"`
 	// Caveats configures the thresholds of data-derived caveats.
 	Caveats CaveatSettings `yaml:"caveats"`
+
+	// Languages lists, in order, the locale tags the case study is
+	// rendered in (LanguageTags); Parse fills in DefaultLanguages when the
+	// spec names none.
+	Languages []string `yaml:"languages"`
+	// Title and Summary are the case study's title and one-paragraph
+	// summary by locale tag. Once a spec has any text (title, summary,
+	// narrative or languages), every language needs a title.
+	Title   map[string]string `yaml:"title"`
+	Summary map[string]string `yaml:"summary"`
+	// Narrative maps a locale tag to a Markdown file, relative to the
+	// spec file's folder (NarrativePath resolves it).
+	Narrative map[string]string `yaml:"narrative"`
+}
+
+// DefaultLanguages are the languages of a spec that names none.
+var DefaultLanguages = []string{"en", "zh", "ja", "es-419"}
+
+// LanguageTags lists the locale tags a spec may use: es is Spain's Spanish,
+// es-419 Latin America's (docs/casestudy.md).
+func LanguageTags() []string { return []string{"en", "zh", "ja", "es", "es-419"} }
+
+// NarrativePath returns the absolute path of the narrative file for lang,
+// resolved against the spec file's folder, or "" when the spec has none
+// for that language.
+func (s *Spec) NarrativePath(lang string) string {
+	rel := s.Narrative[lang]
+	if rel == "" {
+		return ""
+	}
+	p := rel
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(filepath.Dir(s.Path), rel)
+	}
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return filepath.Clean(p)
 }
 
 // Selector picks runs whose effective provenance has every field equal to
@@ -117,13 +156,19 @@ func Parse(path string, data []byte) (*Spec, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if err := s.check(); err != nil {
+	hasText := len(s.Languages) > 0 || len(s.Title) > 0 || len(s.Summary) > 0 || len(s.Narrative) > 0
+	if len(s.Languages) == 0 {
+		s.Languages = slices.Clone(DefaultLanguages)
+	}
+	if err := s.check(hasText); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return s, nil
 }
 
-func (s *Spec) check() error {
+// check validates the spec; hasText says whether it declares any language
+// or text (a spec without is a figures-only spec and needs no title).
+func (s *Spec) check(hasText bool) error {
 	var errs []string
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Sprintf(format, args...)) }
 	if s.ID == "" || !nameRE.MatchString(s.ID) {
@@ -225,10 +270,62 @@ func (s *Spec) check() error {
 	if s.Caveats.InteractiveLatencyS < 0 || s.Caveats.ReferenceMaxAgeDays < 0 {
 		bad("caveats: thresholds must not be negative")
 	}
+	s.checkTexts(hasText, bad)
 	if len(errs) > 0 {
 		return errors.New(strings.Join(errs, "; "))
 	}
 	return nil
+}
+
+// checkTexts validates languages, titles, summaries and narrative files.
+func (s *Spec) checkTexts(hasText bool, bad func(string, ...any)) {
+	known := strings.Join(LanguageTags(), ", ")
+	langs := map[string]bool{}
+	for _, l := range s.Languages {
+		switch {
+		case !slices.Contains(LanguageTags(), l):
+			bad("languages: unsupported language %q (supported: %s)", l, known)
+		case langs[l]:
+			bad("languages: %q is listed twice", l)
+		}
+		langs[l] = true
+	}
+	keys := func(field string, m map[string]string) {
+		for _, l := range sortedKeys(m) {
+			switch {
+			case !slices.Contains(LanguageTags(), l):
+				bad("%s.%s: unsupported language %q (supported: %s)", field, l, l, known)
+			case !langs[l]:
+				bad("%s.%s: %q is not in languages (%s)", field, l, l, strings.Join(s.Languages, ", "))
+			case strings.TrimSpace(m[l]) == "":
+				bad("%s.%s: empty", field, l)
+			}
+		}
+	}
+	keys("title", s.Title)
+	keys("summary", s.Summary)
+	keys("narrative", s.Narrative)
+	if hasText {
+		for _, l := range s.Languages {
+			if _, ok := s.Title[l]; !ok && slices.Contains(LanguageTags(), l) {
+				bad("title: no title for language %q", l)
+			}
+		}
+	}
+	for _, l := range sortedKeys(s.Narrative) {
+		p := s.NarrativePath(l)
+		if p == "" {
+			continue
+		}
+		switch fi, err := os.Stat(p); {
+		case errors.Is(err, os.ErrNotExist):
+			bad("narrative.%s: file %s not found (looked for %s)", l, s.Narrative[l], p)
+		case err != nil:
+			bad("narrative.%s: %v", l, err)
+		case !fi.Mode().IsRegular():
+			bad("narrative.%s: %s is not a regular file", l, p)
+		}
+	}
 }
 
 // Metrics lists the metric names a spec may use (docs/metrics.md).

@@ -1,8 +1,13 @@
 package spec
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 const good = `id: demo
@@ -51,4 +56,235 @@ func TestParseErrors(t *testing.T) {
 			t.Errorf("%s: error %v, want one naming the file and %q", c.name, err, c.want)
 		}
 	}
+}
+
+func TestDefaultLanguagesWithoutTexts(t *testing.T) {
+	s, err := Parse("cs.yaml", []byte(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.Languages, DefaultLanguages) {
+		t.Errorf("languages %v, want the default %v", s.Languages, DefaultLanguages)
+	}
+	if s.NarrativePath("en") != "" {
+		t.Errorf("NarrativePath without narratives = %q", s.NarrativePath("en"))
+	}
+	s.Languages[0] = "xx"
+	if DefaultLanguages[0] != "en" {
+		t.Error("Parse shares DefaultLanguages with the spec")
+	}
+}
+
+// textSpec writes a spec with texts and one narrative file into a
+// temporary folder and returns the folder and the spec's path.
+func textSpec(t *testing.T, texts string) (string, string) {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "narrative"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "narrative", "zh.md"), []byte("## 结果\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "casestudy.yaml")
+	if err := os.WriteFile(path, []byte(good+texts), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, path
+}
+
+const texts = `languages: [zh, en]
+title: {en: Tuning, zh: 调优}
+summary: {en: "From {{tuning.baseline}} to {{tuning.candidate}}."}
+narrative: {zh: narrative/zh.md}
+`
+
+func TestTexts(t *testing.T) {
+	dir, path := textSpec(t, texts)
+	s, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.Languages, []string{"zh", "en"}) || s.Title["zh"] != "调优" || !strings.Contains(s.Summary["en"], "{{tuning.baseline}}") {
+		t.Fatalf("parsed languages %v, titles %v, summaries %v", s.Languages, s.Title, s.Summary)
+	}
+	if got, want := s.NarrativePath("zh"), filepath.Join(dir, "narrative", "zh.md"); got != want {
+		t.Errorf("NarrativePath(zh) = %q, want %q", got, want)
+	}
+	if got := s.NarrativePath("en"); got != "" {
+		t.Errorf("NarrativePath(en) = %q, want none", got)
+	}
+
+	// A relative spec path resolves against the working directory.
+	t.Chdir(dir)
+	s, err = Load("casestudy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.NarrativePath("zh"); !filepath.IsAbs(got) || got != filepath.Join(dir, "narrative", "zh.md") {
+		t.Errorf("NarrativePath(zh) from a relative spec path = %q", got)
+	}
+}
+
+func TestTextErrors(t *testing.T) {
+	cases := []struct{ name, texts, want string }{
+		{"missing title", strings.Replace(texts, "title: {en: Tuning, zh: 调优}", "title: {en: Tuning}", 1), `no title for language "zh"`},
+		{"empty title", strings.Replace(texts, "zh: 调优", `zh: " "`, 1), "title.zh: empty"},
+		{"default languages need titles", "title: {en: Tuning}\n", `no title for language "ja"`},
+		{"summary alone asks for titles", "summary: {en: Tuning}\n", `no title for language "en"`},
+		{"unsupported language", strings.Replace(texts, "[zh, en]", "[zh, en, fr]", 1), `unsupported language "fr"`},
+		{"region tag", strings.Replace(texts, "[zh, en]", "[zh-CN, en]", 1), `unsupported language "zh-CN"`},
+		{"duplicate language", strings.Replace(texts, "[zh, en]", "[zh, en, zh]", 1), `"zh" is listed twice`},
+		{"title not in languages", strings.Replace(texts, "zh: 调优}", "zh: 调优, ja: 調整}", 1), `title.ja: "ja" is not in languages`},
+		{"summary not in languages", strings.Replace(texts, "summary: {en:", "summary: {es-419:", 1), `summary.es-419: "es-419" is not in languages`},
+		{"summary with unsupported tag", strings.Replace(texts, "summary: {en:", "summary: {pt:", 1), `summary.pt: unsupported language "pt"`},
+		{"narrative not in languages", strings.Replace(texts, "narrative: {zh:", "narrative: {es:", 1), `narrative.es: "es" is not in languages`},
+		{"narrative missing", strings.Replace(texts, "narrative/zh.md", "narrative/zh-missing.md", 1), "narrative/zh-missing.md not found"},
+		{"narrative is a folder", strings.Replace(texts, "narrative/zh.md", "narrative", 1), "is not a regular file"},
+	}
+	for _, c := range cases {
+		_, path := textSpec(t, c.texts)
+		_, err := Load(path)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), path) {
+			t.Errorf("%s: error %v, want one naming the file and %q", c.name, err, c.want)
+		}
+	}
+}
+
+// Binding suffixes by kind (the renderer's names; see docs/casestudy.md).
+var (
+	comparisonSuffixes = []string{"baseline", "candidate", "abs", "pct", "ratio"}
+	nodeSuffixes       = []string{"window", "requests", "tokens", "failed", "max", "sum_of_rates", "overstatement"}
+	referencedSuffixes = []string{"efficiency", "single"} // nodes with a reference run only
+	sweepSuffixes      = []string{"saturation.throughput", "saturation.latency", "saturation.param",
+		"next.throughput", "next.latency", "step.gain", "step.latency_growth"}
+	refSuffixes = []string{"value", "captured", "checked"}
+)
+
+// bindingNames lists every {{name}} a text of the spec may use.
+func bindingNames(s *Spec) map[string]bool {
+	names := map[string]bool{}
+	add := func(base string, suffixes ...string) {
+		for _, x := range suffixes {
+			names[base+"."+x] = true
+		}
+	}
+	for n := range s.Figures {
+		names[n] = true
+		add(n, "precise")
+	}
+	for n, c := range s.Comparisons {
+		add(n, comparisonSuffixes...)
+		for _, side := range []string{c.Baseline, c.Candidate} {
+			if id, ok := strings.CutPrefix(side, "ref:"); ok {
+				add("ref."+id, refSuffixes...)
+			}
+		}
+	}
+	for n, nd := range s.Nodes {
+		names[n] = true
+		add(n, nodeSuffixes...)
+		if nd.Reference != "" {
+			add(n, referencedSuffixes...)
+		}
+	}
+	for n := range s.Sweeps {
+		add(n, sweepSuffixes...)
+	}
+	return names
+}
+
+var bindingRE = regexp.MustCompile(`\{\{\s*([^{}]*?)\s*\}\}`)
+
+var cjkSpacedRE = regexp.MustCompile(`[\p{Han}\p{Hiragana}\p{Katakana}ー][ \t\n]+\{\{[^{}]*\}\}|\{\{[^{}]*\}\}[ \t\n]+[\p{Han}\p{Hiragana}\p{Katakana}ー]`)
+
+// notData are the digit strings the demo's texts may contain without a
+// binding: names of products, versions and request specs, and percentile
+// names — none of them a figure of the data.
+var notData = []string{
+	"Qwen3-30B-A3B", "Qwen3", "RTX PRO 6000", "TensorRT-LLM", "1.3.0rc24", "1.1", "1,000/1,000",
+	"NVFP4", "FP8", "TP1", "p95/p99", "P95/P99", "256-token", "256 token", "256 トークン", "256 tokens",
+	"8 倍",
+}
+
+// TestDemoTexts checks the texts of the demo case study: every language has
+// a title, a summary and a narrative; every {{binding}} names something the
+// spec computes; no number is typed that is not a binding.
+func TestDemoTexts(t *testing.T) {
+	s, err := Load("../results/qwen3-batch/casestudy.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"en", "zh", "ja", "es-419"}; !slices.Equal(s.Languages, want) {
+		t.Errorf("languages %v, want %v", s.Languages, want)
+	}
+	known := bindingNames(s)
+	used := map[string]map[string]bool{}
+	for _, lang := range s.Languages {
+		if s.Summary[lang] == "" {
+			t.Errorf("%s: no summary", lang)
+		}
+		p := s.NarrativePath(lang)
+		if p == "" {
+			t.Errorf("%s: no narrative", lang)
+			continue
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		used[lang] = map[string]bool{}
+		texts := map[string]string{"title": s.Title[lang], "summary": s.Summary[lang], filepath.Base(p): string(data)}
+		for where, text := range texts {
+			for _, m := range bindingRE.FindAllStringSubmatch(text, -1) {
+				if !known[m[1]] {
+					t.Errorf("%s %s: unknown binding {{%s}}", lang, where, m[1])
+				}
+				if where != "title" && where != "summary" {
+					used[lang][m[1]] = true
+				}
+			}
+			if lang == "zh" || lang == "ja" {
+				// The report spaces values from CJK text itself (as the
+				// catalogues rely on); a typed space would double it
+				// after units such as 秒 or dates ending in 日.
+				if m := cjkSpacedRE.FindString(text); m != "" {
+					t.Errorf("%s %s: a space between a binding and CJK text: %q", lang, where, m)
+				}
+			}
+			rest := bindingRE.ReplaceAllString(text, "")
+			if strings.Contains(rest, "{{") || strings.Contains(rest, "}}") {
+				t.Errorf("%s %s: malformed binding", lang, where)
+			}
+			for _, ok := range notData {
+				rest = strings.ReplaceAll(rest, ok, "")
+			}
+			if i := strings.IndexFunc(rest, func(r rune) bool { return r >= '0' && r <= '9' }); i >= 0 {
+				t.Errorf("%s %s: unbound number near %q", lang, where, around(rest, i))
+			}
+		}
+	}
+	// The narratives tell one case: each binds the same figures.
+	for _, lang := range s.Languages {
+		for n := range used["en"] {
+			if !used[lang][n] {
+				t.Errorf("%s narrative: does not bind {{%s}}, which en does", lang, n)
+			}
+		}
+		for n := range used[lang] {
+			if !used["en"][n] {
+				t.Errorf("%s narrative: binds {{%s}}, which en does not", lang, n)
+			}
+		}
+	}
+}
+
+// around returns the text around byte i, cut at rune boundaries.
+func around(s string, i int) string {
+	start := max(0, i-30)
+	for start > 0 && !utf8.RuneStart(s[start]) {
+		start--
+	}
+	r := []rune(s[start:])
+	return string(r[:min(len(r), 40)])
 }

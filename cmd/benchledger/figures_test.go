@@ -26,6 +26,18 @@ func demoArchive(t *testing.T) (db, spec string) {
 		}
 		writeFile(t, filepath.Join(dir, f), string(m))
 	}
+	// The spec names its narrative files, which must exist beside it.
+	narratives, err := filepath.Glob(filepath.Join("..", "..", "results", "qwen3-batch", "narrative", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range narratives {
+		m, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, filepath.Join(dir, "narrative", filepath.Base(p)), string(m))
+	}
 	db = filepath.Join(t.TempDir(), "demo.db")
 	if r := bl(t, "ingest", "--db", db, dir); r.code != 0 || strings.Contains(r.stderr, "warning") {
 		t.Fatalf("demo ingest must be clean and publishable: %v", r)
