@@ -23,7 +23,8 @@ build: assets
 
 # The example campaign: generate its result files (deterministic), ingest them
 # into a fresh out/demo.db, list the runs, show the baseline and print the
-# case study's headline figures with their confounders and caveat codes.
+# case study's headline figures with their confounders and caveat codes,
+# then render the case study into out/ (HTML + Markdown, four languages).
 demo: build
 	$(GO) run ./cmd/democampaign -out results/qwen3-batch
 	@mkdir -p out
@@ -32,6 +33,7 @@ demo: build
 	$(BIN) runs --db $(DEMO_DB)
 	$(BIN) show --db $(DEMO_DB) $$($(BIN) runs --db $(DEMO_DB) --campaign qwen3-batch --role baseline -q)
 	$(BIN) figures --db $(DEMO_DB) results/qwen3-batch/casestudy.yaml
+	$(BIN) report --db $(DEMO_DB) --out out results/qwen3-batch/casestudy.yaml
 
 vet:
 	$(GO) vet ./...

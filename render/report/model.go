@@ -1,0 +1,631 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	htmltemplate "html/template"
+	"maps"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+
+	"github.com/benchledger/benchledger/casestudy"
+	"github.com/benchledger/benchledger/locales"
+	"github.com/benchledger/benchledger/provenance"
+	"github.com/benchledger/benchledger/render/charts"
+	"github.com/benchledger/benchledger/spec"
+)
+
+// Num is one bound number as a page shows it: its binding name, the
+// language-neutral value (data-value) and the locale's text.
+type Num struct{ Name, Value, Text string }
+
+type link struct {
+	Tag, Name, Href, HrefMD string
+	Current                 bool
+}
+
+type cmpRow struct {
+	Name, Metric                         string
+	Baseline, Candidate, Abs, Pct, Ratio Num
+	Confounders                          []string
+}
+
+type nodeRow struct {
+	Name, Basis                                                               string
+	Throughput, Window, Replicas, Requests, Failed, SumOfRates, Overstatement Num
+	Efficiency                                                                *Num
+}
+
+type sweepRow struct {
+	Name, Parameter            string
+	Param, Throughput, Latency Num
+	Next, Gain, Growth         *Num
+}
+
+type figRow struct {
+	Name, Metric string
+	Value        Num
+	Runs         []string
+}
+
+type chartView struct {
+	ID, Title string
+	SVG       string // path relative to the output folder, with /
+	Notes     []string
+	Option    htmltemplate.JS
+	option    json.RawMessage
+}
+
+type item struct {
+	Label, Value  string
+	Unknown, Code bool
+}
+
+type group struct {
+	Title string
+	Items []item
+}
+
+type config struct {
+	Name  string
+	Items []item
+}
+
+type runRow struct {
+	ID, Date, File string
+	Selections     []string
+}
+
+// page is the view model of one language: everything already formatted.
+type page struct {
+	base        string // file name without extension: <id>.<lang>
+	Lang, Title string
+	L           map[string]string
+	Switcher    []link
+	Summary     htmltemplate.HTML
+	SummaryMD   string
+	Comparisons []cmpRow
+	Nodes       []nodeRow
+	Sweeps      []sweepRow
+	Figures     []figRow
+	Narrative   htmltemplate.HTML
+	NarrativeMD string
+	Charts      []chartView
+	Methodology []group
+	Definitions []string
+	Limitations []string
+	Reproduce   []config
+	Runs        []runRow
+	DigestText  string
+	RunIDs      []string
+	ECharts     htmltemplate.JS
+}
+
+type runMeta struct {
+	id, file string // SHA-256 of the raw file
+	eff      map[string]string
+}
+
+// builder holds what every language shares.
+type builder struct {
+	ctx        context.Context
+	res        *casestudy.Result
+	src        Source
+	bind       map[string]Binding
+	runs       []runMeta
+	digest     string
+	narratives map[string][]byte
+	latencies  map[string][]float64
+	order      []string // headline first, then the rest sorted
+}
+
+func newBuilder(ctx context.Context, res *casestudy.Result, src Source) (*builder, error) {
+	b := &builder{ctx: ctx, res: res, src: src, bind: Bindings(res), narratives: map[string][]byte{}, latencies: map[string][]float64{}}
+	for _, id := range res.RunIDs {
+		rec, err := src.RunMeta(id)
+		if err != nil {
+			return nil, fmt.Errorf("report: run %s: %w", id, err)
+		}
+		b.runs = append(b.runs, runMeta{id: id, file: rec.BlobSHA256, eff: provenance.Record(rec.Provenance).Effective()})
+	}
+	d, err := Digest(res, src)
+	if err != nil {
+		return nil, fmt.Errorf("report: archive digest: %w", err)
+	}
+	b.digest = d
+	for _, lang := range slices.Sorted(maps.Keys(res.Spec.Narrative)) {
+		p := res.Spec.NarrativePath(lang)
+		if p == "" {
+			continue
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, fmt.Errorf("report: narrative %s: %w", lang, err)
+		}
+		b.narratives[lang] = data
+	}
+	seen := map[string]bool{}
+	for _, n := range res.Spec.Headline {
+		if !seen[n] {
+			seen[n] = true
+			b.order = append(b.order, n)
+		}
+	}
+	var rest []string
+	for _, m := range []map[string]bool{keysOf(res.Comparisons), keysOf(res.Nodes), keysOf(res.Sweeps), keysOf(res.Figures)} {
+		for n := range m {
+			if !seen[n] {
+				rest = append(rest, n)
+			}
+		}
+	}
+	slices.Sort(rest)
+	b.order = append(b.order, rest...)
+	// Latency distributions: the runs on either side of a run-vs-run
+	// comparison (not references, not nodes), in comparison order.
+	for _, n := range b.order {
+		c := b.res.Comparisons[n]
+		if c == nil {
+			continue
+		}
+		for _, s := range []struct{ id, ref string }{{c.Comparison.Baseline.RunID, ""}, {c.Comparison.Candidate.RunID, ""}} {
+			if _, done := b.latencies[s.id]; done || !slices.Contains(res.RunIDs, s.id) {
+				continue
+			}
+			reqs, err := src.Requests(s.id)
+			if err != nil {
+				return nil, fmt.Errorf("report: requests of run %s: %w", s.id, err)
+			}
+			var lat []float64
+			for _, r := range reqs {
+				if !r.Failed() {
+					lat = append(lat, r.Latency)
+				}
+			}
+			b.latencies[s.id] = lat
+		}
+	}
+	return b, nil
+}
+
+func keysOf[V any](m map[string]V) map[string]bool {
+	out := map[string]bool{}
+	for k := range m {
+		out[k] = true
+	}
+	return out
+}
+
+func (b *builder) num(l locales.Locale, name string) Num {
+	v, ok := b.bind[name]
+	if !ok {
+		return Num{Name: name, Value: "", Text: "—"}
+	}
+	return Num{Name: name, Value: v.DataValue(), Text: v.Format(l)}
+}
+
+func (b *builder) optNum(l locales.Locale, name string) *Num {
+	if _, ok := b.bind[name]; !ok {
+		return nil
+	}
+	n := b.num(l, name)
+	return &n
+}
+
+// labels are the texts of the templates, from the catalogue and glossary.
+func labels(l locales.Locale) map[string]string {
+	return map[string]string{
+		"switcher": l.T("switcher.label"), "summary": l.T("section.summary"), "results": l.T("section.results"),
+		"methodology": l.T("section.methodology"), "limitations": l.T("section.limitations"),
+		"reproduce": l.T("section.reproduce"), "runs": l.T("section.runs"), "digest": l.T("section.archive_digest"),
+		"figure": l.T("table.figure"), "baseline": l.T("table.baseline"), "candidate": l.T("table.candidate"),
+		"change_abs": l.Term("change.abs"), "change_pct": l.Term("change.pct"), "ratio": l.T("table.ratio"),
+		"confounders": l.T("table.confounders"), "value": l.T("table.value"), "run": l.T("table.run"),
+		"node": l.Term("node"), "node_throughput": l.Term("node.output_throughput"), "node_window": l.Term("node.window"),
+		"replicas": l.Term("replica"), "sent": l.Term("completed"), "failed": l.Term("failed"),
+		"sum_of_rates": l.Term("node.sum_of_rates"), "overstatement": l.Term("node.overstatement"),
+		"efficiency": l.Term("scaling_efficiency"), "sweep": l.FieldLabel("sweep.parameter"),
+		"saturation_point": l.Term("saturation_point"), "throughput": l.Term("output_throughput"),
+		"median_latency": l.Term("median_request_latency"), "next": l.Term("sweep.marginal_gain") + " →",
+		"marginal_gain": l.Term("sweep.marginal_gain"), "latency_growth": l.Term("sweep.latency_growth"),
+		"dates": l.T("method.dates"),
+	}
+}
+
+// page builds the view model of one language.
+func (b *builder) page(l locales.Locale) (*page, error) {
+	s := b.res.Spec
+	tag := l.Tag()
+	p := &page{base: s.ID + "." + tag, Lang: tag, L: labels(l), RunIDs: b.res.RunIDs}
+	p.L["next"] = l.Term("output_throughput") + " (+1)"
+	p.L["sweep"] = l.Term("sweep.saturation")
+	p.L["file"] = "SHA-256"
+	p.L["replicas"] = l.Term("replica")
+	p.L["sent"] = l.Term("completed")
+	// The switcher lists the spec's languages in the spec's order (and this
+	// one), whatever --lang asked for, so a page does not depend on which
+	// other pages were rendered with it.
+	sib := slices.Clone(s.Languages)
+	if len(sib) == 0 {
+		sib = slices.Clone(spec.DefaultLanguages)
+	}
+	if !slices.Contains(sib, tag) {
+		sib = append(sib, tag)
+	}
+	for _, t := range sib {
+		ll := locales.MustMatch(t)
+		href := s.ID + "." + t + ".html"
+		p.Switcher = append(p.Switcher, link{Tag: t, Name: ll.Name(), Href: href, HrefMD: s.ID + "." + t + ".md", Current: t == tag})
+	}
+	// Title and summary may name figures too.
+	title := s.Title[tag]
+	if title == "" {
+		title = s.ID
+	}
+	t, err := substitute("title."+tag, title, b.bind, cjkSpacing(l), func(_ string, v Binding) string { return v.Format(l) })
+	if err != nil {
+		return nil, err
+	}
+	p.Title = t
+	if sum := s.Summary[tag]; sum != "" {
+		if p.SummaryMD, p.Summary, err = b.markdown(l, "summary."+tag, []byte(sum)); err != nil {
+			return nil, err
+		}
+	}
+	if data, ok := b.narratives[tag]; ok {
+		if p.NarrativeMD, p.Narrative, err = b.markdown(l, s.NarrativePath(tag), data); err != nil {
+			return nil, err
+		}
+	}
+	b.tables(l, p)
+	if err := b.charts(l, p); err != nil {
+		return nil, err
+	}
+	b.methodology(l, p)
+	if err := b.limitations(l, p); err != nil {
+		return nil, err
+	}
+	b.reproduce(l, p)
+	b.runTable(l, p)
+	p.DigestText = l.T("footer.digest", "digest", b.digest)
+	return p, nil
+}
+
+var md = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.CJK))
+
+// markdown substitutes the bindings of a narrative: as text for the
+// Markdown report, and as <span class="fig"> elements in the HTML that
+// goldmark (safe mode: raw HTML and dangerous links dropped) makes of it.
+func (b *builder) markdown(l locales.Locale, file string, src []byte) (string, htmltemplate.HTML, error) {
+	text := strings.ReplaceAll(string(src), "\r\n", "\n")
+	mdText, err := substitute(file, text, b.bind, cjkSpacing(l), func(_ string, v Binding) string { return v.Format(l) })
+	if err != nil {
+		return "", "", err
+	}
+	// Placeholders of letters and digits only survive Markdown untouched.
+	var spans []string
+	ph, _ := substitute(file, text, b.bind, cjkSpacing(l), func(name string, v Binding) string {
+		n := Num{Name: name, Value: v.DataValue(), Text: v.Format(l)}
+		spans = append(spans, `<span class="fig" data-name="`+htmltemplate.HTMLEscapeString(n.Name)+`" data-value="`+
+			htmltemplate.HTMLEscapeString(n.Value)+`">`+htmltemplate.HTMLEscapeString(n.Text)+`</span>`)
+		return "BLFIG" + strconv.Itoa(len(spans)-1) + "X"
+	})
+	var buf bytes.Buffer
+	if err := md.Convert([]byte(ph), &buf); err != nil {
+		return "", "", fmt.Errorf("%s: %w", file, err)
+	}
+	out := buf.String()
+	for i := len(spans) - 1; i >= 0; i-- { // BLFIG1X before BLFIG10X cannot clash: X ends each
+		out = strings.ReplaceAll(out, "BLFIG"+strconv.Itoa(i)+"X", spans[i])
+	}
+	return strings.TrimRight(mdText, "\n"), htmltemplate.HTML(out), nil
+}
+
+func (b *builder) tables(l locales.Locale, p *page) {
+	r := b.res
+	for _, n := range b.order {
+		switch {
+		case r.Comparisons[n] != nil:
+			c := r.Comparisons[n]
+			row := cmpRow{Name: n, Metric: l.Figure(c.Comparison.Metric), Baseline: b.num(l, n+".baseline"), Candidate: b.num(l, n+".candidate"),
+				Abs: b.num(l, n+".abs"), Pct: b.num(l, n+".pct"), Ratio: b.num(l, n+".ratio")}
+			for _, f := range c.Comparison.Confounders {
+				row.Confounders = append(row.Confounders, confounder(l, f.Field, f.Baseline, f.Candidate))
+			}
+			p.Comparisons = append(p.Comparisons, row)
+		case r.Nodes[n] != nil:
+			nd := r.Nodes[n]
+			basis := l.Term("repeat.conservative")
+			if len(nd.Runs) == 1 {
+				basis = l.Term("node")
+			}
+			p.Nodes = append(p.Nodes, nodeRow{Name: n, Basis: basis, Throughput: b.num(l, n), Window: b.num(l, n+".window"),
+				Replicas: b.num(l, n+".replicas"), Requests: b.num(l, n+".requests"), Failed: b.num(l, n+".failed"),
+				SumOfRates: b.num(l, n+".sum_of_rates"), Overstatement: b.num(l, n+".overstatement"), Efficiency: b.optNum(l, n+".efficiency")})
+		case r.Sweeps[n] != nil:
+			sw := r.Sweeps[n]
+			p.Sweeps = append(p.Sweeps, sweepRow{Name: n, Parameter: sw.Parameter, Param: b.num(l, n+".saturation.param"),
+				Throughput: b.num(l, n+".saturation.throughput"), Latency: b.num(l, n+".saturation.latency"),
+				Next: b.optNum(l, n+".next.throughput"), Gain: b.optNum(l, n+".step.gain"), Growth: b.optNum(l, n+".step.latency_growth")})
+		default:
+			if f, ok := r.Figures[n]; ok {
+				p.Figures = append(p.Figures, figRow{Name: n, Metric: l.Figure(f.Metric), Value: b.num(l, n), Runs: f.Runs})
+			}
+		}
+	}
+}
+
+func confounder(l locales.Locale, field, base, cand string) string {
+	return l.FieldLabel(field) + ": " + orUnknown(l, base) + " → " + orUnknown(l, cand)
+}
+
+func orUnknown(l locales.Locale, v string) string {
+	if v == "" {
+		return l.T("value.not_recorded")
+	}
+	return v
+}
+
+func (b *builder) charts(l locales.Locale, p *page) error {
+	r := b.res
+	add := func(c charts.Chart, err error, title string, notes []string) error {
+		if err != nil {
+			return err
+		}
+		p.Charts = append(p.Charts, chartView{ID: c.ID, Title: title, SVG: "charts/" + c.ID + "." + p.Lang + ".svg", Notes: notes,
+			Option: htmltemplate.JS(c.Option), option: c.Option})
+		return nil
+	}
+	numF := func(d int, unit string) charts.Format {
+		return charts.Format{Decimals: d, Unit: unit, Number: func(v float64) string { return l.Number(v, d) }}
+	}
+	for _, n := range b.order {
+		if c := r.Comparisons[n]; c != nil {
+			unit := c.Comparison.Unit
+			title := l.T("chart.baseline_vs_tuned")
+			base, cand := l.Term("baseline"), l.Term("tuned")
+			if c.Comparison.Baseline.IsReference() || c.Comparison.Candidate.IsReference() {
+				title = l.Term("dated_comparison")
+				base, cand = l.Term("external_reference"), l.Term("candidate")
+			}
+			title += ": " + l.Figure(c.Comparison.Metric)
+			var notes []string
+			for _, f := range c.Comparison.Confounders {
+				notes = append(notes, l.T("table.confounders")+": "+confounder(l, f.Field, f.Baseline, f.Candidate))
+			}
+			ch, err := charts.ComparisonOf("cmp-"+n, c.Comparison, charts.Labels{Title: title, Subtitle: n, Baseline: base, Candidate: cand,
+				YAxis: l.Figure(c.Comparison.Metric) + " (" + unit + ")"}, numF(unitDecimals(unit), unit))
+			if err := add(ch, err, title, notes); err != nil {
+				return err
+			}
+		}
+		if sw := r.Sweeps[n]; sw != nil {
+			title := l.T("chart.throughput_vs_latency")
+			ch, err := charts.Sweep("sweep-"+n, sw.Result, charts.Labels{Title: title, Subtitle: n,
+				XAxis: l.T("axis.median_latency", "unit", "s"), YAxis: l.T("axis.output_throughput", "unit", "tok/s"),
+				Series: l.Term("output_throughput"), Saturation: l.Term("saturation_point")}, numF(0, ""))
+			if err := add(ch, err, title, nil); err != nil {
+				return err
+			}
+		}
+		if nd := r.Nodes[n]; nd != nil {
+			title := l.T("chart.replica_timeline")
+			cons := nd.Runs[nd.Conservative]
+			ch, err := charts.Timeline("timeline-"+n, cons, charts.Labels{Title: title, Subtitle: n + " · " + nd.Groups[nd.Conservative],
+				XAxis: l.T("axis.time", "unit", "s"), YAxis: l.T("axis.replica"), Series: l.Term("output_throughput"),
+				Replica: l.Term("replica"), Window: l.T("chart.common_window")}, numF(0, "tok/s"))
+			if err := add(ch, err, title, nil); err != nil {
+				return err
+			}
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(b.latencies)) {
+		lat := b.latencies[id]
+		if len(lat) == 0 {
+			continue
+		}
+		title := l.T("chart.latency_distribution") + ": " + id
+		ch, err := charts.Latency("latency-"+id, lat, charts.Labels{Title: l.T("chart.latency_distribution"), Subtitle: id,
+			XAxis: l.T("axis.latency", "unit", "s"), YAxis: l.Term("completed"), Series: l.Term("completed")},
+			charts.Format{Decimals: -1, Number: nil})
+		if err := add(ch, err, title, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// method groups: the methodology block's headings and the fields under each.
+var methodGroups = []struct {
+	key    string
+	fields []string
+}{
+	{"method.hardware", []string{"hardware.gpu_model", "hardware.gpu_count", "hardware.gpu_memory_gb", "hardware.node", "hardware.driver"}},
+	{"method.runtime_image", []string{"runtime.engine", "runtime.version", "runtime.image", "runtime.image_digest"}},
+	{"method.checkpoint_revision", []string{"checkpoint.repository", "checkpoint.revision"}},
+	{"method.precision", []string{"checkpoint.precision", "checkpoint.kv_cache_dtype"}},
+	{"method.request_spec", []string{"workload.dataset", "workload.input_len", "workload.output_len", "workload.fixed_output",
+		"workload.request_count", "workload.concurrency", "workload.request_rate", "workload.temperature", "workload.thinking"}},
+	{"method.measurement_definition", []string{"measurement.client", "measurement.client_version"}},
+}
+
+// values lists the distinct values of a field over runs, in order, and
+// whether some run does not record it.
+func values(runs []runMeta, field string) (vals []string, missing bool) {
+	seen := map[string]bool{}
+	for _, r := range runs {
+		v := r.eff[field]
+		if v == "" {
+			missing = true
+			continue
+		}
+		if !seen[v] {
+			seen[v] = true
+			vals = append(vals, v)
+		}
+	}
+	slices.SortFunc(vals, func(a, b string) int {
+		x, e1 := strconv.ParseFloat(a, 64)
+		y, e2 := strconv.ParseFloat(b, 64)
+		if e1 == nil && e2 == nil {
+			switch {
+			case x < y:
+				return -1
+			case x > y:
+				return 1
+			}
+		}
+		return strings.Compare(a, b)
+	})
+	return vals, missing
+}
+
+func fieldItem(l locales.Locale, runs []runMeta, field, unknownKey string) item {
+	vals, missing := values(runs, field)
+	it := item{Label: l.FieldLabel(field)}
+	if len(vals) == 0 {
+		it.Value, it.Unknown = l.T(unknownKey), true
+		return it
+	}
+	if missing {
+		vals = append(vals, l.T(unknownKey))
+	}
+	it.Value = l.List(vals)
+	return it
+}
+
+func (b *builder) methodology(l locales.Locale, p *page) {
+	for _, g := range methodGroups {
+		grp := group{Title: l.T(g.key)}
+		for _, f := range g.fields {
+			grp.Items = append(grp.Items, fieldItem(l, b.runs, f, "value.not_recorded"))
+		}
+		p.Methodology = append(p.Methodology, grp)
+	}
+	// Dates: the first and last measurement day.
+	var days []string
+	for _, r := range b.runs {
+		if d := r.eff["measurement.date"]; len(d) >= 10 {
+			days = append(days, d[:10])
+		}
+	}
+	dates := group{Title: l.T("method.dates")}
+	it := item{Label: l.T("method.dates")}
+	if len(days) == 0 {
+		it.Value, it.Unknown = l.T("value.not_recorded"), true
+	} else {
+		slices.Sort(days)
+		first, err1 := l.DateString(days[0])
+		last, err2 := l.DateString(days[len(days)-1])
+		switch {
+		case err1 != nil || err2 != nil:
+			it.Value = days[0] + " – " + days[len(days)-1]
+		case first == last:
+			it.Value = first
+		default:
+			it.Value = first + " – " + last
+		}
+		if len(days) < len(b.runs) {
+			it.Value += l.T("format.list_sep") + l.T("value.not_recorded")
+		}
+	}
+	dates.Items = append(dates.Items, it)
+	p.Methodology = append(p.Methodology, dates)
+	p.Definitions = []string{l.T("method.throughput_definition")}
+	if len(b.res.Nodes) > 0 {
+		p.Definitions = append(p.Definitions, l.T("method.node_definition"))
+	}
+}
+
+func (b *builder) limitations(l locales.Locale, p *page) error {
+	seen := map[string]bool{}
+	for _, c := range b.res.Caveats {
+		s, err := l.Caveat(c)
+		if err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
+		if !seen[s] {
+			seen[s] = true
+			p.Limitations = append(p.Limitations, s)
+		}
+	}
+	return nil
+}
+
+// reproduce lists, per configuration (the runs' group, else role), what a
+// reader needs to run it again; what is not recorded is said to be unknown.
+func (b *builder) reproduce(l locales.Locale, p *page) {
+	byCfg := map[string][]runMeta{}
+	for _, r := range b.runs {
+		k := r.eff["group"]
+		if k == "" {
+			k = r.eff["role"]
+		}
+		if k == "" {
+			k = r.id
+		}
+		byCfg[k] = append(byCfg[k], r)
+	}
+	fields := []struct {
+		f    string
+		code bool
+	}{
+		{"runtime.engine", false}, {"runtime.version", false}, {"runtime.image", true}, {"runtime.image_digest", true},
+		{"runtime.server_args", true}, {"checkpoint.repository", true}, {"checkpoint.revision", true},
+		{"checkpoint.precision", false}, {"measurement.client", true}, {"measurement.client_version", false},
+		{"workload.dataset", false}, {"workload.input_len", false}, {"workload.output_len", false},
+		{"workload.request_count", false}, {"workload.concurrency", false}, {"workload.request_rate", false},
+	}
+	for _, k := range slices.Sorted(maps.Keys(byCfg)) {
+		cfg := config{Name: k}
+		for _, f := range fields {
+			it := fieldItem(l, byCfg[k], f.f, "value.unknown")
+			it.Code = f.code && !it.Unknown
+			cfg.Items = append(cfg.Items, it)
+		}
+		p.Reproduce = append(p.Reproduce, cfg)
+	}
+}
+
+func (b *builder) runTable(l locales.Locale, p *page) {
+	for _, r := range b.runs {
+		row := runRow{ID: r.id, File: r.file}
+		if d := r.eff["measurement.date"]; len(d) >= 10 {
+			if s, err := l.DateString(d[:10]); err == nil {
+				row.Date = s
+			} else {
+				row.Date = d
+			}
+		} else {
+			row.Date = l.T("value.not_recorded")
+		}
+		for _, n := range slices.Sorted(maps.Keys(b.res.Spec.Runs)) {
+			match := true
+			for f, v := range b.res.Spec.Runs[n] {
+				if r.eff[f] != v {
+					match = false
+					break
+				}
+			}
+			if match {
+				row.Selections = append(row.Selections, n)
+			}
+		}
+		p.Runs = append(p.Runs, row)
+	}
+}
+
+// cjkSpacing: zh and ja space CJK text from numbers (GLOSSARY.md).
+func cjkSpacing(l locales.Locale) func(Binding) string {
+	if l.Tag() != "zh" && l.Tag() != "ja" {
+		return nil
+	}
+	return func(v Binding) string { return v.Format(l) }
+}

@@ -1,0 +1,326 @@
+// Package report renders an evaluated case study (casestudy.Result) as one
+// self-contained HTML file and one GitHub-flavoured Markdown file per
+// language, with the charts as static SVG files beside the Markdown.
+//
+// Both formats come from one locale-formatted view model (model.go) through
+// the embedded templates of package templates: html/template for HTML
+// (escaping everything from the archive, spec and narrative), text/template
+// for Markdown with explicit Markdown escaping. Narratives are Markdown per
+// language that name figures as {{name}} (Bindings); the HTML gets them
+// through goldmark (GFM + CJK, raw HTML not passed through), every bound
+// number wrapped in <span class="fig" data-name data-value>. Output depends
+// only on the archive, the spec and its narratives: no clock, no map order.
+package report
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	htmltemplate "html/template"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	texttemplate "text/template"
+
+	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/casestudy"
+	"github.com/benchledger/benchledger/locales"
+	"github.com/benchledger/benchledger/render/assets"
+	"github.com/benchledger/benchledger/render/svg"
+	"github.com/benchledger/benchledger/spec"
+	"github.com/benchledger/benchledger/store"
+	"github.com/benchledger/benchledger/templates"
+)
+
+// Source is what the renderer reads from the archive besides the Result:
+// the provenance of the runs behind it and their per-request records (for
+// the latency distribution). *store.Archive satisfies it.
+type Source interface {
+	RunMeta(idOrPrefix string) (*store.RunRecord, error)
+	Requests(runID string) ([]benchrun.Request, error)
+}
+
+// Formats a report can be written in.
+const (
+	FormatHTML     = "html"
+	FormatMarkdown = "md"
+)
+
+// ErrPDF is returned for --format pdf, which this build does not offer.
+var ErrPDF = errors.New("pdf: not available in this build")
+
+// Options say what to write where.
+type Options struct {
+	// Langs are locale tags (en, zh, ja, es-419, es); empty means the
+	// spec's languages.
+	Langs []string
+	// Formats are "html" and/or "md"; empty means both.
+	Formats []string
+	// Out is the output directory (created when missing).
+	Out string
+	// Templates, when set, is a directory whose report.html.tmpl and/or
+	// report.md.tmpl replace the embedded defaults.
+	Templates string
+}
+
+// DefaultFormats are written when Options.Formats is empty.
+var DefaultFormats = []string{FormatHTML, FormatMarkdown}
+
+// Render writes every requested language and format into opt.Out and
+// returns the written paths in order (per language: html, md, then that
+// language's charts). Every narrative is checked before anything is written.
+func Render(ctx context.Context, res *casestudy.Result, src Source, opt Options) ([]string, error) {
+	if res == nil || res.Spec == nil {
+		return nil, errors.New("report: no evaluated case study")
+	}
+	formats := opt.Formats
+	if len(formats) == 0 {
+		formats = DefaultFormats
+	}
+	doHTML, doMD := false, false
+	for _, f := range formats {
+		switch f {
+		case FormatHTML:
+			doHTML = true
+		case FormatMarkdown:
+			doMD = true
+		case "pdf":
+			return nil, ErrPDF
+		default:
+			return nil, fmt.Errorf("report: unknown format %q (known: html, md)", f)
+		}
+	}
+	langs := opt.Langs
+	if len(langs) == 0 {
+		langs = res.Spec.Languages
+		if len(langs) == 0 {
+			langs = spec.DefaultLanguages
+		}
+	}
+	var locs []locales.Locale
+	for _, tag := range langs {
+		l, err := locales.Match(tag)
+		if err != nil {
+			return nil, fmt.Errorf("report: language %q: %w", tag, err)
+		}
+		if l.Tag() != tag {
+			return nil, fmt.Errorf("report: language %q: not a report language (did you mean %s? known: %s)", tag, l.Tag(), strings.Join(locales.Supported(), ", "))
+		}
+		locs = append(locs, l)
+	}
+	htmlT, mdT, err := loadTemplates(opt.Templates)
+	if err != nil {
+		return nil, err
+	}
+	var echarts []byte
+	if doHTML {
+		if echarts, err = assets.ECharts(); err != nil {
+			return nil, fmt.Errorf("report: charts need make assets: %w", err)
+		}
+	}
+	b, err := newBuilder(ctx, res, src)
+	if err != nil {
+		return nil, err
+	}
+	// Check every narrative first: an unknown name is an error before any
+	// file is written.
+	pages := make([]*page, len(locs))
+	for i, l := range locs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		p, err := b.page(l)
+		if err != nil {
+			return nil, err
+		}
+		pages[i] = p
+	}
+	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
+		return nil, err
+	}
+	var written []string
+	write := func(name string, data []byte) error {
+		p := filepath.Join(opt.Out, name)
+		if err := writeFile(p, data); err != nil {
+			return err
+		}
+		written = append(written, p)
+		return nil
+	}
+	for _, p := range pages {
+		if err := ctx.Err(); err != nil {
+			return written, err
+		}
+		if doHTML {
+			p.ECharts = htmltemplate.JS(echarts)
+			var buf bytes.Buffer
+			if err := htmlT.Execute(&buf, p); err != nil {
+				return written, fmt.Errorf("report: %s html: %w", p.Lang, err)
+			}
+			if err := write(p.base+".html", buf.Bytes()); err != nil {
+				return written, err
+			}
+		}
+		if doMD {
+			var buf bytes.Buffer
+			if err := mdT.Execute(&buf, p); err != nil {
+				return written, fmt.Errorf("report: %s markdown: %w", p.Lang, err)
+			}
+			if err := write(p.base+".md", buf.Bytes()); err != nil {
+				return written, err
+			}
+			if err := os.MkdirAll(filepath.Join(opt.Out, "charts"), 0o755); err != nil {
+				return written, err
+			}
+			for _, c := range p.Charts {
+				if err := ctx.Err(); err != nil {
+					return written, err
+				}
+				data, err := svg.Render(c.option, chartWidth, chartHeight)
+				if err != nil {
+					return written, fmt.Errorf("report: chart %s (%s): %w", c.ID, p.Lang, err)
+				}
+				if err := write(filepath.FromSlash(c.SVG), data); err != nil {
+					return written, err
+				}
+			}
+		}
+	}
+	return written, nil
+}
+
+const chartWidth, chartHeight = 800, 450
+
+// writeFile replaces path atomically, so a reader never sees half a report.
+func writeFile(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// loadTemplates parses the embedded templates, each replaced by the file of
+// the same name in dir when dir has one.
+func loadTemplates(dir string) (*htmltemplate.Template, *texttemplate.Template, error) {
+	read := func(name string) ([]byte, error) {
+		if dir != "" {
+			b, err := os.ReadFile(filepath.Join(dir, name))
+			if err == nil {
+				return b, nil
+			}
+			if !errors.Is(err, fs.ErrNotExist) {
+				return nil, err
+			}
+		}
+		return fs.ReadFile(templates.FS, name)
+	}
+	hb, err := read(templates.HTML)
+	if err != nil {
+		return nil, nil, err
+	}
+	ht, err := htmltemplate.New(templates.HTML).Option("missingkey=error").Parse(string(hb))
+	if err != nil {
+		return nil, nil, fmt.Errorf("report: template %s: %w", templates.HTML, err)
+	}
+	mb, err := read(templates.Markdown)
+	if err != nil {
+		return nil, nil, err
+	}
+	mt, err := texttemplate.New(templates.Markdown).Option("missingkey=error").Funcs(texttemplate.FuncMap{
+		"md": mdEscape, "cell": mdCell, "code": mdCode,
+	}).Parse(string(mb))
+	if err != nil {
+		return nil, nil, fmt.Errorf("report: template %s: %w", templates.Markdown, err)
+	}
+	return ht, mt, nil
+}
+
+// mdEscape escapes text from data (labels, values, sentences) so Markdown
+// shows it as written: no emphasis, links, HTML or headings from it.
+func mdEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '\\', '`', '*', '_', '[', ']', '<', '>', '|', '#', '!', '&', '~':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '\n', '\r':
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// mdCell is mdEscape for a table cell.
+func mdCell(s string) string { return mdEscape(s) }
+
+// mdCode writes s as a code span (inside a table the pipe stays escaped).
+func mdCode(s string) string {
+	s = strings.NewReplacer("\n", " ", "\r", " ", "|", `\|`).Replace(s)
+	fence := "`"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") || len(fence) > 1 {
+		return fence + " " + s + " " + fence
+	}
+	return fence + s + fence
+}
+
+// Digest is the archive digest of a report (DESIGN.md): SHA-256 over the
+// sorted raw-file hashes of the runs used, the spec's bytes, then the bytes
+// of each narrative in language-tag order. Without narratives it equals
+// casestudy.Result.Digest.
+func Digest(res *casestudy.Result, src Source) (string, error) {
+	shas := map[string]bool{}
+	for _, id := range res.RunIDs {
+		rec, err := src.RunMeta(id)
+		if err != nil {
+			return "", err
+		}
+		shas[rec.BlobSHA256] = true
+	}
+	h := sha256.New()
+	for _, s := range slices.Sorted(maps.Keys(shas)) {
+		h.Write([]byte(s + "\n"))
+	}
+	data, err := os.ReadFile(res.Spec.Path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	h.Write(data)
+	for _, lang := range slices.Sorted(maps.Keys(res.Spec.Narrative)) {
+		p := res.Spec.NarrativePath(lang)
+		if p == "" {
+			continue
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return "", fmt.Errorf("narrative %s: %w", lang, err)
+		}
+		h.Write(data)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}

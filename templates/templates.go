@@ -1,0 +1,20 @@
+// Package templates holds the default report templates, embedded so a
+// binary needs no files at run time: report.html.tmpl (html/template, one
+// self-contained page per language) and report.md.tmpl (text/template,
+// GitHub-flavoured Markdown with SVG charts beside it). Package
+// render/report executes them on its view model; a directory of files with
+// the same names overrides them (report --templates DIR).
+package templates
+
+import "embed"
+
+// FS holds the default templates.
+//
+//go:embed *.tmpl
+var FS embed.FS
+
+// Names of the templates.
+const (
+	HTML     = "report.html.tmpl"
+	Markdown = "report.md.tmpl"
+)
