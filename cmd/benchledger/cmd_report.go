@@ -1,8 +1,11 @@
 package main
 
 import (
+	"os"
+
 	"context"
 	"fmt"
+	"github.com/benchledger/benchledger/internal/browser"
 	"strings"
 	"time"
 
@@ -27,7 +30,7 @@ Prints the written paths.`,
 		fs := newFlags(c, e)
 		db := dbFlag(fs, e)
 		langs := fs.String("lang", "", "comma-separated languages (en, zh, ja, es-419, es); default: the spec's languages")
-		formats := fs.String("format", "html,md", "comma-separated formats: html, md")
+		formats := fs.String("format", "html,md", "comma-separated formats: html, md, pdf (printed from the HTML by headless Chromium)")
 		out := fs.String("out", "out", "output directory")
 		tmpl := fs.String("templates", "", "directory whose report.html.tmpl / report.md.tmpl replace the embedded templates")
 		asOf := fs.String("as-of", "", "judge the age of external references on this date (YYYY-MM-DD); without it no staleness is judged")
@@ -46,14 +49,27 @@ Prints the written paths.`,
 			}
 			opt.Caveats.Now = d
 		}
-		ropt := report.Options{Langs: splitList(*langs), Formats: splitList(*formats), Out: *out, Templates: *tmpl}
-		for _, f := range ropt.Formats {
+		ropt := report.Options{Langs: splitList(*langs), Out: *out, Templates: *tmpl}
+		wantPDF, wantHTML := false, false
+		for _, f := range splitList(*formats) {
 			switch f {
 			case report.FormatHTML, report.FormatMarkdown:
-			case "pdf":
-				return report.ErrPDF
+				ropt.Formats = append(ropt.Formats, f)
+				wantHTML = wantHTML || f == report.FormatHTML
+			case formatPDF:
+				wantPDF = true
 			default:
-				return usageErrorf("--format %q: known formats are html and md", f)
+				return usageErrorf("--format %q: known formats are html, md and pdf", f)
+			}
+		}
+		if wantPDF {
+			// The PDF is the HTML report printed by headless Chromium, so
+			// say at once when there is none rather than after rendering.
+			if _, ok := browser.Available(); !ok {
+				return fmt.Errorf("--format pdf: %w", browser.ErrNoChromium)
+			}
+			if !wantHTML {
+				ropt.Formats = append(ropt.Formats, report.FormatHTML)
 			}
 		}
 		s, err := spec.Load(rest[0])
@@ -70,13 +86,32 @@ Prints the written paths.`,
 			return err
 		}
 		paths, err := report.Render(ctx, res, a, ropt)
-		for _, p := range paths {
-			fmt.Fprintln(e.stdout, p)
+		if err != nil {
+			return err
 		}
-		return err
+		for _, p := range paths {
+			if !strings.HasSuffix(p, ".html") || !wantPDF {
+				fmt.Fprintln(e.stdout, p)
+				continue
+			}
+			pdf := strings.TrimSuffix(p, ".html") + ".pdf"
+			if err := browser.PrintPDF(ctx, p, pdf); err != nil {
+				return fmt.Errorf("printing %s: %w", p, err)
+			}
+			if wantHTML {
+				fmt.Fprintln(e.stdout, p)
+			} else if err := os.Remove(p); err != nil {
+				return err
+			}
+			fmt.Fprintln(e.stdout, pdf)
+		}
+		return nil
 	}
 	return c
 }
+
+// formatPDF is the HTML report printed to PDF by headless Chromium.
+const formatPDF = "pdf"
 
 func splitList(s string) []string {
 	var out []string

@@ -101,7 +101,7 @@ func Bindings(res *casestudy.Result) map[string]Binding {
 		addQ(n+".baseline", ch.Baseline, unit)
 		addQ(n+".candidate", ch.Candidate, unit)
 		addQ(n+".abs", ch.Abs, unit)
-		m[n+".pct"] = Binding{Value: ch.Pct, Kind: Percent, Decimals: 1, Signed: true}
+		m[n+".pct"] = Binding{Value: ch.Pct, Kind: Percent, Decimals: pctDecimals(ch.Pct), Signed: true}
 		m[n+".ratio"] = Binding{Value: ch.Ratio, Kind: Ratio, Decimals: 2}
 		for _, s := range []*figuresSide{side(c.Comparison.Baseline.Reference), side(c.Comparison.Candidate.Reference)} {
 			if s == nil || refs[s.id] {
@@ -246,4 +246,13 @@ func firstRune(s string) rune {
 func lastRune(s string) rune {
 	r, _ := utf8.DecodeLastRuneInString(s)
 	return r
+}
+
+// pctDecimals keeps three significant digits of a relative change, the way
+// case studies print them: +131.9%, +8.17%, +0.91%.
+func pctDecimals(p float64) int {
+	if math.Abs(p) >= 10 {
+		return 1
+	}
+	return 2
 }

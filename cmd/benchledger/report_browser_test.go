@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/benchledger/benchledger/internal/browser"
+)
+
+// needBrowser skips without Chromium, except in CI, which installs it: there
+// a missing browser is a broken install step, not a reason to pass.
+func needBrowser(t *testing.T) {
+	t.Helper()
+	if _, ok := browser.Available(); !ok {
+		if os.Getenv("CI") != "" {
+			t.Fatal("CI must have Debian's chromium (installed by .ci/run)")
+		}
+		t.Skip("headless Chromium is not installed (apt-get install chromium fonts-noto-cjk): skipping the browser test")
+	}
+}
+
+// TestReportInBrowser opens every language of the demo report in headless
+// Chromium, from disk: every chart draws, nothing is logged as an error,
+// nothing is fetched, the language links resolve, and a screenshot is taken
+// (kept in $BENCHLEDGER_SCREENSHOTS when set, for a person to look at).
+func TestReportInBrowser(t *testing.T) {
+	needBrowser(t)
+	db, specPath := demoReportArchive(t)
+	out := t.TempDir()
+	if r := bl(t, "report", "--db", db, "--out", out, "--format", "html,pdf", specPath); r.code != 0 {
+		t.Fatal(r)
+	}
+	shots := os.Getenv("BENCHLEDGER_SCREENSHOTS")
+	for _, lang := range []string{"en", "zh", "ja", "es-419"} {
+		path := filepath.Join(out, "qwen3-batch."+lang+".html")
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		page, err := browser.Open(ctx, path, browser.Options{ReadyExpr: "window.__chartsReady === true", Height: 1400})
+		cancel()
+		if err != nil {
+			t.Fatalf("%s: %v", lang, err)
+		}
+		if errs := page.ConsoleErrors(); len(errs) > 0 {
+			t.Errorf("%s: console errors: %q", lang, errs)
+		}
+		if reqs := page.NetworkRequests(); len(reqs) > 0 {
+			t.Errorf("%s: network requests from an offline report: %q", lang, reqs)
+		}
+		// Every chart container holds a drawn SVG with marks and text.
+		var drawn []int
+		if err := page.Eval(`Array.from(document.querySelectorAll('script[type="application/json"][id^="option-"]')).map(function (s) {
+			var el = document.getElementById('chart-' + s.id.slice(7));
+			return el ? el.querySelectorAll('svg path, svg text').length : -1; })`, &drawn); err != nil {
+			t.Fatal(err)
+		}
+		if len(drawn) < 4 {
+			t.Errorf("%s: %d charts, want the comparison, sweep, timeline and latency charts", lang, len(drawn))
+		}
+		for i, n := range drawn {
+			if n <= 0 {
+				t.Errorf("%s: chart %d did not draw (%d marks)", lang, i, n)
+			}
+		}
+		links, err := page.Links()
+		if err != nil {
+			t.Fatal(err)
+		}
+		siblings := 0
+		for _, l := range links {
+			if p, ok := browser.LocalPath(l); ok && strings.HasSuffix(p, ".html") {
+				if _, err := os.Stat(p); err != nil {
+					t.Errorf("%s: language link %s does not resolve", lang, l)
+				}
+				siblings++
+			}
+		}
+		if siblings < 3 {
+			t.Errorf("%s: %d links to the other language versions, want 3", lang, siblings)
+		}
+		shot := filepath.Join(out, "screenshot."+lang+".png")
+		if shots != "" {
+			shot = filepath.Join(shots, "report."+lang+".png")
+		}
+		if err := page.Screenshot(shot, true); err != nil {
+			t.Error(err)
+		}
+		page.Close()
+		pdf, err := os.ReadFile(filepath.Join(out, "qwen3-batch."+lang+".pdf"))
+		if err != nil || !strings.HasPrefix(string(pdf), "%PDF") {
+			t.Errorf("%s: no PDF printed (%v)", lang, err)
+		}
+	}
+}
+
+// TestHostileTextInBrowser renders hostile narrative and provenance text and
+// checks, in the browser, that it shows as text and runs nothing.
+func TestHostileTextInBrowser(t *testing.T) {
+	needBrowser(t)
+	db, specPath := demoArchive(t)
+	dir := filepath.Dir(specPath)
+	copyNarratives(t, dir)
+	hostile := `</script><script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">`
+	writeFile(t, filepath.Join(dir, "narrative", "en.md"), "# Note\n\n"+hostile+"\n\n{{node}}\n")
+	db2 := filepath.Join(t.TempDir(), "hostile.db")
+	if r := bl(t, "ingest", "--db", db2, "--set", "hardware.driver="+hostile, dir); r.code != 0 {
+		t.Fatal(r)
+	}
+	_ = db
+	out := t.TempDir()
+	if r := bl(t, "report", "--db", db2, "--out", out, "--lang", "en", "--format", "html", specPath); r.code != 0 {
+		t.Fatal(r)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	page, err := browser.Open(ctx, filepath.Join(out, "qwen3-batch.en.html"), browser.Options{ReadyExpr: "window.__chartsReady === true"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer page.Close()
+	var pwned any
+	if err := page.Eval("window.__pwned === undefined ? null : window.__pwned", &pwned); err != nil {
+		t.Fatal(err)
+	}
+	if pwned != nil {
+		t.Fatalf("hostile text ran as code (window.__pwned = %v)", pwned)
+	}
+	var text string
+	if err := page.Eval("document.body.innerText", &text); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text, "<img src=x onerror=") {
+		t.Errorf("the hostile provenance or narrative text is not shown as text")
+	}
+	if reqs := page.NetworkRequests(); len(reqs) > 0 {
+		t.Errorf("the hostile <img> was fetched: %q", reqs)
+	}
+}
