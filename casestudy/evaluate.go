@@ -75,6 +75,9 @@ type Result struct {
 	Nodes       map[string]*NodeFigure       `json:"nodes"`
 	Comparisons map[string]*ComparisonFigure `json:"comparisons"`
 	Sweeps      map[string]*SweepFigure      `json:"sweeps"`
+	// Selections maps each of the spec's run selections to the runs it
+	// picked, in id order.
+	Selections map[string][]string `json:"selections"`
 	// Caveats of the whole case study, sorted, without duplicates.
 	Caveats []caveat.Caveat `json:"caveats"`
 	// RunIDs are every run the figures stand on; Digest is a SHA-256 over
@@ -111,7 +114,7 @@ type evaluator struct {
 func Evaluate(ctx context.Context, s *spec.Spec, a *store.Archive, opt Options) (*Result, error) {
 	ev := &evaluator{ctx: ctx, s: s, a: a, opt: opt, byID: map[string]*runInfo{}, used: map[string]bool{},
 		nodes: map[string]*NodeFigure{},
-		res: &Result{Spec: s, Figures: map[string]Value{}, Nodes: map[string]*NodeFigure{},
+		res: &Result{Spec: s, Figures: map[string]Value{}, Nodes: map[string]*NodeFigure{}, Selections: map[string][]string{},
 			Comparisons: map[string]*ComparisonFigure{}, Sweeps: map[string]*SweepFigure{}}}
 	if opt.Caveats.InteractiveLatency == 0 {
 		ev.opt.Caveats.InteractiveLatency = s.Caveats.InteractiveLatencyS
@@ -121,6 +124,17 @@ func Evaluate(ctx context.Context, s *spec.Spec, a *store.Archive, opt Options) 
 	}
 	if err := ev.load(); err != nil {
 		return nil, err
+	}
+	// Every selection must pick runs, used by a figure or not: an empty one
+	// is a spec that no longer matches its archive.
+	for _, n := range sorted(s.Runs) {
+		runs, err := ev.selection(n)
+		if err != nil {
+			return nil, err
+		}
+		for _, ri := range runs {
+			ev.res.Selections[n] = append(ev.res.Selections[n], ri.rec.ID)
+		}
 	}
 	for _, n := range sorted(s.Figures) {
 		if err := ev.figure(n, s.Figures[n]); err != nil {

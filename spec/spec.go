@@ -42,6 +42,8 @@ type Spec struct {
 	Headline []string `yaml:"headline"`
 	// Caveats configures the thresholds of data-derived caveats.
 	Caveats CaveatSettings `yaml:"caveats"`
+	// Layout chooses which tables and charts the report shows, in order.
+	Layout Layout `yaml:"layout"`
 
 	// Languages lists, in order, the locale tags the case study is
 	// rendered in (LanguageTags); Parse fills in DefaultLanguages when the
@@ -126,6 +128,20 @@ type Node struct {
 	// instead of refusing it (the failures are then shown and caveated).
 	AllowFailures bool `yaml:"allow_failures"`
 }
+
+// Layout chooses what a report shows and in which order. Tables lists the
+// names (comparisons, nodes, sweeps, figures) given a row in the results
+// tables; Charts the names given a chart (comparisons, sweeps, nodes), plus
+// "latency:SELECTION" for the latency distribution of a one-run selection.
+// An empty list means everything: the headline first, then the rest, and
+// latency charts of the runs compared.
+type Layout struct {
+	Tables []string `yaml:"tables"`
+	Charts []string `yaml:"charts"`
+}
+
+// LatencyChart is the prefix of a latency-distribution entry in Layout.Charts.
+const LatencyChart = "latency:"
 
 // CaveatSettings are the thresholds of data-derived caveats.
 type CaveatSettings struct {
@@ -265,6 +281,20 @@ func (s *Spec) check(hasText bool) error {
 	for _, h := range s.Headline {
 		if _, ok := names[h]; !ok {
 			bad("headline: %q is not a figure, comparison, sweep or node of this spec", h)
+		}
+	}
+	for _, t := range s.Layout.Tables {
+		if _, ok := names[t]; !ok {
+			bad("layout.tables: %q is not a figure, comparison, sweep or node of this spec", t)
+		}
+	}
+	for _, c := range s.Layout.Charts {
+		if sel, ok := strings.CutPrefix(c, LatencyChart); ok {
+			selection("layout.charts", sel)
+			continue
+		}
+		if k := names[c]; k != "comparison" && k != "sweep" && k != "node" {
+			bad("layout.charts: %q is not a comparison, sweep or node of this spec, nor latency:SELECTION", c)
 		}
 	}
 	if s.Caveats.InteractiveLatencyS < 0 || s.Caveats.ReferenceMaxAgeDays < 0 {

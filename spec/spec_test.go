@@ -288,3 +288,19 @@ func around(s string, i int) string {
 	r := []rune(s[start:])
 	return string(r[:min(len(r), 40)])
 }
+
+func TestLayoutChecks(t *testing.T) {
+	ok := good + "layout:\n  tables: [tuning, node]\n  charts: [node, tuning, \"latency:baseline\"]\n"
+	if _, err := Parse("cs.yaml", []byte(ok)); err != nil {
+		t.Fatalf("a valid layout: %v", err)
+	}
+	for _, c := range []struct{ layout, want string }{
+		{"layout:\n  tables: [nosuch]\n", `layout.tables: "nosuch"`},
+		{"layout:\n  charts: [baseline_tput]\n", `layout.charts: "baseline_tput"`},
+		{"layout:\n  charts: [\"latency:nosuch\"]\n", `no selection named "nosuch"`},
+	} {
+		if _, err := Parse("cs.yaml", []byte(good+c.layout)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.layout, err, c.want)
+		}
+	}
+}

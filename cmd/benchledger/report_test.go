@@ -89,6 +89,22 @@ func TestReportDemo(t *testing.T) {
 	}
 	langs := []string{"zh", "ja", "es-419", "en"}
 	printed := strings.Fields(r.stdout)
+	// The spec's layout decides which charts appear and in what order.
+	html, err := os.ReadFile(filepath.Join(out, "qwen3-batch.en.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var chartIDs []string
+	for _, m := range regexp.MustCompile(`<script type="application/json" id="option-([^"]+)">`).FindAllSubmatch(html, -1) {
+		chartIDs = append(chartIDs, string(m[1]))
+	}
+	base := strings.TrimSpace(bl(t, "runs", "--db", db, "--role", "baseline", "-q").stdout)
+	tuned := strings.TrimSpace(bl(t, "runs", "--db", db, "--role", "tuned", "-q").stdout)
+	wantCharts := []string{"cmp-scheduler_tuning", "sweep-saturation", "timeline-node", "timeline-public_node", "cmp-nvidia_reference",
+		"latency-" + base, "latency-" + tuned}
+	if !slices.Equal(chartIDs, wantCharts) {
+		t.Errorf("charts %v, want the layout's %v", chartIDs, wantCharts)
+	}
 	for _, l := range langs {
 		for _, ext := range []string{"html", "md"} {
 			p := filepath.Join(out, "qwen3-batch."+l+"."+ext)
@@ -161,7 +177,7 @@ func TestReportDemo(t *testing.T) {
 	if r := bl(t, "report", "--db", db, "--out", out2, "--lang", "es", "--format", "html", specPath); r.code != 0 {
 		t.Fatal(r)
 	}
-	html, _ := os.ReadFile(filepath.Join(out2, "qwen3-batch.es.html"))
+	html, _ = os.ReadFile(filepath.Join(out2, "qwen3-batch.es.html"))
 	if _, texts := figs(t, html); !strings.HasPrefix(texts["scheduler_tuning.baseline"], "17.961 ") {
 		t.Errorf("es baseline shows %q, want 17.961", texts["scheduler_tuning.baseline"])
 	}

@@ -123,7 +123,9 @@ type builder struct {
 	digest     string
 	narratives map[string][]byte
 	latencies  map[string][]float64
-	order      []string // headline first, then the rest sorted
+	// latencyOrder is the order of the latency charts.
+	latencyOrder []string
+	order        []string // headline first, then the rest sorted
 }
 
 func newBuilder(ctx context.Context, res *casestudy.Result, src Source) (*builder, error) {
@@ -168,31 +170,60 @@ func newBuilder(ctx context.Context, res *casestudy.Result, src Source) (*builde
 	}
 	slices.Sort(rest)
 	b.order = append(b.order, rest...)
-	// Latency distributions: the runs on either side of a run-vs-run
-	// comparison (not references, not nodes), in comparison order.
-	for _, n := range b.order {
-		c := b.res.Comparisons[n]
-		if c == nil {
-			continue
-		}
-		for _, s := range []struct{ id, ref string }{{c.Comparison.Baseline.RunID, ""}, {c.Comparison.Candidate.RunID, ""}} {
-			if _, done := b.latencies[s.id]; done || !slices.Contains(res.RunIDs, s.id) {
-				continue
-			}
-			reqs, err := src.Requests(s.id)
-			if err != nil {
-				return nil, fmt.Errorf("report: requests of run %s: %w", s.id, err)
-			}
-			var lat []float64
-			for _, r := range reqs {
-				if !r.Failed() {
-					lat = append(lat, r.Latency)
+	// Latency distributions: the runs the layout names, or else the runs on
+	// either side of a run-vs-run comparison (not references, not nodes),
+	// in comparison order.
+	var latencyRuns []string
+	if lc := res.Spec.Layout.Charts; len(lc) > 0 {
+		for _, c := range lc {
+			if sel, ok := strings.CutPrefix(c, spec.LatencyChart); ok {
+				ids := res.Selections[sel]
+				if len(ids) != 1 {
+					return nil, fmt.Errorf("report: layout chart %s: selection %s picks %d runs; a latency chart shows one", c, sel, len(ids))
 				}
+				latencyRuns = append(latencyRuns, ids[0])
 			}
-			b.latencies[s.id] = lat
+		}
+	} else {
+		for _, n := range b.order {
+			if c := b.res.Comparisons[n]; c != nil {
+				latencyRuns = append(latencyRuns, c.Comparison.Baseline.RunID, c.Comparison.Candidate.RunID)
+			}
 		}
 	}
+	for _, id := range latencyRuns {
+		if _, done := b.latencies[id]; done {
+			continue
+		}
+		if !slices.Contains(res.RunIDs, id) {
+			if len(res.Spec.Layout.Charts) > 0 {
+				return nil, fmt.Errorf("report: a latency chart of run %s, which no figure of the report uses", id)
+			}
+			continue
+		}
+		reqs, err := src.Requests(id)
+		if err != nil {
+			return nil, fmt.Errorf("report: requests of run %s: %w", id, err)
+		}
+		var lat []float64
+		for _, r := range reqs {
+			if !r.Failed() {
+				lat = append(lat, r.Latency)
+			}
+		}
+		b.latencies[id] = lat
+		b.latencyOrder = append(b.latencyOrder, id)
+	}
 	return b, nil
+}
+
+// layoutOr is the layout's list when the spec gives one, else every name
+// in the default order.
+func (b *builder) layoutOr(list []string) []string {
+	if len(list) > 0 {
+		return list
+	}
+	return b.order
 }
 
 func keysOf[V any](m map[string]V) map[string]bool {
@@ -330,7 +361,7 @@ func (b *builder) markdown(l locales.Locale, file string, src []byte) (string, h
 
 func (b *builder) tables(l locales.Locale, p *page) {
 	r := b.res
-	for _, n := range b.order {
+	for _, n := range b.layoutOr(r.Spec.Layout.Tables) {
 		switch {
 		case r.Comparisons[n] != nil:
 			c := r.Comparisons[n]
@@ -386,7 +417,7 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 	numF := func(d int, unit string) charts.Format {
 		return charts.Format{Decimals: d, Unit: unit, Number: func(v float64) string { return l.Number(v, d) }}
 	}
-	for _, n := range b.order {
+	for _, n := range b.layoutOr(r.Spec.Layout.Charts) {
 		if c := r.Comparisons[n]; c != nil {
 			unit := c.Comparison.Unit
 			title := l.T("chart.baseline_vs_tuned")
@@ -426,7 +457,7 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 			}
 		}
 	}
-	for _, id := range slices.Sorted(maps.Keys(b.latencies)) {
+	for _, id := range b.latencyOrder {
 		lat := b.latencies[id]
 		if len(lat) == 0 {
 			continue
