@@ -1,8 +1,11 @@
 package main
 
 import (
+	"flag"
+
 	"context"
 	"fmt"
+	"github.com/benchledger/benchledger/store"
 	"io"
 	"sort"
 	"strings"
@@ -27,7 +30,7 @@ document.`,
 		fs := newFlags(c, e)
 		db := dbFlag(fs, e)
 		asJSON := fs.Bool("json", false, "print one JSON document")
-		asOf := fs.String("as-of", "", "judge the age of external references on this date (YYYY-MM-DD); without it no staleness is judged, so the output does not depend on today's date")
+		asOf := asOfFlag(fs)
 		rest, err := parseArgs(fs, args)
 		if err != nil {
 			return err
@@ -35,27 +38,11 @@ document.`,
 		if len(rest) != 1 {
 			return usageErrorf("figures takes one case-study spec")
 		}
-		var opt casestudy.Options
-		if *asOf != "" {
-			d, err := time.Parse("2006-01-02", *asOf)
-			if err != nil {
-				return usageErrorf("--as-of %q is not a date (YYYY-MM-DD)", *asOf)
-			}
-			opt.Caveats.Now = d
-		}
-		s, err := spec.Load(rest[0])
-		if err != nil {
-			return err
-		}
-		a, err := openForReading(*db, e)
+		res, a, err := evaluateSpec(ctx, e, *db, rest[0], *asOf)
 		if err != nil {
 			return err
 		}
 		defer a.Close()
-		res, err := casestudy.Evaluate(ctx, s, a, opt)
-		if err != nil {
-			return err
-		}
 		if *asJSON {
 			return writeJSON(e.stdout, res)
 		}
@@ -63,6 +50,37 @@ document.`,
 		return nil
 	}
 	return c
+}
+
+func asOfFlag(fs *flag.FlagSet) *string {
+	return fs.String("as-of", "", "judge the age of external references on this date (YYYY-MM-DD); without it no staleness is judged, so the output does not depend on today's date")
+}
+
+// evaluateSpec loads a case-study spec and evaluates it against the archive
+// (opened for reading; the caller closes it).
+func evaluateSpec(ctx context.Context, e env, dbPath, specPath, asOf string) (*casestudy.Result, *store.Archive, error) {
+	var opt casestudy.Options
+	if asOf != "" {
+		d, err := time.Parse("2006-01-02", asOf)
+		if err != nil {
+			return nil, nil, usageErrorf("--as-of %q is not a date (YYYY-MM-DD)", asOf)
+		}
+		opt.Caveats.Now = d
+	}
+	s, err := spec.Load(specPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	a, err := openForReading(dbPath, e)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := casestudy.Evaluate(ctx, s, a, opt)
+	if err != nil {
+		a.Close()
+		return nil, nil, err
+	}
+	return res, a, nil
 }
 
 // writeResult prints the headline names in their order, then every other

@@ -7,11 +7,8 @@ import (
 	"fmt"
 	"github.com/benchledger/benchledger/internal/browser"
 	"strings"
-	"time"
 
-	"github.com/benchledger/benchledger/casestudy"
 	"github.com/benchledger/benchledger/render/report"
-	"github.com/benchledger/benchledger/spec"
 )
 
 func reportCommand() *command {
@@ -33,21 +30,13 @@ Prints the written paths.`,
 		formats := fs.String("format", "html,md", "comma-separated formats: html, md, pdf (printed from the HTML by headless Chromium)")
 		out := fs.String("out", "out", "output directory")
 		tmpl := fs.String("templates", "", "directory whose report.html.tmpl / report.md.tmpl replace the embedded templates")
-		asOf := fs.String("as-of", "", "judge the age of external references on this date (YYYY-MM-DD); without it no staleness is judged")
+		asOf := asOfFlag(fs)
 		rest, err := parseArgs(fs, args)
 		if err != nil {
 			return err
 		}
 		if len(rest) != 1 {
 			return usageErrorf("report takes one case-study spec")
-		}
-		var opt casestudy.Options
-		if *asOf != "" {
-			d, err := time.Parse("2006-01-02", *asOf)
-			if err != nil {
-				return usageErrorf("--as-of %q is not a date (YYYY-MM-DD)", *asOf)
-			}
-			opt.Caveats.Now = d
 		}
 		ropt := report.Options{Langs: splitList(*langs), Out: *out, Templates: *tmpl}
 		wantPDF, wantHTML := false, false
@@ -72,19 +61,11 @@ Prints the written paths.`,
 				ropt.Formats = append(ropt.Formats, report.FormatHTML)
 			}
 		}
-		s, err := spec.Load(rest[0])
-		if err != nil {
-			return err
-		}
-		a, err := openForReading(*db, e)
+		res, a, err := evaluateSpec(ctx, e, *db, rest[0], *asOf)
 		if err != nil {
 			return err
 		}
 		defer a.Close()
-		res, err := casestudy.Evaluate(ctx, s, a, opt)
-		if err != nil {
-			return err
-		}
 		paths, err := report.Render(ctx, res, a, ropt)
 		if err != nil {
 			return err
