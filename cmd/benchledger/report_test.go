@@ -296,3 +296,25 @@ func withoutECharts(html []byte) []byte {
 	out := slices.Clone(html[:i+len("<script>")])
 	return append(out, html[i+j:]...)
 }
+
+// TestChartNumbersFollowLanguage: axis ticks and histogram edges of the
+// static charts use the language's grouping and decimal signs (ECharts on
+// its own would print 10,000 and 11.48 everywhere).
+func TestChartNumbersFollowLanguage(t *testing.T) {
+	db, specPath := demoReportArchive(t)
+	out := t.TempDir()
+	if r := bl(t, "report", "--db", db, "--out", out, "--lang", "es,es-419", "--format", "md", specPath); r.code != 0 {
+		t.Fatal(r)
+	}
+	tuned := strings.TrimSpace(bl(t, "runs", "--db", db, "--role", "tuned", "-q").stdout)
+	for _, c := range []struct{ lang, tick, edge string }{{"es", ">10.000<", ">11,48–11,50<"}, {"es-419", ">10,000<", ">11.48–11.50<"}} {
+		cmp, _ := os.ReadFile(filepath.Join(out, "charts", "cmp-scheduler_tuning."+c.lang+".svg"))
+		lat, _ := os.ReadFile(filepath.Join(out, "charts", "latency-"+tuned+"."+c.lang+".svg"))
+		if !strings.Contains(string(cmp), c.tick) {
+			t.Errorf("%s: throughput axis lacks the tick %s", c.lang, c.tick)
+		}
+		if !strings.Contains(string(lat), c.edge) {
+			t.Errorf("%s: latency histogram lacks the bin %s", c.lang, c.edge)
+		}
+	}
+}

@@ -54,8 +54,9 @@ type Labels struct {
 	Window  string
 }
 
-// Format tells how values are written in labels (axis tick labels are
-// ECharts' own; the HTML bootstrap may localise them).
+// Format tells how values are written in labels. (Value-axis ticks are
+// localised when drawn: by Intl in the HTML bootstrap, by the caller's
+// formatter in svg.RenderNumbers.)
 type Format struct {
 	// Decimals after the point; negative means as few as needed.
 	Decimals int
@@ -64,12 +65,18 @@ type Format struct {
 	// Number, when set, formats a number for the locale (for example a
 	// golang.org/x/text message.Printer); Decimals is then its business.
 	Number func(float64) string
+	// Fixed, when set (and Number is not), formats a number for the locale
+	// with the given decimals, which the chart may choose (histogram edges).
+	Fixed func(v float64, decimals int) string
 }
 
 // Num writes v without unit.
 func (f Format) Num(v float64) string {
 	if f.Number != nil {
 		return f.Number(v)
+	}
+	if f.Fixed != nil {
+		return f.Fixed(v, f.Decimals)
 	}
 	return strconv.FormatFloat(v, 'f', f.Decimals, 64)
 }

@@ -85,7 +85,9 @@ type runRow struct {
 
 // page is the view model of one language: everything already formatted.
 type page struct {
-	base        string // file name without extension: <id>.<lang>
+	base string // file name without extension: <id>.<lang>
+	// number formats chart axis numbers in the page's language.
+	number      func(float64) string
 	Lang, Title string
 	L           map[string]string
 	Switcher    []link
@@ -274,7 +276,8 @@ func labels(l locales.Locale) map[string]string {
 func (b *builder) page(l locales.Locale) (*page, error) {
 	s := b.res.Spec
 	tag := l.Tag()
-	p := &page{base: s.ID + "." + tag, Lang: tag, L: labels(l), RunIDs: b.res.RunIDs}
+	p := &page{base: s.ID + "." + tag, Lang: tag, L: labels(l), RunIDs: b.res.RunIDs,
+		number: func(v float64) string { return l.Number(v, -1) }}
 	p.L["next"] = l.Term("output_throughput") + " (+1)"
 	p.L["sweep"] = l.Term("sweep.saturation")
 	p.L["file"] = "SHA-256"
@@ -465,7 +468,7 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 		title := l.T("chart.latency_distribution") + ": " + id
 		ch, err := charts.Latency("latency-"+id, lat, charts.Labels{Title: l.T("chart.latency_distribution"), Subtitle: id,
 			XAxis: l.T("axis.latency", "unit", "s"), YAxis: l.Term("completed"), Series: l.Term("completed")},
-			charts.Format{Decimals: -1, Number: nil})
+			charts.Format{Decimals: -1, Fixed: l.Number})
 		if err := add(ch, err, title, nil); err != nil {
 			return err
 		}

@@ -182,7 +182,7 @@ func Render(ctx context.Context, res *casestudy.Result, src Source, opt Options)
 				if err := ctx.Err(); err != nil {
 					return written, err
 				}
-				data, err := svg.Render(c.option, chartWidth, chartHeight)
+				data, err := svg.RenderNumbers(c.option, chartWidth, chartHeight, p.number)
 				if err != nil {
 					return written, fmt.Errorf("report: chart %s (%s): %w", c.ID, p.Lang, err)
 				}

@@ -36,11 +36,29 @@ function cancelAnimationFrame() {}
 
 // renderJS is called once per chart. It disposes of the instance even on
 // error so a long report run does not accumulate charts in the runtime.
+//
+// number, when given, formats the numbers of value axes (ECharts' own
+// default groups thousands with commas whatever the language; goja has no
+// Intl to ask).
 const renderJS = `
-(function (optionJSON, width, height) {
+(function (optionJSON, width, height, localise, number) {
 	var chart = echarts.init(null, null, {renderer: 'svg', ssr: true, width: width, height: height});
 	try {
 		var option = JSON.parse(optionJSON);
+		if (localise) {
+			['xAxis', 'yAxis'].forEach(function (k) {
+				var axes = option[k];
+				if (!axes) { return; }
+				(Array.isArray(axes) ? axes : [axes]).forEach(function (a) {
+					if (a.type === 'value' || (a.type === undefined && k === 'yAxis')) {
+						a.axisLabel = a.axisLabel || {};
+						if (a.axisLabel.formatter === undefined) {
+							a.axisLabel.formatter = function (v) { return number(v); };
+						}
+					}
+				});
+			});
+		}
 		// Animation would leave elements at their start frame and wants timers.
 		option.animation = false;
 		chart.setOption(option);
@@ -68,7 +86,7 @@ var program = sync.OnceValues(func() (*goja.Program, error) {
 // serialises calls.
 type Renderer struct {
 	mu     sync.Mutex
-	render func(string, int, int) (string, error)
+	render func(string, int, int, bool, func(float64) string) (string, error)
 }
 
 // NewRenderer loads ECharts into a fresh runtime. It returns
@@ -103,6 +121,12 @@ func NewRenderer() (*Renderer, error) {
 // Render draws option (an ECharts option as JSON) at width×height pixels
 // and returns the SVG document.
 func (r *Renderer) Render(option json.RawMessage, width, height int) ([]byte, error) {
+	return r.RenderNumbers(option, width, height, nil)
+}
+
+// RenderNumbers is Render with the numbers of value axes formatted by
+// number (a language's grouping and decimal signs); nil keeps ECharts'.
+func (r *Renderer) RenderNumbers(option json.RawMessage, width, height int, number func(float64) string) ([]byte, error) {
 	if width <= 0 || height <= 0 {
 		return nil, fmt.Errorf("svg charts: size %d×%d: both must be positive", width, height)
 	}
@@ -111,7 +135,11 @@ func (r *Renderer) Render(option json.RawMessage, width, height int) ([]byte, er
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	s, err := r.render(string(option), width, height)
+	localise := number != nil
+	if !localise {
+		number = func(float64) string { return "" } // never called
+	}
+	s, err := r.render(string(option), width, height, localise, number)
 	if err != nil {
 		return nil, fmt.Errorf("svg charts: ECharts: %w", err)
 	}
@@ -126,6 +154,11 @@ var (
 // Render draws option with a process-wide Renderer, created on first use
 // (a failed creation is retried on the next call, so a clear error repeats).
 func Render(option json.RawMessage, width, height int) ([]byte, error) {
+	return RenderNumbers(option, width, height, nil)
+}
+
+// RenderNumbers is Render with value-axis numbers formatted by number.
+func RenderNumbers(option json.RawMessage, width, height int, number func(float64) string) ([]byte, error) {
 	defaultMu.Lock()
 	r := defaultRenderer
 	if r == nil {
@@ -137,7 +170,7 @@ func Render(option json.RawMessage, width, height int) ([]byte, error) {
 		defaultRenderer = r
 	}
 	defaultMu.Unlock()
-	return r.Render(option, width, height)
+	return r.RenderNumbers(option, width, height, number)
 }
 
 // zrender names CSS classes, gradients, clip paths and patterns after a
