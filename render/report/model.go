@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
@@ -253,8 +255,10 @@ func (b *builder) optNum(l locales.Locale, name string) *Num {
 }
 
 // labels are the texts of the templates, from the catalogue and glossary.
+// labels are the page's headings and table headers, in sentence case (a
+// glossary term is lower case for use inside sentences).
 func labels(l locales.Locale) map[string]string {
-	return map[string]string{
+	m := map[string]string{
 		"switcher": l.T("switcher.label"), "summary": l.T("section.summary"), "results": l.T("section.results"),
 		"methodology": l.T("section.methodology"), "limitations": l.T("section.limitations"),
 		"reproduce": l.T("section.reproduce"), "runs": l.T("section.runs"), "digest": l.T("section.archive_digest"),
@@ -264,12 +268,25 @@ func labels(l locales.Locale) map[string]string {
 		"node": l.Term("node"), "node_throughput": l.Term("node.output_throughput"), "node_window": l.Term("node.window"),
 		"replicas": l.Term("replica"), "sent": l.Term("completed"), "failed": l.Term("failed"),
 		"sum_of_rates": l.Term("node.sum_of_rates"), "overstatement": l.Term("node.overstatement"),
-		"efficiency": l.Term("scaling_efficiency"), "sweep": l.FieldLabel("sweep.parameter"),
+		"efficiency": l.Term("scaling_efficiency"), "sweep": l.Term("sweep"),
 		"saturation_point": l.Term("saturation_point"), "throughput": l.Term("output_throughput"),
-		"median_latency": l.Term("median_request_latency"), "next": l.Term("sweep.marginal_gain") + " →",
+		"median_latency": l.Term("median_request_latency"), "next": l.Term("output_throughput") + " (+1)",
 		"marginal_gain": l.Term("sweep.marginal_gain"), "latency_growth": l.Term("sweep.latency_growth"),
-		"dates": l.T("method.dates"),
+		"dates": l.T("method.dates"), "file": "SHA-256",
 	}
+	for k, v := range m {
+		m[k] = capFirst(v)
+	}
+	return m
+}
+
+// capFirst upper-cases the first letter (no effect on CJK text).
+func capFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError || !unicode.IsLower(r) {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
 }
 
 // page builds the view model of one language.
@@ -278,11 +295,6 @@ func (b *builder) page(l locales.Locale) (*page, error) {
 	tag := l.Tag()
 	p := &page{base: s.ID + "." + tag, Lang: tag, L: labels(l), RunIDs: b.res.RunIDs,
 		number: func(v float64) string { return l.Number(v, -1) }}
-	p.L["next"] = l.Term("output_throughput") + " (+1)"
-	p.L["sweep"] = l.Term("sweep.saturation")
-	p.L["file"] = "SHA-256"
-	p.L["replicas"] = l.Term("replica")
-	p.L["sent"] = l.Term("completed")
 	// The switcher lists the spec's languages in the spec's order (and this
 	// one), whatever --lang asked for, so a page does not depend on which
 	// other pages were rendered with it.
