@@ -78,6 +78,9 @@ type group struct {
 type config struct {
 	Name  string
 	Items []item
+	// Commands are the server and client command lines put together from
+	// provenance; Value is unknown when they cannot be.
+	Commands []item
 }
 
 type runRow struct {
@@ -636,6 +639,7 @@ func (b *builder) reproduce(l locales.Locale, p *page) {
 			it.Code = f.code && !it.Unknown
 			cfg.Items = append(cfg.Items, it)
 		}
+		cfg.Commands = commands(l, byCfg[k])
 		p.Reproduce = append(p.Reproduce, cfg)
 	}
 }
@@ -674,4 +678,64 @@ func cjkSpacing(l locales.Locale) func(Binding) string {
 		return nil
 	}
 	return func(v Binding) string { return v.Format(l) }
+}
+
+// commands puts together the server and client command lines of one
+// configuration from its provenance, for engines and clients whose command
+// shape is known. Values that differ between the configuration's runs, or
+// were not recorded, are left out; a command that cannot be formed at all
+// is said to be unknown.
+func commands(l locales.Locale, runs []runMeta) []item {
+	same := func(f string) string {
+		v := runs[0].eff[f]
+		for _, r := range runs[1:] {
+			if r.eff[f] != v {
+				return ""
+			}
+		}
+		return v
+	}
+	unknown := l.T("value.unknown")
+	srv := item{Label: l.T("method.server_command"), Value: unknown, Unknown: true}
+	repo, rev, args, image := same("checkpoint.repository"), same("checkpoint.revision"), same("runtime.server_args"), same("runtime.image")
+	var parts []string
+	switch same("runtime.engine") {
+	case "vllm":
+		if image != "" {
+			parts = append(parts, "docker run --gpus all --ipc=host", image, "--model", repo)
+		} else {
+			parts = append(parts, "vllm serve", repo)
+		}
+	case "tensorrt-llm":
+		parts = append(parts, "trtllm-serve", repo)
+		args = strings.TrimSpace(strings.TrimPrefix(args, "trtllm-serve"))
+	}
+	if len(parts) > 0 && repo != "" {
+		if rev != "" {
+			parts = append(parts, "--revision", rev)
+		}
+		if args != "" {
+			parts = append(parts, args)
+		}
+		srv = item{Label: srv.Label, Value: strings.Join(parts, " "), Code: true}
+	}
+	cli := item{Label: l.T("method.client_command"), Value: unknown, Unknown: true}
+	if same("measurement.client") == "vllm bench serve" {
+		model := same("checkpoint.model_id")
+		if model == "" {
+			model = repo
+		}
+		c := []string{"vllm bench serve", "--model", model}
+		for _, o := range []struct{ flag, field string }{
+			{"--num-prompts", "workload.request_count"}, {"--max-concurrency", "workload.concurrency"},
+			{"--request-rate", "workload.request_rate"}, {"--label", "measurement.label"},
+		} {
+			if v := same(o.field); v != "" {
+				c = append(c, o.flag, v)
+			}
+		}
+		c = append(c, "--save-result", "--save-detailed")
+		cli = item{Label: cli.Label, Value: strings.Join(c, " "), Code: true}
+	}
+	return []item{srv, cli, {Label: "", Value: l.T("method.command_note")}}
 }
