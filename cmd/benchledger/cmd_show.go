@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/benchledger/benchledger/audit"
 	"math"
 	"sort"
 	"strconv"
@@ -122,17 +123,6 @@ type runView struct {
 	Notes        []string              `json:"notes,omitempty"`
 }
 
-// statedOptions says how a source printed its figures: a console block
-// rounds to two decimals; JSON keeps full precision.
-func statedOptions(r *benchrun.Run) figures.StatedOptions {
-	o := figures.StatedOptions{SourceMethod: r.PercentileMethod}
-	if strings.HasSuffix(r.Format, "-console") {
-		o.Rounded, o.Decimals = true, 2
-		o.MetricDecimals = map[string]int{"completed": 0, "failed": 0, "total_input_tokens": 0, "total_output_tokens": 0}
-	}
-	return o
-}
-
 // provenanceGroup is one line of show's provenance table: a field's value
 // and every source that stated it (file and manifest often agree).
 type provenanceGroup struct{ field, value, sources string }
@@ -212,8 +202,8 @@ func newRunView(rec *store.RunRecord, reqs []benchrun.Request) *runView {
 	if r.HasRequests && len(reqs) > 0 {
 		ff := figures.Recompute(reqs, statedDuration, fixed)
 		f = &ff
-		audit := figures.CheckStated(r.Stated, ff, statedOptions(r))
-		v.StatedChecks = audit.Checks
+		checked := figures.CheckStated(r.Stated, ff, audit.StatedOptions(r))
+		v.StatedChecks = checked.Checks
 		v.Caveats = caveat.Sort(caveat.ForRun(rec.ID, ff, eff))
 		v.Completion.Sent, v.Completion.Completed, v.Completion.Failed = int64(ff.Sent), int64(ff.Completed), int64(ff.Failed)
 		v.Completion.Short = int64(ff.Short)

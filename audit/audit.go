@@ -1,0 +1,570 @@
+// Package audit checks an archive the way a reviewer would before a number is
+// published: that the raw files are intact and still yield the stored
+// records (integrity), that each run's own summary agrees with what its
+// records give (recomputation), that the figures are plausible for LLM
+// serving (plausibility), and that the runs' provenance is complete.
+//
+// Every finding has a stable check id (docs/audit.md lists them) and a
+// severity: "fail" (a number cannot be trusted or is wrong), "warn" (a
+// reader should know before relying on it) or "info".
+package audit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/figures"
+	"github.com/benchledger/benchledger/ingest"
+	"github.com/benchledger/benchledger/provenance"
+	"github.com/benchledger/benchledger/store"
+)
+
+// Severities.
+const (
+	Fail = "fail"
+	Warn = "warn"
+	Info = "info"
+)
+
+// Check ids. They are stable: scripts and CI match on them.
+const (
+	CheckSQLite             = "integrity.sqlite"
+	CheckForeignKeys        = "integrity.foreign_keys"
+	CheckBlobHash           = "integrity.blob_hash"
+	CheckRecords            = "integrity.records"
+	CheckStated             = "recompute.stated"
+	CheckTPOT               = "plausibility.tpot"
+	CheckPeakThroughput     = "plausibility.peak_throughput"
+	CheckNonStreamed        = "plausibility.non_streamed"
+	CheckNonFinite          = "plausibility.nonfinite"
+	CheckSuccessRate        = "plausibility.success_rate"
+	CheckDuration           = "plausibility.duration"
+	CheckOutputLength       = "plausibility.output_length"
+	CheckProvenanceComplete = "provenance.incomplete"
+)
+
+// Finding is one thing the audit found.
+type Finding struct {
+	Check    string            `json:"check"`    // stable id, e.g. "integrity.blob_hash"
+	Severity string            `json:"severity"` // "fail", "warn" or "info"
+	Run      string            `json:"run,omitempty"`
+	File     string            `json:"file,omitempty"` // the run's raw file as named at ingest
+	Message  string            `json:"message"`        // plain English
+	Params   map[string]string `json:"params,omitempty"`
+}
+
+// Counts tallies findings by severity.
+func Counts(fs []Finding) map[string]int {
+	c := map[string]int{Fail: 0, Warn: 0, Info: 0}
+	for _, f := range fs {
+		c[f.Severity]++
+	}
+	return c
+}
+
+// Failed reports whether any finding is a failure.
+func Failed(fs []Finding) bool {
+	for _, f := range fs {
+		if f.Severity == Fail {
+			return true
+		}
+	}
+	return false
+}
+
+// Tolerances of the plausibility rules.
+const (
+	// RecordsRelTol is how far a stored float may be from the value
+	// re-parsed from the raw bytes (relative).
+	RecordsRelTol = 1e-9
+	// DurationSlack is how much shorter than the records' window a stated
+	// duration may be (clock resolution).
+	DurationSlack = 1e-3
+	// SuccessWarn and SuccessFail are the success-rate thresholds.
+	SuccessWarn = 0.99
+	SuccessFail = 0.50
+	// NonStreamedShare is the share of completed multi-token requests with
+	// TTFT equal to latency above which a run looks non-streamed.
+	NonStreamedShare = 0.5
+)
+
+// StatedOptions says how a run's source printed its figures: a console block
+// rounds to two decimals; JSON keeps full precision. benchledger show uses it too.
+func StatedOptions(r *benchrun.Run) figures.StatedOptions {
+	o := figures.StatedOptions{SourceMethod: r.PercentileMethod}
+	if strings.HasSuffix(r.Format, "-console") {
+		o.Rounded, o.Decimals = true, 2
+		o.MetricDecimals = map[string]int{"completed": 0, "failed": 0, "total_input_tokens": 0, "total_output_tokens": 0}
+	}
+	return o
+}
+
+// Run audits the runs with the given ids (exact ids or unique prefixes; all
+// runs when runIDs is empty) and the archive file itself. Findings are
+// ordered by run id (archive-wide findings, with no run, first), then check
+// id, then the order the checks produced them.
+func Run(ctx context.Context, a *store.Archive, runIDs []string) ([]Finding, error) {
+	var ids []string
+	if len(runIDs) == 0 {
+		all, err := a.ListRuns(store.Filter{})
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range all {
+			ids = append(ids, s.ID)
+		}
+	} else {
+		seen := map[string]bool{}
+		for _, p := range runIDs {
+			id, err := a.ResolveRunID(p)
+			if err != nil {
+				return nil, err
+			}
+			if !seen[id] {
+				seen[id] = true
+				ids = append(ids, id)
+			}
+		}
+	}
+
+	var findings []Finding
+	problems, err := a.CheckIntegrity(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range problems {
+		check := CheckSQLite
+		if p.Check == "foreign_key_check" {
+			check = CheckForeignKeys
+		}
+		findings = append(findings, Finding{Check: check, Severity: Fail,
+			Message: "SQLite " + p.Check + " reports: " + p.Message, Params: map[string]string{"pragma": p.Check}})
+	}
+
+	// Group the runs by raw file, so each blob is read and parsed once.
+	metas := map[string]*store.RunRecord{}
+	byBlob := map[string][]string{}
+	var blobs []string
+	for _, id := range ids {
+		rec, err := a.RunMeta(id)
+		if err != nil {
+			return nil, err
+		}
+		metas[id] = rec
+		if _, ok := byBlob[rec.BlobSHA256]; !ok {
+			blobs = append(blobs, rec.BlobSHA256)
+		}
+		byBlob[rec.BlobSHA256] = append(byBlob[rec.BlobSHA256], id)
+	}
+
+	// Blobs are independent: audit them on a few goroutines (the archive
+	// has a small pool of read connections).
+	results := make([][]Finding, len(blobs))
+	errs := make([]error, len(blobs))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < min(4, max(runtime.GOMAXPROCS(0), 1), max(len(blobs), 1)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				results[i], errs[i] = auditBlob(ctx, a, blobs[i], byBlob[blobs[i]], metas)
+			}
+		}()
+	}
+	for i := range blobs {
+		if ctx.Err() != nil {
+			break
+		}
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for i := range blobs {
+		if errs[i] != nil {
+			return nil, errs[i]
+		}
+		findings = append(findings, results[i]...)
+	}
+	sort.SliceStable(findings, func(i, j int) bool {
+		if findings[i].Run != findings[j].Run {
+			return findings[i].Run < findings[j].Run
+		}
+		return findings[i].Check < findings[j].Check
+	})
+	return findings, nil
+}
+
+// errReader remembers the first error its reader returned, so a failed hash
+// check is seen even when the parser wraps or swallows it.
+type errReader struct {
+	r   io.Reader
+	err error
+}
+
+func (e *errReader) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil && err != io.EOF && e.err == nil {
+		e.err = err
+	}
+	return n, err
+}
+
+// auditBlob audits one raw file and the runs read from it.
+func auditBlob(ctx context.Context, a *store.Archive, sha string, ids []string, metas map[string]*store.RunRecord) ([]Finding, error) {
+	var out []Finding
+	first := metas[ids[0]]
+	add := func(rec *store.RunRecord, check, sev, msg string, params map[string]string) {
+		out = append(out, Finding{Check: check, Severity: sev, Run: rec.ID, File: rec.FileName, Message: msg, Params: params})
+	}
+
+	// Re-read the bytes (OpenBlob re-verifies the SHA-256) and re-parse
+	// them with the format the runs were read with.
+	wanted := map[int]bool{}
+	for _, id := range ids {
+		wanted[metas[id].Run.Ordinal] = true
+	}
+	reparsed := map[int]*benchrun.Run{}
+	var parseErr error
+	corrupt := false
+	var blobErr error
+	rc, err := a.OpenBlob(sha)
+	switch {
+	case errors.Is(err, store.ErrCorrupt) || errors.Is(err, store.ErrNotFound):
+		corrupt, blobErr = true, err
+	case err != nil:
+		return nil, err
+	default:
+		er := &errReader{r: rc}
+		parser, ok := ingest.ParserByID(first.Run.Format)
+		if !ok {
+			parseErr = fmt.Errorf("no parser for format %q", first.Run.Format)
+		} else {
+			parseErr = parser.Parse(ctx, first.FileName, er, func(r *benchrun.Run) error {
+				if wanted[r.Ordinal] {
+					reparsed[r.Ordinal] = r
+				}
+				return nil
+			})
+		}
+		// A parser may stop before the end; the hash is only checked there.
+		if er.err == nil {
+			io.Copy(io.Discard, er)
+		}
+		rc.Close()
+		if er.err != nil {
+			if !errors.Is(er.err, store.ErrCorrupt) {
+				return nil, er.err
+			}
+			corrupt, blobErr = true, er.err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	for _, id := range ids {
+		meta := metas[id]
+		if corrupt {
+			add(meta, CheckBlobHash, Fail, fmt.Sprintf("the raw file %s (blob %s) no longer matches its SHA-256: %v; its records cannot be verified",
+				meta.FileName, sha, blobErr), map[string]string{"blob": sha})
+		}
+		rec, err := a.Run(id)
+		if err != nil {
+			return nil, err
+		}
+		if !corrupt {
+			switch r := reparsed[rec.Run.Ordinal]; {
+			case parseErr != nil:
+				add(rec, CheckRecords, Fail, fmt.Sprintf("the raw file %s (blob %s) no longer parses as %s: %v",
+					rec.FileName, sha, rec.Run.Format, parseErr), map[string]string{"blob": sha, "format": rec.Run.Format})
+			case r == nil:
+				add(rec, CheckRecords, Fail, fmt.Sprintf("the raw file %s (blob %s) holds no run %d when parsed as %s",
+					rec.FileName, sha, rec.Run.Ordinal, rec.Run.Format), map[string]string{"blob": sha, "ordinal": strconv.Itoa(rec.Run.Ordinal)})
+			default:
+				if f := compareRecords(rec, r); f != nil {
+					f.Params["blob"] = sha
+					add(rec, CheckRecords, Fail, f.Message, f.Params)
+				}
+			}
+		}
+		for _, f := range auditRun(rec) {
+			f.Run, f.File = rec.ID, rec.FileName
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
+func close9(a, b float64) bool {
+	if math.IsNaN(a) || math.IsNaN(b) {
+		return math.IsNaN(a) && math.IsNaN(b)
+	}
+	if a == b {
+		return true
+	}
+	return math.Abs(a-b) <= RecordsRelTol*math.Max(math.Abs(a), math.Abs(b))
+}
+
+func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// compareRecords compares a stored run with the run re-parsed from its raw
+// bytes and describes the first difference.
+func compareRecords(rec *store.RunRecord, raw *benchrun.Run) *Finding {
+	s := rec.Run
+	diff := func(what, stored, fromRaw string, params map[string]string) *Finding {
+		if params == nil {
+			params = map[string]string{}
+		}
+		params["field"], params["stored"], params["raw"] = what, stored, fromRaw
+		return &Finding{Message: fmt.Sprintf("the archive's normalised records differ from its raw file %s: %s is %s in the archive but %s when the raw bytes are parsed again",
+			rec.FileName, what, stored, fromRaw), Params: params}
+	}
+	if s.HasRequests != raw.HasRequests {
+		return diff("has per-request records", strconv.FormatBool(s.HasRequests), strconv.FormatBool(raw.HasRequests), nil)
+	}
+	if len(s.Requests) != len(raw.Requests) {
+		return diff("the request count", strconv.Itoa(len(s.Requests)), strconv.Itoa(len(raw.Requests)), nil)
+	}
+	for i := range s.Requests {
+		a, b := &s.Requests[i], &raw.Requests[i]
+		p := map[string]string{"request": strconv.Itoa(i)}
+		field := func(name string) string { return fmt.Sprintf("request %d %s", i, name) }
+		switch {
+		case !close9(a.Start, b.Start):
+			return diff(field("start"), num(a.Start), num(b.Start), p)
+		case !close9(a.QueueTime, b.QueueTime):
+			return diff(field("queue time"), num(a.QueueTime), num(b.QueueTime), p)
+		case !close9(a.TTFT, b.TTFT):
+			return diff(field("TTFT"), num(a.TTFT), num(b.TTFT), p)
+		case !close9(a.Latency, b.Latency):
+			return diff(field("latency"), num(a.Latency), num(b.Latency), p)
+		case a.InputTokens != b.InputTokens:
+			return diff(field("input tokens"), strconv.Itoa(int(a.InputTokens)), strconv.Itoa(int(b.InputTokens)), p)
+		case a.OutputTokens != b.OutputTokens:
+			return diff(field("output tokens"), strconv.Itoa(int(a.OutputTokens)), strconv.Itoa(int(b.OutputTokens)), p)
+		case a.Failed() != b.Failed():
+			return diff(field("failed"), strconv.FormatBool(a.Failed()), strconv.FormatBool(b.Failed()), p)
+		case a.Gaps.Count != b.Gaps.Count:
+			return diff(field("chunk gap count"), strconv.Itoa(int(a.Gaps.Count)), strconv.Itoa(int(b.Gaps.Count)), p)
+		case a.Gaps.Count > 0 && !close9(a.Gaps.Sum, b.Gaps.Sum):
+			return diff(field("chunk gap sum"), num(a.Gaps.Sum), num(b.Gaps.Sum), p)
+		}
+	}
+	if s.Completed != raw.Completed {
+		return diff("completed", strconv.FormatInt(s.Completed, 10), strconv.FormatInt(raw.Completed, 10), nil)
+	}
+	if s.Failed != raw.Failed {
+		return diff("failed", strconv.FormatInt(s.Failed, 10), strconv.FormatInt(raw.Failed, 10), nil)
+	}
+	if len(s.Stated) != len(raw.Stated) {
+		return diff("the number of stated figures", strconv.Itoa(len(s.Stated)), strconv.Itoa(len(raw.Stated)), nil)
+	}
+	for i := range s.Stated {
+		a, b := s.Stated[i], raw.Stated[i]
+		p := map[string]string{"metric": a.Metric}
+		if a.Metric != b.Metric || a.Unit != b.Unit {
+			return diff(fmt.Sprintf("stated figure %d", i), a.Metric+" ("+a.Unit+")", b.Metric+" ("+b.Unit+")", p)
+		}
+		if !close9(a.Value, b.Value) && !(math.IsInf(b.Value, 0) && math.IsNaN(a.Value)) {
+			return diff("the stated "+a.Metric, num(a.Value)+" "+a.Unit, num(b.Value)+" "+b.Unit, p)
+		}
+	}
+	return nil
+}
+
+// auditRun runs the recomputation, plausibility and provenance checks on one
+// stored run.
+func auditRun(rec *store.RunRecord) []Finding {
+	var out []Finding
+	r := rec.Run
+	add := func(check, sev, msg string, params map[string]string) {
+		out = append(out, Finding{Check: check, Severity: sev, Message: msg, Params: params})
+	}
+	eff := provenance.Record(rec.Provenance).Effective()
+	opt := StatedOptions(r)
+
+	for _, s := range r.Stated {
+		if math.IsNaN(s.Value) || math.IsInf(s.Value, 0) {
+			add(CheckNonFinite, Fail, fmt.Sprintf("the stated %s (%s in the file) is %s, not a number a reader can use",
+				s.Metric, s.SourceKey, num(s.Value)), map[string]string{"metric": s.Metric, "value": num(s.Value)})
+		}
+	}
+
+	// The parsers keep a non-finite summary value out of the stated figures
+	// (as Extra, with a note): the tool printed it, nothing was computed.
+	var extraKeys []string
+	for k := range r.Extra {
+		extraKeys = append(extraKeys, k)
+	}
+	sort.Strings(extraKeys)
+	for _, k := range extraKeys {
+		switch strings.Trim(r.Extra[k], `"`) {
+		case "NaN", "Infinity", "-Infinity", "nan", "inf", "-inf":
+			if k == "request_rate" || k == "burstiness" {
+				continue // "inf" is how vLLM says "all at once"
+			}
+			add(CheckNonFinite, Warn, fmt.Sprintf("the file states %s as %s: the tool had no value for it, so it is not a figure and was not archived as one",
+				k, r.Extra[k]), map[string]string{"key": k, "value": r.Extra[k]})
+		}
+	}
+
+	statedDuration := math.NaN()
+	if d, ok := r.StatedValue("duration"); ok {
+		statedDuration = d.Value
+	}
+	fixed := 0
+	if eff["workload.fixed_output"] == "true" {
+		fixed, _ = strconv.Atoi(eff["workload.output_len"])
+	}
+
+	var ff *figures.RunFigures
+	if r.HasRequests && len(r.Requests) > 0 {
+		f := figures.Recompute(r.Requests, statedDuration, fixed)
+		ff = &f
+		for _, c := range figures.CheckStated(r.Stated, f, opt).Checks {
+			if c.OK {
+				continue
+			}
+			params := map[string]string{"metric": c.Metric, "stated": num(c.Stated), "recomputed": num(c.Recomputed),
+				"unit": c.Unit, "tolerance": num(c.Tolerance), "tolerance_basis": c.ToleranceBasis, "definition": c.Definition, "basis": c.Basis}
+			switch c.Metric {
+			case "tpot.mean":
+				add(CheckTPOT, Fail, fmt.Sprintf("the stated mean TPOT %s s cannot be reconciled with latency: the mean of (E2E − TTFT) / (output tokens − 1) over the completed requests is %s s (tolerance %s s, %s): %s",
+					num(c.Stated), num(c.Recomputed), num(c.Tolerance), c.ToleranceBasis, c.Reason), params)
+			case "duration":
+				// Judged by plausibility.duration below.
+			default:
+				add(CheckStated, Fail, fmt.Sprintf("the stated %s is %s %s, recomputed from the records it is %s %s (%s; definition: %s; tolerance %s %s, %s): %s",
+					c.Metric, num(c.Stated), c.Unit, num(c.Recomputed), c.Unit, c.Basis, c.Definition, num(c.Tolerance), c.Unit, c.ToleranceBasis, c.Reason), params)
+			}
+		}
+
+		// Stated duration against the records' window.
+		if f.WindowBasis == figures.BasisRecords && statedDuration > 0 && statedDuration < f.Window-DurationSlack {
+			add(CheckDuration, Fail, fmt.Sprintf("the stated duration %s s is shorter than the records' window %s s (first send to last completion) by %s s, more than the %s s allowed: the run cannot have taken less time than its own requests",
+				num(statedDuration), num(f.Window), num(f.Window-statedDuration), num(DurationSlack)),
+				map[string]string{"stated": num(statedDuration), "window": num(f.Window)})
+		}
+
+		// Non-streamed responses: TTFT equal to latency.
+		same, multi := 0, 0
+		for i := range r.Requests {
+			q := &r.Requests[i]
+			if q.Failed() || !benchrun.IsKnown(q.TTFT) || !benchrun.IsKnown(q.Latency) || q.OutputTokens == 0 || q.OutputTokens == 1 {
+				continue
+			}
+			multi++
+			if close9(q.TTFT, q.Latency) {
+				same++
+			}
+		}
+		if multi > 0 && float64(same) > NonStreamedShare*float64(multi) {
+			add(CheckNonStreamed, Warn, fmt.Sprintf("%d of %d completed multi-token requests have TTFT equal to latency: the responses were probably not streamed, so TTFT and TPOT do not measure what their names say",
+				same, multi), map[string]string{"equal": strconv.Itoa(same), "requests": strconv.Itoa(multi)})
+		}
+
+		if f.Short > 0 {
+			add(CheckOutputLength, Warn, fmt.Sprintf("%d of %d completed requests produced fewer than the requested %d output tokens (workload.fixed_output is true): throughput and TPOT are over shorter outputs than declared",
+				f.Short, f.Completed, fixed), map[string]string{"short": strconv.Itoa(f.Short), "completed": strconv.Itoa(f.Completed), "requested": strconv.Itoa(fixed)})
+		}
+	}
+
+	// Success rate, from the records or the stated counts.
+	completed, failed := r.Completed, r.Failed
+	if ff != nil {
+		completed, failed = int64(ff.Completed), int64(ff.Failed)
+	}
+	if completed >= 0 && failed >= 0 && completed+failed > 0 {
+		rate := float64(completed) / float64(completed+failed)
+		sev := ""
+		switch {
+		case rate < SuccessFail:
+			sev = Fail
+		case rate < SuccessWarn:
+			sev = Warn
+		}
+		if sev != "" {
+			add(CheckSuccessRate, sev, fmt.Sprintf("%d of %d requests completed (success rate %.2f%%, below %g%%): figures over the completed requests describe a server that was failing",
+				completed, completed+failed, rate*100, map[string]float64{Fail: SuccessFail * 100, Warn: SuccessWarn * 100}[sev]),
+				map[string]string{"completed": strconv.FormatInt(completed, 10), "failed": strconv.FormatInt(failed, 10), "rate": num(rate)})
+		}
+	}
+
+	// The summary's own consistency: output_throughput = total_output_tokens / duration.
+	tput, okT := r.StatedValue("output_throughput")
+	toks, okK := r.StatedValue("total_output_tokens")
+	dur, okD := r.StatedValue("duration")
+	if okT && okK && okD && dur.Value > 0 && isFinite(tput.Value) && isFinite(toks.Value) {
+		want := toks.Value / dur.Value
+		tol := figures.DefaultRelTol * math.Abs(tput.Value)
+		basis := "relative " + num(figures.DefaultRelTol)
+		if h := halfUnit(opt, tput) + math.Abs(want)*halfUnit(opt, dur)/math.Max(dur.Value-halfUnit(opt, dur), 1e-300); h > tol {
+			tol, basis = h, "rounding of the printed throughput and duration"
+		}
+		if math.Abs(tput.Value-want) > tol {
+			add(CheckDuration, Fail, fmt.Sprintf("the stated output throughput %s tok/s disagrees with the summary's own total_output_tokens / duration = %s / %s s = %s tok/s (tolerance %s tok/s, %s)",
+				num(tput.Value), num(toks.Value), num(dur.Value), num(want), num(tol), basis),
+				map[string]string{"stated": num(tput.Value), "recomputed": num(want), "definition": "total_output_tokens / duration", "tolerance": num(tol)})
+		}
+	}
+
+	// Peak output throughput must be at least the mean.
+	if peak, ok := r.StatedValue("max_output_tokens_per_s"); ok && isFinite(peak.Value) {
+		mean, what := math.NaN(), ""
+		switch {
+		case okT && isFinite(tput.Value):
+			mean, what = tput.Value, "stated output throughput"
+		case ff != nil && isFinite(ff.OutputThroughput):
+			mean, what = ff.OutputThroughput, "output throughput recomputed from the records (output tokens / window)"
+		}
+		tol := figures.DefaultRelTol*math.Abs(mean) + halfUnit(opt, peak)
+		if okT {
+			tol += halfUnit(opt, tput)
+		}
+		if !math.IsNaN(mean) && peak.Value < mean-tol {
+			add(CheckPeakThroughput, Fail, fmt.Sprintf("the stated peak output throughput %s tok/s is below the %s %s tok/s: a peak cannot be less than the mean",
+				num(peak.Value), what, num(mean)), map[string]string{"peak": num(peak.Value), "mean": num(mean), "mean_basis": what})
+		}
+	}
+
+	if !rec.Publishable {
+		add(CheckProvenanceComplete, Info, fmt.Sprintf("provenance is incomplete, so the run cannot be published: missing %s", strings.Join(rec.Missing, ", ")),
+			map[string]string{"missing": strings.Join(rec.Missing, ",")})
+	}
+	return out
+}
+
+func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// halfUnit is half a unit of the last printed decimal of a stated figure,
+// in its canonical unit; 0 when the source printed full precision.
+func halfUnit(opt figures.StatedOptions, s benchrun.Stated) float64 {
+	d, ok := opt.MetricDecimals[s.Metric]
+	if !ok {
+		if !opt.Rounded {
+			return 0
+		}
+		d = opt.Decimals
+	}
+	f := 1.0
+	scale := map[string]float64{"s": 1, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "ns": 1e-9}
+	if from, ok1 := scale[s.SourceUnit]; ok1 {
+		if to, ok2 := scale[s.Unit]; ok2 {
+			f = from / to
+		}
+	}
+	return 0.5 * math.Pow(10, -float64(d)) * f
+}
