@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -57,6 +58,28 @@ type Spec struct {
 	// Narrative maps a locale tag to a Markdown file, relative to the
 	// spec file's folder (NarrativePath resolves it).
 	Narrative map[string]string `yaml:"narrative"`
+	// Claims declare figures stated in text the case study cannot change
+	// (an already-published page, a customer's draft): benchledger audit
+	// checks each against the computed figure it claims (check
+	// claims.stated, docs/audit.md).
+	Claims []Claim `yaml:"claims"`
+}
+
+// Claim is a figure stated as text outside the bindings: Value as written
+// (in percent for a percentage, 2.32 for "2.32x"), with Unit ("%", "x",
+// "tok/s", ...; empty for a plain count) and Figure, the binding name it
+// claims ("scheduler_tuning.pct"; docs/casestudy.md "Narrative bindings").
+type Claim struct {
+	// Text says where the claim appears ("headline of the published page").
+	Text   string  `yaml:"text"`
+	Value  float64 `yaml:"value"`
+	Unit   string  `yaml:"unit"`
+	Figure string  `yaml:"figure"`
+	// Lang is the locale tag of the text (default en).
+	Lang string `yaml:"lang"`
+	// Decimals is how many decimals the text shows; nil infers them from
+	// Value's shortest decimal form (132 → 0, 8.2 → 1).
+	Decimals *int `yaml:"decimals"`
 }
 
 // DefaultLanguages are the languages of a spec that names none.
@@ -301,6 +324,20 @@ func (s *Spec) check(hasText bool) error {
 		bad("caveats: thresholds must not be negative")
 	}
 	s.checkTexts(hasText, bad)
+	for i, c := range s.Claims {
+		if strings.TrimSpace(c.Figure) == "" {
+			bad("claims[%d].figure: empty; name the binding the claim states (e.g. scheduler_tuning.pct)", i)
+		}
+		if math.IsNaN(c.Value) || math.IsInf(c.Value, 0) {
+			bad("claims[%d].value: %v is not a finite number", i, c.Value)
+		}
+		if c.Decimals != nil && (*c.Decimals < 0 || *c.Decimals > 12) {
+			bad("claims[%d].decimals: %d is not between 0 and 12", i, *c.Decimals)
+		}
+		if c.Lang != "" && !slices.Contains(LanguageTags(), c.Lang) {
+			bad("claims[%d].lang: unsupported language %q (supported: %s)", i, c.Lang, strings.Join(LanguageTags(), ", "))
+		}
+	}
 	if len(errs) > 0 {
 		return errors.New(strings.Join(errs, "; "))
 	}

@@ -224,3 +224,42 @@ func TestAuditUsage(t *testing.T) {
 		t.Fatalf("an archive that does not exist must not audit clean: %v", r)
 	}
 }
+
+// TestAuditClaims: the demo's texts are audited for unbound numbers
+// (warnings, no failure); a declared claim is checked against the computed
+// figure at its displayed precision.
+func TestAuditClaims(t *testing.T) {
+	db, specPath := demoArchive(t)
+	d, r := auditJSON(t, "--db", db, specPath)
+	if r.code != 0 || d.Counts["fail"] != 0 || !d.has("claims.unbound", "warn", "") {
+		t.Fatalf("the demo must audit clean with claims.unbound warnings: %v", r)
+	}
+	orig, err := os.ReadFile(specPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withClaims := func(claims string) {
+		t.Helper()
+		writeFile(t, specPath, string(orig)+"\nclaims:\n"+claims)
+	}
+
+	withClaims(`  - {text: "published headline", value: 132, unit: "%", figure: scheduler_tuning.pct}
+  - {text: "published table", value: 8.2, unit: "%", figure: nvidia_reference.pct}
+`)
+	if d, r := auditJSON(t, "--db", db, specPath); r.code != 0 || d.has("claims.stated", "fail", "") {
+		t.Fatalf("claims that agree with the figures must pass: %v", r)
+	}
+
+	withClaims(`  - {text: "published headline", value: 135, unit: "%", figure: scheduler_tuning.pct}
+  - {text: "published table", value: 8.3, unit: "%", figure: nvidia_reference.pct}
+`)
+	d, r = auditJSON(t, "--db", db, specPath)
+	if r.code != exitProblems || !d.has("claims.stated", "fail", "") {
+		t.Fatalf("wrong claims: exit %d, want %d with claims.stated\n%v", r.code, exitProblems, r)
+	}
+	text := bl(t, "audit", "--db", db, specPath)
+	if text.code != exitProblems || !strings.Contains(text.stdout, "claims.stated") ||
+		!strings.Contains(text.stdout, "135") || !strings.Contains(text.stdout, "131.9") || !strings.Contains(text.stdout, "8.3") {
+		t.Fatalf("text output must name the check and both values: %v", text)
+	}
+}

@@ -26,9 +26,9 @@ func auditCommand() *command {
 		args:  "[SPEC...]",
 		short: "check the archive and the runs behind case studies: integrity, recomputation, plausibility",
 		long: `Audits runs the way a reviewer would before a number is published. With case-study
-specs it audits the runs each spec uses; with --run, those runs; with neither, every run in
-the archive. SQLite's integrity_check and foreign_key_check run on the archive file in
-every case.
+specs it audits the runs each spec uses, and the numbers in the specs' texts and their
+declared claims; with --run, those runs; with neither, every run in the archive. SQLite's
+integrity_check and foreign_key_check run on the archive file in every case.
 
 Checks (severity; docs/audit.md has the exact rules):
   integrity.sqlite              fail  PRAGMA integrity_check reports a problem
@@ -45,6 +45,10 @@ Checks (severity; docs/audit.md has the exact rules):
   plausibility.non_streamed     warn  TTFT equals latency for most multi-token requests
   plausibility.output_length    warn  outputs shorter than a fixed requested length
   provenance.incomplete         info  the run cannot be published: provenance missing
+  claims.stated                 fail  a claim the spec declares names no figure, or disagrees
+                                      with the computed figure at its displayed precision
+  claims.unbound                warn  a number in a title, summary or narrative is not a
+                                      {{name}} binding
 
 Output is grouped by severity (fail, warn, info), each line with its check id and run.
 --json prints one document {schema_version, findings, counts}. The exit status is 0 when
@@ -66,6 +70,7 @@ no check fails and 3 when one does; warnings and notes do not change it.`,
 		}
 		defer a.Close()
 		ids := append([]string(nil), runs...)
+		var claims []audit.Finding
 		for _, p := range specs {
 			s, err := spec.Load(p)
 			if err != nil {
@@ -76,6 +81,11 @@ no check fails and 3 when one does; warnings and notes do not change it.`,
 				return err
 			}
 			ids = append(ids, res.RunIDs...)
+			cf, err := audit.Claims(res, s)
+			if err != nil {
+				return fmt.Errorf("%s: %w", p, err)
+			}
+			claims = append(claims, cf...)
 		}
 		if len(specs) > 0 && len(ids) == 0 {
 			return fmt.Errorf("the case studies use no runs: nothing to audit")
@@ -84,6 +94,8 @@ no check fails and 3 when one does; warnings and notes do not change it.`,
 		if err != nil {
 			return err
 		}
+		findings = append(findings, claims...)
+		audit.SortFindings(findings)
 		if findings == nil {
 			findings = []audit.Finding{}
 		}
@@ -118,8 +130,11 @@ func writeFindings(w io.Writer, fs []audit.Finding, counts map[string]int) {
 		fmt.Fprintf(w, "%s (%d)\n", strings.ToUpper(sev), len(group))
 		for _, f := range group {
 			where := "archive"
-			if f.Run != "" {
+			switch {
+			case f.Run != "":
 				where = "run " + f.Run
+			case f.File != "":
+				where = f.File
 			}
 			fmt.Fprintf(w, "  %s  %s: %s\n", f.Check, where, f.Message)
 		}
