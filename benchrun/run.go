@@ -47,6 +47,17 @@ type GapStats struct {
 	Max   float64 // seconds; Unknown when Count == 0
 }
 
+// Add counts one more gap (seconds) into the summary.
+func (g *GapStats) Add(v float64) {
+	if g.Count == 0 {
+		g.Min, g.Max = v, v
+	} else {
+		g.Min, g.Max = min(g.Min, v), max(g.Max, v)
+	}
+	g.Count++
+	g.Sum += v
+}
+
 // Request is one request as the client recorded it. Floats are seconds and
 // Unknown (NaN) when the source did not record them; token counts are -1 when
 // unknown.

@@ -858,13 +858,7 @@ func (p *traceParser) itl(line int, vt pyjson.Token) (benchrun.GapStats, error) 
 		if g.Count == math.MaxInt32 {
 			return g, p.errAt(line, "too many gaps in one request")
 		}
-		if g.Count == 0 {
-			g.Min, g.Max = v, v
-		} else {
-			g.Min, g.Max = min(g.Min, v), max(g.Max, v)
-		}
-		g.Count++
-		g.Sum += v
+		g.Add(v)
 		if g.Sum > traceMaxTime {
 			return g, p.errAt(line, "\"itl\" gaps add up to more than %g s", float64(traceMaxTime))
 		}

@@ -856,13 +856,7 @@ func (b *vllmRunBuilder) gaps(key string, i int, t pyjson.Token) (benchrun.GapSt
 		if g.Count == math.MaxInt32 {
 			return g, b.errAt(fmt.Sprintf("key %q item %d gap %d, ", key, i, k), e, "too many gaps in one request")
 		}
-		if g.Count == 0 {
-			g.Min, g.Max = v, v
-		} else {
-			g.Min, g.Max = min(g.Min, v), max(g.Max, v)
-		}
-		g.Count++
-		g.Sum += v
+		g.Add(v)
 	}
 }
 
