@@ -81,7 +81,8 @@ type Result struct {
 	// Caveats of the whole case study, sorted, without duplicates.
 	Caveats []caveat.Caveat `json:"caveats"`
 	// RunIDs are every run the figures stand on; Digest is a SHA-256 over
-	// their sorted raw-file hashes and the spec's bytes (DESIGN.md).
+	// their sorted raw-file hashes, the spec's bytes and its narratives'
+	// bytes in language order (DESIGN.md): the digest a report footer shows.
 	RunIDs []string `json:"run_ids"`
 	Digest string   `json:"archive_digest"`
 }
@@ -565,6 +566,17 @@ func (ev *evaluator) digest() error {
 		return err
 	}
 	h.Write(data)
+	for _, lang := range sorted(ev.s.Narrative) {
+		p := ev.s.NarrativePath(lang)
+		if p == "" {
+			continue
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return fmt.Errorf("narrative %s: %w", lang, err)
+		}
+		h.Write(data)
+	}
 	ev.res.Digest = hex.EncodeToString(h.Sum(nil))
 	return nil
 }

@@ -144,11 +144,7 @@ func newBuilder(ctx context.Context, res *casestudy.Result, src Source) (*builde
 		}
 		b.runs = append(b.runs, runMeta{id: id, file: rec.BlobSHA256, eff: provenance.Record(rec.Provenance).Effective()})
 	}
-	d, err := Digest(res, src)
-	if err != nil {
-		return nil, fmt.Errorf("report: archive digest: %w", err)
-	}
-	b.digest = d
+	b.digest = res.Digest
 	for _, lang := range slices.Sorted(maps.Keys(res.Spec.Narrative)) {
 		p := res.Spec.NarrativePath(lang)
 		if p == "" {

@@ -15,16 +15,12 @@ package report
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	htmltemplate "html/template"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	texttemplate "text/template"
 
@@ -287,40 +283,4 @@ func mdCode(s string) string {
 		return fence + " " + s + " " + fence
 	}
 	return fence + s + fence
-}
-
-// Digest is the archive digest of a report (DESIGN.md): SHA-256 over the
-// sorted raw-file hashes of the runs used, the spec's bytes, then the bytes
-// of each narrative in language-tag order. Without narratives it equals
-// casestudy.Result.Digest.
-func Digest(res *casestudy.Result, src Source) (string, error) {
-	shas := map[string]bool{}
-	for _, id := range res.RunIDs {
-		rec, err := src.RunMeta(id)
-		if err != nil {
-			return "", err
-		}
-		shas[rec.BlobSHA256] = true
-	}
-	h := sha256.New()
-	for _, s := range slices.Sorted(maps.Keys(shas)) {
-		h.Write([]byte(s + "\n"))
-	}
-	data, err := os.ReadFile(res.Spec.Path)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return "", err
-	}
-	h.Write(data)
-	for _, lang := range slices.Sorted(maps.Keys(res.Spec.Narrative)) {
-		p := res.Spec.NarrativePath(lang)
-		if p == "" {
-			continue
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return "", fmt.Errorf("narrative %s: %w", lang, err)
-		}
-		h.Write(data)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
