@@ -50,6 +50,13 @@ const (
 	CheckDuration           = "plausibility.duration"
 	CheckOutputLength       = "plausibility.output_length"
 	CheckProvenanceComplete = "provenance.incomplete"
+	CheckOfferedRate        = "plausibility.offered_rate"
+	CheckZeroSeries         = "plausibility.zero_series"
+	CheckEngine             = "provenance.engine"
+	CheckConfounded         = "comparison.confounded"
+	CheckLoadBound          = "comparison.load_bound"
+	CheckReferenceVisible   = "reference.not_visible"
+	CheckReferenceStale     = "reference.stale"
 )
 
 // Finding is one thing the audit found.

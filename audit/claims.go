@@ -27,6 +27,7 @@ import (
 const (
 	CheckClaimsUnbound = "claims.unbound"
 	CheckClaimsStated  = "claims.stated"
+	CheckClaimsText    = "claims.text"
 )
 
 // SortFindings orders findings the way Run does: by run id (findings with

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/benchledger/benchledger/audit"
 	"github.com/benchledger/benchledger/casestudy"
+	"github.com/benchledger/benchledger/caveat"
 	"github.com/benchledger/benchledger/spec"
 )
 
@@ -58,6 +60,8 @@ no check fails and 3 when one does; warnings and notes do not change it.`,
 		fs := newFlags(c, e)
 		db := dbFlag(fs, e)
 		asJSON := fs.Bool("json", false, "print one JSON document")
+		asOf := fs.String("as-of", "", "judge dates (reference age, caveats) as of this day, YYYY-MM-DD; default today")
+		maxAge := fs.Int("max-reference-age", int(audit.DefaultMaxReferenceAge/(24*time.Hour)), "days since an external reference's last re-check before reference.stale warns")
 		var runs runList
 		fs.Var(&runs, "run", "audit this run (id or unique prefix); repeatable")
 		specs, err := parseArgs(fs, args)
@@ -69,32 +73,44 @@ no check fails and 3 when one does; warnings and notes do not change it.`,
 			return err
 		}
 		defer a.Close()
-		ids := append([]string(nil), runs...)
-		var claims []audit.Finding
+		opt := audit.Options{MaxReferenceAge: time.Duration(*maxAge) * 24 * time.Hour}
+		if *asOf != "" {
+			d, err := time.Parse(time.DateOnly, *asOf)
+			if err != nil {
+				return usageErrorf("--as-of %q is not a date (YYYY-MM-DD)", *asOf)
+			}
+			opt.AsOf = d
+		}
+		if *maxAge < 1 {
+			return usageErrorf("--max-reference-age %d: give a number of days, at least 1", *maxAge)
+		}
+		var findings []audit.Finding
 		for _, p := range specs {
 			s, err := spec.Load(p)
 			if err != nil {
 				return err
 			}
-			res, err := casestudy.Evaluate(ctx, s, a, casestudy.Options{})
+			res, err := casestudy.Evaluate(ctx, s, a, casestudy.Options{Caveats: caveat.Options{Now: opt.AsOf}})
 			if err != nil {
 				return err
 			}
-			ids = append(ids, res.RunIDs...)
-			cf, err := audit.Claims(res, s)
+			if len(res.RunIDs) == 0 {
+				return fmt.Errorf("%s: the case study uses no runs: nothing to audit", p)
+			}
+			cf, err := audit.CaseStudy(ctx, a, res, s, opt)
 			if err != nil {
 				return fmt.Errorf("%s: %w", p, err)
 			}
-			claims = append(claims, cf...)
+			findings = append(findings, cf...)
 		}
-		if len(specs) > 0 && len(ids) == 0 {
-			return fmt.Errorf("the case studies use no runs: nothing to audit")
+		if len(runs) > 0 || len(specs) == 0 {
+			rf, err := audit.Run(ctx, a, runs)
+			if err != nil {
+				return err
+			}
+			findings = append(findings, rf...)
 		}
-		findings, err := audit.Run(ctx, a, ids)
-		if err != nil {
-			return err
-		}
-		findings = append(findings, claims...)
+		findings = audit.Dedupe(findings)
 		audit.SortFindings(findings)
 		if findings == nil {
 			findings = []audit.Finding{}

@@ -1,0 +1,39 @@
+package audit
+
+// CheckInfo describes one check: its stable id, the severities it can
+// report and its rule in one English sentence (docs/audit.md has the detail).
+type CheckInfo struct {
+	ID         string
+	Severities []string
+	Rule       string
+}
+
+// Checks lists every check the audit runs, in the order docs/audit.md and
+// the audit page list them. A localised report has a title for each id.
+func Checks() []CheckInfo {
+	return []CheckInfo{
+		{CheckSQLite, []string{Fail}, "SQLite's integrity_check reports a problem in the archive file"},
+		{CheckForeignKeys, []string{Fail}, "SQLite's foreign_key_check reports a row whose parent is missing"},
+		{CheckBlobHash, []string{Fail}, "a raw file's bytes no longer match their SHA-256"},
+		{CheckRecords, []string{Fail}, "the stored records differ from the raw file parsed again"},
+		{CheckStated, []string{Fail}, "a figure the tool stated disagrees with the value recomputed from its records"},
+		{CheckTPOT, []string{Fail}, "the stated mean TPOT cannot be reconciled with (E2E − TTFT) / (output tokens − 1)"},
+		{CheckDuration, []string{Fail}, "the stated duration or throughput is inconsistent with the records or the token totals"},
+		{CheckPeakThroughput, []string{Fail}, "the stated peak output throughput is below the mean"},
+		{CheckOfferedRate, []string{Warn}, "the achieved request rate fell well short of the offered rate"},
+		{CheckZeroSeries, []string{Fail, Warn}, "a series is all zero where zero is impossible"},
+		{CheckNonFinite, []string{Fail, Warn}, "a stated figure is NaN or infinite"},
+		{CheckSuccessRate, []string{Fail, Warn}, "too few requests completed"},
+		{CheckNonStreamed, []string{Warn}, "TTFT equals latency for most requests: responses were not streamed"},
+		{CheckOutputLength, []string{Warn}, "outputs were shorter than the fixed requested length"},
+		{CheckProvenanceComplete, []string{Info}, "the run cannot be published: provenance is missing"},
+		{CheckEngine, []string{Fail}, "an engine or version named in the text or the launch command contradicts the run's provenance"},
+		{CheckConfounded, []string{Fail, Warn}, "a comparison changed more than it set out to change"},
+		{CheckLoadBound, []string{Warn}, "a throughput comparison at a fixed offered load that both runs kept up with"},
+		{CheckReferenceVisible, []string{Warn}, "an external reference was no longer visible at its source at the last re-check"},
+		{CheckReferenceStale, []string{Warn}, "an external reference has not been re-checked for longer than the allowed age"},
+		{CheckClaimsStated, []string{Fail}, "a claim declared in the spec disagrees with the computed figure"},
+		{CheckClaimsText, []string{Fail}, "a number in the text disagrees with every computed figure of its kind"},
+		{CheckClaimsUnbound, []string{Warn}, "a number in the text is not bound to a figure"},
+	}
+}
