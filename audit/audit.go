@@ -325,7 +325,14 @@ func close9(a, b float64) bool {
 	return math.Abs(a-b) <= RecordsRelTol*math.Max(math.Abs(a), math.Abs(b))
 }
 
-func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+// num writes a value in full precision, without an exponent for the
+// magnitudes figures have (a reader compares digits, not 2.01e+07).
+func num(v float64) string {
+	if a := math.Abs(v); a == 0 || a >= 1e-4 && a < 1e15 {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
 
 // compareRecords compares a stored run with the run re-parsed from its raw
 // bytes and describes the first difference.
@@ -541,11 +548,29 @@ func auditRun(rec *store.RunRecord) []Finding {
 		if okT {
 			tol += halfUnit(opt, tput)
 		}
+		// A peak over one-second buckets cannot exceed every output token
+		// the run produced (vLLM counts tokens per whole second).
+		total, basis := math.NaN(), ""
+		switch {
+		case okK && isFinite(toks.Value):
+			total, basis = toks.Value, "stated total_output_tokens"
+		case ff != nil:
+			total, basis = float64(ff.OutputTokens), "output tokens of the records"
+		}
+		long := statedDuration >= 1 || ff != nil && ff.Window >= 1 // a run under a second has no whole bucket
+		if long && total > 0 && peak.Value > total+halfUnit(opt, peak) {
+			add(CheckPeakThroughput, Fail, fmt.Sprintf("the stated peak output throughput %s tok/s exceeds the %s %s: no one-second interval can produce more tokens than the whole run did",
+				num(peak.Value), basis, num(total)), map[string]string{"peak": num(peak.Value), "total_output_tokens": num(total), "total_basis": basis})
+		}
 		if !math.IsNaN(mean) && peak.Value < mean-tol {
 			add(CheckPeakThroughput, Fail, fmt.Sprintf("the stated peak output throughput %s tok/s is below the %s %s tok/s: a peak cannot be less than the mean",
 				num(peak.Value), what, num(mean)), map[string]string{"peak": num(peak.Value), "mean": num(mean), "mean_basis": what})
 		}
 	}
+
+	out = append(out, offeredRateFindings(r, eff, ff)...)
+	out = append(out, zeroSeriesFindings(r, ff)...)
+	out = append(out, runEngineFindings(eff)...)
 
 	if !rec.Publishable {
 		add(CheckProvenanceComplete, Info, fmt.Sprintf("provenance is incomplete, so the run cannot be published: missing %s", strings.Join(rec.Missing, ", ")),

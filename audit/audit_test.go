@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -25,6 +26,7 @@ type vllmFile struct {
 	short       int  // this many completed requests produce 2 tokens
 	// extra summary keys, as raw JSON, overriding the consistent ones.
 	extra map[string]string
+	rate  string // request_rate as raw JSON (default "inf")
 }
 
 // write writes the file with a summary consistent with its requests unless
@@ -70,7 +72,7 @@ func (v vllmFile) write(t *testing.T, path string) {
 	sum := map[string]string{
 		"duration": ff(dur), "completed": strconv.Itoa(completed), "failed": strconv.Itoa(failed),
 		"total_input_tokens": strconv.Itoa(completed * 64), "total_output_tokens": strconv.Itoa(outTok),
-		"output_throughput": ff(float64(outTok) / dur), "max_output_tokens_per_s": ff(float64(outTok)/dur + 50),
+		"output_throughput": ff(float64(outTok) / dur), "max_output_tokens_per_s": ff(math.Min(float64(outTok)/dur+50, float64(outTok))),
 	}
 	if completed > 0 {
 		sum["mean_tpot_ms"] = ff(tpotSum / float64(completed) * 1000)
@@ -79,8 +81,12 @@ func (v vllmFile) write(t *testing.T, path string) {
 		sum[k] = x
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, `{"date": "20260818-101500", "backend": "openai", "model_id": "m/x", "tokenizer_id": "m/x", "num_prompts": %d, "request_rate": "inf", "max_concurrency": 8`, v.n)
-	for _, k := range []string{"duration", "completed", "failed", "total_input_tokens", "total_output_tokens", "output_throughput", "max_output_tokens_per_s", "mean_tpot_ms"} {
+	rate := v.rate
+	if rate == "" {
+		rate = `"inf"`
+	}
+	fmt.Fprintf(&b, `{"date": "20260818-101500", "backend": "openai", "model_id": "m/x", "tokenizer_id": "m/x", "num_prompts": %d, "request_rate": %s, "max_concurrency": 8`, v.n, rate)
+	for _, k := range []string{"duration", "completed", "failed", "total_input_tokens", "total_output_tokens", "output_throughput", "max_output_tokens_per_s", "mean_tpot_ms", "mean_ttft_ms"} {
 		if x, ok := sum[k]; ok {
 			fmt.Fprintf(&b, ", %q: %s", k, x)
 		}
@@ -186,6 +192,10 @@ func TestPlausibilityFindings(t *testing.T) {
 		"nan.json":      {n: 40, extra: map[string]string{"mean_tpot_ms": "NaN"}},
 		"dur.json":      {n: 40, extra: map[string]string{"duration": "0.2", "output_throughput": "1000.0"}},
 		"short.json":    {n: 40, short: 3},
+		"ceiling.json":  {n: 40, extra: map[string]string{"max_output_tokens_per_s": "20132659"}},
+		"zero.json":     {n: 40, extra: map[string]string{"mean_ttft_ms": "0.0"}},
+		"behind.json":   {n: 40, rate: "1000"},
+		"keptup.json":   {n: 40, rate: "40"},
 	}, true)
 	fs := findings(t, a)
 	want := []struct{ file, check, severity string }{
@@ -197,6 +207,9 @@ func TestPlausibilityFindings(t *testing.T) {
 		{"nan.json", CheckNonFinite, Warn}, // kept out of the stated figures by the parser
 		{"dur.json", CheckDuration, Fail},
 		{"short.json", CheckOutputLength, Warn},
+		{"ceiling.json", CheckPeakThroughput, Fail},
+		{"zero.json", CheckZeroSeries, Fail},
+		{"behind.json", CheckOfferedRate, Warn},
 	}
 	for _, w := range want {
 		f := find(fs, w.check, ids[w.file])
@@ -210,6 +223,12 @@ func TestPlausibilityFindings(t *testing.T) {
 	}
 	if f := find(fs, CheckOutputLength, ids["short.json"]); f != nil && f.Params["short"] != "3" {
 		t.Errorf("short outputs: %+v", f.Params)
+	}
+	if f := find(fs, CheckOfferedRate, ids["keptup.json"]); f != nil {
+		t.Errorf("a run that kept up with its offered rate: %+v", f)
+	}
+	if f := find(fs, CheckPeakThroughput, ids["ceiling.json"]); f != nil && !strings.Contains(f.Message, "20132659") {
+		t.Errorf("the ceiling finding must name the stated peak: %s", f.Message)
 	}
 	for _, f := range fs {
 		if f.Run == ids["someFail.json"] && f.Severity == Fail || f.Run == ids["failing.json"] && f.Severity == Fail {

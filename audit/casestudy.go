@@ -52,6 +52,21 @@ func CaseStudy(ctx context.Context, a *store.Archive, res *casestudy.Result, s *
 		return nil, err
 	}
 	out = append(out, cf...)
+	texts, err := caseTexts(s)
+	if err != nil {
+		return nil, err
+	}
+	ef, err := engineTextFindings(a, res, texts)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, ef...)
+	cmp, err := comparisonFindings(ctx, a, res, s)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, cmp...)
+	out = append(out, referenceFindings(res, s, opt)...)
 	SortFindings(out)
 	return out, nil
 }

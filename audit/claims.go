@@ -50,7 +50,37 @@ func SortFindings(fs []Finding) {
 //     that exists, in the same unit, and agrees with the computed value at
 //     the precision the claim is written with.
 func Claims(res *casestudy.Result, s *spec.Spec) ([]Finding, error) {
+	texts, err := caseTexts(s)
+	if err != nil {
+		return nil, err
+	}
+	b := report.Bindings(res)
 	var out []Finding
+	for _, t := range texts {
+		for _, tok := range ScanNumbers(t.Text) {
+			out = append(out, numberFinding(res, b, t, tok))
+		}
+	}
+	for i, c := range s.Claims {
+		out = append(out, checkClaim(res, s, b, i, c)...)
+	}
+	return out, nil
+}
+
+// caseText is one language's title, summary or narrative.
+type caseText struct {
+	Field, Lang string // "narrative", "en"
+	File        string // the narrative file, or the spec for a title or summary
+	Text        string
+	line        func(Token) int
+}
+
+// Name is the field as messages name it: "narrative.en".
+func (t caseText) Name() string { return t.Field + "." + t.Lang }
+
+// caseTexts lists the texts of a spec, in language order, each with a way
+// to find a token's line in its file.
+func caseTexts(s *spec.Spec) ([]caseText, error) {
 	var specLines []string
 	var specNode *yaml.Node
 	if data, err := os.ReadFile(s.Path); err == nil {
@@ -60,12 +90,7 @@ func Claims(res *casestudy.Result, s *spec.Spec) ([]Finding, error) {
 			specNode = &n
 		}
 	}
-	unbound := func(file, field, lang string, line int, tok Token) {
-		out = append(out, Finding{Check: CheckClaimsUnbound, Severity: Warn, File: file,
-			Message: fmt.Sprintf("line %d: %q in the %s text (%s) is a number not bound to a figure: write it as {{name}} or declare it as a claim in the spec",
-				line, tok.Text, lang, field),
-			Params: map[string]string{"field": field, "lang": lang, "line": strconv.Itoa(line), "token": tok.Text}})
-	}
+	var out []caseText
 	for _, lang := range s.Languages {
 		for _, field := range []string{"title", "summary"} {
 			m := s.Title
@@ -77,9 +102,8 @@ func Claims(res *casestudy.Result, s *spec.Spec) ([]Finding, error) {
 				continue
 			}
 			start := valueLine(specNode, field, lang)
-			for _, tok := range ScanNumbers(text) {
-				unbound(s.Path, field+"."+lang, lang, lineOf(specLines, start, tok), tok)
-			}
+			out = append(out, caseText{Field: field, Lang: lang, File: s.Path, Text: text,
+				line: func(tok Token) int { return lineOf(specLines, start, tok) }})
 		}
 		rel := s.Narrative[lang]
 		if rel == "" {
@@ -93,14 +117,8 @@ func Claims(res *casestudy.Result, s *spec.Spec) ([]Finding, error) {
 		if err != nil {
 			return nil, fmt.Errorf("narrative.%s: %w", lang, err)
 		}
-		for _, tok := range ScanNumbers(string(data)) {
-			unbound(file, "narrative."+lang, lang, tok.Line, tok)
-		}
-	}
-
-	b := report.Bindings(res)
-	for i, c := range s.Claims {
-		out = append(out, checkClaim(res, s, b, i, c)...)
+		out = append(out, caseText{Field: "narrative", Lang: lang, File: file, Text: string(data),
+			line: func(tok Token) int { return tok.Line }})
 	}
 	return out, nil
 }
@@ -317,6 +335,9 @@ func lineOf(lines []string, start int, tok Token) int {
 type Token struct {
 	Text string
 	Line int // 1-based
+	// After is the text right after the token (a few bytes), where a unit
+	// such as "tok/s" would be.
+	After string
 }
 
 // The parts of Markdown masked before scanning.
@@ -510,7 +531,8 @@ func ScanNumbers(text string) []Token {
 			glued = true // an ordered-list marker
 		}
 		if !glued {
-			out = append(out, Token{Text: text[start:end], Line: bytes.Count([]byte(m[:start]), []byte("\n")) + 1})
+			out = append(out, Token{Text: text[start:end], Line: bytes.Count([]byte(m[:start]), []byte("\n")) + 1,
+				After: m[end:min(len(m), end+24)]})
 		}
 		i = max(end, j)
 		// Skip the rest of a glued run (letters and digits) so that its

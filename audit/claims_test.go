@@ -104,17 +104,77 @@ func TestClaimsUnbound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []string
+	var got, text []string
 	for _, f := range fs {
-		if f.Check != CheckClaimsUnbound || f.Severity != Warn {
+		where := filepath.Base(f.File) + ":" + f.Params["line"] + ":" + f.Params["token"]
+		switch {
+		case f.Check == CheckClaimsUnbound && f.Severity == Warn:
+			got = append(got, where+"="+f.Params["equals"])
+		case f.Check == CheckClaimsText && f.Severity == Fail:
+			text = append(text, where+"~"+f.Params["nearest"])
+		default:
 			t.Errorf("unexpected finding %+v", f)
-			continue
 		}
-		got = append(got, filepath.Base(f.File)+":"+f.Params["line"]+":"+f.Params["token"])
 	}
-	want := []string{"casestudy.yaml:4:2.32x", "casestudy.yaml:8:41,651", "en.md:5:132%"}
+	// 2.32x and 132% equal figures at their precision: bind them. 41,651
+	// tok/s is no figure of the case study: a failure naming the nearest.
+	want := []string{"casestudy.yaml:4:2.32x=scheduler_tuning.ratio", "en.md:5:132%=scheduler_tuning.pct"}
 	if !slices.Equal(got, want) {
 		t.Errorf("unbound = %q, want %q", got, want)
+	}
+	if want := []string{"casestudy.yaml:8:41,651~scheduler_tuning.candidate"}; !slices.Equal(text, want) {
+		t.Errorf("claims.text = %q, want %q", text, want)
+	}
+}
+
+// TestClaimsText: a number with a kind (%, x, a unit) in a text is checked
+// against the case study's figures of that kind, in the text's language.
+func TestClaimsText(t *testing.T) {
+	for _, c := range []struct {
+		lang, text string
+		check      string // CheckClaimsUnbound, CheckClaimsText, or "" for no finding
+		figure     string // equals (unbound) or nearest (text)
+	}{
+		{"en", "Throughput rose by 132%.", CheckClaimsUnbound, "scheduler_tuning.pct"},
+		{"en", "Throughput rose by +131.9%.", CheckClaimsUnbound, "scheduler_tuning.pct"},
+		{"en", "Total TPS rose (+1.74%).", CheckClaimsText, "nvidia_reference.pct"},
+		{"en", "It is 2.3x faster.", CheckClaimsUnbound, "scheduler_tuning.ratio"},
+		{"en", "It is 2.5x faster.", CheckClaimsText, "scheduler_tuning.ratio"},
+		{"en", "The saturation point gives 17,961 tok/s.", CheckClaimsUnbound, "saturation_throughput"},
+		{"en", "The saturation point gives 17,000 tok/s.", CheckClaimsText, "saturation_throughput"},
+		{"es", "El punto de saturación da 17.961 tok/s.", CheckClaimsUnbound, "saturation_throughput"},
+		{"es", "Una mejora del 131,9 %.", CheckClaimsUnbound, "scheduler_tuning.pct"},
+		{"es", "Una mejora del 13,9 %.", CheckClaimsText, "nvidia_reference.pct"},
+		{"es-419", "Da 17,961 tok/s.", CheckClaimsUnbound, "saturation_throughput"},
+		{"zh", "吞吐量为8000 tok/s。", CheckClaimsText, "scheduler_tuning.baseline"},
+		{"ja", "スループットは 2.32 倍です。", CheckClaimsUnbound, "scheduler_tuning.ratio"},
+		{"en", "A count: 1,000 prompts.", CheckClaimsUnbound, ""},
+		{"en", "Latency 15.91 s.", CheckClaimsUnbound, ""}, // no figure in s: nothing to check against
+	} {
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, "n.md"), []byte(c.text+"\n"), 0o644)
+		p := filepath.Join(dir, "casestudy.yaml")
+		os.WriteFile(p, []byte("id: demo\nruns: {baseline: {role: baseline}}\nlanguages: ["+c.lang+"]\ntitle: {"+c.lang+": T}\nsummary: {"+c.lang+": S}\nnarrative: {"+c.lang+": n.md}\n"), 0o644)
+		s, err := spec.Load(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs, err := Claims(demoResult(), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(fs) != 1 {
+			t.Errorf("%s %q: want one finding, got %+v", c.lang, c.text, fs)
+			continue
+		}
+		f := fs[0]
+		got := f.Params["equals"] + f.Params["nearest"]
+		if f.Check != c.check || got != c.figure {
+			t.Errorf("%s %q: got %s (%s), want %s (%s): %s", c.lang, c.text, f.Check, got, c.check, c.figure, f.Message)
+		}
+		if f.Check == CheckClaimsText && (f.Severity != Fail || !strings.Contains(f.Message, f.Params["token"]) || f.Params["computed"] == "") {
+			t.Errorf("%s %q: a claims.text failure names the stated and the computed value: %+v", c.lang, c.text, f)
+		}
 	}
 }
 

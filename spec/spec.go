@@ -20,6 +20,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/benchledger/benchledger/figures"
 	"github.com/benchledger/benchledger/provenance"
 )
 
@@ -129,6 +130,9 @@ type Comparison struct {
 	Candidate string   `yaml:"candidate"`
 	Metric    string   `yaml:"metric"`
 	Intended  []string `yaml:"intended"`
+	// Disclosed are confounders the author knows of and states in the
+	// text: the audit warns about them instead of failing.
+	Disclosed []string `yaml:"disclosed"`
 }
 
 // Sweep orders a selection by a numeric provenance field.
@@ -287,6 +291,11 @@ func (s *Spec) check(hasText bool) error {
 		for _, f := range c.Intended {
 			if _, ok := provenance.Lookup(f); !ok && !strings.HasPrefix(f, "labels.") {
 				bad("comparisons.%s.intended: unknown provenance field %q", n, f)
+			}
+		}
+		for _, f := range c.Disclosed {
+			if _, ok := provenance.Lookup(f); !ok && !strings.HasPrefix(f, "labels.") && f != figures.LoadModeField {
+				bad("comparisons.%s.disclosed: unknown provenance field %q", n, f)
 			}
 		}
 	}

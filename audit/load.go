@@ -1,0 +1,127 @@
+package audit
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/figures"
+)
+
+// KeepUpShare is the share of the offered request rate a run must achieve
+// (completed requests / window) not to be reported as falling behind; the
+// same threshold GPUStack's benchmark analysis uses for its keep-up check.
+const KeepUpShare = 0.8
+
+// offeredRate is the run's finite offered request rate (workload.request_rate,
+// req/s); ok is false for "inf" (all at once), a closed loop or none.
+func offeredRate(eff map[string]string) (float64, bool) {
+	v := strings.TrimSpace(eff["workload.request_rate"])
+	if v == "" {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || !isFinite(f) || f <= 0 {
+		return 0, false
+	}
+	return f, true
+}
+
+// achievedRate is completed requests per second of the run's window, from
+// the records or else the stated request_throughput.
+func achievedRate(r *benchrun.Run, ff *figures.RunFigures) (float64, string) {
+	if ff != nil && ff.Window > 0 && isFinite(ff.RequestThroughput) {
+		return ff.RequestThroughput, "completed requests / window (" + ff.WindowBasis + ")"
+	}
+	if s, ok := r.StatedValue("request_throughput"); ok && isFinite(s.Value) {
+		return s.Value, "stated request_throughput"
+	}
+	return math.NaN(), ""
+}
+
+// offeredRateFindings: at an open-loop offered rate, the run should have
+// completed requests at close to that rate; well below it, the server (or
+// the client) fell behind and latency figures describe a growing queue.
+func offeredRateFindings(r *benchrun.Run, eff map[string]string, ff *figures.RunFigures) []Finding {
+	offered, ok := offeredRate(eff)
+	if !ok {
+		return nil
+	}
+	achieved, basis := achievedRate(r, ff)
+	if math.IsNaN(achieved) || achieved >= KeepUpShare*offered {
+		return nil
+	}
+	return []Finding{{Check: CheckOfferedRate, Severity: Warn,
+		Message: fmt.Sprintf("the achieved request rate %s req/s (%s) is %.1f%% of the offered %s req/s, below %g%%: the run fell behind its load, so its latencies describe a growing queue",
+			num(achieved), basis, 100*achieved/offered, num(offered), KeepUpShare*100),
+		Params: map[string]string{"achieved": num(achieved), "offered": num(offered), "basis": basis}}}
+}
+
+// zeroSeriesMetrics are stated figures that cannot be zero when requests
+// completed: vLLM writes 0 for a series it did not measure.
+var zeroSeriesMetrics = []string{"output_throughput", "total_token_throughput", "request_throughput",
+	"ttft.mean", "ttft.median", "e2el.mean", "e2el.median", "tpot.mean", "tpot.median", "itl.mean", "itl.median"}
+
+// zeroSeriesFindings reports series that are all zero although requests
+// completed: a stated figure of 0, or a per-request series (TTFT, latency,
+// output tokens) that is 0 for every completed request.
+func zeroSeriesFindings(r *benchrun.Run, ff *figures.RunFigures) []Finding {
+	var out []Finding
+	completed := r.Completed
+	if ff != nil {
+		completed = int64(ff.Completed)
+	}
+	if completed <= 0 {
+		return nil
+	}
+	// TPOT and ITL are undefined for one-token outputs and zero for
+	// non-streamed ones (plausibility.non_streamed says so); skip them then.
+	multiToken := true
+	if ff != nil && ff.Completed > 0 && ff.OutputTokens <= int64(ff.Completed) {
+		multiToken = false
+	}
+	for _, m := range zeroSeriesMetrics {
+		if !multiToken && (strings.HasPrefix(m, "tpot.") || strings.HasPrefix(m, "itl.")) {
+			continue
+		}
+		if s, ok := r.StatedValue(m); ok && s.Value == 0 {
+			out = append(out, Finding{Check: CheckZeroSeries, Severity: Fail,
+				Message: fmt.Sprintf("the stated %s (%s in the file) is 0 although %d requests completed: a tool writes 0 for a series it did not measure; it is not a measurement", m, s.SourceKey, completed),
+				Params:  map[string]string{"metric": m, "completed": strconv.FormatInt(completed, 10)}})
+		}
+	}
+	if ff == nil || !r.HasRequests {
+		return out
+	}
+	series := []struct {
+		name string
+		get  func(q *benchrun.Request) (float64, bool)
+	}{
+		{"TTFT", func(q *benchrun.Request) (float64, bool) { return q.TTFT, benchrun.IsKnown(q.TTFT) }},
+		{"latency", func(q *benchrun.Request) (float64, bool) { return q.Latency, benchrun.IsKnown(q.Latency) }},
+		{"output tokens", func(q *benchrun.Request) (float64, bool) { return float64(q.OutputTokens), q.OutputTokens >= 0 }},
+	}
+	for _, sr := range series {
+		known, zero := 0, 0
+		for i := range r.Requests {
+			q := &r.Requests[i]
+			if q.Failed() {
+				continue
+			}
+			if v, ok := sr.get(q); ok {
+				known++
+				if v == 0 {
+					zero++
+				}
+			}
+		}
+		if known > 0 && zero == known {
+			out = append(out, Finding{Check: CheckZeroSeries, Severity: Fail,
+				Message: fmt.Sprintf("%s is 0 for all %d completed requests that record it: the series was not measured, and figures over it are not measurements", sr.name, known),
+				Params:  map[string]string{"series": sr.name, "requests": strconv.Itoa(known)}})
+		}
+	}
+	return out
+}
