@@ -79,12 +79,35 @@ func TestAuditDemo(t *testing.T) {
 	}
 
 	t.Run("clean", func(t *testing.T) {
-		d, r := auditJSON(t, "--db", db, specPath)
+		d, r := auditJSON(t, "--db", db, "--as-of", "2026-11-29", specPath)
 		if r.code != 0 || d.Counts["fail"] != 0 {
 			t.Fatalf("the demo case study must audit clean: %v", r)
 		}
 		if d.SchemaVersion != 1 {
 			t.Errorf("schema_version = %d", d.SchemaVersion)
+		}
+		// The demo's deliberate, disclosed confounders and its dated
+		// reference that is no longer on its page are warnings.
+		warned := map[string]bool{}
+		for _, f := range d.Findings {
+			if f.Severity == "warn" {
+				warned[f.Check+" "+f.Params["comparison"]] = true
+			}
+		}
+		for _, w := range []string{"comparison.confounded nvidia_reference", "reference.not_visible nvidia_reference"} {
+			if !warned[w] {
+				t.Errorf("the demo audit must warn: %s\n%v", w, r)
+			}
+		}
+		// A year on, the reference is also overdue for a re-check: a
+		// warning, still no failure.
+		late, r3 := auditJSON(t, "--db", db, "--as-of", "2027-08-20", specPath)
+		stale := false
+		for _, f := range late.Findings {
+			stale = stale || f.Check == "reference.stale" && f.Severity == "warn"
+		}
+		if r3.code != 0 || late.Counts["fail"] != 0 || !stale {
+			t.Errorf("as of 2027-08-20: want reference.stale as a warning and no failure: %v", r3)
 		}
 		all, r2 := auditJSON(t, "--db", db)
 		if r2.code != 0 || all.Counts["fail"] != 0 {
