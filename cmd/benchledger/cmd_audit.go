@@ -41,14 +41,27 @@ Checks (severity; docs/audit.md has the exact rules):
   plausibility.tpot             fail  stated mean TPOT != mean of (E2E - TTFT) / (output tokens - 1)
   plausibility.duration         fail  stated duration shorter than the records' window (> 1 ms),
                                       or output_throughput != total_output_tokens / duration
-  plausibility.peak_throughput  fail  stated peak output throughput below the mean
+  plausibility.peak_throughput  fail  stated peak output throughput below the mean, or above
+                                      every output token of the run
+  plausibility.zero_series      fail  a series is all zero although requests completed
   plausibility.nonfinite        fail  a stated figure is NaN or infinite
   plausibility.success_rate     warn  under 99% of requests completed (fail under 50%)
+  plausibility.offered_rate     warn  under 80% of a finite offered request rate achieved
   plausibility.non_streamed     warn  TTFT equals latency for most multi-token requests
   plausibility.output_length    warn  outputs shorter than a fixed requested length
+  provenance.engine             fail  launch command or image names another engine or version
+                                      than the run's provenance; a title or summary names an
+                                      engine or version no run used (warn in a narrative)
   provenance.incomplete         info  the run cannot be published: provenance missing
+  comparison.confounded         fail  a comparison changed a field neither intended nor
+                                      disclosed (warn when disclosed)
+  comparison.load_bound         warn  throughput compared at a fixed offered load both runs met
+  reference.not_visible         warn  an external reference was gone at its last re-check
+  reference.stale               warn  an external reference not re-checked for --max-reference-age
   claims.stated                 fail  a claim the spec declares names no figure, or disagrees
                                       with the computed figure at its displayed precision
+  claims.text                   fail  a number with %, x or a unit in a text matches no figure
+                                      of that kind at its precision
   claims.unbound                warn  a number in a title, summary or narrative is not a
                                       {{name}} binding
 
