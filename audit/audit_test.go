@@ -27,6 +27,7 @@ type vllmFile struct {
 	// extra summary keys, as raw JSON, overriding the consistent ones.
 	extra map[string]string
 	rate  string // request_rate as raw JSON (default "inf")
+	start float64 // clock value of the first send (default 100): makes files differ
 }
 
 // write writes the file with a summary consistent with its requests unless
@@ -41,7 +42,7 @@ func (v vllmFile) write(t *testing.T, path string) {
 	completed, failed, outTok := 0, 0, 0
 	var tpotSum float64
 	for i := 0; i < v.n; i++ {
-		starts = append(starts, ff(100+float64(i)*0.01))
+		starts = append(starts, ff(100+v.start+float64(i)*0.01))
 		ins = append(ins, "64")
 		if v.failEach > 0 && i%v.failEach == 0 {
 			failed++

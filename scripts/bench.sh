@@ -47,10 +47,14 @@ row "sqlite3 shell, 1,000 files" "$s_many" "$m_many"
 read -r b_many mb_many < <(measure "ingest 1000" "$bl" ingest --db "$work/bl-many.db" "$work/runs")
 row "benchledger ingest, 1,000 files" "$b_many" "$mb_many"
 
+read -r b_audit mb_audit < <(measure "audit 1000" "$bl" audit --db "$work/bl-many.db")
+row "benchledger audit, those 1,000 runs" "$b_audit" "$mb_audit"
+
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1fx", a / b }'; }
 echo
 echo "large file: benchledger is $(ratio "$s_large" "$b_large") faster than the shell (target >= 6x), peak ${mb_large} MB (target < 128 MB)"
 echo "1,000 files: benchledger is $(ratio "$s_many" "$b_many") faster than the shell (target >= 3x)"
+echo "audit of 1,000 runs (integrity + recomputation): ${b_audit} s (target: well under a minute)"
 
 if [ "${HUGE:-0}" = 1 ]; then
   huge=$work/huge.json
@@ -60,5 +64,6 @@ if [ "${HUGE:-0}" = 1 ]; then
 fi
 
 echo
-echo "Go benchmarks (parser, store, figures):"
+echo "Go benchmarks (parser, store, figures, audit):"
 cd "$here" && go test -run '^$' -bench . -benchtime 3x ./ingest/... ./store ./figures 2>&1 | grep -E '^(Benchmark|ok|FAIL|---)' || true
+cd "$here" && go test -run '^$' -bench Audit1000Runs -benchtime 1x ./audit 2>&1 | grep -E '^(Benchmark|ok|FAIL|---)' || true

@@ -1,0 +1,56 @@
+package audit
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/benchledger/benchledger/ingest"
+	"github.com/benchledger/benchledger/store"
+)
+
+// BenchmarkAudit1000Runs audits an archive of 1,000 runs of 200 requests
+// each (integrity: every blob re-hashed and re-parsed, records compared;
+// recomputation and plausibility), the target being well under a minute.
+// make bench also times `benchledger audit` on the 1,000 files of
+// ../shared/bench.
+func BenchmarkAudit1000Runs(b *testing.B) {
+	dir := b.TempDir()
+	t := &testing.T{}
+	for i := 0; i < 1000; i++ {
+		vllmFile{n: 200, start: float64(i), outLen: 64}.write(t, filepath.Join(dir, fmt.Sprintf("run-%04d.json", i)))
+	}
+	if err := os.WriteFile(filepath.Join(dir, "campaign.yaml"), []byte(strings.Replace(manifest, "request_count: 40", "request_count: 200", 1)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	a, err := store.Open(filepath.Join(b.TempDir(), "a.db"), store.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer a.Close()
+	runs := 0
+	err = ingest.Batch(context.Background(), []string{dir}, ingest.Options{Archive: a, ToolVersion: "bench", Actor: "bench"}, func(o ingest.Outcome) {
+		if o.RunID != "" {
+			runs++
+		} else if o.Status == ingest.StatusRejected {
+			b.Errorf("rejected %s: %s %s", o.File, o.Place, o.Reason)
+		}
+	})
+	if err != nil || runs != 1000 {
+		b.Fatalf("ingest: %v (%d runs)", err, runs)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		fs, err := Run(context.Background(), a, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if Failed(fs) {
+			b.Fatalf("a clean archive failed its audit: %+v", fs[0])
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Seconds())/float64(b.N), "s/audit")
+}
