@@ -26,7 +26,7 @@ type vllmFile struct {
 	short       int  // this many completed requests produce 2 tokens
 	// extra summary keys, as raw JSON, overriding the consistent ones.
 	extra map[string]string
-	rate  string // request_rate as raw JSON (default "inf")
+	rate  string  // request_rate as raw JSON (default "inf")
 	start float64 // clock value of the first send (default 100): makes files differ
 }
 
