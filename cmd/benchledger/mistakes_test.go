@@ -136,6 +136,7 @@ func TestAuditFindsKnownMistakes(t *testing.T) {
 		{"a TPOT implausible against latency", "plausibility.tpot", "fail", base, nil},
 		{"a peak above every token of the run", "plausibility.peak_throughput", "fail", opt, nil},
 		{"an engine in the heading the runs did not use", "provenance.engine", "fail", "", map[string]string{"field": "title.en", "engine": "sglang"}},
+		{"an engine version in the narrative no run ran", "provenance.engine", "warn", "", map[string]string{"field": "narrative.en", "engine": "vllm", "version": "0.9.2"}},
 		{"a launch command naming another engine", "provenance.engine", "fail", h200, map[string]string{"field": "runtime.server_args"}},
 		{"a confounded comparison", "comparison.confounded", "fail", "", map[string]string{"comparison": "h200_vs_h100", "confounders": "hardware.gpu_model,hardware.node"}},
 		{"throughput at a fixed offered load", "comparison.load_bound", "warn", "", map[string]string{"comparison": "total_tps"}},
