@@ -27,7 +27,7 @@ func Checks() []CheckInfo {
 		{CheckNonStreamed, []string{Warn}, "TTFT equals latency for most requests: responses were not streamed"},
 		{CheckOutputLength, []string{Warn}, "outputs were shorter than the fixed requested length"},
 		{CheckProvenanceComplete, []string{Info}, "the run cannot be published: provenance is missing"},
-		{CheckEngine, []string{Fail}, "an engine or version named in the text or the launch command contradicts the run's provenance"},
+		{CheckEngine, []string{Fail, Warn}, "an engine or version named in the text, the launch command or the client's backend contradicts the run's provenance"},
 		{CheckConfounded, []string{Fail, Warn}, "a comparison changed more than it set out to change"},
 		{CheckLoadBound, []string{Warn}, "a throughput comparison at a fixed offered load that both runs kept up with"},
 		{CheckReferenceVisible, []string{Warn}, "an external reference was no longer visible at its source at the last re-check"},

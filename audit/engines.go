@@ -117,6 +117,15 @@ func runEngineFindings(eff map[string]string) []Finding {
 				field, strings.Join(named, " and "), eff["runtime.engine"]),
 			Params: map[string]string{"field": field, "named": strings.Join(named, ","), "engine": eff["runtime.engine"], "value": v}})
 	}
+	// The client's backend (vllm bench serve --backend) names the API it
+	// spoke; "vllm" is often used against any OpenAI-compatible server, so
+	// a mismatch is a warning, not a failure.
+	if b := normEngine(eff["measurement.backend"]); b != "" && b != stated && knownEngine(b) {
+		out = append(out, Finding{Check: CheckEngine, Severity: Warn,
+			Message: fmt.Sprintf("the result file's client backend is %s, but the run's runtime.engine is %s: check which engine served the run",
+				eff["measurement.backend"], eff["runtime.engine"]),
+			Params: map[string]string{"field": "measurement.backend", "named": b, "engine": eff["runtime.engine"]}})
+	}
 	if img, ver := eff["runtime.image"], eff["runtime.version"]; img != "" && ver != "" {
 		named := enginesIn(img)
 		if tag := imageVersion(img); tag != "" && (len(named) == 0 || contains(named, stated)) && !sameVersion(tag, ver) {
@@ -131,6 +140,15 @@ func runEngineFindings(eff map[string]string) []Finding {
 func contains(list []string, v string) bool {
 	for _, x := range list {
 		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func knownEngine(id string) bool {
+	for _, e := range engines {
+		if e.ID == id {
 			return true
 		}
 	}

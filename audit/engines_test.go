@@ -18,13 +18,17 @@ func TestRunEngineFindings(t *testing.T) {
 		{"latest tag", map[string]string{"runtime.engine": "vllm", "runtime.version": "0.11.0", "runtime.image": "vllm/vllm-openai:latest"}, ""},
 		{"registry port", map[string]string{"runtime.engine": "vllm", "runtime.version": "0.11.0", "runtime.image": "registry:5000/vllm/vllm-openai"}, ""},
 		{"no engine", map[string]string{"runtime.server_args": "python3 -m sglang.launch_server"}, ""},
+		{"openai backend", map[string]string{"runtime.engine": "sglang", "measurement.backend": "openai-chat"}, ""},
+		{"sglang backend on a vllm run", map[string]string{"runtime.engine": "vllm", "measurement.backend": "sglang"}, "measurement.backend"},
 	} {
 		fs := runEngineFindings(c.eff)
 		switch {
 		case c.field == "" && len(fs) != 0:
 			t.Errorf("%s: want no finding, got %+v", c.name, fs)
-		case c.field != "" && (len(fs) != 1 || fs[0].Params["field"] != c.field || fs[0].Severity != Fail || fs[0].Check != CheckEngine):
-			t.Errorf("%s: want one %s failure on %s, got %+v", c.name, CheckEngine, c.field, fs)
+		case c.field != "" && (len(fs) != 1 || fs[0].Params["field"] != c.field || fs[0].Check != CheckEngine):
+			t.Errorf("%s: want one %s finding on %s, got %+v", c.name, CheckEngine, c.field, fs)
+		case c.field == "measurement.backend" && fs[0].Severity != Warn, c.field != "" && c.field != "measurement.backend" && fs[0].Severity != Fail:
+			t.Errorf("%s: severity %s", c.name, fs[0].Severity)
 		}
 	}
 }
