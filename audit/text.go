@@ -118,20 +118,6 @@ func parseStated(tok Token, lang string) (statedNumber, bool) {
 	return n, true
 }
 
-// kindOf is the kind a binding's value is compared in: "%", "x", its
-// quantity unit, or "" for counts and dates (not compared).
-func kindOf(b report.Binding) string {
-	switch b.Kind {
-	case report.Percent:
-		return "%"
-	case report.Ratio:
-		return "x"
-	case report.Quantity:
-		return b.Unit
-	}
-	return ""
-}
-
 // numberFinding judges one number of a text that is not a binding:
 // claims.text (fail) when it has a kind (%, x, a unit) and no figure of the
 // case study of that kind shows it at the precision it is written with;
@@ -147,7 +133,7 @@ func numberFinding(res *casestudy.Result, b map[string]report.Binding, t caseTex
 	}
 	names := make([]string, 0, len(b))
 	for name, bd := range b {
-		if kindOf(bd) == n.Kind && !strings.HasSuffix(name, ".precise") {
+		if n.Kind != "" && bindingUnit(bd) == n.Kind && !strings.HasSuffix(name, ".precise") {
 			names = append(names, name)
 		}
 	}
