@@ -24,7 +24,8 @@ build: assets
 # The example campaign: generate its result files (deterministic), ingest them
 # into a fresh out/demo.db, list the runs, show the baseline and print the
 # case study's headline figures with their confounders and caveat codes,
-# then render the case study into out/ (HTML + Markdown, four languages).
+# then render the case study into out/ (HTML + Markdown, four languages,
+# each with its audit page).
 demo: build
 	$(GO) run ./cmd/democampaign -out results/qwen3-batch
 	@mkdir -p out

@@ -154,7 +154,7 @@ func TestTextErrors(t *testing.T) {
 // Binding suffixes by kind (the renderer's names; see docs/casestudy.md).
 var (
 	comparisonSuffixes = []string{"baseline", "candidate", "abs", "pct", "ratio"}
-	nodeSuffixes       = []string{"window", "requests", "tokens", "failed", "max", "sum_of_rates", "overstatement"}
+	nodeSuffixes       = []string{"window", "requests", "tokens", "failed", "replicas", "sent", "max", "sum_of_rates", "overstatement"}
 	referencedSuffixes = []string{"efficiency", "single"} // nodes with a reference run only
 	sweepSuffixes      = []string{"saturation.throughput", "saturation.latency", "saturation.param",
 		"next.throughput", "next.latency", "step.gain", "step.latency_growth"}
@@ -204,7 +204,6 @@ var cjkSpacedRE = regexp.MustCompile(`[\p{Han}\p{Hiragana}\p{Katakana}ー][ \t\n
 var notData = []string{
 	"Qwen3-30B-A3B", "Qwen3", "RTX PRO 6000", "TensorRT-LLM", "1.3.0rc24", "1.1", "1,000/1,000",
 	"NVFP4", "FP8", "TP1", "p95/p99", "P95/P99", "256-token", "256 token", "256 トークン", "256 tokens",
-	"8 倍",
 }
 
 // TestDemoTexts checks the texts of the demo case study: every language has

@@ -2,6 +2,7 @@ package store
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"github.com/klauspost/compress/zstd"
 	"io"
@@ -228,5 +229,85 @@ func TestUpgradeFromVersion2(t *testing.T) {
 	}
 	if got, err := io.ReadAll(blob); err != nil || !bytes.Equal(got, raw) {
 		t.Errorf("version-2 blob = %q, %v", got, err)
+	}
+}
+
+// TestUpgradeFromVersion3 upgrades an archive with a run, an external
+// reference and history, written as benchledger at schema version 3 would
+// have, to the publications schema; the upgraded archive takes publications.
+func TestUpgradeFromVersion3(t *testing.T) {
+	path := tempArchivePath(t)
+	createAtVersion(t, path, 3)
+	raw := []byte(`{"date": "20260818-101500", "backend": "openai", "completed": 1}`)
+	sha := sha256Hex(raw)
+	runID := benchrun.ID(sha, 0)
+	enc, _ := zstd.NewWriter(nil)
+	db := rawDB(t, path)
+	var version int
+	db.QueryRow("PRAGMA user_version").Scan(&version)
+	if version != 3 {
+		t.Fatalf("created at version %d, want 3", version)
+	}
+	for _, s := range []struct {
+		sql  string
+		args []any
+	}{
+		{`INSERT INTO blobs VALUES (?, ?, 4194304, 1, 'zstd', 'v3/run.json', '2026-08-18T10:15:00.000000000Z')`, []any{sha, len(raw)}},
+		{`INSERT INTO blob_chunks VALUES (?, 0, ?, ?)`, []any{sha, len(raw), enc.EncodeAll(raw, nil)}},
+		{`INSERT INTO runs (id, blob, ordinal, file_name, location, format, format_variant, source_tool, percentile_method,
+			clock, has_requests, completed, failed, extra, notes, campaign, role, model, engine, engine_version, gpu, run_date,
+			publishable, missing, ingested_at, request_count) VALUES (?, ?, 0, 'v3/run.json', 'object 0', 'vllm-serve-json', '',
+			'vllm bench serve', 'linear', 'monotonic', 0, 1, 0, '{}', '[]', 'qwen3-batch', 'baseline', 'nvidia/Qwen3-30B-A3B-FP4',
+			'vllm', '0.25.1', 'NVIDIA RTX PRO 6000 Blackwell Server Edition', '2026-08-18', 0, '[]',
+			'2026-08-18T10:15:00.000000000Z', 1)`, []any{runID, sha}},
+		{`INSERT INTO events (at, actor, tool_version, action, run_id, blob, detail)
+			VALUES ('2026-08-18T10:15:00.000000000Z', 'carol', 'v0.2.0', 'ingest', ?, ?, '{"file": "v3/run.json"}')`, []any{runID, sha}},
+		{`INSERT INTO "references" VALUES ('qwen3-batch', 'nv', 'output_throughput', 9938, 'tok/s', 'https://example.com/perf',
+			'NVIDIA reference', '', '2026-08-17', '2026-08-17', 1, '{}', '2026-08-18T10:15:00.000000000Z', '2026-08-18T10:15:00.000000000Z')`, nil},
+		{`INSERT INTO reference_checks VALUES ('qwen3-batch', 'nv', 1, '2026-08-17', 1, 9938, 'tok/s', 'https://example.com/perf',
+			'output_throughput', 'NVIDIA reference', '', '2026-08-17', '{}', '2026-08-18T10:15:00.000000000Z')`, nil},
+	} {
+		if _, err := db.Exec(s.sql, s.args...); err != nil {
+			t.Fatalf("writing version-3 data: %v\n%s", err, s.sql)
+		}
+	}
+	db.Close()
+
+	if _, err := Open(path, Options{ReadOnly: true}); !errors.Is(err, ErrOlderSchema) {
+		t.Fatalf("read-only Open of a version-3 archive = %v, want ErrOlderSchema", err)
+	}
+	a := openArchive(t, path, Options{})
+	if a.SchemaVersion() < 4 {
+		t.Fatalf("SchemaVersion after upgrade = %d, want at least 4", a.SchemaVersion())
+	}
+	var objects int
+	a.r.QueryRow(`SELECT count(*) FROM sqlite_schema WHERE name IN ('publications', 'errata', 'publications_next_version',
+		'publications_no_update', 'publications_no_delete', 'errata_no_update', 'errata_no_delete')`).Scan(&objects)
+	if objects != 7 {
+		t.Errorf("%d of the 7 tables and triggers of migration 0004 exist", objects)
+	}
+	runs, err := a.ListRuns(Filter{})
+	if err != nil || len(runs) != 1 || runs[0].ID != runID {
+		t.Fatalf("version-3 runs after upgrade = %+v, %v", runs, err)
+	}
+	if sr, err := a.Reference("qwen3-batch", "nv"); err != nil || sr.Value != 9938 || len(sr.Checks) != 1 {
+		t.Errorf("version-3 reference after upgrade = %+v, %v", sr, err)
+	}
+	if pubs, err := a.Publications("qwen3-batch"); err != nil || len(pubs) != 0 {
+		t.Errorf("Publications on a fresh upgrade = %+v, %v", pubs, err)
+	}
+	if pub, rec, err := a.Publish(context.Background(), NewPublication{CaseID: "qwen3-batch", Digest: sha, Snapshot: `{"runs": []}`},
+		nil); err != nil || !rec || pub.Version != 1 {
+		t.Fatalf("Publish on the upgraded archive = %+v, %v, %v", pub, rec, err)
+	}
+	a.Close()
+	ro := openArchive(t, path, Options{ReadOnly: true})
+	pubs, err := ro.Publications("qwen3-batch")
+	if err != nil || len(pubs) != 1 || pubs[0].Digest != sha {
+		t.Errorf("publication read back read-only = %+v, %v", pubs, err)
+	}
+	evs, err := ro.Events("")
+	if err != nil || len(evs) != 2 || evs[0].Actor != "carol" || evs[1].Action != "publish" {
+		t.Errorf("events after upgrade and publication = %+v, %v", evs, err)
 	}
 }

@@ -1,7 +1,8 @@
 // Package templates holds the default report templates, embedded so a
 // binary needs no files at run time: report.html.tmpl (html/template, one
 // self-contained page per language) and report.md.tmpl (text/template,
-// GitHub-flavoured Markdown with SVG charts beside it). Package
+// GitHub-flavoured Markdown with SVG charts beside it), and the audit page
+// of a case study, audit.html.tmpl and audit.md.tmpl. Package
 // render/report executes them on its view model; a directory of files with
 // the same names overrides them (report --templates DIR).
 package templates
@@ -17,4 +18,7 @@ var FS embed.FS
 const (
 	HTML     = "report.html.tmpl"
 	Markdown = "report.md.tmpl"
+	// The audit page of a case study, beside its report.
+	AuditHTML     = "audit.html.tmpl"
+	AuditMarkdown = "audit.md.tmpl"
 )

@@ -59,6 +59,12 @@ func asOfFlag(fs *flag.FlagSet) *string {
 // evaluateSpec loads a case-study spec and evaluates it against the archive
 // (opened for reading; the caller closes it).
 func evaluateSpec(ctx context.Context, e env, dbPath, specPath, asOf string) (*casestudy.Result, *store.Archive, error) {
+	return evaluateSpecIn(ctx, specPath, asOf, func() (*store.Archive, error) { return openForReading(dbPath, e) })
+}
+
+// evaluateSpecIn is evaluateSpec on the archive open returns (report opens
+// it for writing, to record the publication).
+func evaluateSpecIn(ctx context.Context, specPath, asOf string, open func() (*store.Archive, error)) (*casestudy.Result, *store.Archive, error) {
 	var opt casestudy.Options
 	if asOf != "" {
 		d, err := time.Parse("2006-01-02", asOf)
@@ -71,7 +77,7 @@ func evaluateSpec(ctx context.Context, e env, dbPath, specPath, asOf string) (*c
 	if err != nil {
 		return nil, nil, err
 	}
-	a, err := openForReading(dbPath, e)
+	a, err := open()
 	if err != nil {
 		return nil, nil, err
 	}

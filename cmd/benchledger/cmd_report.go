@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/benchledger/benchledger/render/report"
+	"github.com/benchledger/benchledger/store"
 )
 
 func reportCommand() *command {
@@ -21,7 +22,21 @@ file (ECharts inlined, opens from disk with no network) and one Markdown file wi
 per language, into --out as <id>.<lang>.html, <id>.<lang>.md and charts/<chart>.<lang>.svg.
 Narratives name figures as {{name}} (docs/casestudy.md, "Narrative bindings"); an unknown
 name is an error listing the known ones. The same archive and spec give the same bytes.
-Prints the written paths.`,
+Prints the written paths.
+
+Each report is a version of the case study, recorded in the archive before rendering
+(docs/casestudy.md, "Versions and errata"): the first is version 1; rendering again when
+a figure's displayed value, a title, summary or narrative, the runs or the caveats changed
+records the next version with its errata (what changed, old and new value, when), and the
+report shows "Version N, recorded DATE" and its errata list. Otherwise nothing is written
+and the page keeps its version. History is append-only. --draft records nothing (the archive
+may be read-only) and marks the page as a draft of the latest recorded version.
+
+The case study is also audited (the checks of benchledger audit SPEC, with the same
+--as-of; without it the age of external references is not judged) and each language gets
+an audit page beside its report, <id>.audit.<lang>.html and .md, which the report links
+near its top. A failed check does not change the exit status: the audit page and the
+report's audit line say so. --no-audit skips the audit and its pages.`,
 	}
 	c.run = func(ctx context.Context, e env, args []string) error {
 		fs := newFlags(c, e)
@@ -29,8 +44,10 @@ Prints the written paths.`,
 		langs := fs.String("lang", "", "comma-separated languages (en, zh, ja, es-419, es); default: the spec's languages")
 		formats := fs.String("format", "html,md", "comma-separated formats: html, md, pdf (printed from the HTML by headless Chromium)")
 		out := fs.String("out", "out", "output directory")
-		tmpl := fs.String("templates", "", "directory whose report.html.tmpl / report.md.tmpl replace the embedded templates")
+		tmpl := fs.String("templates", "", "directory whose report.html.tmpl / report.md.tmpl / audit.html.tmpl / audit.md.tmpl replace the embedded templates")
 		asOf := asOfFlag(fs)
+		draft := fs.Bool("draft", false, "render without recording a version in the archive (which may then be read-only); the page is marked as a draft")
+		noAudit := fs.Bool("no-audit", false, "do not audit the case study: no audit pages, no audit line in the report")
 		rest, err := parseArgs(fs, args)
 		if err != nil {
 			return err
@@ -61,11 +78,33 @@ Prints the written paths.`,
 				ropt.Formats = append(ropt.Formats, report.FormatHTML)
 			}
 		}
-		res, a, err := evaluateSpec(ctx, e, *db, rest[0], *asOf)
+		open := func() (*store.Archive, error) { return openForPublishing(*db) }
+		if *draft {
+			open = func() (*store.Archive, error) { return openForReading(*db, e) }
+		}
+		res, a, err := evaluateSpecIn(ctx, rest[0], *asOf, open)
 		if err != nil {
 			return err
 		}
 		defer a.Close()
+		// Audit before a version is recorded, so that an audit that cannot
+		// run leaves no version behind without its report.
+		if !*noAudit {
+			if ropt.Audit, err = reportAudit(ctx, a, res, *asOf); err != nil {
+				return err
+			}
+			if ropt.Audit == nil {
+				fmt.Fprintln(e.stderr, "note: the case study uses no runs: no audit page")
+			}
+		}
+		if *draft {
+			ropt.Publication, err = draftPublication(a, res.Spec.ID)
+		} else {
+			ropt.Publication, err = recordPublication(ctx, a, res)
+		}
+		if err != nil {
+			return err
+		}
 		paths, err := report.Render(ctx, res, a, ropt)
 		if err != nil {
 			return err
@@ -85,6 +124,13 @@ Prints the written paths.`,
 				return err
 			}
 			fmt.Fprintln(e.stdout, pdf)
+		}
+		// The report is still the product (exit 0); a failed check is said
+		// on stderr so that it is not only in a file nobody opens.
+		if ropt.Audit != nil {
+			if n := ropt.Audit.Counts()[report.SeverityFail]; n > 0 {
+				fmt.Fprintf(e.stderr, "warning: the audit of the case study found %d failures; its audit pages list them\n", n)
+			}
 		}
 		return nil
 	}

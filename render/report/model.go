@@ -113,6 +113,13 @@ type page struct {
 	DigestText  string
 	RunIDs      []string
 	ECharts     htmltemplate.JS
+	// Audit is the audit line near the top, with a link to the audit page;
+	// nil when the report was rendered without an audit.
+	Audit *auditBox
+	// Version is the version line under the title and Errata the errata
+	// section; nil when the report was rendered without a publication.
+	Version *versionView
+	Errata  *errataView
 }
 
 type runMeta struct {
@@ -133,6 +140,7 @@ type builder struct {
 	// latencyOrder is the order of the latency charts.
 	latencyOrder []string
 	order        []string // headline first, then the rest sorted
+	pub          *Publication
 }
 
 func newBuilder(ctx context.Context, res *casestudy.Result, src Source) (*builder, error) {
@@ -340,6 +348,7 @@ func (b *builder) page(l locales.Locale) (*page, error) {
 	b.reproduce(l, p)
 	b.runTable(l, p)
 	p.DigestText = l.T("footer.digest", "digest", b.digest)
+	b.publication(l, p)
 	return p, nil
 }
 

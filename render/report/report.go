@@ -18,7 +18,6 @@ import (
 	"errors"
 	"fmt"
 	htmltemplate "html/template"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -60,17 +59,28 @@ type Options struct {
 	Formats []string
 	// Out is the output directory (created when missing).
 	Out string
-	// Templates, when set, is a directory whose report.html.tmpl and/or
-	// report.md.tmpl replace the embedded defaults.
+	// Templates, when set, is a directory whose report.html.tmpl,
+	// report.md.tmpl, audit.html.tmpl and/or audit.md.tmpl replace the
+	// embedded defaults.
 	Templates string
+	// Audit, when set, is the case study's audit: each language then also
+	// gets an audit page (<id>.audit.<lang>.html / .md, per format), and
+	// the report an audit line linking to it.
+	Audit *AuditView
+	// Publication, when set, is the version this rendering is and the
+	// case study's recorded history: the page shows its version line and
+	// errata. It comes from the archive, never from the clock, so the same
+	// archive still gives the same bytes.
+	Publication *Publication
 }
 
 // DefaultFormats are written when Options.Formats is empty.
 var DefaultFormats = []string{FormatHTML, FormatMarkdown}
 
 // Render writes every requested language and format into opt.Out and
-// returns the written paths in order (per language: html, md, then that
-// language's charts). Every narrative is checked before anything is written.
+// returns the written paths in order (per language: html, md, that
+// language's charts, then the audit page's html and md when opt.Audit is
+// set). Every narrative is checked before anything is written.
 func Render(ctx context.Context, res *casestudy.Result, src Source, opt Options) ([]string, error) {
 	if res == nil || res.Spec == nil {
 		return nil, errors.New("report: no evaluated case study")
@@ -124,6 +134,7 @@ func Render(ctx context.Context, res *casestudy.Result, src Source, opt Options)
 	if err != nil {
 		return nil, err
 	}
+	b.pub = opt.Publication
 	// Check every narrative first: an unknown name is an error before any
 	// file is written.
 	pages := make([]*page, len(locs))
@@ -137,6 +148,16 @@ func Render(ctx context.Context, res *casestudy.Result, src Source, opt Options)
 		}
 		pages[i] = p
 	}
+	var auditR *auditRenderer
+	auditPages := make([]*auditPage, len(pages))
+	if opt.Audit != nil {
+		if auditR, err = newAuditRenderer(opt.Audit, res.Spec.ID, opt.Templates); err != nil {
+			return nil, err
+		}
+		for i, p := range pages {
+			auditPages[i] = auditR.page(p)
+		}
+	}
 	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
 		return nil, err
 	}
@@ -149,7 +170,7 @@ func Render(ctx context.Context, res *casestudy.Result, src Source, opt Options)
 		written = append(written, p)
 		return nil
 	}
-	for _, p := range pages {
+	for i, p := range pages {
 		if err := ctx.Err(); err != nil {
 			return written, err
 		}
@@ -187,6 +208,26 @@ func Render(ctx context.Context, res *casestudy.Result, src Source, opt Options)
 				}
 			}
 		}
+		if a := auditPages[i]; a != nil {
+			if doHTML {
+				data, err := auditR.executeHTML(a)
+				if err != nil {
+					return written, err
+				}
+				if err := write(a.base+".html", data); err != nil {
+					return written, err
+				}
+			}
+			if doMD {
+				data, err := auditR.executeMD(a)
+				if err != nil {
+					return written, err
+				}
+				if err := write(a.base+".md", data); err != nil {
+					return written, err
+				}
+			}
+		}
 	}
 	return written, nil
 }
@@ -218,18 +259,7 @@ func writeFile(path string, data []byte) error {
 // loadTemplates parses the embedded templates, each replaced by the file of
 // the same name in dir when dir has one.
 func loadTemplates(dir string) (*htmltemplate.Template, *texttemplate.Template, error) {
-	read := func(name string) ([]byte, error) {
-		if dir != "" {
-			b, err := os.ReadFile(filepath.Join(dir, name))
-			if err == nil {
-				return b, nil
-			}
-			if !errors.Is(err, fs.ErrNotExist) {
-				return nil, err
-			}
-		}
-		return fs.ReadFile(templates.FS, name)
-	}
+	read := func(name string) ([]byte, error) { return readTemplate(dir, name) }
 	hb, err := read(templates.HTML)
 	if err != nil {
 		return nil, nil, err

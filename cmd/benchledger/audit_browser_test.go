@@ -1,0 +1,124 @@
+package main
+
+import (
+	"context"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/benchledger/benchledger/internal/browser"
+)
+
+// auditPagesInBrowser opens the audit page of each language, rendered into
+// out, from disk in headless Chromium: nothing logged as an error, nothing
+// fetched, the verdict is the localised one, the link back to the report
+// and the language links resolve to files that exist, and (in English) a
+// click on the report's audit link lands on the audit page. Screenshots go to
+// $BENCHLEDGER_SCREENSHOTS when set. It runs inside TestReportAuditPages,
+// which has rendered the demo already.
+func auditPagesInBrowser(t *testing.T, out string, verdicts map[string]string) {
+	needBrowser(t)
+	shots := os.Getenv("BENCHLEDGER_SCREENSHOTS")
+	for _, lang := range slices.Sorted(maps.Keys(verdicts)) {
+		verdict := verdicts[lang]
+		auditPath := filepath.Join(out, "qwen3-batch.audit."+lang+".html")
+		reportPath := filepath.Join(out, "qwen3-batch."+lang+".html")
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		page, err := browser.Open(ctx, auditPath, browser.Options{Height: 1400})
+		cancel()
+		if err != nil {
+			t.Fatalf("%s: %v", lang, err)
+		}
+		if errs := page.ConsoleErrors(); len(errs) > 0 {
+			t.Errorf("%s: console errors: %q", lang, errs)
+		}
+		if reqs := page.NetworkRequests(); len(reqs) > 0 {
+			t.Errorf("%s: network requests from an offline page: %q", lang, reqs)
+		}
+		var shown string
+		if err := page.Eval(`document.getElementById('verdict-text').innerText`, &shown); err != nil {
+			t.Fatal(err)
+		}
+		if strings.TrimSpace(shown) != verdict {
+			t.Errorf("%s: verdict shows %q, want %q", lang, shown, verdict)
+		}
+		var back string
+		if err := page.Eval(`document.getElementById('back').href`, &back); err != nil {
+			t.Fatal(err)
+		}
+		if p, ok := browser.LocalPath(back); !ok || filepath.Clean(p) != filepath.Clean(absPath(t, reportPath)) {
+			t.Errorf("%s: back link %s, want the report %s", lang, back, reportPath)
+		} else if _, err := os.Stat(p); err != nil {
+			t.Errorf("%s: back link does not resolve: %v", lang, err)
+		}
+		links, err := page.Links()
+		if err != nil {
+			t.Fatal(err)
+		}
+		siblings := 0
+		for _, l := range links {
+			p, ok := browser.LocalPath(l)
+			if !ok {
+				t.Errorf("%s: link %s leaves the page set", lang, l)
+				continue
+			}
+			if _, err := os.Stat(p); err != nil {
+				t.Errorf("%s: link %s does not resolve", lang, l)
+			}
+			if strings.Contains(filepath.Base(p), ".audit.") {
+				siblings++
+			}
+		}
+		if siblings != len(verdicts)-1 {
+			t.Errorf("%s: %d links to other audit pages, want %d", lang, siblings, len(verdicts)-1)
+		}
+		if shots != "" {
+			if err := page.Screenshot(filepath.Join(shots, "audit."+lang+".png"), true); err != nil {
+				t.Error(err)
+			}
+		}
+		page.Close()
+
+		// The report's audit line opens this page. Each language's link
+		// is checked in the HTML by TestReportAuditPages; one click in the
+		// browser is enough to show that such a link works from disk.
+		if lang != "en" {
+			continue
+		}
+		ctx, cancel = context.WithTimeout(context.Background(), 60*time.Second)
+		rp, err := browser.Open(ctx, reportPath, browser.Options{})
+		cancel()
+		if err != nil {
+			t.Fatalf("%s: %v", lang, err)
+		}
+		var landed struct{ URL, Verdict string }
+		if err := rp.Eval(`document.getElementById('audit-link').click()`, nil); err != nil {
+			t.Fatalf("%s: clicking the audit link: %v", lang, err)
+		}
+		// The click navigates asynchronously; an Eval during the switch of
+		// documents may fail, so poll until the audit page is there.
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+			err := rp.Eval(`({URL: location.href, Verdict: (document.getElementById('verdict-text') || {}).innerText || ''})`, &landed)
+			if err == nil && landed.Verdict != "" {
+				break
+			}
+		}
+		if p, ok := browser.LocalPath(landed.URL); !ok || filepath.Clean(p) != filepath.Clean(absPath(t, auditPath)) || strings.TrimSpace(landed.Verdict) != verdict {
+			t.Errorf("%s: the report's audit link led to %s showing %q, want %s showing %q", lang, landed.URL, landed.Verdict, auditPath, verdict)
+		}
+		rp.Close()
+	}
+}
+
+func absPath(t *testing.T, p string) string {
+	t.Helper()
+	a, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}

@@ -1,0 +1,359 @@
+package report
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	htmltemplate "html/template"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	texttemplate "text/template"
+
+	"github.com/benchledger/benchledger/locales"
+	"github.com/benchledger/benchledger/templates"
+)
+
+// AuditView is the audit of the case study as plain data. Package audit
+// imports this package (its claim checks read the report's bindings), so
+// the caller converts audit.Finding and audit.CheckInfo into these.
+type AuditView struct {
+	// Findings, in the audit's order (run id, then check id).
+	Findings []AuditFinding
+	// Checks are every check that ran, in the order of the page's table.
+	// A check without findings passed.
+	Checks []AuditCheck
+	// AsOf is the day (YYYY-MM-DD) the audit judged dates against, or ""
+	// when reference ages were not judged.
+	AsOf string
+}
+
+// AuditFinding is one finding: its stable check id, severity ("fail",
+// "warn" or "info"), run, file, English message and parameters.
+type AuditFinding struct {
+	Check, Severity, Run, File, Message string
+	Params                              map[string]string
+}
+
+// AuditCheck is one check the audit ran: its id, the severities it can
+// report and its rule in English.
+type AuditCheck struct {
+	ID         string
+	Severities []string
+	Rule       string
+}
+
+// Audit severities, in the order the page groups them.
+const (
+	SeverityFail = "fail"
+	SeverityWarn = "warn"
+	SeverityInfo = "info"
+)
+
+var severities = []string{SeverityFail, SeverityWarn, SeverityInfo}
+
+// AuditName is the file name, without extension, of a case study's audit
+// page in one language: <id>.audit.<lang> (a spec id has no dots, so it
+// cannot clash with a report's <id>.<lang>).
+func AuditName(id, lang string) string { return id + ".audit." + lang }
+
+// Counts tallies findings by severity; every severity is present.
+func (v *AuditView) Counts() map[string]int {
+	c := map[string]int{SeverityFail: 0, SeverityWarn: 0, SeverityInfo: 0}
+	for _, f := range v.Findings {
+		c[f.Severity]++
+	}
+	return c
+}
+
+// check validates what the templates rely on, so a caller's mistake is an
+// error rather than a finding silently left off the page.
+func (v *AuditView) check() error {
+	for _, f := range v.Findings {
+		if !slices.Contains(severities, f.Severity) {
+			return fmt.Errorf("report: audit finding %s: unknown severity %q (known: fail, warn, info)", f.Check, f.Severity)
+		}
+		if f.Check == "" {
+			return errors.New("report: audit finding without a check id")
+		}
+	}
+	return nil
+}
+
+type auditCount struct {
+	Severity, Text string
+	N              int
+}
+
+type auditParam struct{ Key, Value string }
+
+type auditItem struct {
+	Severity, Check, Title, Run, File, Message string
+	Params                                     []auditParam
+}
+
+type auditGroup struct {
+	Severity, Title string
+	Findings        []auditItem
+}
+
+type auditCheckRow struct {
+	ID, Title, Rule string
+	Severities      []string
+	// Status is the worst severity found, or "pass"; Result says it in
+	// words.
+	Status, Result string
+}
+
+// auditBox is the audit line near the top of the main report.
+type auditBox struct {
+	Label, Verdict, Counts, Link, Href, HrefMD string
+	Failed                                     bool
+}
+
+// auditPage is the view model of one language's audit page.
+type auditPage struct {
+	base                     string
+	Lang, Title, CaseTitle   string
+	L                        map[string]string
+	Switcher                 []link
+	ReportHref, ReportHrefMD string
+	Failed                   bool
+	Verdict, FailNote, AsOf  string
+	Counts                   []auditCount
+	CountsText, Sep          string
+	Groups                   []auditGroup
+	Checks                   []auditCheckRow
+	DigestText               string
+	Box                      auditBox
+}
+
+// checkTitle is the localised title of a check id; an id the catalogue
+// does not know (a check newer than the catalogue) is shown as itself.
+func checkTitle(l locales.Locale, id string) string {
+	if s, err := l.Message("audit.check." + id); err == nil {
+		return s
+	}
+	return id
+}
+
+func shortRun(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}
+
+// countsText is "0 failures, 27 warnings, 0 notes" in the language.
+func countsText(l locales.Locale, counts map[string]int) ([]auditCount, string) {
+	var out []auditCount
+	var texts []string
+	for _, s := range severities {
+		t := l.T("audit.count."+s, "count", counts[s])
+		out = append(out, auditCount{Severity: s, N: counts[s], Text: t})
+		texts = append(texts, t)
+	}
+	return out, joinList(l, texts)
+}
+
+func joinList(l locales.Locale, parts []string) string {
+	return strings.Join(parts, l.T("format.list_sep"))
+}
+
+// failedChecks counts the distinct check ids with a failure: the verdict
+// says how many checks failed, the counts how many findings.
+func failedChecks(v *AuditView) int {
+	seen := map[string]bool{}
+	for _, f := range v.Findings {
+		if f.Severity == SeverityFail {
+			seen[f.Check] = true
+		}
+	}
+	return len(seen)
+}
+
+// newAuditPage builds the audit page of one language from the report page
+// of the same language (title, language links, digest).
+func newAuditPage(l locales.Locale, v *AuditView, id string, p *page) *auditPage {
+	tag := l.Tag()
+	a := &auditPage{base: AuditName(id, tag), Lang: tag, CaseTitle: p.Title,
+		Title:      l.T("audit.title", "title", p.Title),
+		ReportHref: p.base + ".html", ReportHrefMD: p.base + ".md", DigestText: p.DigestText}
+	a.L = map[string]string{
+		"heading": l.T("audit.heading"), "switcher": l.T("switcher.label"), "back": l.T("audit.back"),
+		"original": l.T("audit.original_message"), "checks_run": l.T("audit.checks_run"),
+		"checks_note": l.T("audit.checks_note"), "none": l.T("audit.none"), "check": l.T("audit.column.check"),
+		"id": l.T("audit.column.id"), "severities": l.T("audit.column.severities"), "result": l.T("audit.column.result"),
+		"run": l.T("audit.field.run"), "file": l.T("audit.field.file"), "params": l.T("audit.field.params"),
+		"archive": l.T("audit.field.archive"),
+	}
+	// The same languages as the report's switcher, so every audit page
+	// links the same set whatever --lang rendered.
+	for _, s := range p.Switcher {
+		a.Switcher = append(a.Switcher, link{Tag: s.Tag, Name: s.Name, Href: AuditName(id, s.Tag) + ".html",
+			HrefMD: AuditName(id, s.Tag) + ".md", Current: s.Current})
+	}
+	counts := v.Counts()
+	a.Counts, a.CountsText = countsText(l, counts)
+	a.Sep = l.T("format.list_sep")
+	if n := failedChecks(v); n > 0 {
+		a.Failed = true
+		a.Verdict = l.T("audit.verdict.fail", "count", n)
+		a.FailNote = l.T("audit.fail_note")
+	} else {
+		a.Verdict = l.T("audit.verdict.pass")
+	}
+	if v.AsOf != "" {
+		date, err := l.DateString(v.AsOf)
+		if err != nil {
+			date = v.AsOf
+		}
+		a.AsOf = l.T("audit.as_of", "date", date)
+	} else {
+		a.AsOf = l.T("audit.as_of_none")
+	}
+	for _, s := range severities {
+		g := auditGroup{Severity: s, Title: l.T("audit.group." + s)}
+		for _, f := range v.Findings {
+			if f.Severity != s {
+				continue
+			}
+			it := auditItem{Severity: s, Check: f.Check, Title: checkTitle(l, f.Check), Run: shortRun(f.Run), File: f.File, Message: f.Message}
+			for _, k := range slices.Sorted(maps.Keys(f.Params)) {
+				it.Params = append(it.Params, auditParam{Key: k, Value: f.Params[k]})
+			}
+			g.Findings = append(g.Findings, it)
+		}
+		if len(g.Findings) > 0 {
+			a.Groups = append(a.Groups, g)
+		}
+	}
+	// The checks table: every check that ran, then any check id a finding
+	// names that the list lacks, so no finding is missing from the table.
+	byCheck := map[string]map[string]int{}
+	for _, f := range v.Findings {
+		if byCheck[f.Check] == nil {
+			byCheck[f.Check] = map[string]int{}
+		}
+		byCheck[f.Check][f.Severity]++
+	}
+	listed := map[string]bool{}
+	rows := slices.Clone(v.Checks)
+	for _, c := range v.Checks {
+		listed[c.ID] = true
+	}
+	for _, f := range v.Findings {
+		if !listed[f.Check] {
+			listed[f.Check] = true
+			rows = append(rows, AuditCheck{ID: f.Check})
+		}
+	}
+	for _, c := range rows {
+		row := auditCheckRow{ID: c.ID, Title: checkTitle(l, c.ID), Rule: c.Rule, Status: "pass"}
+		for _, s := range c.Severities {
+			row.Severities = append(row.Severities, l.T("audit.severity."+s))
+		}
+		var parts []string
+		for _, s := range severities {
+			if n := byCheck[c.ID][s]; n > 0 {
+				if row.Status == "pass" {
+					row.Status = s
+				}
+				parts = append(parts, l.T("audit.count."+s, "count", n))
+			}
+		}
+		if len(parts) == 0 {
+			row.Result = l.T("audit.passed")
+		} else {
+			row.Result = joinList(l, parts)
+		}
+		a.Checks = append(a.Checks, row)
+	}
+	a.Box = auditBox{Label: l.T("audit.label"), Verdict: a.Verdict, Counts: l.T("audit.counts", "counts", a.CountsText), Link: l.T("audit.link"),
+		Href: a.base + ".html", HrefMD: a.base + ".md", Failed: a.Failed}
+	return a
+}
+
+// readTemplate reads a template from dir when it has one by that name,
+// else the embedded default (report --templates DIR).
+func readTemplate(dir, name string) ([]byte, error) {
+	if dir != "" {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err == nil {
+			return b, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+	}
+	return fs.ReadFile(templates.FS, name)
+}
+
+// loadAuditTemplates parses the audit page templates, each replaced by the
+// file of the same name in dir when dir has one.
+func loadAuditTemplates(dir string) (*htmltemplate.Template, *texttemplate.Template, error) {
+	hb, err := readTemplate(dir, templates.AuditHTML)
+	if err != nil {
+		return nil, nil, err
+	}
+	ht, err := htmltemplate.New(templates.AuditHTML).Option("missingkey=error").Parse(string(hb))
+	if err != nil {
+		return nil, nil, fmt.Errorf("report: template %s: %w", templates.AuditHTML, err)
+	}
+	mb, err := readTemplate(dir, templates.AuditMarkdown)
+	if err != nil {
+		return nil, nil, err
+	}
+	mt, err := texttemplate.New(templates.AuditMarkdown).Option("missingkey=error").Funcs(texttemplate.FuncMap{
+		"md": mdEscape, "cell": mdCell, "code": mdCode,
+	}).Parse(string(mb))
+	if err != nil {
+		return nil, nil, fmt.Errorf("report: template %s: %w", templates.AuditMarkdown, err)
+	}
+	return ht, mt, nil
+}
+
+// auditRenderer writes the audit pages of one Render call.
+type auditRenderer struct {
+	view *AuditView
+	id   string
+	html *htmltemplate.Template
+	md   *texttemplate.Template
+}
+
+func newAuditRenderer(v *AuditView, id string, dir string) (*auditRenderer, error) {
+	if err := v.check(); err != nil {
+		return nil, err
+	}
+	ht, mt, err := loadAuditTemplates(dir)
+	if err != nil {
+		return nil, err
+	}
+	return &auditRenderer{view: v, id: id, html: ht, md: mt}, nil
+}
+
+// page builds the audit page of a report page and links the report to it.
+func (r *auditRenderer) page(p *page) *auditPage {
+	a := newAuditPage(locales.MustMatch(p.Lang), r.view, r.id, p)
+	p.Audit = &a.Box
+	return a
+}
+
+func (r *auditRenderer) executeHTML(a *auditPage) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := r.html.Execute(&buf, a); err != nil {
+		return nil, fmt.Errorf("report: %s audit html: %w", a.Lang, err)
+	}
+	return buf.Bytes(), nil
+}
+
+func (r *auditRenderer) executeMD(a *auditPage) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := r.md.Execute(&buf, a); err != nil {
+		return nil, fmt.Errorf("report: %s audit markdown: %w", a.Lang, err)
+	}
+	return buf.Bytes(), nil
+}

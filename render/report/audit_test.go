@@ -1,0 +1,191 @@
+package report
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/benchledger/benchledger/locales"
+)
+
+const (
+	hostileScript = `<script>alert(1)</script>`
+	hostileImg    = `"><img src=x onerror=alert(1)>`
+)
+
+// hostileView is an audit whose every text field a template shows carries
+// markup, as a narrative, a file name or a raw file's text could.
+func hostileView() *AuditView {
+	return &AuditView{
+		AsOf: "2026-09-01",
+		Findings: []AuditFinding{
+			{Check: "claims.unbound", Severity: SeverityWarn, File: "narrative/" + hostileImg + ".md", Message: "token " + hostileScript,
+				Params: map[string]string{"token": hostileScript, "z" + hostileImg: "`x` | y"}},
+			{Check: "integrity.blob_hash", Severity: SeverityFail, Run: "0123456789abcdef0123", File: hostileScript + ".json",
+				Message: "hash " + hostileImg, Params: map[string]string{"want": "aa", "got": "bb"}},
+			{Check: "integrity.blob_hash", Severity: SeverityFail, Run: "fedcba9876543210", Message: "second"},
+			{Check: "provenance.incomplete", Severity: SeverityInfo, Run: "0123456789ab", Message: "missing hardware.gpu_model"},
+			{Check: "no.such_check", Severity: SeverityWarn, Message: "a check newer than the catalogue"},
+		},
+		Checks: []AuditCheck{
+			{ID: "integrity.blob_hash", Severities: []string{SeverityFail}, Rule: "rule " + hostileImg},
+			{ID: "plausibility.tpot", Severities: []string{SeverityFail}},
+			{ID: "claims.unbound", Severities: []string{SeverityWarn}},
+			{ID: "provenance.incomplete", Severities: []string{SeverityInfo}},
+		},
+	}
+}
+
+// renderAudit renders one language's audit page with the embedded
+// templates, beside a report page whose title is hostile too.
+func renderAudit(t *testing.T, v *AuditView, tag string) (a *auditPage, html, md string) {
+	t.Helper()
+	p := &page{base: "cs." + tag, Lang: tag, Title: "Title " + hostileScript, DigestText: "digest"}
+	for _, s := range []string{"en", "zh", "ja", "es-419"} {
+		p.Switcher = append(p.Switcher, link{Tag: s, Name: locales.MustMatch(s).Name(), Current: s == tag})
+	}
+	r, err := newAuditRenderer(v, "cs", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a = r.page(p)
+	if p.Audit == nil || p.Audit.Href != "cs.audit."+tag+".html" {
+		t.Fatalf("report page not linked to its audit page: %+v", p.Audit)
+	}
+	h, err := r.executeHTML(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := r.executeMD(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a, string(h), string(m)
+}
+
+func TestAuditPageEscapesHostileText(t *testing.T) {
+	_, html, md := renderAudit(t, hostileView(), "en")
+	for _, bad := range []string{"<script", "<img", "onerror=alert(1)>"} {
+		if i := strings.Index(html, bad); i >= 0 {
+			t.Errorf("html holds raw %q: ...%s...", bad, html[max(0, i-60):min(len(html), i+60)])
+		}
+	}
+	for _, want := range []string{"&lt;script&gt;alert(1)&lt;/script&gt;", "&lt;img src=x onerror=alert(1)&gt;"} {
+		if !strings.Contains(html, want) {
+			t.Errorf("html does not show %q as text", want)
+		}
+	}
+	// Outside code spans, Markdown shows markup escaped; inside them (file
+	// names, parameters) it is literal text by Markdown's own rules, and a
+	// backtick in a value cannot close the span early.
+	noCode := regexp.MustCompile("`` .*? ``|`[^`]*`").ReplaceAllString(md, "")
+	if m := regexp.MustCompile(`(^|[^\\])<(script|img)`).FindString(noCode); m != "" {
+		t.Errorf("markdown holds raw %q outside code spans:\n%s", m, md)
+	}
+	if !strings.Contains(md, `token \<script\>alert(1)\</script\>`) {
+		t.Errorf("markdown does not show the hostile message escaped:\n%s", md)
+	}
+	if !strings.Contains(md, "`` z\"><img src=x onerror=alert(1)> = `x` \\| y ``") {
+		t.Errorf("markdown parameter with a backtick is not one code span:\n%s", md)
+	}
+}
+
+func TestAuditPageContent(t *testing.T) {
+	v := hostileView()
+	for _, tag := range []string{"en", "zh", "ja", "es", "es-419"} {
+		l := locales.MustMatch(tag)
+		a, html, md := renderAudit(t, v, tag)
+		// Two findings of one check: one check failed, two failures.
+		verdict := l.T("audit.verdict.fail", "count", 1)
+		if a.Verdict != verdict || !strings.Contains(html, `id="verdict-text">`+verdict+`<`) || !strings.Contains(md, "**"+verdict+"**") {
+			t.Errorf("%s: verdict %q, want %q", tag, a.Verdict, verdict)
+		}
+		for sev, n := range map[string]int{"fail": 2, "warn": 2, "info": 1} {
+			if !strings.Contains(html, `data-severity="`+sev+`" data-count="`+strconv.Itoa(n)+`"`) {
+				t.Errorf("%s: no %s count of %d", tag, sev, n)
+			}
+			if !strings.Contains(html, l.T("audit.count."+sev, "count", n)) {
+				t.Errorf("%s: count text of %s missing", tag, sev)
+			}
+		}
+		// Groups in severity order, each finding with its check's title.
+		iFail, iWarn, iInfo := strings.Index(html, `<h2 id="fail">`), strings.Index(html, `<h2 id="warn">`), strings.Index(html, `<h2 id="info">`)
+		if iFail < 0 || iWarn < iFail || iInfo < iWarn {
+			t.Errorf("%s: severity groups out of order (%d, %d, %d)", tag, iFail, iWarn, iInfo)
+		}
+		if got := strings.Count(html, `<li class="finding`); got != len(v.Findings) {
+			t.Errorf("%s: %d findings shown, want %d", tag, got, len(v.Findings))
+		}
+		title := l.T("audit.check.integrity.blob_hash")
+		if !strings.Contains(html, "<h3>"+title+" <code>integrity.blob_hash</code></h3>") {
+			t.Errorf("%s: finding heading lacks the localised title %q", tag, title)
+		}
+		// An id the catalogue lacks shows as itself, not as a [!key] marker.
+		if strings.Contains(html, "[!") || !strings.Contains(html, "<h3>no.such_check <code>no.such_check</code>") {
+			t.Errorf("%s: unknown check id not shown as itself", tag)
+		}
+		// The English message is marked as English, under the localised label.
+		if !strings.Contains(html, `<dt>`+l.T("audit.original_message")+`</dt><dd class="message" lang="en">second</dd>`) {
+			t.Errorf("%s: message not marked lang=en under its label", tag)
+		}
+		// Run ids shortened to 12 characters; parameters sorted, key = value.
+		if !strings.Contains(html, "<code>0123456789ab</code>") || strings.Contains(html, "0123456789abcdef") {
+			t.Errorf("%s: run id not shortened", tag)
+		}
+		if i, j := strings.Index(html, "<code>got = bb</code>"), strings.Index(html, "<code>want = aa</code>"); i < 0 || j < i {
+			t.Errorf("%s: parameters not shown sorted as key = value", tag)
+		}
+		// Every check that ran is in the table, passed or not, plus the
+		// unknown one a finding names.
+		for _, id := range []string{"integrity.blob_hash", "plausibility.tpot", "claims.unbound", "provenance.incomplete", "no.such_check"} {
+			if !strings.Contains(html, `<tr id="check-`+id+`"`) {
+				t.Errorf("%s: checks table lacks %s", tag, id)
+			}
+		}
+		if !strings.Contains(html, `<tr id="check-plausibility.tpot" class="pass"><td>`+l.T("audit.check.plausibility.tpot")+`</td>`) ||
+			!strings.Contains(html, `<td class="result">`+l.T("audit.passed")+`</td>`) {
+			t.Errorf("%s: a check without findings is not shown as passed", tag)
+		}
+		// Back to the report, and to the other languages' audit pages.
+		if !strings.Contains(html, `id="back" href="cs.`+tag+`.html"`) || !strings.Contains(md, "](cs."+tag+".md)") {
+			t.Errorf("%s: no link back to the report", tag)
+		}
+		for _, o := range []string{"en", "zh", "ja", "es-419"} {
+			if o != tag && !strings.Contains(html, `href="cs.audit.`+o+`.html"`) {
+				t.Errorf("%s: no link to the %s audit page", tag, o)
+			}
+		}
+		date, err := l.DateString("2026-09-01")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := l.T("audit.as_of", "date", date); a.AsOf != want || !strings.Contains(html, want) {
+			t.Errorf("%s: as-of %q, want %q", tag, a.AsOf, want)
+		}
+		if strings.Contains(html, "<script") || strings.Contains(html, "http") {
+			t.Errorf("%s: the audit page loads or runs something", tag)
+		}
+	}
+}
+
+func TestAuditPagePassAndEmpty(t *testing.T) {
+	v := &AuditView{Checks: []AuditCheck{{ID: "integrity.sqlite", Severities: []string{SeverityFail}}}}
+	for _, tag := range []string{"en", "ja"} {
+		l := locales.MustMatch(tag)
+		a, html, _ := renderAudit(t, v, tag)
+		if a.Failed || a.Verdict != l.T("audit.verdict.pass") || !strings.Contains(html, `class="verdict pass"`) {
+			t.Errorf("%s: verdict %q for an audit without findings", tag, a.Verdict)
+		}
+		if !strings.Contains(html, l.T("audit.none")) || !strings.Contains(html, l.T("audit.as_of_none")) {
+			t.Errorf("%s: an empty audit does not say so, or claims an as-of date", tag)
+		}
+	}
+}
+
+func TestAuditViewRejectsUnknownSeverity(t *testing.T) {
+	v := &AuditView{Findings: []AuditFinding{{Check: "x.y", Severity: "error", Message: "m"}}}
+	if _, err := newAuditRenderer(v, "cs", ""); err == nil || !strings.Contains(err.Error(), `"error"`) {
+		t.Errorf("unknown severity: err = %v", err)
+	}
+}

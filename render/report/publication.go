@@ -1,0 +1,233 @@
+package report
+
+import (
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/benchledger/benchledger/casestudy"
+	"github.com/benchledger/benchledger/caveat"
+	"github.com/benchledger/benchledger/locales"
+)
+
+// Publication is the version of the case study a report shows and the
+// history of its versions, as plain data: the command line fills it from
+// the archive (store.Publications, package publish), so that this package
+// depends on neither.
+type Publication struct {
+	// Version is the recorded version this rendering is; with Draft, the
+	// latest recorded version (0: none yet).
+	Version  int
+	Recorded time.Time
+	// Draft: the rendering was not recorded (report --draft).
+	Draft bool
+	// History holds every recorded version, oldest first.
+	History []PublishedVersion
+}
+
+// PublishedVersion is one recorded version with what changed from the one
+// before (nothing for version 1).
+type PublishedVersion struct {
+	Version  int
+	Recorded time.Time
+	Errata   []Erratum
+}
+
+// Erratum is one recorded change, as package publish describes it: Kind
+// figure, text, runs, caveat or digest; Old empty for something added, New
+// for something removed.
+type Erratum struct {
+	Kind, Name, Old, New string
+	// OldValue and NewValue are a figure's two values when the versions'
+	// snapshots have them, so that each language writes them in its own
+	// style; otherwise Old and New (English) are shown as recorded.
+	OldValue, NewValue *Binding
+	// Caveat is a caveat erratum's caveat, written as a sentence of the
+	// page's language; nil shows its code.
+	Caveat *caveat.Caveat
+}
+
+// The kinds of errata (package publish).
+const (
+	erratumFigure = "figure"
+	erratumText   = "text"
+	erratumRuns   = "runs"
+	erratumCaveat = "caveat"
+	erratumDigest = "digest"
+)
+
+// versionView is the version line under the title.
+type versionView struct {
+	Text  string
+	Draft bool
+}
+
+// errataView is the errata section: the versions after the first, newest
+// first.
+type errataView struct {
+	Title    string
+	Versions []errataVersion
+}
+
+type errataVersion struct {
+	Version int
+	Heading string
+	Items   []errataItem
+}
+
+// errataItem is one change as a sentence; Code, when set, is a figure name
+// or run id shown as code between Before and After.
+type errataItem struct {
+	Before, Code, After string
+}
+
+// codeMark stands for the code part while a message is filled in: Latin
+// letters, so the locale puts the CJK–Latin space around it as it would
+// around the name itself.
+const codeMark = "BLCODEX"
+
+// publication fills the page's version line and errata section.
+func (b *builder) publication(l locales.Locale, p *page) {
+	pub := b.pub
+	if pub == nil {
+		return
+	}
+	switch {
+	case pub.Draft && pub.Version == 0:
+		p.Version = &versionView{Text: l.T("errata.draft_unpublished"), Draft: true}
+	case pub.Draft:
+		p.Version = &versionView{Text: l.T("errata.draft", "version", pub.Version, "date", pub.Recorded.UTC()), Draft: true}
+	default:
+		p.Version = &versionView{Text: l.T("errata.version", "version", pub.Version, "date", pub.Recorded.UTC())}
+	}
+	var versions []errataVersion
+	for _, v := range slices.Backward(pub.History) {
+		if v.Version <= 1 {
+			continue
+		}
+		ev := errataVersion{Version: v.Version, Heading: l.T("errata.version", "version", v.Version, "date", v.Recorded.UTC())}
+		for _, e := range v.Errata {
+			ev.Items = append(ev.Items, erratumItem(l, e))
+		}
+		versions = append(versions, ev)
+	}
+	if len(versions) > 0 {
+		p.Errata = &errataView{Title: capFirst(l.T("section.errata")), Versions: versions}
+	}
+}
+
+// erratumItem writes one change in the page's language.
+func erratumItem(l locales.Locale, e Erratum) errataItem {
+	value := func(v *Binding, recorded string) string {
+		if v != nil {
+			return v.Format(l)
+		}
+		return recorded
+	}
+	oldText, newText := value(e.OldValue, e.Old), value(e.NewValue, e.New)
+	var key string
+	args := []any{}
+	switch e.Kind {
+	case erratumFigure:
+		switch {
+		case e.Old == "":
+			key, args = "errata.figure_added", []any{"name", codeMark, "new", newText}
+		case e.New == "":
+			key, args = "errata.figure_removed", []any{"name", codeMark, "old", oldText}
+		default:
+			key, args = "errata.figure_changed", []any{"name", codeMark, "old", oldText, "new", newText}
+		}
+	case erratumText:
+		part, lang, _ := strings.Cut(e.Name, ".")
+		text := part
+		if s, err := l.Message("text." + part); err == nil {
+			text = s
+		}
+		switch {
+		case e.Old == "":
+			key = "errata.text_added"
+		case e.New == "":
+			key = "errata.text_removed"
+		default:
+			key = "errata.text_changed"
+		}
+		args = []any{"text", text, "lang", lang}
+	case erratumRuns:
+		key = "errata.run_added"
+		if e.New == "" {
+			key = "errata.run_removed"
+		}
+		args = []any{"name", codeMark}
+	case erratumCaveat:
+		sentence := e.Name
+		if e.Caveat != nil {
+			if s, err := l.Caveat(*e.Caveat); err == nil {
+				sentence = s
+			}
+		}
+		key = "errata.caveat_added"
+		if e.New == "" {
+			key = "errata.caveat_removed"
+		}
+		args = []any{"caveat", sentence}
+	case erratumDigest:
+		key, args = "errata.digest", []any{"old", e.Old, "new", e.New}
+	default:
+		// A kind this version does not know (a newer benchledger wrote
+		// it): shown as recorded.
+		key, args = "errata.other", []any{"kind", e.Kind, "name", codeMark, "old", oldText, "new", newText}
+	}
+	text := l.T(key, args...)
+	before, after, found := strings.Cut(text, codeMark)
+	if !found {
+		return errataItem{Before: capFirst(text)}
+	}
+	return errataItem{Before: capFirst(before), Code: e.Name, After: after}
+}
+
+// ErratumText writes one erratum as a plain sentence in l, as the errata
+// section does (the command line's errata listing).
+func ErratumText(l locales.Locale, e Erratum) string {
+	it := erratumItem(l, e)
+	return it.Before + it.Code + it.After
+}
+
+// CheckTexts substitutes the bindings of every title, summary and narrative
+// of the case study, in every language, and returns the first error (an
+// *UnknownBindingError names the text): the check Render makes before it
+// writes, for a caller that records a publication before rendering and
+// must not record one that cannot be rendered.
+func CheckTexts(res *casestudy.Result) error {
+	if res == nil || res.Spec == nil {
+		return fmt.Errorf("report: no evaluated case study")
+	}
+	s, b := res.Spec, Bindings(res)
+	none := func(string, Binding) string { return "" }
+	for _, lang := range slices.Sorted(maps.Keys(s.Title)) {
+		if _, err := substitute("title."+lang, s.Title[lang], b, nil, none); err != nil {
+			return err
+		}
+	}
+	for _, lang := range slices.Sorted(maps.Keys(s.Summary)) {
+		if _, err := substitute("summary."+lang, s.Summary[lang], b, nil, none); err != nil {
+			return err
+		}
+	}
+	for _, lang := range slices.Sorted(maps.Keys(s.Narrative)) {
+		p := s.NarrativePath(lang)
+		if p == "" {
+			continue
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return fmt.Errorf("report: narrative %s: %w", lang, err)
+		}
+		if _, err := substitute(p, string(data), b, nil, none); err != nil {
+			return err
+		}
+	}
+	return nil
+}
