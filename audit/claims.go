@@ -433,9 +433,7 @@ func isSep(r rune) bool {
 //   - a dotted run with two or more dots that is not thousands grouping
 //     (1.3.0) is a version, not a token;
 //   - an ordered-list marker ("1. " or "1) " at the start of a line) is
-//     not a token;
-//   - numbers joined by a slash (1,000/1,000, an input/output length
-//     pair) are a request spec, not tokens.
+//     not a token.
 func ScanNumbers(text string) []Token {
 	m := mask(text)
 	var out []Token
@@ -520,16 +518,6 @@ func ScanNumbers(text string) []Token {
 			if a, _ := at(end); nameChar(a) || a == '-' {
 				glued = true
 			}
-		}
-		// An input/output length pair (1,000/1,000) is a request spec,
-		// not a figure.
-		if p, pw := prev(start); start > 0 && p == '/' && start-pw > 0 {
-			if q, _ := prev(start - pw); unicode.IsDigit(q) {
-				glued = true
-			}
-		}
-		if end < len(m) && m[end] == '/' && isDigit(end+1) {
-			glued = true
 		}
 		if start == i && end == j && acronymBefore(m[:start]) {
 			glued = true // RTX PRO 6000, RTX 4090

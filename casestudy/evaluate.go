@@ -78,6 +78,10 @@ type Result struct {
 	// Selections maps each of the spec's run selections to the runs it
 	// picked, in id order.
 	Selections map[string][]string `json:"selections"`
+	// Workload maps each selection to the numeric workload fields its runs
+	// all share (WorkloadFields, by short name: input_len, ...), so that a
+	// narrative binds a request spec such as 1,000/1,000 instead of typing it.
+	Workload map[string]map[string]float64 `json:"workload"`
 	// Caveats of the whole case study, sorted, without duplicates.
 	Caveats []caveat.Caveat `json:"caveats"`
 	// RunIDs are every run the figures stand on; Digest is a SHA-256 over
@@ -115,7 +119,7 @@ type evaluator struct {
 func Evaluate(ctx context.Context, s *spec.Spec, a *store.Archive, opt Options) (*Result, error) {
 	ev := &evaluator{ctx: ctx, s: s, a: a, opt: opt, byID: map[string]*runInfo{}, used: map[string]bool{},
 		nodes: map[string]*NodeFigure{},
-		res: &Result{Spec: s, Figures: map[string]Value{}, Nodes: map[string]*NodeFigure{}, Selections: map[string][]string{},
+		res: &Result{Spec: s, Figures: map[string]Value{}, Nodes: map[string]*NodeFigure{}, Selections: map[string][]string{}, Workload: map[string]map[string]float64{},
 			Comparisons: map[string]*ComparisonFigure{}, Sweeps: map[string]*SweepFigure{}}}
 	if opt.Caveats.InteractiveLatency == 0 {
 		ev.opt.Caveats.InteractiveLatency = s.Caveats.InteractiveLatencyS
@@ -135,6 +139,9 @@ func Evaluate(ctx context.Context, s *spec.Spec, a *store.Archive, opt Options) 
 		}
 		for _, ri := range runs {
 			ev.res.Selections[n] = append(ev.res.Selections[n], ri.rec.ID)
+		}
+		if w := sharedWorkload(runs); len(w) > 0 {
+			ev.res.Workload[n] = w
 		}
 	}
 	for _, n := range sorted(s.Figures) {
@@ -584,3 +591,29 @@ func (ev *evaluator) digest() error {
 func sorted[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+
+// WorkloadFields are the workload provenance fields a selection exposes to
+// narratives when all its runs give the same number.
+var WorkloadFields = []string{"input_len", "output_len", "request_count", "concurrency"}
+
+// sharedWorkload returns the WorkloadFields whose value is the same plain
+// number on every run (a range such as 63-66 is not one number).
+func sharedWorkload(runs []*runInfo) map[string]float64 {
+	out := map[string]float64{}
+	for _, f := range WorkloadFields {
+		var v float64
+		ok := len(runs) > 0
+		for i, ri := range runs {
+			x, err := strconv.ParseFloat(ri.eff["workload."+f], 64)
+			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || i > 0 && x != v {
+				ok = false
+				break
+			}
+			v = x
+		}
+		if ok {
+			out[f] = v
+		}
+	}
+	return out
+}

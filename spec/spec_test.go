@@ -158,7 +158,8 @@ var (
 	referencedSuffixes = []string{"efficiency", "single"} // nodes with a reference run only
 	sweepSuffixes      = []string{"saturation.throughput", "saturation.latency", "saturation.param",
 		"next.throughput", "next.latency", "step.gain", "step.latency_growth"}
-	refSuffixes = []string{"value", "captured", "checked"}
+	refSuffixes      = []string{"value", "captured", "checked"}
+	workloadSuffixes = []string{"input_len", "output_len", "request_count", "concurrency"} // when the selection's runs share them
 )
 
 // bindingNames lists every {{name}} a text of the spec may use.
@@ -191,12 +192,17 @@ func bindingNames(s *Spec) map[string]bool {
 	for n := range s.Sweeps {
 		add(n, sweepSuffixes...)
 	}
+	for n := range s.Runs {
+		add(n, workloadSuffixes...)
+	}
 	return names
 }
 
 var bindingRE = regexp.MustCompile(`\{\{\s*([^{}]*?)\s*\}\}`)
 
-var cjkSpacedRE = regexp.MustCompile(`[\p{Han}\p{Hiragana}\p{Katakana}ー][ \t\n]+\{\{[^{}]*\}\}|\{\{[^{}]*\}\}[ \t\n]+[\p{Han}\p{Hiragana}\p{Katakana}ー]`)
+// cjkSpacedRE: spaces, or one line break (a soft break, read as a space),
+// between a binding and CJK text; a paragraph break is not a space.
+var cjkSpacedRE = regexp.MustCompile(`[\p{Han}\p{Hiragana}\p{Katakana}ー](?:[ \t]+|\n)\{\{[^{}]*\}\}|\{\{[^{}]*\}\}(?:[ \t]+|\n)[\p{Han}\p{Hiragana}\p{Katakana}ー]`)
 
 // notData are the digit strings the demo's texts may contain without a
 // binding: names of products, versions and request specs, and percentile

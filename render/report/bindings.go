@@ -134,6 +134,11 @@ func Bindings(res *casestudy.Result) map[string]Binding {
 			m[n+".single"] = Binding{Value: sc.Single, Kind: Quantity, Unit: "tok/s", Decimals: 2}
 		}
 	}
+	for sel, w := range res.Workload {
+		for f, v := range w {
+			m[sel+"."+f] = Binding{Value: v, Kind: Count}
+		}
+	}
 	for n, sw := range res.Sweeps {
 		r := sw.Result
 		if r.Recommended < 0 || r.Recommended >= len(r.Levels) {
