@@ -258,32 +258,45 @@ func readStated(tx *sql.Tx, runID string) ([]benchrun.Stated, error) {
 }
 
 func readRequests(tx *sql.Tx, runID string, sizeHint int64) ([]benchrun.Request, error) {
+	out := make([]benchrun.Request, 0, max(sizeHint, 0))
+	err := scanRequests(tx, runID, func(r *benchrun.Request) error {
+		out = append(out, *r)
+		return nil
+	})
+	if len(out) == 0 {
+		out = nil
+	}
+	return out, err
+}
+
+// scanRequests calls fn for each request of a run in index order, reusing
+// one Request (fn must copy what it keeps).
+func scanRequests(tx *sql.Tx, runID string, fn func(*benchrun.Request) error) error {
 	rows, err := tx.Query(`SELECT idx, start, queue_time, ttft, latency, input_tokens, output_tokens,
 		error, gap_count, gap_sum, gap_min, gap_max FROM requests WHERE run_id = ? ORDER BY idx`, runID)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer rows.Close()
-	out := make([]benchrun.Request, 0, max(sizeHint, 0))
 	var start, queue, ttft, latency, gapSum, gapMin, gapMax sql.NullFloat64
 	var in, outTok sql.NullInt32
 	var errText sql.NullString
+	var r benchrun.Request
 	for rows.Next() {
-		var r benchrun.Request
+		r = benchrun.Request{}
 		if err := rows.Scan(&r.Index, &start, &queue, &ttft, &latency, &in, &outTok, &errText,
 			&r.Gaps.Count, &gapSum, &gapMin, &gapMax); err != nil {
-			return nil, err
+			return err
 		}
 		r.Start, r.QueueTime, r.TTFT, r.Latency = orUnknown(start), orUnknown(queue), orUnknown(ttft), orUnknown(latency)
 		r.Gaps.Sum, r.Gaps.Min, r.Gaps.Max = orUnknown(gapSum), orUnknown(gapMin), orUnknown(gapMax)
 		r.InputTokens, r.OutputTokens = countOrUnknown(in), countOrUnknown(outTok)
 		r.Error = errText.String
-		out = append(out, r)
+		if err := fn(&r); err != nil {
+			return err
+		}
 	}
-	if len(out) == 0 {
-		out = nil
-	}
-	return out, rows.Err()
+	return rows.Err()
 }
 
 func orUnknown(v sql.NullFloat64) float64 {
@@ -325,6 +338,33 @@ func (a *Archive) Requests(runID string) ([]benchrun.Request, error) {
 		return nil, a.wrap(op, err)
 	}
 	return reqs, nil
+}
+
+// EachRequest calls fn for each per-request record of a run, in index
+// order, without holding the run's records in memory (the export of a
+// million-request run). fn gets one reused Request and must copy what it
+// keeps; an error from fn stops the scan and is returned as it is.
+func (a *Archive) EachRequest(ctx context.Context, runID string, fn func(*benchrun.Request) error) error {
+	op := "read requests of run " + runID
+	tx, err := a.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return a.wrap(op, err)
+	}
+	defer tx.Rollback()
+	var fnErr error
+	err = scanRequests(tx, runID, func(r *benchrun.Request) error {
+		if fnErr = fn(r); fnErr != nil {
+			return fnErr
+		}
+		return ctx.Err()
+	})
+	switch {
+	case fnErr != nil:
+		return fnErr
+	case err != nil:
+		return a.wrap(op, err)
+	}
+	return nil
 }
 
 // Events returns the history in the order it was written: all of it when

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"text/tabwriter"
 
@@ -22,14 +23,7 @@ Filters match case-insensitive substrings; dates are YYYY-MM-DD and inclusive.
 		db := dbFlag(fs, e)
 		asJSON := fs.Bool("json", false, "print a JSON array")
 		idsOnly := fs.Bool("q", false, "print only the run ids, one per line")
-		var f store.Filter
-		fs.StringVar(&f.Campaign, "campaign", "", "only runs of this campaign")
-		fs.StringVar(&f.Model, "model", "", "only runs whose model contains this")
-		fs.StringVar(&f.Engine, "engine", "", "only runs whose engine contains this")
-		fs.StringVar(&f.GPU, "gpu", "", "only runs whose GPU contains this")
-		fs.StringVar(&f.Role, "role", "", "only runs with this role")
-		fs.StringVar(&f.Since, "since", "", "only runs measured on or after this date (YYYY-MM-DD)")
-		fs.StringVar(&f.Until, "until", "", "only runs measured on or before this date (YYYY-MM-DD)")
+		f := filterFlags(fs)
 		rest, err := parseArgs(fs, args)
 		if err != nil {
 			return err
@@ -37,17 +31,15 @@ Filters match case-insensitive substrings; dates are YYYY-MM-DD and inclusive.
 		if len(rest) > 0 {
 			return usageErrorf("unexpected argument %q (runs takes only flags)", rest[0])
 		}
-		for _, d := range []string{f.Since, f.Until} {
-			if d != "" && !isDate(d) {
-				return usageErrorf("%q is not a date (YYYY-MM-DD)", d)
-			}
+		if err := checkFilter(*f); err != nil {
+			return err
 		}
 		a, err := openForReading(*db, e)
 		if err != nil {
 			return err
 		}
 		defer a.Close()
-		list, err := a.ListRuns(f)
+		list, err := a.ListRuns(*f)
 		if err != nil {
 			return err
 		}
@@ -124,3 +116,29 @@ func countText(n int64) string {
 	}
 	return groupInt(n)
 }
+
+// filterFlags declares the run filters runs and export share.
+func filterFlags(fs *flag.FlagSet) *store.Filter {
+	var f store.Filter
+	fs.StringVar(&f.Campaign, "campaign", "", "only runs of this campaign")
+	fs.StringVar(&f.Model, "model", "", "only runs whose model contains this")
+	fs.StringVar(&f.Engine, "engine", "", "only runs whose engine contains this")
+	fs.StringVar(&f.GPU, "gpu", "", "only runs whose GPU contains this")
+	fs.StringVar(&f.Role, "role", "", "only runs with this role")
+	fs.StringVar(&f.Since, "since", "", "only runs measured on or after this date (YYYY-MM-DD)")
+	fs.StringVar(&f.Until, "until", "", "only runs measured on or before this date (YYYY-MM-DD)")
+	return &f
+}
+
+// checkFilter refuses a filter date that is not a date.
+func checkFilter(f store.Filter) error {
+	for _, d := range []string{f.Since, f.Until} {
+		if d != "" && !isDate(d) {
+			return usageErrorf("%q is not a date (YYYY-MM-DD)", d)
+		}
+	}
+	return nil
+}
+
+// filtered reports whether any run filter is set.
+func filtered(f store.Filter) bool { return f != store.Filter{} }

@@ -1,0 +1,207 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"golang.org/x/text/language"
+
+	"github.com/benchledger/benchledger/export"
+	"github.com/benchledger/benchledger/locales"
+	"github.com/benchledger/benchledger/redact"
+	"github.com/benchledger/benchledger/store"
+)
+
+func exportCommand() *command {
+	c := &command{
+		name:  "export",
+		args:  "[SPEC]",
+		short: "export a case study or runs as a localised xlsx workbook and/or CSV files",
+		long: `Writes the numbers sales engineers size deployments with, from the archive, as an xlsx
+workbook (--xlsx FILE) and/or RFC 4180 CSV files (--csv DIR, one per table).
+
+With a case-study spec: sheets Summary (the headline comparisons: baseline, candidate,
+absolute and % change, ratio, confounders), Runs, Comparisons, Sweeps (with a native
+chart of throughput against median latency), Node (replicas, common window, scaling
+efficiency), Caveats (codes with their sentences), Provenance (every field, its value and
+source). Without a spec: the runs the filters select (all by default) with Runs, Caveats
+and Provenance. --requests adds the per-request records, streamed in bounded memory.
+
+Sheet names, headers and caveat sentences are in --lang (en, zh, ja, es, es-419).
+Numbers are stored as numbers with locale-neutral formats, so each spreadsheet shows
+them in its reader's style; units are in the headers; times are UTC. Header rows are
+frozen, every sheet has an autofilter, and text that a spreadsheet could read as a
+formula (starting with = + - @, a tab or a carriage return) is prefixed with an
+apostrophe. --redact hashes host names and IP addresses, and drops environment values,
+internal paths and token-like strings before anything is written (docs/redaction.md);
+--base-url links each run id to its page of the static site (BASE/runs/ID.html).
+The files are written whole or not at all. Prints the written paths.`,
+	}
+	c.run = func(ctx context.Context, e env, args []string) error {
+		fs := newFlags(c, e)
+		db := dbFlag(fs, e)
+		xlsxPath := fs.String("xlsx", "", "write the workbook to this file")
+		csvDir := fs.String("csv", "", "write one CSV file per table into this folder")
+		bom := fs.Bool("bom", false, "start each CSV file with a UTF-8 byte-order mark (Excel reads UTF-8 CSV with it)")
+		lang := fs.String("lang", "en", "language of sheet names, headers and caveats: en, zh, ja, es, es-419")
+		redactOn := fs.Bool("redact", false, "hash host names and IP addresses, drop environment values, internal paths and token-like strings")
+		salt := fs.String("redact-salt", "", "with --redact: key of the hashes, so two exports name one host alike (default: random per export)")
+		baseURL := fs.String("base-url", "", "link run ids to BASE/runs/ID.html, the run pages of the static site")
+		requests := fs.Bool("requests", false, "add the per-request records (Requests sheet / requests.csv)")
+		asOf := asOfFlag(fs)
+		var runs runList
+		fs.Var(&runs, "run", "export this run (id or unique prefix); repeatable")
+		filter := filterFlags(fs)
+		rest, err := parseArgs(fs, args)
+		if err != nil {
+			return err
+		}
+		switch {
+		case len(rest) > 1:
+			return usageErrorf("export takes at most one case-study spec")
+		case *xlsxPath == "" && *csvDir == "":
+			return usageErrorf("say where to write: --xlsx FILE and/or --csv DIR")
+		case len(rest) == 1 && (filtered(*filter) || len(runs) > 0):
+			return usageErrorf("a case study exports its own runs: give a spec or run filters, not both")
+		case *salt != "" && !*redactOn:
+			return usageErrorf("--redact-salt needs --redact")
+		}
+		if err := checkFilter(*filter); err != nil {
+			return err
+		}
+		if l, err := locales.Match(*lang); err != nil || !sameLanguage(*lang, l.Tag()) {
+			return usageErrorf("--lang %q: supported: %s", *lang, strings.Join(locales.Supported(), ", "))
+		}
+		if *baseURL != "" {
+			if u, err := url.Parse(*baseURL); err != nil || u.Scheme == "" || u.Host == "" && u.Scheme != "file" {
+				return usageErrorf("--base-url %q is not an absolute URL", *baseURL)
+			}
+		}
+		opt := export.Options{Lang: *lang, Requests: *requests, BaseURL: *baseURL}
+		var red *redact.Redactor
+		if *redactOn {
+			key := []byte(*salt)
+			if len(key) == 0 {
+				key = make([]byte, 16)
+				if _, err := rand.Read(key); err != nil {
+					return err
+				}
+			}
+			red = redact.New(redact.Options{Salt: key})
+			opt.Redact = red
+		}
+		title := "benchledger export"
+		if len(rest) == 1 {
+			res, a, err := evaluateSpec(ctx, e, *db, rest[0], *asOf)
+			if err != nil {
+				return err
+			}
+			defer a.Close()
+			opt.Result, opt.RunIDs = res, res.RunIDs
+			if t := res.Spec.Title[*lang]; t != "" {
+				title = t
+			} else if t := res.Spec.Title["en"]; t != "" {
+				title = t
+			}
+			return writeExport(ctx, e, a, opt, title, *xlsxPath, *csvDir, *bom, red)
+		}
+		a, err := openForReading(*db, e)
+		if err != nil {
+			return err
+		}
+		defer a.Close()
+		if len(runs) > 0 {
+			for _, r := range runs {
+				id, err := a.ResolveRunID(r)
+				if err != nil {
+					return err
+				}
+				opt.RunIDs = append(opt.RunIDs, id)
+			}
+		} else {
+			list, err := a.ListRuns(*filter)
+			if err != nil {
+				return err
+			}
+			for _, s := range list {
+				opt.RunIDs = append(opt.RunIDs, s.ID)
+			}
+		}
+		if len(opt.RunIDs) == 0 {
+			return fmt.Errorf("no runs to export (the archive is empty or the filters select none)")
+		}
+		return writeExport(ctx, e, a, opt, title, *xlsxPath, *csvDir, *bom, red)
+	}
+	return c
+}
+
+// writeExport builds the tables once and writes them; a streamed requests
+// table is read from the archive again for each output.
+func writeExport(ctx context.Context, e env, a *store.Archive, opt export.Options, title, xlsxPath, csvDir string, bom bool, red *redact.Redactor) error {
+	wb, err := export.Build(ctx, a, opt)
+	if err != nil {
+		return err
+	}
+	// The redaction summary counts one pass over the data (the second
+	// output redacts the same values again).
+	var counts map[string]int
+	if xlsxPath != "" {
+		if dir := filepath.Dir(xlsxPath); dir != "" {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				return err
+			}
+		}
+		if err := export.WriteXLSXFile(xlsxPath, wb, export.XLSXOptions{Title: title}); err != nil {
+			return err
+		}
+		fmt.Fprintln(e.stdout, xlsxPath)
+		if red != nil {
+			counts = red.Counts()
+		}
+	}
+	if csvDir != "" {
+		paths, err := export.WriteCSV(csvDir, wb, export.CSVOptions{BOM: bom})
+		if err != nil {
+			return err
+		}
+		for _, p := range paths {
+			fmt.Fprintln(e.stdout, p)
+		}
+	}
+	if red != nil {
+		if counts == nil {
+			counts = red.Counts()
+		}
+		var parts []string
+		for k, n := range counts {
+			if n > 0 {
+				parts = append(parts, fmt.Sprintf("%d %s", n, k))
+			}
+		}
+		sort.Strings(parts)
+		if len(parts) == 0 {
+			parts = []string{"nothing matched"}
+		}
+		fmt.Fprintf(e.stderr, "redacted: %s\n", strings.Join(parts, ", "))
+	}
+	return nil
+}
+
+// sameLanguage: the matched locale is in the language asked for (es-MX
+// served by es-419 is; a tag the matcher only maps to its fallback is not).
+func sameLanguage(asked, served string) bool {
+	a, err1 := language.Parse(asked)
+	b, err2 := language.Parse(served)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	ab, _ := a.Base()
+	bb, _ := b.Base()
+	return ab == bb
+}

@@ -1,0 +1,368 @@
+package main
+
+import (
+	"archive/zip"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/benchledger/benchledger/locales"
+)
+
+// openXLSX opens a workbook the test wrote.
+func openXLSX(t *testing.T, path string) *excelize.File {
+	t.Helper()
+	f, err := excelize.OpenFile(path)
+	if err != nil {
+		t.Fatalf("the exported workbook does not open: %v", err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
+}
+
+// column returns the 1-based index of the column whose header is h.
+func column(t *testing.T, f *excelize.File, sheet, h string) int {
+	t.Helper()
+	rows, err := f.GetRows(sheet)
+	if err != nil || len(rows) == 0 {
+		t.Fatalf("sheet %s: %v", sheet, err)
+	}
+	for j, v := range rows[0] {
+		if v == h {
+			return j + 1
+		}
+	}
+	t.Fatalf("sheet %s: no column %q in %q", sheet, h, rows[0])
+	return 0
+}
+
+func rawFloat(t *testing.T, f *excelize.File, sheet string, col, row int) float64 {
+	t.Helper()
+	cell, _ := excelize.CoordinatesToCellName(col, row)
+	v, err := f.GetCellValue(sheet, cell, excelize.Options{RawCellValue: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		t.Fatalf("%s!%s = %q, not a number", sheet, cell, v)
+	}
+	if typ, _ := f.GetCellType(sheet, cell); typ != excelize.CellTypeUnset && typ != excelize.CellTypeNumber {
+		t.Errorf("%s!%s: type %v, want a number", sheet, cell, typ)
+	}
+	return x
+}
+
+// near: the workbook keeps Excel's 15 significant digits.
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(math.Abs(a), math.Abs(b)) }
+
+// TestExportDemo exports the demo case study in each language and checks
+// the workbook against the archive: sheet names and headers in the
+// language, the headline comparison and every run's figures as numbers
+// equal to what `figures --json` computes, the sweep chart, the caveats
+// with their sentences.
+func TestExportDemo(t *testing.T) {
+	db, specPath := demoArchive(t)
+	r := bl(t, "figures", "--db", db, "--json", specPath)
+	var fig struct {
+		Figures     map[string]struct{ Value float64 }
+		Comparisons map[string]struct {
+			Comparison struct {
+				Change struct{ Baseline, Candidate, Pct, Ratio float64 }
+			}
+		}
+		RunIDs []string `json:"run_ids"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &fig); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, lang := range []string{"en", "zh", "ja", "es"} {
+		t.Run(lang, func(t *testing.T) {
+			l := locales.MustMatch(lang)
+			path := filepath.Join(dir, "demo."+lang+".xlsx")
+			res := bl(t, "export", "--db", db, "--lang", lang, "--xlsx", path, specPath)
+			if res.code != 0 || strings.TrimSpace(res.stdout) != path {
+				t.Fatalf("export: %v", res)
+			}
+			f := openXLSX(t, path)
+			var want []string
+			for _, s := range []string{"summary", "runs", "comparisons", "sweeps", "node", "caveats", "provenance"} {
+				want = append(want, l.T("export.sheet."+s))
+			}
+			if got := f.GetSheetList(); strings.Join(got, "|") != strings.Join(want, "|") {
+				t.Fatalf("sheets %q, want %q", got, want)
+			}
+			summary, runs := want[0], want[1]
+
+			// Summary: the headline comparison, typed and equal to the evaluation.
+			rows, _ := f.GetRows(summary)
+			row := 0
+			for i, rr := range rows {
+				if len(rr) > 0 && rr[0] == "scheduler_tuning" {
+					row = i + 1
+				}
+			}
+			if row == 0 {
+				t.Fatalf("Summary has no scheduler_tuning row: %q", rows)
+			}
+			ch := fig.Comparisons["scheduler_tuning"].Comparison.Change
+			for h, v := range map[string]float64{l.T("table.baseline"): ch.Baseline, l.T("table.candidate"): ch.Candidate,
+				l.T("export.header_unit", "name", l.T("table.change"), "unit", "%"): ch.Pct,
+				l.T("export.header_unit", "name", l.T("table.ratio"), "unit", "x"):  ch.Ratio} {
+				if got := rawFloat(t, f, summary, column(t, f, summary, h), row); !near(got, v) {
+					t.Errorf("Summary %s = %v, want %v", h, got, v)
+				}
+			}
+
+			// Runs: one row per run of the case study; the baseline's
+			// output throughput is the figure's value.
+			rows, _ = f.GetRows(runs)
+			if len(rows)-1 != len(fig.RunIDs) {
+				t.Errorf("Runs has %d rows, the case study %d runs", len(rows)-1, len(fig.RunIDs))
+			}
+			tputCol := column(t, f, runs, l.T("export.header_unit", "name", l.Figure("output_throughput"), "unit", "tok/s"))
+			base := fig.Figures["baseline_throughput"].Value
+			found := false
+			for i := 1; i < len(rows); i++ {
+				if v := rawFloat(t, f, runs, tputCol, i+1); near(v, base) {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("no run of the Runs sheet has the baseline's output throughput %v", base)
+			}
+			// Frozen header and widths that fit the header text.
+			if p, _ := f.GetPanes(runs); !p.Freeze || p.YSplit != 1 {
+				t.Errorf("Runs: header not frozen: %+v", p)
+			}
+
+			// Caveats: codes with sentences in the language.
+			rows, _ = f.GetRows(want[5])
+			ok := false
+			for _, rr := range rows[1:] {
+				if len(rr) >= 3 && rr[0] == "external_reference_not_visible" && rr[2] != "" && rr[2] != rr[0] {
+					ok = true
+				}
+			}
+			if !ok {
+				t.Errorf("Caveats: no external_reference_not_visible sentence")
+			}
+		})
+	}
+	// The Sweeps sheet carries a native scatter chart.
+	zr, err := zip.OpenReader(filepath.Join(dir, "demo.en.xlsx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	charts := 0
+	for _, f := range zr.File {
+		if strings.HasPrefix(f.Name, "xl/charts/chart") {
+			charts++
+		}
+	}
+	if charts != 1 {
+		t.Errorf("want one chart (Sweeps), got %d", charts)
+	}
+}
+
+// TestExportHostileAndRedacted exports runs (no spec) whose provenance
+// carries formula-like strings, a host, an internal IP, a token and an
+// internal path: the workbook and the CSV files show the formulas as
+// text, and the redacted values appear nowhere.
+func TestExportHostileAndRedacted(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "a.db")
+	files := []string{filepath.Join(dir, "=1+1.json"), filepath.Join(dir, "plain.json")}
+	writeVLLM(t, files[0], vllmSpec{n: 30})
+	writeVLLM(t, files[1], vllmSpec{n: 20, seed: 0.01})
+	secret := "hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
+	for _, f := range files {
+		r := bl(t, "ingest", "--db", db,
+			"--set", `labels.note==HYPERLINK("http://evil.example/x","click")`,
+			"--set", "labels.owner=@admin",
+			"--set", "hardware.node=gpu-node-7.cluster.local",
+			"--set", "measurement.client_host=10.20.30.40",
+			"--set", "runtime.server_args=vllm serve /mnt/models/Qwen3-8B --host 0.0.0.0 HF_TOKEN="+secret,
+			f)
+		if r.code != 0 {
+			t.Fatalf("ingest: %v", r)
+		}
+	}
+	xlsx := filepath.Join(dir, "out", "runs.xlsx")
+	csvDir := filepath.Join(dir, "csv")
+	r := bl(t, "export", "--db", db, "--xlsx", xlsx, "--csv", csvDir, "--bom", "--requests", "--redact", "--redact-salt", "k1",
+		"--base-url", "https://bench.example/site/")
+	if r.code != 0 {
+		t.Fatalf("export: %v", r)
+	}
+	if !strings.Contains(r.stderr, "redacted:") {
+		t.Errorf("no redaction summary on stderr: %q", r.stderr)
+	}
+	f := openXLSX(t, xlsx)
+	if got := f.GetSheetList(); strings.Join(got, "|") != "Runs|Caveats|Provenance|Requests" {
+		t.Fatalf("sheets %q", got)
+	}
+	// Run ids link to their pages of the site.
+	id, _ := f.GetCellValue("Runs", "A2")
+	if ok, target, _ := f.GetCellHyperLink("Runs", "A2"); !ok || target != "https://bench.example/site/runs/"+id+".html" {
+		t.Errorf("Runs A2 (%s): link %v %q", id, ok, target)
+	}
+	// Requests: every record, typed.
+	rows, _ := f.GetRows("Requests")
+	if len(rows) != 1+30+20 {
+		t.Errorf("Requests has %d rows, want 51", len(rows))
+	}
+	// The hostile label is text, neutralised, never a formula.
+	rows, _ = f.GetRows("Provenance")
+	seen := map[string]bool{}
+	for i, rr := range rows {
+		if len(rr) < 4 {
+			continue
+		}
+		seen[rr[3]] = true
+		cell, _ := excelize.CoordinatesToCellName(4, i+1)
+		if fm, _ := f.GetCellFormula("Provenance", cell); fm != "" {
+			t.Errorf("Provenance %s holds a formula %q", cell, fm)
+		}
+	}
+	for _, v := range []string{`'=HYPERLINK("http://evil.example/x","click")`, "'@admin"} {
+		if !seen[v] {
+			t.Errorf("Provenance does not show %q as text", v)
+		}
+	}
+	// Nothing redacted is left in any file.
+	var all strings.Builder
+	zr, err := zip.OpenReader(xlsx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, zf := range zr.File {
+		rc, _ := zf.Open()
+		b, _ := io.ReadAll(rc)
+		rc.Close()
+		all.Write(b)
+	}
+	zr.Close()
+	csvs, _ := filepath.Glob(filepath.Join(csvDir, "*.csv"))
+	if len(csvs) != 4 {
+		t.Errorf("csv files: %v", csvs)
+	}
+	for _, p := range csvs {
+		b, _ := os.ReadFile(p)
+		if !strings.HasPrefix(string(b), "\ufeff") {
+			t.Errorf("%s: no byte-order mark", p)
+		}
+		all.Write(b)
+		rd := csv.NewReader(strings.NewReader(strings.TrimPrefix(string(b), "\ufeff")))
+		recs, err := rd.ReadAll()
+		if err != nil {
+			t.Errorf("%s is not valid CSV: %v", p, err)
+		}
+		for _, rec := range recs {
+			for _, v := range rec {
+				if v != "" && strings.ContainsRune("=+-@\t\r", rune(v[0])) && !isNumberText(v) {
+					t.Errorf("%s: a cell starts like a formula: %q", p, v)
+				}
+			}
+		}
+	}
+	for _, leak := range []string{secret, "gpu-node-7.cluster.local", "10.20.30.40", "/mnt/models"} {
+		if strings.Contains(all.String(), leak) {
+			t.Errorf("%q leaked into the export", leak)
+		}
+	}
+	// Without --redact the same values are there (the test can fail).
+	plain := filepath.Join(dir, "plain.xlsx")
+	if r := bl(t, "export", "--db", db, "--xlsx", plain); r.code != 0 {
+		t.Fatal(r)
+	}
+	g := openXLSX(t, plain)
+	rows, _ = g.GetRows("Provenance")
+	found := false
+	for _, rr := range rows {
+		found = found || len(rr) > 3 && rr[3] == "10.20.30.40"
+	}
+	if !found {
+		t.Error("without --redact the client host should be exported as it is")
+	}
+}
+
+func isNumberText(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
+}
+
+// TestExportOpensInLibreOffice converts the demo workbook with LibreOffice
+// headless (Debian's libreoffice-calc-nogui, installed by .ci/run): it must
+// open and its first sheet convert with the headline values.
+func TestExportOpensInLibreOffice(t *testing.T) {
+	soffice, err := exec.LookPath("soffice")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("CI must have LibreOffice (installed by .ci/run)")
+		}
+		t.Skip("LibreOffice is not installed (apt-get install libreoffice-calc-nogui): skipping the conversion test")
+	}
+	db, specPath := demoArchive(t)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "demo.xlsx")
+	if r := bl(t, "export", "--db", db, "--lang", "ja", "--xlsx", path, specPath); r.code != 0 {
+		t.Fatal(r)
+	}
+	out := filepath.Join(dir, "converted")
+	cmd := exec.Command(soffice, "--headless", "--norestore", "-env:UserInstallation=file://"+filepath.Join(dir, "profile"),
+		"--convert-to", "csv:Text - txt - csv (StarCalc):44,34,76,1", "--outdir", out, path)
+	b, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("LibreOffice could not convert the workbook: %v\n%s", err, b)
+	}
+	data, err := os.ReadFile(filepath.Join(out, "demo.csv"))
+	if err != nil {
+		t.Fatalf("no converted file: %v\n%s", err, b)
+	}
+	text := string(data)
+	l := locales.MustMatch("ja")
+	if !strings.Contains(text, "scheduler_tuning") || !strings.Contains(text, l.T("table.baseline")) {
+		t.Errorf("the converted Summary sheet lacks its rows: %.500s", text)
+	}
+	fmt.Fprintln(io.Discard, text)
+}
+
+func TestExportUsage(t *testing.T) {
+	db, specPath := demoArchive(t)
+	x := filepath.Join(t.TempDir(), "x.xlsx")
+	for _, args := range [][]string{
+		{"export", "--db", db, specPath},
+		{"export", "--db", db, "--xlsx", x, "--campaign", "qwen3-batch", specPath},
+		{"export", "--db", db, "--xlsx", x, "--lang", "tlh", specPath},
+		{"export", "--db", db, "--xlsx", x, "--redact-salt", "k"},
+		{"export", "--db", db, "--xlsx", x, "--base-url", "not a url"},
+		{"export", "--db", db, "--xlsx", x, specPath, specPath},
+	} {
+		if r := bl(t, args...); r.code != exitUsage {
+			t.Errorf("%q: exit %d, want %d: %v", args[1:], r.code, exitUsage, r)
+		}
+	}
+	if _, err := os.Stat(x); err == nil {
+		t.Error("a refused export wrote a file")
+	}
+	// es-MX is served by es-419.
+	if r := bl(t, "export", "--db", db, "--xlsx", x, "--lang", "es-MX", specPath); r.code != 0 {
+		t.Errorf("--lang es-MX: %v", r)
+	}
+	if r := bl(t, "export", "--db", db, "--xlsx", filepath.Join(t.TempDir(), "x.xlsx"), "--campaign", "no-such-campaign"); r.code != exitError || !strings.Contains(r.stderr, "no runs") {
+		t.Errorf("no runs selected: %v", r)
+	}
+}

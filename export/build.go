@@ -1,0 +1,620 @@
+package export
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/casestudy"
+	"github.com/benchledger/benchledger/caveat"
+	"github.com/benchledger/benchledger/figures"
+	"github.com/benchledger/benchledger/locales"
+	"github.com/benchledger/benchledger/provenance"
+	"github.com/benchledger/benchledger/store"
+)
+
+// Redactor rewrites text before it leaves the archive (package redact).
+type Redactor interface {
+	Field(field, value string) string // a provenance value, by field name
+	Text(s string) string             // free text
+}
+
+// Options say what to export.
+type Options struct {
+	Lang string // locale tag: en, zh, ja, es, es-419
+	// Result is the evaluated case study; nil exports runs only.
+	Result *casestudy.Result
+	// RunIDs are the runs of the Runs, Provenance, Caveats and Requests
+	// tables (exact ids, in this order).
+	RunIDs []string
+	// Requests adds the per-request table (streamed from the archive).
+	Requests bool
+	// BaseURL, when set, links each run id to BaseURL/runs/<id>.html, the
+	// run's page of the static site.
+	BaseURL string
+	// Redact, when set, rewrites every text value from the archive.
+	Redact Redactor
+}
+
+// Table names (Table.Name), in sheet order.
+const (
+	SheetSummary     = "summary"
+	SheetRuns        = "runs"
+	SheetComparisons = "comparisons"
+	SheetSweeps      = "sweeps"
+	SheetNode        = "node"
+	SheetCaveats     = "caveats"
+	SheetProvenance  = "provenance"
+	SheetRequests    = "requests"
+)
+
+// builder holds what the tables share.
+type builder struct {
+	ctx  context.Context
+	a    *store.Archive
+	opt  Options
+	l    locales.Locale
+	runs []runRow
+}
+
+type runRow struct {
+	rec  *store.RunRecord
+	eff  map[string]string
+	figs *figures.RunFigures
+	cavs []caveat.Caveat
+}
+
+// Build reads the runs and the case study and lays out the workbook's
+// tables: with a Result, Summary, Runs, Comparisons, Sweeps and Node (those
+// the case study has), Caveats and Provenance; without, Runs, Caveats and
+// Provenance; Requests last when asked for.
+func Build(ctx context.Context, a *store.Archive, opt Options) (*Workbook, error) {
+	l, err := locales.Match(opt.Lang)
+	if err != nil {
+		return nil, err
+	}
+	b := &builder{ctx: ctx, a: a, opt: opt, l: l}
+	for _, id := range opt.RunIDs {
+		rec, f, cavs, err := casestudy.RunFigures(ctx, a, id)
+		if err != nil {
+			return nil, fmt.Errorf("run %s: %w", id, err)
+		}
+		b.runs = append(b.runs, runRow{rec: rec, eff: provenance.Record(rec.Provenance).Effective(), figs: f, cavs: cavs})
+	}
+	wb := &Workbook{Lang: l.Tag()}
+	add := func(t *Table) {
+		if t != nil {
+			wb.Tables = append(wb.Tables, t)
+		}
+	}
+	if res := opt.Result; res != nil {
+		add(b.summary(res))
+	}
+	add(b.runsTable())
+	if res := opt.Result; res != nil {
+		add(b.comparisons(res))
+		add(b.sweeps(res))
+		add(b.nodes(res))
+	}
+	add(b.caveats())
+	add(b.provenance())
+	if opt.Requests {
+		add(b.requests())
+	}
+	for _, t := range wb.Tables {
+		t.Title = sheetName(t.Title)
+	}
+	return wb, nil
+}
+
+// text redacts a free-text value.
+func (b *builder) text(s string) string {
+	if b.opt.Redact == nil || s == "" {
+		return s
+	}
+	return b.opt.Redact.Text(s)
+}
+
+// field redacts a provenance value.
+func (b *builder) field(f, v string) string {
+	if b.opt.Redact == nil || v == "" {
+		return v
+	}
+	return b.opt.Redact.Field(f, v)
+}
+
+// header writes a column header with its unit: "Output throughput (tok/s)".
+func (b *builder) header(name, unit string) string {
+	if unit == "" {
+		return name
+	}
+	return b.l.T("export.header_unit", "name", name, "unit", unit)
+}
+
+func (b *builder) col(key, label string, kind Kind, unit string, decimals int) Column {
+	return Column{Key: key, Header: b.header(label, unit), Kind: kind, Decimals: decimals}
+}
+
+// runCell is the run id, linked to its page when a base URL is given.
+func (b *builder) runCell(id string) Cell {
+	if b.opt.BaseURL == "" {
+		return TextCell(id)
+	}
+	return LinkCell(id, strings.TrimRight(b.opt.BaseURL, "/")+"/runs/"+id+".html")
+}
+
+func (b *builder) runKind() Kind {
+	if b.opt.BaseURL == "" {
+		return Text
+	}
+	return Link
+}
+
+// num is a number cell, empty when the value is unknown or not finite.
+func num(v float64) Cell {
+	if !benchrun.IsKnown(v) || math.IsNaN(v) || math.IsInf(v, 0) {
+		return NullCell()
+	}
+	return NumCell(v)
+}
+
+func ms(v float64) Cell {
+	if !benchrun.IsKnown(v) || math.IsNaN(v) || math.IsInf(v, 0) {
+		return NullCell()
+	}
+	return NumCell(v * 1000)
+}
+
+// provenance fields of the Runs table, in column order.
+var runFields = []string{"campaign", "role", "group", "checkpoint.repository", "checkpoint.precision", "runtime.engine",
+	"runtime.version", "hardware.gpu_model", "hardware.gpu_count", "hardware.node", "measurement.date", "workload.dataset",
+	"workload.input_len", "workload.output_len", "workload.request_count", "workload.concurrency", "workload.request_rate",
+	"measurement.client"}
+
+func (b *builder) runsTable() *Table {
+	l := b.l
+	t := &Table{Name: SheetRuns, Title: l.T("export.sheet.runs")}
+	t.Columns = append(t.Columns, b.col("run", l.T("table.run"), b.runKind(), "", 0))
+	for _, f := range runFields {
+		kind := Text
+		if f == "hardware.gpu_count" || f == "workload.request_count" {
+			kind = Integer
+		}
+		t.Columns = append(t.Columns, b.col(f, l.FieldLabel(f), kind, "", 0))
+	}
+	stat := func(metric string) string { return l.Figure(metric) }
+	t.Columns = append(t.Columns,
+		b.col("publishable", l.T("export.col.publishable"), Bool, "", 0),
+		b.col("sent", l.Term("sent"), Integer, "", 0),
+		b.col("completed", l.Term("completed"), Integer, "", 0),
+		b.col("failed", l.Term("failed"), Integer, "", 0),
+		b.col("window", l.Term("window"), Number, "s", 2),
+		b.col("output_tokens", l.Term("total_output_tokens"), Integer, "", 0),
+		b.col("output_throughput", stat("output_throughput"), Number, "tok/s", 0),
+		b.col("total_token_throughput", stat("total_token_throughput"), Number, "tok/s", 0),
+		b.col("request_throughput", stat("request_throughput"), Number, "req/s", 2),
+		b.col("ttft.mean", stat("ttft.mean"), Number, "ms", 1),
+		b.col("ttft.median", stat("ttft.median"), Number, "ms", 1),
+		b.col("ttft.p99", stat("ttft.p99"), Number, "ms", 1),
+		b.col("tpot.mean", stat("tpot.mean"), Number, "ms", 2),
+		b.col("tpot.median", stat("tpot.median"), Number, "ms", 2),
+		b.col("tpot.p99", stat("tpot.p99"), Number, "ms", 2),
+		b.col("e2el.mean", stat("e2el.mean"), Number, "s", 2),
+		b.col("e2el.median", stat("e2el.median"), Number, "s", 2),
+		b.col("e2el.p99", stat("e2el.p99"), Number, "s", 2),
+		b.col("percentile_method", l.T("export.col.percentile_method"), Text, "", 0),
+		b.col("ingested_at", l.T("export.col.ingested_at"), Time, "UTC", 0),
+		b.col("file", l.T("export.col.file"), Text, "", 0),
+		b.col("sha256", l.T("export.col.sha256"), Text, "", 0),
+	)
+	for _, r := range b.runs {
+		row := []Cell{b.runCell(r.rec.ID)}
+		for _, f := range runFields {
+			v := r.eff[f]
+			if f == "hardware.gpu_count" || f == "workload.request_count" {
+				var n int64
+				if _, err := fmt.Sscan(v, &n); err == nil && v != "" {
+					row = append(row, IntCell(n))
+				} else {
+					row = append(row, NullCell())
+				}
+				continue
+			}
+			if v == "" {
+				row = append(row, NullCell())
+			} else {
+				row = append(row, TextCell(b.field(f, v)))
+			}
+		}
+		row = append(row, BoolCell(r.rec.Publishable))
+		f := r.figs
+		if f == nil {
+			for len(row) < len(t.Columns)-4 {
+				row = append(row, NullCell())
+			}
+		} else {
+			p99 := func(s figures.Stat) float64 {
+				if v, ok := s.P[99]; ok {
+					return v
+				}
+				return benchrun.Unknown
+			}
+			row = append(row, IntCell(int64(f.Sent)), IntCell(int64(f.Completed)), IntCell(int64(f.Failed)),
+				num(f.Window), IntCell(f.OutputTokens), num(f.OutputThroughput), num(f.TotalTokenThroughput), num(f.RequestThroughput),
+				ms(f.TTFT.Mean), ms(f.TTFT.Median), ms(p99(f.TTFT)),
+				ms(f.TPOT.Mean), ms(f.TPOT.Median), ms(p99(f.TPOT)),
+				num(f.E2EL.Mean), num(f.E2EL.Median), num(p99(f.E2EL)))
+			if f.Completed == 0 {
+				for i := len(row) - 9; i < len(row); i++ {
+					row[i] = NullCell()
+				}
+			}
+		}
+		method := ""
+		if f != nil {
+			method = string(f.PercentileMethod)
+		}
+		row = append(row, TextCell(method), TimeCell(r.rec.IngestedAt), TextCell(b.text(r.rec.FileName)), TextCell(r.rec.BlobSHA256))
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// comparisonNames lists the comparisons in headline order, then the rest
+// by name.
+func comparisonNames(res *casestudy.Result, headlineOnly bool) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, n := range res.Spec.Headline {
+		if _, ok := res.Comparisons[n]; ok && !seen[n] {
+			out, seen[n] = append(out, n), true
+		}
+	}
+	if headlineOnly && len(out) > 0 {
+		return out
+	}
+	var rest []string
+	for n := range res.Comparisons {
+		if !seen[n] {
+			rest = append(rest, n)
+		}
+	}
+	sort.Strings(rest)
+	return append(out, rest...)
+}
+
+// confounderText lists a comparison's confounders: "runtime.version: 1.1 → 1.3.0rc24".
+func (b *builder) confounderText(c figures.Comparison) string {
+	var parts []string
+	for _, d := range c.Confounders {
+		parts = append(parts, fmt.Sprintf("%s: %s → %s", b.l.FieldLabel(d.Field), b.field(d.Field, d.Baseline), b.field(d.Field, d.Candidate)))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func caveatCodes(cs []caveat.Caveat) string {
+	var codes []string
+	for _, c := range cs {
+		if !slices.Contains(codes, c.Code) {
+			codes = append(codes, c.Code)
+		}
+	}
+	return strings.Join(codes, ", ")
+}
+
+func (b *builder) summary(res *casestudy.Result) *Table {
+	names := comparisonNames(res, true)
+	if len(names) == 0 {
+		return nil
+	}
+	l := b.l
+	t := &Table{Name: SheetSummary, Title: l.T("export.sheet.summary"), Columns: []Column{
+		b.col("comparison", l.T("export.col.comparison"), Text, "", 0),
+		b.col("figure", l.T("table.figure"), Text, "", 0),
+		b.col("unit", l.T("table.unit"), Text, "", 0),
+		b.col("baseline", l.T("table.baseline"), Number, "", 2),
+		b.col("candidate", l.T("table.candidate"), Number, "", 2),
+		b.col("abs", l.T("export.col.abs"), Number, "", 2),
+		b.col("pct", l.T("table.change"), Number, "%", 2),
+		b.col("ratio", l.T("table.ratio"), Number, "x", 2),
+		b.col("confounders", l.T("table.confounders"), Text, "", 0),
+		b.col("caveats", l.T("export.col.caveat_codes"), Text, "", 0),
+	}}
+	for _, n := range names {
+		cf := res.Comparisons[n]
+		c := cf.Comparison
+		t.Rows = append(t.Rows, []Cell{TextCell(n), TextCell(l.Figure(c.Metric)), TextCell(c.Unit),
+			num(c.Change.Baseline), num(c.Change.Candidate), num(c.Change.Abs), num(c.Change.Pct), num(c.Change.Ratio),
+			TextCell(b.confounderText(c)), TextCell(caveatCodes(cf.Caveats))})
+	}
+	return t
+}
+
+func (b *builder) comparisons(res *casestudy.Result) *Table {
+	names := comparisonNames(res, false)
+	if len(names) == 0 {
+		return nil
+	}
+	l := b.l
+	t := &Table{Name: SheetComparisons, Title: l.T("export.sheet.comparisons"), Columns: []Column{
+		b.col("comparison", l.T("export.col.comparison"), Text, "", 0),
+		b.col("figure", l.T("table.figure"), Text, "", 0),
+		b.col("unit", l.T("table.unit"), Text, "", 0),
+		b.col("baseline_runs", l.T("export.col.baseline_runs"), Text, "", 0),
+		b.col("candidate_runs", l.T("export.col.candidate_runs"), Text, "", 0),
+		b.col("baseline", l.T("table.baseline"), Number, "", 2),
+		b.col("candidate", l.T("table.candidate"), Number, "", 2),
+		b.col("abs", l.T("export.col.abs"), Number, "", 2),
+		b.col("pct", l.T("table.change"), Number, "%", 2),
+		b.col("ratio", l.T("table.ratio"), Number, "x", 2),
+		b.col("n_baseline", l.T("export.col.n_baseline"), Integer, "", 0),
+		b.col("n_candidate", l.T("export.col.n_candidate"), Integer, "", 0),
+		b.col("p_value", l.T("export.col.p_value"), Number, "", 4),
+		b.col("intended", l.T("export.col.intended"), Text, "", 0),
+		b.col("held_fixed", l.T("table.held_fixed"), Text, "", 0),
+		b.col("confounders", l.T("table.confounders"), Text, "", 0),
+		b.col("caveats", l.T("export.col.caveat_codes"), Text, "", 0),
+	}}
+	for _, n := range names {
+		cf := res.Comparisons[n]
+		c := cf.Comparison
+		side := func(s figures.Side, v casestudy.Value) string {
+			if s.Reference != nil {
+				return "ref:" + s.Reference.ID
+			}
+			return strings.Join(v.Runs, ", ")
+		}
+		nOf := func(s figures.Side) Cell {
+			if s.IsReference() {
+				return NullCell()
+			}
+			return IntCell(int64(max(s.N, 1)))
+		}
+		p := NullCell()
+		if c.Significance != nil {
+			p = num(c.Significance.P)
+		}
+		var intended, fixed []string
+		for _, f := range c.Intended {
+			intended = append(intended, l.FieldLabel(f))
+		}
+		for _, d := range c.Fixed {
+			fixed = append(fixed, l.FieldLabel(d.Field)+": "+b.field(d.Field, d.Baseline))
+		}
+		t.Rows = append(t.Rows, []Cell{TextCell(n), TextCell(l.Figure(c.Metric)), TextCell(c.Unit),
+			TextCell(side(c.Baseline, cf.Baseline)), TextCell(side(c.Candidate, cf.Candidate)),
+			num(c.Change.Baseline), num(c.Change.Candidate), num(c.Change.Abs), num(c.Change.Pct), num(c.Change.Ratio),
+			nOf(c.Baseline), nOf(c.Candidate), p,
+			TextCell(strings.Join(intended, ", ")), TextCell(strings.Join(fixed, "; ")),
+			TextCell(b.confounderText(c)), TextCell(caveatCodes(cf.Caveats))})
+	}
+	return t
+}
+
+func (b *builder) sweeps(res *casestudy.Result) *Table {
+	if len(res.Sweeps) == 0 {
+		return nil
+	}
+	l := b.l
+	t := &Table{Name: SheetSweeps, Title: l.T("export.sheet.sweeps"), Columns: []Column{
+		b.col("sweep", l.T("export.col.sweep"), Text, "", 0),
+		b.col("parameter", l.T("export.col.parameter"), Text, "", 0),
+		b.col("value", l.T("table.value"), Number, "", 0),
+		b.col("output_throughput", l.Figure("output_throughput"), Number, "tok/s", 0),
+		b.col("e2el.median", l.Figure("e2el.median"), Number, "s", 2),
+		b.col("runs", l.T("export.col.runs"), Integer, "", 0),
+		b.col("saturation", l.T("export.col.saturation"), Bool, "", 0),
+		b.col("recommended", l.T("export.col.recommended"), Bool, "", 0),
+	}}
+	names := make([]string, 0, len(res.Sweeps))
+	for n := range res.Sweeps {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		sw := res.Sweeps[n]
+		r := sw.Result
+		for i, lv := range r.Levels {
+			t.Rows = append(t.Rows, []Cell{TextCell(n), TextCell(sw.Parameter), num(lv.Param), num(lv.Throughput), num(lv.MedianLatency),
+				IntCell(int64(lv.N())), BoolCell(r.SaturationFound && i == r.Saturation), BoolCell(i == r.Recommended)})
+		}
+	}
+	series := ""
+	if len(names) > 1 {
+		series = "sweep"
+	}
+	t.Chart = &Chart{Title: l.T("export.chart.sweep"), X: "output_throughput", Y: "e2el.median", Series: series,
+		XTitle: t.Columns[3].Header, YTitle: t.Columns[4].Header}
+	return t
+}
+
+func (b *builder) nodes(res *casestudy.Result) *Table {
+	if len(res.Nodes) == 0 {
+		return nil
+	}
+	l := b.l
+	t := &Table{Name: SheetNode, Title: l.T("export.sheet.node"), Columns: []Column{
+		b.col("node", l.T("export.col.node"), Text, "", 0),
+		b.col("group", l.FieldLabel("group"), Text, "", 0),
+		b.col("replicas", l.T("export.col.replicas"), Integer, "", 0),
+		b.col("window", l.Term("common_window"), Number, "s", 2),
+		b.col("sent", l.Term("sent"), Integer, "", 0),
+		b.col("completed", l.Term("completed"), Integer, "", 0),
+		b.col("failed", l.Term("failed"), Integer, "", 0),
+		b.col("output_tokens", l.Term("total_output_tokens"), Integer, "", 0),
+		b.col("output_throughput", l.Figure("output_throughput"), Number, "tok/s", 0),
+		b.col("sum_of_rates", l.T("export.col.sum_of_rates"), Number, "tok/s", 0),
+		b.col("overstatement", l.T("export.col.overstatement"), Number, "%", 2),
+		b.col("efficiency", l.T("export.col.efficiency"), Number, "%", 2),
+		b.col("conservative", l.T("export.col.conservative"), Bool, "", 0),
+	}}
+	names := make([]string, 0, len(res.Nodes))
+	for n := range res.Nodes {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		nd := res.Nodes[n]
+		eff := NullCell()
+		if nd.Scaling != nil {
+			eff = num(nd.Scaling.Pct)
+		}
+		for i, r := range nd.Runs {
+			group := ""
+			if i < len(nd.Groups) {
+				group = nd.Groups[i]
+			}
+			e := NullCell()
+			if i == nd.Conservative {
+				e = eff
+			}
+			t.Rows = append(t.Rows, []Cell{TextCell(n), TextCell(group), IntCell(int64(r.Replicas)), num(r.Window),
+				IntCell(int64(r.Sent)), IntCell(int64(r.Completed)), IntCell(int64(r.Failed)), IntCell(r.OutputTokens),
+				num(r.OutputThroughput), num(r.SumOfRates), num(r.Overstatement), e, BoolCell(i == nd.Conservative)})
+		}
+	}
+	return t
+}
+
+func (b *builder) caveats() *Table {
+	l := b.l
+	t := &Table{Name: SheetCaveats, Title: l.T("export.sheet.caveats"), Columns: []Column{
+		b.col("code", l.T("export.col.code"), Text, "", 0),
+		b.col("where", l.T("export.col.where"), Text, "", 0),
+		b.col("sentence", l.T("export.col.sentence"), Text, "", 0),
+	}}
+	add := func(where string, cs []caveat.Caveat) {
+		for _, c := range cs {
+			s, err := l.Caveat(c)
+			if err != nil {
+				s = c.Code
+			}
+			t.Rows = append(t.Rows, []Cell{TextCell(c.Code), TextCell(where), TextCell(b.text(s))})
+		}
+	}
+	if res := b.opt.Result; res != nil {
+		for _, n := range comparisonNames(res, false) {
+			add(n, res.Comparisons[n].Caveats)
+		}
+		for _, n := range sortedKeys(res.Nodes) {
+			add(n, res.Nodes[n].Caveats)
+		}
+		for _, n := range sortedKeys(res.Sweeps) {
+			add(n, res.Sweeps[n].Caveats)
+		}
+	}
+	for _, r := range b.runs {
+		add(r.rec.ID, r.cavs)
+	}
+	return t
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (b *builder) provenance() *Table {
+	l := b.l
+	t := &Table{Name: SheetProvenance, Title: l.T("export.sheet.provenance"), Columns: []Column{
+		b.col("run", l.T("table.run"), b.runKind(), "", 0),
+		b.col("field", l.T("export.col.field"), Text, "", 0),
+		b.col("label", l.T("export.col.label"), Text, "", 0),
+		b.col("value", l.T("table.value"), Text, "", 0),
+		b.col("source", l.T("export.col.source"), Text, "", 0),
+		b.col("effective", l.T("export.col.effective"), Bool, "", 0),
+	}}
+	for _, r := range b.runs {
+		entries := slices.Clone(r.rec.Provenance)
+		sort.SliceStable(entries, func(i, j int) bool { return entries[i].Field < entries[j].Field })
+		for _, e := range entries {
+			t.Rows = append(t.Rows, []Cell{b.runCell(r.rec.ID), TextCell(e.Field), TextCell(l.FieldLabel(e.Field)),
+				TextCell(b.field(e.Field, e.Value)), TextCell(string(e.Source)), BoolCell(r.eff[e.Field] == e.Value)})
+		}
+	}
+	return t
+}
+
+// RequestColumns is the width of the requests table.
+const RequestColumns = 10
+
+func (b *builder) requests() *Table {
+	l := b.l
+	t := &Table{Name: SheetRequests, Title: l.T("export.sheet.requests"), Columns: []Column{
+		b.col("run", l.T("table.run"), Text, "", 0),
+		b.col("index", l.T("export.col.index"), Integer, "", 0),
+		b.col("start", l.T("export.col.start"), Number, "s", 6),
+		b.col("ttft", l.Term("ttft"), Number, "ms", 2),
+		b.col("e2el", l.Term("e2el"), Number, "s", 4),
+		b.col("tpot", l.Term("tpot"), Number, "ms", 3),
+		b.col("input_tokens", l.Term("total_input_tokens"), Integer, "", 0),
+		b.col("output_tokens", l.Term("total_output_tokens"), Integer, "", 0),
+		b.col("itl_mean", l.Figure("itl.mean"), Number, "ms", 3),
+		b.col("error", l.T("export.col.error"), Text, "", 0),
+	}}
+	t.Stream = func(yield func([]Cell) error) error {
+		row := make([]Cell, RequestColumns)
+		for _, r := range b.runs {
+			if !r.rec.Run.HasRequests {
+				continue
+			}
+			id := r.rec.ID
+			err := b.a.EachRequest(b.ctx, id, func(q *benchrun.Request) error {
+				row[0], row[1], row[2] = TextCell(id), IntCell(int64(q.Index)), num(q.Start)
+				row[3], row[4] = ms(q.TTFT), num(q.Latency)
+				row[5] = NullCell()
+				if !q.Failed() && q.OutputTokens > 1 && benchrun.IsKnown(q.TTFT) && benchrun.IsKnown(q.Latency) {
+					row[5] = ms((q.Latency - q.TTFT) / float64(q.OutputTokens-1))
+				}
+				row[6], row[7] = count(q.InputTokens), count(q.OutputTokens)
+				row[8] = NullCell()
+				if q.Gaps.Count > 0 {
+					row[8] = ms(q.Gaps.Sum / float64(q.Gaps.Count))
+				}
+				row[9] = NullCell()
+				if q.Error != "" {
+					row[9] = TextCell(b.text(q.Error))
+				}
+				return yield(row)
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return t
+}
+
+func count(v int32) Cell {
+	if v < 0 {
+		return NullCell()
+	}
+	return IntCell(int64(v))
+}
+
+// sheetName makes a title a valid, at most 31-character sheet name.
+func sheetName(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if strings.ContainsRune(`[]:*?/\`, r) {
+			return '_'
+		}
+		return r
+	}, s)
+	s = strings.Trim(s, "'")
+	if r := []rune(s); len(r) > 31 {
+		s = string(r[:31])
+	}
+	if s == "" {
+		s = "Sheet"
+	}
+	return s
+}

@@ -1,0 +1,192 @@
+package export
+
+import (
+	"bufio"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// CSVOptions configure WriteCSV.
+type CSVOptions struct {
+	// BOM writes the UTF-8 byte order mark first. Excel reads a CSV file
+	// without it in the system's legacy code page, which garbles CJK text.
+	BOM bool
+}
+
+// csvTimeLayout is the Time cell format: what spreadsheets parse as a
+// date-time in every locale.
+const csvTimeLayout = "2006-01-02 15:04:05"
+
+// WriteCSV writes each table of wb as an RFC 4180 file <Table.Name>.csv in
+// dir (created when missing): a header row of the localised column
+// headers, CRLF line ends, UTF-8. The file names are the stable English
+// table keys, so scripts find them in every language. Each file is written
+// to a temporary name and renamed when complete: a failure never leaves a
+// half file. It returns the paths written, in table order; on an error, the
+// paths of the tables completed before it.
+func WriteCSV(dir string, wb *Workbook, opt CSVOptions) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("csv: %w", err)
+	}
+	seen := map[string]bool{}
+	for _, t := range wb.Tables {
+		if err := checkCSVName(t.Name); err != nil {
+			return nil, err
+		}
+		if seen[t.Name] {
+			return nil, fmt.Errorf("csv: two tables named %q", t.Name)
+		}
+		seen[t.Name] = true
+	}
+	var paths []string
+	for _, t := range wb.Tables {
+		p := filepath.Join(dir, t.Name+".csv")
+		if err := writeCSVFile(p, t, opt); err != nil {
+			return paths, fmt.Errorf("csv %s: %w", p, err)
+		}
+		paths = append(paths, p)
+	}
+	return paths, nil
+}
+
+// checkCSVName refuses a table name that is not a plain file name.
+func checkCSVName(name string) error {
+	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\:`) || strings.ContainsRune(name, 0) {
+		return fmt.Errorf("csv: table name %q is not a file name", name)
+	}
+	return nil
+}
+
+func writeCSVFile(path string, t *Table, opt CSVOptions) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+
+	// Rows are written as they come (the streamed requests table has no
+	// Rows slice): memory stays at one row and the buffer.
+	w := bufio.NewWriterSize(f, 64<<10)
+	if opt.BOM {
+		if _, err := w.WriteString("\uFEFF"); err != nil {
+			return err
+		}
+	}
+	var line []byte
+	fields := make([]string, len(t.Columns))
+	for i, c := range t.Columns {
+		// Headers are our own text, but a translation could still start
+		// with "-" or "+": a header is a text cell like any other.
+		fields[i] = Neutralise(c.Header)
+	}
+	line = appendCSVRecord(line[:0], fields)
+	if _, err := w.Write(line); err != nil {
+		return err
+	}
+	n := 0
+	err = t.Each(func(row []Cell) error {
+		n++
+		if len(row) > len(t.Columns) {
+			return fmt.Errorf("row %d has %d cells for %d columns", n, len(row), len(t.Columns))
+		}
+		for i, col := range t.Columns {
+			if i < len(row) {
+				fields[i] = csvValue(col.Kind, row[i])
+			} else {
+				fields[i] = "" // a short row: the missing cells are unknown
+			}
+		}
+		line = appendCSVRecord(line[:0], fields)
+		_, err := w.Write(line)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	// CreateTemp makes the file 0600; an export is an ordinary file.
+	if err := os.Chmod(tmp, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// csvValue is one cell as CSV text. Numbers are locale-neutral (a full stop,
+// no grouping, no exponent) in the shortest form that reads back as the
+// same float64; a spreadsheet shows them in the reader's locale.
+func csvValue(k Kind, c Cell) string {
+	if c.Null {
+		return ""
+	}
+	switch k {
+	case Text, Link:
+		// A Link's target cannot be represented in CSV; the text is
+		// what a reader sees in the workbook too.
+		return Neutralise(c.Text)
+	case Number, Integer:
+		v := c.Num
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return "" // not a value: never "NaN" or "+Inf"
+		}
+		if v == 0 {
+			v = 0 // -0 would be written "-0"
+		}
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	case Time:
+		if c.Time.IsZero() {
+			return ""
+		}
+		return c.Time.UTC().Format(csvTimeLayout)
+	case Bool:
+		return strconv.FormatBool(c.Bool)
+	}
+	return Neutralise(c.Text)
+}
+
+// appendCSVRecord appends one RFC 4180 record and its CRLF. A field is
+// quoted when it holds a comma, a quote, CR or LF, with quotes doubled;
+// inside quotes CR and LF are written as they are (encoding/csv with
+// UseCRLF would turn a lone CR into nothing and LF into CRLF). A record of
+// one empty field is written as "" so that it is not an empty line, which
+// readers skip.
+func appendCSVRecord(b []byte, fields []string) []byte {
+	if len(fields) == 1 && fields[0] == "" {
+		return append(b, `""`+"\r\n"...)
+	}
+	for i, f := range fields {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if !strings.ContainsAny(f, ",\"\r\n") {
+			b = append(b, f...)
+			continue
+		}
+		b = append(b, '"')
+		for j := 0; j < len(f); j++ {
+			if f[j] == '"' {
+				b = append(b, '"')
+			}
+			b = append(b, f[j])
+		}
+		b = append(b, '"')
+	}
+	return append(b, '\r', '\n')
+}

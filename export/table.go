@@ -1,0 +1,115 @@
+// Package export turns archived runs and evaluated case studies into plain
+// tables (Workbook) for spreadsheets, and writes them as an xlsx workbook
+// (WriteXLSX) or RFC 4180 CSV files (WriteCSV). The tables are built once,
+// localised for one language, with every text cell already redacted when a
+// redaction profile is given; the writers only lay them out. Numbers stay
+// numbers: locale-neutral values with a number format, so that Excel,
+// LibreOffice and Numbers show them in the reader's locale.
+package export
+
+import (
+	"strings"
+	"time"
+)
+
+// Kind says what a column holds and how a writer stores it.
+type Kind int
+
+// Column kinds.
+const (
+	Text    Kind = iota // a string, neutralised against formula injection
+	Number              // a float with Column.Decimals in its number format
+	Integer             // a whole number
+	Time                // a UTC date-time (yyyy-mm-dd hh:mm:ss)
+	Link                // a string shown as text with Cell.Link as its hyperlink
+	Bool                // true/false
+)
+
+// Column is one column of a table.
+type Column struct {
+	Key      string // stable, language-neutral id (CSV header comment, tests)
+	Header   string // localised header, with the unit: "Output throughput (tok/s)"
+	Kind     Kind
+	Decimals int // Number: decimals of the number format
+}
+
+// Cell is one value. Null cells are left empty (an unknown value is never
+// written as 0).
+type Cell struct {
+	Null bool
+	Text string    // Text, Link
+	Num  float64   // Number, Integer
+	Time time.Time // Time
+	Bool bool      // Bool
+	Link string    // Link: the hyperlink target
+}
+
+// Cells of each kind.
+func TextCell(s string) Cell            { return Cell{Text: s} }
+func NumCell(v float64) Cell            { return Cell{Num: v} }
+func IntCell(v int64) Cell              { return Cell{Num: float64(v)} }
+func TimeCell(t time.Time) Cell         { return Cell{Time: t.UTC(), Null: t.IsZero()} }
+func BoolCell(b bool) Cell              { return Cell{Bool: b} }
+func LinkCell(text, target string) Cell { return Cell{Text: text, Link: target} }
+func NullCell() Cell                    { return Cell{Null: true} }
+
+// Chart is a native chart a writer adds to a table's sheet: Y against X,
+// one series per distinct value of Series (or one series when empty).
+type Chart struct {
+	Title          string
+	X, Y           string // column keys
+	XTitle, YTitle string
+	Series         string // column key whose value names the series; "" for one
+}
+
+// Table is one sheet (xlsx) or one file (CSV).
+type Table struct {
+	Name    string // stable key: summary, runs, comparisons, sweeps, node, caveats, provenance, requests
+	Title   string // localised sheet name (at most 31 characters, no []:*?/\)
+	Columns []Column
+	Rows    [][]Cell
+	// Stream, when set, yields the rows instead of Rows (the requests
+	// table): a writer calls it once and writes each row as it comes, so
+	// memory does not grow with the row count.
+	Stream func(yield func([]Cell) error) error
+	Chart  *Chart
+}
+
+// Each calls fn for every row, from Rows or Stream.
+func (t *Table) Each(fn func([]Cell) error) error {
+	if t.Stream != nil {
+		return t.Stream(fn)
+	}
+	for _, r := range t.Rows {
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Workbook is the tables of one export, in sheet order.
+type Workbook struct {
+	Lang   string
+	Tables []*Table
+}
+
+// Neutralise makes a text cell safe to open in a spreadsheet: a value that
+// starts with a character a spreadsheet reads as the start of a formula
+// (=, +, -, @, a tab or a carriage return) gets a leading apostrophe, the
+// convention spreadsheets show as "text as typed". Writers call it on every
+// text cell; other values pass unchanged.
+func Neutralise(s string) string {
+	if s == "" {
+		return s
+	}
+	switch s[0] {
+	case '=', '+', '-', '@', '\t', '\r':
+		return "'" + s
+	}
+	// Full-width forms some spreadsheets also take as formula starts.
+	if strings.HasPrefix(s, "＝") || strings.HasPrefix(s, "＋") || strings.HasPrefix(s, "－") || strings.HasPrefix(s, "＠") {
+		return "'" + s
+	}
+	return s
+}
