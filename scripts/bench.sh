@@ -59,9 +59,9 @@ m1=$work/m1.json
 (cd "$here" && go build -o "$work/xlsxbare" ./scripts/xlsxbare)
 read -r s_bare mb_bare < <(measure "xlsxbare" "$work/xlsxbare" -db "$work/bl-m1.db" -o "$work/bare.xlsx")
 row "excelize StreamWriter alone, 1M rows x 10" "$s_bare" "$mb_bare"
-read -r b_xlsx mb_xlsx < <(measure "export xlsx" "$bl" export --db "$work/bl-m1.db" --requests --xlsx "$work/export.xlsx")
+read -r b_xlsx mb_xlsx < <(measure "export xlsx" "$bl" export --db "$work/bl-m1.db" --xlsx "$work/export.xlsx")
 row "benchledger export --requests --xlsx" "$b_xlsx" "$mb_xlsx"
-read -r b_csv mb_csv < <(measure "export csv" "$bl" export --db "$work/bl-m1.db" --requests --csv "$work/export-csv")
+read -r b_csv mb_csv < <(measure "export csv" "$bl" export --db "$work/bl-m1.db" --csv "$work/export-csv")
 row "benchledger export --requests --csv" "$b_csv" "$mb_csv"
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1fx", a / b }'; }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/rand"
+	"flag"
 	"fmt"
 	"net/url"
 	"os"
@@ -30,8 +31,9 @@ With a case-study spec: sheets Summary (the headline comparisons: baseline, cand
 absolute and % change, ratio, confounders), Runs, Comparisons, Sweeps (with a native
 chart of throughput against median latency), Node (replicas, common window, scaling
 efficiency), Caveats (codes with their sentences), Provenance (every field, its value and
-source). Without a spec: the runs the filters select (all by default) with Runs, Caveats
-and Provenance. --requests adds the per-request records, streamed in bounded memory.
+source). Without a spec: the runs the filters or --run select (all by default) with Runs,
+Caveats, Provenance and Requests (every per-request record, streamed; --requests=false
+leaves it out). With a spec, --requests adds the Requests sheet.
 
 Sheet names, headers and caveat sentences are in --lang (en, zh, ja, es, es-419).
 Numbers are stored as numbers with locale-neutral formats, so each spreadsheet shows
@@ -53,7 +55,7 @@ The files are written whole or not at all. Prints the written paths.`,
 		redactOn := fs.Bool("redact", false, "hash host names and IP addresses, drop environment values, internal paths and token-like strings")
 		salt := fs.String("redact-salt", "", "with --redact: key of the hashes, so two exports name one host alike (default: random per export)")
 		baseURL := fs.String("base-url", "", "link run ids to BASE/runs/ID.html, the run pages of the static site")
-		requests := fs.Bool("requests", false, "add the per-request records (Requests sheet / requests.csv)")
+		requests := fs.Bool("requests", false, "add the per-request records (Requests sheet / requests.csv); the default without a spec, --requests=false leaves them out")
 		asOf := asOfFlag(fs)
 		var runs runList
 		fs.Var(&runs, "run", "export this run (id or unique prefix); repeatable")
@@ -83,7 +85,15 @@ The files are written whole or not at all. Prints the written paths.`,
 				return usageErrorf("--base-url %q is not an absolute URL", *baseURL)
 			}
 		}
-		opt := export.Options{Lang: *lang, Requests: *requests, BaseURL: *baseURL}
+		// Without a spec the export is the runs themselves, records
+		// included unless --requests=false; a case study's are optional.
+		withRequests := *requests || len(rest) == 0
+		fs.Visit(func(f *flag.Flag) {
+			if f.Name == "requests" {
+				withRequests = *requests
+			}
+		})
+		opt := export.Options{Lang: *lang, Requests: withRequests, BaseURL: *baseURL}
 		var red *redact.Redactor
 		if *redactOn {
 			key := []byte(*salt)

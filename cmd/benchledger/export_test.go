@@ -202,7 +202,7 @@ func TestExportHostileAndRedacted(t *testing.T) {
 	}
 	xlsx := filepath.Join(dir, "out", "runs.xlsx")
 	csvDir := filepath.Join(dir, "csv")
-	r := bl(t, "export", "--db", db, "--xlsx", xlsx, "--csv", csvDir, "--bom", "--requests", "--redact", "--redact-salt", "k1",
+	r := bl(t, "export", "--db", db, "--xlsx", xlsx, "--csv", csvDir, "--bom", "--redact", "--redact-salt", "k1",
 		"--base-url", "https://bench.example/site/")
 	if r.code != 0 {
 		t.Fatalf("export: %v", r)
@@ -285,10 +285,13 @@ func TestExportHostileAndRedacted(t *testing.T) {
 	}
 	// Without --redact the same values are there (the test can fail).
 	plain := filepath.Join(dir, "plain.xlsx")
-	if r := bl(t, "export", "--db", db, "--xlsx", plain); r.code != 0 {
+	if r := bl(t, "export", "--db", db, "--xlsx", plain, "--requests=false"); r.code != 0 {
 		t.Fatal(r)
 	}
 	g := openXLSX(t, plain)
+	if got := g.GetSheetList(); strings.Join(got, "|") != "Runs|Caveats|Provenance" {
+		t.Errorf("--requests=false: sheets %q", got)
+	}
 	rows, _ = g.GetRows("Provenance")
 	found := false
 	for _, rr := range rows {
