@@ -127,6 +127,12 @@ type Run struct {
 	// (The raw bytes are archived whole regardless.)
 	Extra map[string]string
 
+	// Companion, when set, names the run across the files that describe
+	// it together (AIPerf's summary JSON, CSV and per-request JSONL;
+	// llmperf's summary and individual responses): "aiperf:<key>". Files
+	// with the same Companion are one run: the later completes the earlier.
+	Companion string
+
 	// Notes are what the parser inferred or could not know, one sentence
 	// each ("E2E latency derived as TTFT + sum of chunk gaps: the file has no
 	// latencies array"), so a reader sees assumptions instead of guessing.

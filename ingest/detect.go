@@ -3,12 +3,35 @@ package ingest
 import (
 	"bytes"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
+// registered is a parser with its place in detection order.
+type registered struct {
+	order  int
+	parser func() Parser
+}
+
+var registry = []registered{{10, func() Parser { return NewVLLMJSON() }}, {20, func() Parser { return NewVLLMConsole() }},
+	{30, func() Parser { return NewTrace() }}}
+
+// register adds a format (from its parser file's init): lower orders are
+// sniffed first. A parser whose Sniff could also accept another format's
+// files must come after it, or refuse them.
+func register(order int, parser func() Parser) {
+	registry = append(registry, registered{order, parser})
+}
+
 // Parsers lists every format benchledger reads, in detection order.
 func Parsers() []Parser {
-	return []Parser{NewVLLMJSON(), NewVLLMConsole(), NewTrace()}
+	rs := slices.Clone(registry)
+	slices.SortStableFunc(rs, func(a, b registered) int { return a.order - b.order })
+	out := make([]Parser, len(rs))
+	for i, r := range rs {
+		out[i] = r.parser()
+	}
+	return out
 }
 
 // ParserByID returns the parser with this format id (for --format).
