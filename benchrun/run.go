@@ -127,6 +127,12 @@ type Run struct {
 	// (The raw bytes are archived whole regardless.)
 	Extra map[string]string
 
+	// Rejection, when set, says why this run of a file holding several
+	// (appended results, a sweep, JSON Lines) is bad: the batch reports it
+	// as rejected at Location and archives the file's other runs. Only
+	// Ordinal and Location need be set beside it.
+	Rejection string
+
 	// Companion, when set, names the run across the files that describe
 	// it together (AIPerf's summary JSON, CSV and per-request JSONL;
 	// llmperf's summary and individual responses): "aiperf:<key>". Files
