@@ -237,50 +237,15 @@ func auditBlob(ctx context.Context, a *store.Archive, sha string, ids []string, 
 		out = append(out, Finding{Check: check, Severity: sev, Run: rec.ID, File: rec.FileName, Message: msg, Params: params})
 	}
 
-	// Re-read the bytes (OpenBlob re-verifies the SHA-256) and re-parse
-	// them with the format the runs were read with.
 	wanted := map[int]bool{}
 	for _, id := range ids {
 		wanted[metas[id].Run.Ordinal] = true
 	}
-	reparsed := map[int]*benchrun.Run{}
-	var parseErr error
-	corrupt := false
-	var blobErr error
-	rc, err := a.OpenBlob(sha)
-	switch {
-	case errors.Is(err, store.ErrCorrupt) || errors.Is(err, store.ErrNotFound):
-		corrupt, blobErr = true, err
-	case err != nil:
-		return nil, err
-	default:
-		er := &errReader{r: rc}
-		parser, ok := ingest.ParserByID(first.Run.Format)
-		if !ok {
-			parseErr = fmt.Errorf("no parser for format %q", first.Run.Format)
-		} else {
-			parseErr = parser.Parse(ctx, first.FileName, er, func(r *benchrun.Run) error {
-				if wanted[r.Ordinal] {
-					reparsed[r.Ordinal] = r
-				}
-				return nil
-			})
-		}
-		// A parser may stop before the end; the hash is only checked there.
-		if er.err == nil {
-			io.Copy(io.Discard, er)
-		}
-		rc.Close()
-		if er.err != nil {
-			if !errors.Is(er.err, store.ErrCorrupt) {
-				return nil, er.err
-			}
-			corrupt, blobErr = true, er.err
-		}
-	}
-	if err := ctx.Err(); err != nil {
+	reparsed, parseErr, blobErr, err := reparseBlob(ctx, a, sha, first.Run.Format, first.FileName, wanted)
+	if err != nil {
 		return nil, err
 	}
+	corrupt := blobErr != nil
 
 	for _, id := range ids {
 		meta := metas[id]
@@ -301,6 +266,17 @@ func auditBlob(ctx context.Context, a *store.Archive, sha string, ids []string, 
 				add(rec, CheckRecords, Fail, fmt.Sprintf("the raw file %s (blob %s) holds no run %d when parsed as %s",
 					rec.FileName, sha, rec.Run.Ordinal, rec.Run.Format), map[string]string{"blob": sha, "ordinal": strconv.Itoa(rec.Run.Ordinal)})
 			default:
+				files, err := a.RunFiles(rec.ID)
+				if err != nil {
+					return nil, err
+				}
+				if ok, err := mergeCompanions(ctx, a, r, files, func(check, msg string, params map[string]string) {
+					add(rec, check, Fail, msg, params)
+				}); err != nil {
+					return nil, err
+				} else if !ok {
+					break
+				}
 				if f := compareRecords(rec, r); f != nil {
 					f.Params["blob"] = sha
 					add(rec, CheckRecords, Fail, f.Message, f.Params)
@@ -313,6 +289,81 @@ func auditBlob(ctx context.Context, a *store.Archive, sha string, ids []string, 
 		}
 	}
 	return out, nil
+}
+
+// reparseBlob re-reads a raw file (OpenBlob re-verifies the SHA-256 as it
+// reads) and parses it again with the format its runs were read with,
+// keeping the runs at the wanted ordinals. blobErr says the bytes no longer
+// match their hash; parseErr that they no longer parse; err is about the
+// archive itself.
+func reparseBlob(ctx context.Context, a *store.Archive, sha, format, fileName string, wanted map[int]bool) (runs map[int]*benchrun.Run, parseErr, blobErr, err error) {
+	runs = map[int]*benchrun.Run{}
+	rc, err := a.OpenBlob(sha)
+	switch {
+	case errors.Is(err, store.ErrCorrupt) || errors.Is(err, store.ErrNotFound):
+		return runs, nil, err, nil
+	case err != nil:
+		return nil, nil, nil, err
+	}
+	er := &errReader{r: rc}
+	parser, ok := ingest.ParserByID(format)
+	if !ok {
+		parseErr = fmt.Errorf("no parser for format %q", format)
+	} else {
+		parseErr = parser.Parse(ctx, fileName, er, func(r *benchrun.Run) error {
+			if wanted[r.Ordinal] {
+				runs[r.Ordinal] = r
+			}
+			return nil
+		})
+	}
+	// A parser may stop before the end; the hash is only checked there.
+	if er.err == nil {
+		io.Copy(io.Discard, er)
+	}
+	rc.Close()
+	if er.err != nil {
+		if !errors.Is(er.err, store.ErrCorrupt) {
+			return nil, nil, nil, er.err
+		}
+		return runs, nil, er.err, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, nil, err
+	}
+	return runs, parseErr, nil, nil
+}
+
+// mergeCompanions repeats on the raw files what the ingest did: each
+// companion file of the run, re-read and re-parsed, completes r. A file
+// whose bytes or parse fail is reported and ok is false (the records cannot
+// be compared then).
+func mergeCompanions(ctx context.Context, a *store.Archive, r *benchrun.Run, files []store.RunFile, fail func(check, msg string, params map[string]string)) (ok bool, err error) {
+	ok = true
+	for _, f := range files {
+		runs, parseErr, blobErr, err := reparseBlob(ctx, a, f.Blob, f.Format, f.FileName, map[int]bool{f.Ordinal: true})
+		if err != nil {
+			return false, err
+		}
+		p := map[string]string{"blob": f.Blob, "format": f.Format, "companion": "true"}
+		switch c := runs[f.Ordinal]; {
+		case blobErr != nil:
+			fail(CheckBlobHash, fmt.Sprintf("the companion raw file %s (blob %s) no longer matches its SHA-256: %v; the records it completed cannot be verified", f.FileName, f.Blob, blobErr), p)
+			ok = false
+		case parseErr != nil:
+			fail(CheckRecords, fmt.Sprintf("the companion raw file %s (blob %s) no longer parses as %s: %v", f.FileName, f.Blob, f.Format, parseErr), p)
+			ok = false
+		case c == nil:
+			fail(CheckRecords, fmt.Sprintf("the companion raw file %s (blob %s) holds no run %d when parsed as %s", f.FileName, f.Blob, f.Ordinal, f.Format), p)
+			ok = false
+		default:
+			if _, err := benchrun.MergeCompanion(r, c); err != nil {
+				fail(CheckRecords, fmt.Sprintf("the companion raw file %s (blob %s) no longer describes the same run: %v", f.FileName, f.Blob, err), p)
+				ok = false
+			}
+		}
+	}
+	return ok, nil
 }
 
 func close9(a, b float64) bool {

@@ -46,8 +46,12 @@ type Outcome struct {
 	// Place and Reason explain a rejection or a skip.
 	Place  string `json:"place,omitempty"`
 	Reason string `json:"reason,omitempty"`
-	// Added lists provenance fields a "completed" outcome filled in.
+	// Added lists provenance fields a "completed" outcome filled in, or
+	// what a companion file added to its run.
 	Added []string `json:"added,omitempty"`
+	// Companion is the companion key when the file completed a run another
+	// file of the same run created (benchrun.Run.Companion).
+	Companion string `json:"companion,omitempty"`
 }
 
 // Options configures a batch ingest.
@@ -256,7 +260,10 @@ func relTo(m *provenance.Manifest, path string) string {
 }
 
 // rejectError carries a rejection out of the store transaction.
-type rejectError struct{ out Outcome }
+type rejectError struct {
+	out  Outcome
+	more []Outcome // further rejections of the same file (its other bad runs)
+}
 
 func (r *rejectError) Error() string { return r.out.Reason }
 
@@ -379,6 +386,9 @@ func (b *batch) write(ctx context.Context, p *prepared, report func(Outcome)) er
 	switch {
 	case errors.As(err, &rej):
 		report(rej.out)
+		for _, o := range rej.more {
+			report(o)
+		}
 		return nil
 	case errors.Is(err, errAlreadyArchived):
 		return again()
@@ -405,7 +415,7 @@ func parseRejection(ctx context.Context, path string, err error) error {
 	case errors.As(err, &rej):
 		return err
 	case errors.As(err, &ie):
-		return &rejectError{Outcome{Status: StatusRejected, File: path, Place: ie.Place, Reason: ie.Reason}}
+		return &rejectError{out: Outcome{Status: StatusRejected, File: path, Place: ie.Place, Reason: ie.Reason}}
 	}
 	return err
 }
@@ -417,7 +427,7 @@ func (b *batch) storePrepared(ctx context.Context, p *prepared, declared func(in
 		return nil, parseRejection(ctx, path, p.parseErr)
 	}
 	if len(p.runs) == 0 {
-		return nil, &rejectError{Outcome{Status: StatusRejected, File: path, Reason: "no benchmark run found in the file"}}
+		return nil, &rejectError{out: Outcome{Status: StatusRejected, File: path, Reason: "no benchmark run found in the file"}}
 	}
 	tx, err := b.opt.Archive.Begin(ctx, b.opt.OnWait)
 	if err != nil {
@@ -441,14 +451,42 @@ func (b *batch) storePrepared(ctx context.Context, p *prepared, declared func(in
 	return outs, tx.Commit()
 }
 
-// putRuns stores a file's runs with their provenance, one event each.
+// putRuns stores a file's runs with their provenance, one event each. A
+// run the parser rejected (one bad line of several) is reported as rejected
+// at its place while the others are stored; when every run is bad, the file
+// is rejected and nothing of it is kept.
 func (b *batch) putRuns(tx *store.Tx, sum, path string, runs []*benchrun.Run, declared func(int) provenance.Record) ([]Outcome, error) {
-	var outs []Outcome
+	var outs, rejected []Outcome
 	now := time.Now().UTC()
 	for _, r := range runs {
+		if r.Rejection != "" {
+			rejected = append(rejected, Outcome{Status: StatusRejected, File: path, Place: r.Location, Reason: r.Rejection})
+		}
+	}
+	if len(rejected) == len(runs) {
+		return nil, &rejectError{out: rejected[0], more: rejected[1:]}
+	}
+	for _, r := range runs {
+		if r.Rejection != "" {
+			continue
+		}
+		if r.Companion != "" {
+			existing, err := tx.CompanionRun(r.Companion)
+			if err != nil {
+				return nil, err
+			}
+			if existing != nil {
+				o, err := b.completeRun(tx, existing, sum, path, r, declared(r.Ordinal), now)
+				if err != nil {
+					return nil, err
+				}
+				outs = append(outs, o)
+				continue
+			}
+		}
 		rec := record(r, declared(r.Ordinal))
 		if cs := provenance.Contradictions(rec); len(cs) > 0 {
-			return nil, &rejectError{Outcome{Status: StatusRejected, File: path, Place: r.Location, Reason: contradictionText(cs)}}
+			return nil, &rejectError{out: Outcome{Status: StatusRejected, File: path, Place: r.Location, Reason: contradictionText(cs)}}
 		}
 		missing := blockers(r, rec)
 		id := benchrun.ID(sum, r.Ordinal)
@@ -464,7 +502,67 @@ func (b *batch) putRuns(tx *store.Tx, sum, path string, runs []*benchrun.Run, de
 		outs = append(outs, Outcome{Status: StatusNew, RunID: id, Ordinal: r.Ordinal, Format: r.Format, File: path,
 			Publishable: len(missing) == 0, Missing: missing})
 	}
-	return outs, nil
+	return append(outs, rejected...), nil
+}
+
+// completeRun attaches a file to the run another file of the same run
+// (Run.Companion) created, and completes that run with what this file adds:
+// per-request records, stated figures, file facts, declared provenance.
+func (b *batch) completeRun(tx *store.Tx, existing *store.RunRecord, sum, path string, r *benchrun.Run, declared provenance.Record, now time.Time) (Outcome, error) {
+	merged := existing.Run
+	hadRequests, nStated := merged.HasRequests, len(merged.Stated)
+	factsBefore := map[string]bool{}
+	for k := range merged.Facts {
+		factsBefore[k] = true
+	}
+	added, err := benchrun.MergeCompanion(merged, r)
+	if err != nil {
+		return Outcome{}, &rejectError{out: Outcome{Status: StatusRejected, File: path, Place: r.Location,
+			Reason: fmt.Sprintf("describes run %s (companion key %s) but %v", existing.ID, r.Companion, err)}}
+	}
+	var newFacts provenance.Record
+	keys := make([]string, 0, len(r.Facts))
+	for k := range r.Facts {
+		if !factsBefore[k] {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		newFacts = append(newFacts, provenance.Entry{Field: k, Value: r.Facts[k], Source: provenance.FromFile})
+	}
+	// Declared provenance (this file's manifest, --set) the run lacks.
+	have := map[string]bool{}
+	for _, e := range existing.Provenance {
+		have[e.Field+"\x00"+string(e.Source)] = true
+	}
+	for _, e := range declared {
+		if !have[e.Field+"\x00"+string(e.Source)] {
+			newFacts = append(newFacts, e)
+			have[e.Field+"\x00"+string(e.Source)] = true
+			added = append(added, "provenance "+e.Field)
+		}
+	}
+	rec := append(append(provenance.Record(nil), existing.Provenance...), newFacts...)
+	if cs := provenance.Contradictions(rec); len(cs) > 0 {
+		return Outcome{}, &rejectError{out: Outcome{Status: StatusRejected, File: path, Place: r.Location, Reason: contradictionText(cs)}}
+	}
+	missing := blockers(merged, rec)
+	err = tx.AttachCompanion(existing.ID, store.Completion{Run: merged,
+		File:      store.RunFile{Blob: sum, Ordinal: r.Ordinal, FileName: path, Format: r.Format, Added: added, AddedAt: now},
+		NewStated: merged.Stated[nStated:], NewFacts: newFacts, NewRequests: !hadRequests && merged.HasRequests,
+		Provenance: rec, Publishable: len(missing) == 0, Missing: missing})
+	if err != nil {
+		return Outcome{}, err
+	}
+	detail, _ := json.Marshal(map[string]any{"file": path, "format": r.Format, "ordinal": r.Ordinal, "companion": r.Companion,
+		"added": added, "publishable": len(missing) == 0, "missing": missing})
+	if err := tx.AppendEvent(store.Event{At: now, Actor: b.opt.Actor, ToolVersion: b.opt.ToolVersion, Action: "complete",
+		RunID: existing.ID, BlobSHA256: sum, Detail: string(detail)}); err != nil {
+		return Outcome{}, err
+	}
+	return Outcome{Status: StatusCompleted, RunID: existing.ID, Ordinal: r.Ordinal, Format: r.Format, File: path,
+		Publishable: len(missing) == 0, Missing: missing, Added: added, Companion: r.Companion}, nil
 }
 
 // duplicateError: a streamed file turned out to be archived already.
@@ -482,7 +580,7 @@ func (b *batch) storeStreamed(ctx context.Context, p *prepared, declared func(in
 	path := p.c.path
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, &rejectError{Outcome{Status: StatusRejected, File: path, Reason: plainIOError(err)}}
+		return nil, &rejectError{out: Outcome{Status: StatusRejected, File: path, Reason: plainIOError(err)}}
 	}
 	defer f.Close()
 
@@ -531,7 +629,7 @@ func (b *batch) storeStreamed(ctx context.Context, p *prepared, declared func(in
 		return nil, parseRejection(ctx, path, err)
 	}
 	if len(runs) == 0 {
-		return nil, &rejectError{Outcome{Status: StatusRejected, File: path, Reason: "no benchmark run found in the file"}}
+		return nil, &rejectError{out: Outcome{Status: StatusRejected, File: path, Reason: "no benchmark run found in the file"}}
 	}
 	// The parser may stop before the end (trailing whitespace); the archive
 	// keeps every byte.
@@ -542,7 +640,7 @@ func (b *batch) storeStreamed(ctx context.Context, p *prepared, declared func(in
 		if r := sideResult(); r.known {
 			return nil, &duplicateError{r.sum}
 		}
-		return nil, &rejectError{Outcome{Status: StatusRejected, File: path, Reason: plainIOError(err)}}
+		return nil, &rejectError{out: Outcome{Status: StatusRejected, File: path, Reason: plainIOError(err)}}
 	}
 	r := sideResult()
 	if err := bw.Close(); err != nil {
@@ -550,13 +648,13 @@ func (b *batch) storeStreamed(ctx context.Context, p *prepared, declared func(in
 		case errors.Is(err, store.ErrExists) && r.sum != "":
 			return nil, &duplicateError{r.sum}
 		case errors.Is(err, store.ErrBlobMismatch) || errors.Is(err, store.ErrExists):
-			return nil, &rejectError{Outcome{Status: StatusRejected, File: path, Reason: "the file changed while it was read: " + err.Error()}}
+			return nil, &rejectError{out: Outcome{Status: StatusRejected, File: path, Reason: "the file changed while it was read: " + err.Error()}}
 		}
 		return nil, err
 	}
 	sum := bw.SHA256()
 	if r.err == nil && r.sum != sum {
-		return nil, &rejectError{Outcome{Status: StatusRejected, File: path, Reason: "the file changed while it was read (two reads gave different SHA-256)"}}
+		return nil, &rejectError{out: Outcome{Status: StatusRejected, File: path, Reason: "the file changed while it was read (two reads gave different SHA-256)"}}
 	}
 	outs, err := b.putRuns(tx, sum, path, runs, declared)
 	if err != nil {

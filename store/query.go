@@ -76,7 +76,8 @@ func contains(s, sub string) bool {
 // RunsOfBlob returns the runs read from one raw file, in file order.
 func (a *Archive) RunsOfBlob(sha string) ([]RunSummary, error) {
 	sha = strings.ToLower(sha)
-	rows, err := a.r.Query("SELECT "+summaryColumnsSQL+" FROM runs WHERE blob = ? ORDER BY ordinal", sha)
+	rows, err := a.r.Query("SELECT "+summaryColumnsSQL+` FROM runs WHERE blob = ?1
+		OR id IN (SELECT run_id FROM run_files WHERE blob = ?1) ORDER BY ordinal, id`, sha)
 	if err != nil {
 		return nil, a.wrap("runs of blob "+sha, err)
 	}
@@ -162,6 +163,12 @@ func (a *Archive) readRun(idOrPrefix string, withRequests bool) (*RunRecord, err
 		return nil, a.wrap("read run "+idOrPrefix, err)
 	}
 	defer tx.Rollback()
+	return a.readRunIn(tx, idOrPrefix, withRequests)
+}
+
+// readRunIn reads a run inside a transaction (a read snapshot, or the
+// write transaction of an ingest that completes the run).
+func (a *Archive) readRunIn(tx *sql.Tx, idOrPrefix string, withRequests bool) (*RunRecord, error) {
 	id, err := resolveRunID(tx, a.path, idOrPrefix)
 	if err != nil {
 		return nil, err
@@ -173,10 +180,10 @@ func (a *Archive) readRun(idOrPrefix string, withRequests bool) (*RunRecord, err
 	var requestCount int64
 	err = tx.QueryRow(`SELECT blob, ordinal, file_name, location, format, format_variant, source_tool,
 		percentile_method, clock, has_requests, completed, failed, extra, notes, publishable, missing,
-		ingested_at, request_count FROM runs WHERE id = ?`, id).Scan(
+		ingested_at, request_count, companion FROM runs WHERE id = ?`, id).Scan(
 		&rec.BlobSHA256, &run.Ordinal, &rec.FileName, &run.Location, &run.Format, &run.FormatVariant,
 		&run.SourceTool, &run.PercentileMethod, &clock, &run.HasRequests, &run.Completed, &run.Failed,
-		&extra, &notes, &rec.Publishable, &missing, &at, &requestCount)
+		&extra, &notes, &rec.Publishable, &missing, &at, &requestCount, &run.Companion)
 	if err != nil {
 		return nil, a.wrap(op, err)
 	}

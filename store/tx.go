@@ -234,19 +234,19 @@ func (tx *Tx) PutRun(rec *RunRecord) error {
 
 	_, err = tx.tx.Exec(`INSERT INTO runs (id, blob, ordinal, file_name, location, format, format_variant,
 		source_tool, percentile_method, clock, has_requests, completed, failed, extra, notes,
-		campaign, role, model, engine, engine_version, gpu, run_date, publishable, missing, ingested_at, request_count)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		campaign, role, model, engine, engine_version, gpu, run_date, publishable, missing, ingested_at, request_count, companion)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		id, sha, run.Ordinal, rec.FileName, run.Location, run.Format, run.FormatVariant,
 		run.SourceTool, run.PercentileMethod, string(run.Clock), run.HasRequests, run.Completed, run.Failed, extra, notes,
 		sum.campaign, sum.role, sum.model, sum.engine, sum.engineVersion, sum.gpu, sum.date,
-		rec.Publishable, missing, formatTime(at), run.RequestCount())
+		rec.Publishable, missing, formatTime(at), run.RequestCount(), run.Companion)
 	if err != nil {
 		return tx.wrap(op, err)
 	}
 	if err := tx.putProvenance(id, entries, false); err != nil {
 		return tx.wrap(op, err)
 	}
-	if err := tx.putStated(id, run.Stated); err != nil {
+	if err := tx.putStated(id, 0, run.Stated); err != nil {
 		return tx.wrap(op, err)
 	}
 	if run.HasRequests {
@@ -322,7 +322,9 @@ func (tx *Tx) putProvenance(runID string, entries provenance.Record, upsert bool
 	return nil
 }
 
-func (tx *Tx) putStated(runID string, stated []benchrun.Stated) error {
+// putStated inserts stated figures numbered from first (0 for a new run;
+// after the last for figures a companion file adds).
+func (tx *Tx) putStated(runID string, first int, stated []benchrun.Stated) error {
 	if len(stated) == 0 {
 		return nil
 	}
@@ -332,7 +334,7 @@ func (tx *Tx) putStated(runID string, stated []benchrun.Stated) error {
 		return err
 	}
 	for i, s := range stated {
-		if _, err := stmt.Exec(runID, i, s.Metric, nullFloat(s.Value), s.Unit, s.SourceKey, s.SourceUnit); err != nil {
+		if _, err := stmt.Exec(runID, first+i, s.Metric, nullFloat(s.Value), s.Unit, s.SourceKey, s.SourceUnit); err != nil {
 			return fmt.Errorf("stated %s: %w", s.Metric, err)
 		}
 	}

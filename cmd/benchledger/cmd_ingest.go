@@ -117,6 +117,8 @@ the manifest; each one recorded or re-checked is noted on stderr, not listed on 
 				switch {
 				case o.Status == ingest.StatusDuplicate:
 					prog.note(fmt.Sprintf("note: %s is already archived as run %s; nothing was added", o.File, o.RunID))
+				case o.Status == ingest.StatusCompleted && o.Companion != "":
+					prog.note(fmt.Sprintf("note: %s is another file of run %s; it added: %s", o.File, o.RunID, strings.Join(o.Added, ", ")))
 				case o.Status == ingest.StatusCompleted:
 					prog.note(fmt.Sprintf("note: run %s was already archived; added provenance: %s", o.RunID, strings.Join(o.Added, ", ")))
 				}
