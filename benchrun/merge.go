@@ -39,9 +39,16 @@ func MergeCompanion(dst, src *Run) ([]string, error) {
 		dst.PercentileMethod = src.PercentileMethod
 	}
 	for _, s := range src.Stated {
-		if _, ok := dst.StatedValue(s.Metric); !ok {
+		i := slices.IndexFunc(dst.Stated, func(d Stated) bool { return d.Metric == s.Metric })
+		switch {
+		case i < 0:
 			dst.Stated = append(dst.Stated, s)
 			added = append(added, "stated "+s.Metric)
+		case dst.Stated[i].Printed > 0 && s.Printed == 0:
+			// The same figure in full precision (AIPerf's JSON after its
+			// CSV): keep the precise one, whichever file came first.
+			dst.Stated[i] = s
+			added = append(added, "full-precision "+s.Metric)
 		}
 	}
 	keys := make([]string, 0, len(src.Facts))

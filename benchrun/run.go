@@ -85,6 +85,10 @@ type Stated struct {
 	Unit       string  // canonical unit: "s", "tok/s", "req/s", "tokens", "requests", "ratio"
 	SourceKey  string  // the key or label in the raw file, e.g. "median_ttft_ms"
 	SourceUnit string  // the unit the file used, e.g. "ms"
+	// Printed is how many decimals the source printed the value with, in
+	// SourceUnit (a console block or CSV: 2); 0 means full precision (JSON).
+	// Checks against the records allow for that rounding.
+	Printed int
 }
 
 // Run is one benchmark run read from a raw file. A file may hold several

@@ -212,6 +212,7 @@ func Recompute(reqs []benchrun.Request, statedDuration float64, fixedOutput int,
 	e2el := make([]float64, 0, len(reqs))
 	var latSum, gapSum float64
 	var gapN int64
+	outUnknown, inUnknown := false, false
 	for i := range reqs {
 		r := &reqs[i]
 		if benchrun.IsKnown(r.Start) {
@@ -224,11 +225,17 @@ func Recompute(reqs []benchrun.Request, statedDuration float64, fixedOutput int,
 			continue
 		}
 		f.Completed++
-		if r.OutputTokens > 0 {
+		// A count the source did not record (-1) makes the total unknown,
+		// not smaller: perf_analyzer records carry no token counts.
+		if r.OutputTokens >= 0 {
 			f.OutputTokens += int64(r.OutputTokens)
+		} else {
+			outUnknown = true
 		}
-		if r.InputTokens > 0 {
+		if r.InputTokens >= 0 {
 			f.InputTokens += int64(r.InputTokens)
+		} else {
+			inUnknown = true
 		}
 		if fixedOutput > 0 && int(r.OutputTokens) < fixedOutput {
 			f.Short++
@@ -265,6 +272,12 @@ func Recompute(reqs []benchrun.Request, statedDuration float64, fixedOutput int,
 	}
 	f.OutputThroughput = float64(f.OutputTokens) / f.Window
 	f.TotalTokenThroughput = float64(f.OutputTokens+f.InputTokens) / f.Window
+	if outUnknown {
+		f.OutputTokens, f.OutputThroughput, f.TotalTokenThroughput = -1, math.NaN(), math.NaN()
+	}
+	if inUnknown {
+		f.InputTokens, f.TotalTokenThroughput = -1, math.NaN()
+	}
 	f.RequestThroughput = float64(f.Completed) / f.Window
 	f.AchievedConcurrency = latSum / f.Window
 	f.TTFT, f.TPOT, f.E2EL = summariseAll(opt, ttft, tpot, e2el)

@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -511,6 +512,7 @@ func (b *batch) putRuns(tx *store.Tx, sum, path string, runs []*benchrun.Run, de
 func (b *batch) completeRun(tx *store.Tx, existing *store.RunRecord, sum, path string, r *benchrun.Run, declared provenance.Record, now time.Time) (Outcome, error) {
 	merged := existing.Run
 	hadRequests, nStated := merged.HasRequests, len(merged.Stated)
+	before := slices.Clone(merged.Stated)
 	factsBefore := map[string]bool{}
 	for k := range merged.Facts {
 		factsBefore[k] = true
@@ -548,7 +550,13 @@ func (b *batch) completeRun(tx *store.Tx, existing *store.RunRecord, sum, path s
 		return Outcome{}, &rejectError{out: Outcome{Status: StatusRejected, File: path, Place: r.Location, Reason: contradictionText(cs)}}
 	}
 	missing := blockers(merged, rec)
-	err = tx.AttachCompanion(existing.ID, store.Completion{Run: merged,
+	replaced := map[int]benchrun.Stated{}
+	for i := range before {
+		if merged.Stated[i] != before[i] {
+			replaced[i] = merged.Stated[i]
+		}
+	}
+	err = tx.AttachCompanion(existing.ID, store.Completion{Run: merged, Replaced: replaced,
 		File:      store.RunFile{Blob: sum, Ordinal: r.Ordinal, FileName: path, Format: r.Format, Added: added, AddedAt: now},
 		NewStated: merged.Stated[nStated:], NewFacts: newFacts, NewRequests: !hadRequests && merged.HasRequests,
 		Provenance: rec, Publishable: len(missing) == 0, Missing: missing})

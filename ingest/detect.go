@@ -84,6 +84,16 @@ func Detect(name string, head []byte) Detection {
 	base := strings.ToLower(filepath.Base(name))
 	ext := filepath.Ext(base)
 	if why, ok := skippedExt[ext]; ok {
+		// YAML is usually a manifest or a spec, but guidellm reports and
+		// GPUStack exports can be YAML too: a parser that recognises the
+		// content takes it.
+		if ext == ".yaml" || ext == ".yml" {
+			for _, p := range Parsers() {
+				if p.Sniff(name, head) {
+					return Detection{Parser: p}
+				}
+			}
+		}
 		return Detection{NotResult: why}
 	}
 	if base == "makefile" || base == "readme" || base == "license" {
@@ -137,20 +147,8 @@ func derivedTable(head []byte) string {
 // otherTool names results of clients that have no parser yet, so the user
 // is told what the file is rather than that it is malformed.
 func otherTool(head []byte) string {
-	has := func(s string) bool { return bytes.Contains(head, []byte(s)) }
-	switch {
-	case has(`"dataset_name"`) && (has(`"random_input_len"`) || has(`"sharegpt_output_len"`)):
-		return "SGLang bench_serving result"
-	case has(`"aiperf_version"`) || has(`"time_to_first_token"`) && has(`"request_latency"`):
-		return "AIPerf / GenAI-Perf result"
-	case has(`"benchmarks"`) && (has(`"guidellm`) || has(`"request_totals"`) || has(`"scheduler_stats"`) || has(`"profile"`)):
-		return "guidellm report"
-	case has(`"results_mean_output_throughput_token_per_s"`) || has(`"error_code"`) && has(`"ttft_s"`) || has(`"results_ttft_s`):
-		return "llmperf result"
-	case has("PERFORMANCE OVERVIEW") || has("TensorRT-LLM"):
-		return "trtllm-bench report"
-	case has(`"elapsed_time"`) && has(`"requests_per_second"`) && has(`"tokens_per_second"`):
-		return "vllm bench throughput (offline) result"
-	}
+	// Every client once named here (SGLang, AIPerf, guidellm, llmperf,
+	// trtllm-bench, vllm bench throughput) has a parser now; a recognised
+	// tool without one gets a case again.
 	return ""
 }

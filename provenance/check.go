@@ -168,7 +168,7 @@ var numericFields = map[string]bool{
 var boolFields = map[string]bool{"synthetic": true, "workload.thinking": true, "workload.fixed_output": true}
 
 // Fields whose spelling is not significant.
-var foldFields = map[string]bool{"measurement.client": true, "measurement.clock": true, "role": true}
+var foldFields = map[string]bool{"measurement.client": true, "measurement.clock": true, "role": true, "runtime.engine": true}
 
 // disagree returns why a file value and a declared value of field mean
 // different things, or "" when they agree.

@@ -45,9 +45,12 @@ func (tx *Tx) CompanionRun(key string) (*RunRecord, error) {
 // Completion is what a companion file adds to a run, already merged into
 // Run by benchrun.MergeCompanion.
 type Completion struct {
-	Run         *benchrun.Run     // the merged run
-	File        RunFile           // the companion file (its blob must be stored)
-	NewStated   []benchrun.Stated // stated figures the run did not have
+	Run       *benchrun.Run     // the merged run
+	File      RunFile           // the companion file (its blob must be stored)
+	NewStated []benchrun.Stated // stated figures the run did not have
+	// Replaced maps a stated figure's position (its seq) to the same
+	// figure in full precision, replacing a rounded value.
+	Replaced    map[int]benchrun.Stated
 	NewFacts    provenance.Record // file facts the run did not have
 	NewRequests bool              // the run had no records; Run.Requests are the file's
 	Provenance  provenance.Record // the whole merged record, for the summary columns
@@ -112,6 +115,13 @@ func (tx *Tx) AttachCompanion(runID string, c Completion) error {
 			return tx.wrap(op, err)
 		}
 		if err := tx.putStated(runID, next, c.NewStated); err != nil {
+			return tx.wrap(op, err)
+		}
+	}
+	for seq, st := range c.Replaced {
+		if _, err := tx.tx.Exec(`UPDATE stated SET value = ?, unit = ?, source_key = ?, source_unit = ?, printed = ?
+			WHERE run_id = ? AND seq = ? AND metric = ?`, nullFloat(st.Value), st.Unit, st.SourceKey, st.SourceUnit, st.Printed,
+			runID, seq, st.Metric); err != nil {
 			return tx.wrap(op, err)
 		}
 	}

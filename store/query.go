@@ -245,7 +245,7 @@ func readProvenance(q interface {
 }
 
 func readStated(tx *sql.Tx, runID string) ([]benchrun.Stated, error) {
-	rows, err := tx.Query(`SELECT metric, value, unit, source_key, source_unit FROM stated
+	rows, err := tx.Query(`SELECT metric, value, unit, source_key, source_unit, printed FROM stated
 		WHERE run_id = ? ORDER BY seq`, runID)
 	if err != nil {
 		return nil, err
@@ -255,7 +255,7 @@ func readStated(tx *sql.Tx, runID string) ([]benchrun.Stated, error) {
 	for rows.Next() {
 		var s benchrun.Stated
 		var v sql.NullFloat64
-		if err := rows.Scan(&s.Metric, &v, &s.Unit, &s.SourceKey, &s.SourceUnit); err != nil {
+		if err := rows.Scan(&s.Metric, &v, &s.Unit, &s.SourceKey, &s.SourceUnit, &s.Printed); err != nil {
 			return nil, err
 		}
 		s.Value = orUnknown(v)

@@ -328,13 +328,13 @@ func (tx *Tx) putStated(runID string, first int, stated []benchrun.Stated) error
 	if len(stated) == 0 {
 		return nil
 	}
-	stmt, err := tx.stmt(`INSERT INTO stated (run_id, seq, metric, value, unit, source_key, source_unit)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`)
+	stmt, err := tx.stmt(`INSERT INTO stated (run_id, seq, metric, value, unit, source_key, source_unit, printed)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
 	for i, s := range stated {
-		if _, err := stmt.Exec(runID, first+i, s.Metric, nullFloat(s.Value), s.Unit, s.SourceKey, s.SourceUnit); err != nil {
+		if _, err := stmt.Exec(runID, first+i, s.Metric, nullFloat(s.Value), s.Unit, s.SourceKey, s.SourceUnit, s.Printed); err != nil {
 			return fmt.Errorf("stated %s: %w", s.Metric, err)
 		}
 	}

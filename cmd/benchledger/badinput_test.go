@@ -25,7 +25,7 @@ func TestBadInputBatch(t *testing.T) {
 		{"malformed.json", []byte(`{"date": "20260818-101500", "duration": 1.0, "completed": 2,, "model_id": "x"}`), []string{"byte"}},
 		{"empty.json", nil, []string{"empty"}},
 		{"binary.json", []byte("\x00\x01\x02\xff\xfe binary \x00"), []string{"binary"}},
-		{"othertool.json", []byte(`{"backend": "sglang", "dataset_name": "random", "request_rate": 1.0, "random_input_len": 1024, "duration": 2.0, "completed": 3}`), []string{"SGLang"}},
+		{"othertool.json", []byte(`{"locust_version": "2.15.1", "stats": [{"name": "/v1/completions", "num_requests": 3}]}`), []string{"unknown kind"}},
 		{"noreqs.json", []byte(`{"date": "20260818-101500", "backend": "openai", "model_id": "m", "num_prompts": 0, "duration": 0.1, "completed": 0, "failed": 0, "total_input_tokens": 0, "total_output_tokens": 0, "request_throughput": 0.0, "output_throughput": 0.0}`), []string{"no requests"}},
 		{"lengths.json", []byte(`{"date": "20260818-101500", "backend": "openai", "model_id": "m", "num_prompts": 2, "duration": 1.0, "completed": 2, "total_input_tokens": 2, "total_output_tokens": 4, "request_throughput": 2.0, "output_throughput": 4.0, "input_lens": [1, 1], "output_lens": [2, 2], "ttfts": [0.1, 0.1, 0.1], "itls": [[0.1], [0.1]], "errors": ["", ""]}`), []string{"ttfts", "3"}},
 		{"negative.json", []byte(`{"date": "20260818-101500", "backend": "openai", "model_id": "m", "num_prompts": 2, "duration": 1.0, "completed": 2, "total_input_tokens": 2, "total_output_tokens": 4, "request_throughput": 2.0, "output_throughput": 4.0, "input_lens": [1, 1], "output_lens": [2, 2], "ttfts": [0.1, -0.5], "itls": [[0.1], [0.1]], "errors": ["", ""]}`), []string{"ttfts", "1"}},

@@ -118,7 +118,7 @@ the manifest; each one recorded or re-checked is noted on stderr, not listed on 
 				case o.Status == ingest.StatusDuplicate:
 					prog.note(fmt.Sprintf("note: %s is already archived as run %s; nothing was added", o.File, o.RunID))
 				case o.Status == ingest.StatusCompleted && o.Companion != "":
-					prog.note(fmt.Sprintf("note: %s is another file of run %s; it added: %s", o.File, o.RunID, strings.Join(o.Added, ", ")))
+					prog.note(fmt.Sprintf("note: %s is another file of run %s; it added %s", o.File, o.RunID, summariseAdded(o.Added)))
 				case o.Status == ingest.StatusCompleted:
 					prog.note(fmt.Sprintf("note: run %s was already archived; added provenance: %s", o.RunID, strings.Join(o.Added, ", ")))
 				}
@@ -178,4 +178,38 @@ func osUser() string {
 		return s
 	}
 	return "unknown"
+}
+
+// summariseAdded shortens what a companion file added: "per-request
+// records, 55 stated figures, 55 figures in full precision, facts
+// checkpoint.model_id, workload.concurrency".
+func summariseAdded(added []string) string {
+	var parts, facts []string
+	stated, precise := 0, 0
+	for _, a := range added {
+		switch {
+		case strings.HasPrefix(a, "stated "):
+			stated++
+		case strings.HasPrefix(a, "full-precision "):
+			precise++
+		case strings.HasPrefix(a, "fact "), strings.HasPrefix(a, "provenance "):
+			_, f, _ := strings.Cut(a, " ")
+			facts = append(facts, f)
+		default:
+			parts = append(parts, a)
+		}
+	}
+	if stated > 0 {
+		parts = append(parts, fmt.Sprintf("%d stated figures", stated))
+	}
+	if precise > 0 {
+		parts = append(parts, fmt.Sprintf("%d figures in full precision", precise))
+	}
+	if len(facts) > 0 {
+		parts = append(parts, "provenance "+strings.Join(facts, ", "))
+	}
+	if len(parts) == 0 {
+		return "nothing new"
+	}
+	return strings.Join(parts, "; ")
 }

@@ -22,3 +22,8 @@ CREATE TABLE run_files (
     PRIMARY KEY (blob, ordinal)
 ) STRICT;
 CREATE INDEX run_files_run ON run_files (run_id);
+
+-- How many decimals the source printed a stated figure with (a console
+-- block or CSV: 2); 0 means full precision. A companion file in full
+-- precision replaces a rounded value of the same figure.
+ALTER TABLE stated ADD COLUMN printed INTEGER NOT NULL DEFAULT 0 CHECK (printed >= 0);
