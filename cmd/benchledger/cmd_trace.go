@@ -1,0 +1,151 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/ingest"
+	"github.com/benchledger/benchledger/provenance"
+)
+
+func traceCommand() *command {
+	c := &command{
+		name:  "trace",
+		args:  "RUN",
+		short: "write an archived run's per-request records as a benchledger trace (the interchange format)",
+		long: `Writes one archived run, whatever tool measured it, in the project's own per-request
+JSON Lines format (docs/trace-format.md): a header with what the run's provenance says
+about the client and workload, then one line per request. Ingesting the trace gives the
+same records, so the trace is how runs move between archives and tools. The run must have
+per-request records with send times (a clock). Writes to stdout, or to -o FILE (whole or
+not at all).`,
+	}
+	c.run = func(ctx context.Context, e env, args []string) error {
+		fs := newFlags(c, e)
+		db := dbFlag(fs, e)
+		out := fs.String("o", "", "write to this file instead of stdout")
+		rest, err := parseArgs(fs, args)
+		if err != nil {
+			return err
+		}
+		if len(rest) != 1 {
+			return usageErrorf("trace takes one run id")
+		}
+		a, err := openForReading(*db, e)
+		if err != nil {
+			return err
+		}
+		defer a.Close()
+		rec, err := a.Run(rest[0])
+		if err != nil {
+			return err
+		}
+		run := rec.Run
+		switch {
+		case !run.HasRequests || len(run.Requests) == 0:
+			return fmt.Errorf("run %s (%s) has no per-request records: a trace is per-request", rec.ID, rec.FileName)
+		case run.Clock != benchrun.ClockEpoch && run.Clock != benchrun.ClockMonotonic:
+			return fmt.Errorf("run %s (%s) has no send times on a known clock: a trace needs them", rec.ID, rec.FileName)
+		}
+		h := traceHeader(run, provenance.Record(rec.Provenance).Effective())
+		if *out == "" {
+			return ingest.WriteTrace(e.stdout, h, run.Requests)
+		}
+		tmp, err := os.CreateTemp(filepath.Dir(*out), "."+filepath.Base(*out)+".*.tmp")
+		if err != nil {
+			return err
+		}
+		if err := ingest.WriteTrace(tmp, h, run.Requests); err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+			return fmt.Errorf("run %s: %w", rec.ID, err)
+		}
+		if err := tmp.Close(); err != nil {
+			os.Remove(tmp.Name())
+			return err
+		}
+		if err := os.Rename(tmp.Name(), *out); err != nil {
+			return err
+		}
+		fmt.Fprintln(e.stdout, *out)
+		return nil
+	}
+	return c
+}
+
+// traceHeader states in the trace header what the run's provenance says of
+// its client and workload (the header keys are provenance fields,
+// docs/trace-format.md), so a re-ingested trace carries them as file facts.
+func traceHeader(run *benchrun.Run, eff map[string]string) ingest.TraceHeader {
+	h := ingest.TraceHeader{Clock: run.Clock, Client: eff["measurement.client"], ClientVersion: eff["measurement.client_version"],
+		Host: eff["measurement.client_host"], ModelID: eff["checkpoint.model_id"], Tokenizer: eff["checkpoint.tokenizer"],
+		Label: eff["measurement.label"], Dataset: eff["workload.dataset"], Date: eff["measurement.date"]}
+	sourceDate := ""
+	// A trace's date is a day or an RFC 3339 time; a client's local time
+	// without a zone (vLLM's) keeps its day, and its full text as metadata.
+	if d := h.Date; d != "" && !isDate(d) {
+		if _, err := time.Parse(time.RFC3339, d); err != nil {
+			h.Date = ""
+			if len(d) >= 10 && isDate(d[:10]) {
+				h.Date = d[:10]
+			}
+			sourceDate = d
+		}
+	}
+	if h.Client == "" {
+		h.Client = run.SourceTool
+	}
+	if h.Client == "" {
+		h.Client = run.Format
+	}
+	atoi := func(f string) int {
+		n, err := strconv.Atoi(eff[f])
+		if err != nil || n < 1 {
+			return 0
+		}
+		return n
+	}
+	h.MaxConcurrency = atoi("workload.concurrency")
+	h.RequestedInputTokens = atoi("workload.input_len")
+	h.RequestedOutputTokens = atoi("workload.output_len")
+	switch v := eff["workload.request_rate"]; {
+	case v == "inf":
+		h.RequestRate = math.Inf(1)
+	case v != "":
+		if x, err := strconv.ParseFloat(v, 64); err == nil && x > 0 && !math.IsInf(x, 0) {
+			h.RequestRate = x
+		}
+	}
+	if v, ok := eff["workload.fixed_output"]; ok && (v == "true" || v == "false") {
+		b := v == "true"
+		h.FixedOutput = &b
+	}
+	if v, err := strconv.ParseFloat(eff["workload.temperature"], 64); err == nil && v >= 0 {
+		h.Temperature = &v
+	}
+	if v, err := strconv.ParseInt(eff["workload.seed"], 10, 64); err == nil {
+		h.Seed = &v
+	}
+	for k, v := range eff {
+		if m, ok := strings.CutPrefix(k, "metadata."); ok {
+			if h.Metadata == nil {
+				h.Metadata = map[string]string{}
+			}
+			h.Metadata[m] = v
+		}
+	}
+	if sourceDate != "" {
+		if h.Metadata == nil {
+			h.Metadata = map[string]string{}
+		}
+		h.Metadata["source_date"] = sourceDate
+	}
+	return h
+}
