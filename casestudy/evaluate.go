@@ -521,12 +521,26 @@ func (ev *evaluator) side(name, ref, metric string) (figures.Side, Value, error)
 	for _, ri := range runs {
 		if ri.rec.ID == rs.ConservativeRun {
 			s.Provenance = ri.eff
+			s.SourceTool, s.SourcePercentileMethod = sourceTool(ri), ri.rec.Run.PercentileMethod
+			if st, ok := ri.rec.Run.StatedValue(metric); ok {
+				s.SourceKey = st.SourceKey
+			}
 		}
 	}
 	if rs.N > 1 {
 		s.Values = rs.Values
 	}
 	return s, v, nil
+}
+
+// sourceTool names the client that measured a run: its format's tool, with
+// the version the run states.
+func sourceTool(ri *runInfo) string {
+	t := ri.rec.Run.SourceTool
+	if t == "" {
+		t = ri.rec.Run.Format
+	}
+	return t
 }
 
 // ExternalReference converts an archived reference for the computation.

@@ -50,6 +50,10 @@ const (
 	CodePercentileMethodDiffers = "percentile_method_differs" // baseline_method, candidate_method
 	// The two sides' windows come from different clocks.
 	CodeClocksNotComparable = "clocks_not_comparable" // runs
+	// The two runs were measured by different clients, whose own figure of
+	// the compared metric means different things; both sides are
+	// recomputed from records by one definition.
+	CodeSourceDefinitionsDiffer = "source_definitions_differ" // figure, baseline_tool, candidate_tool, baseline_key, candidate_key, baseline_method, candidate_method
 	// Fixed output length verifies generated work volume, not quality.
 	CodeFixedOutputLength = "fixed_output_length" // output_len
 	// Median latency at the recommended (saturation) point is above an
@@ -73,7 +77,7 @@ var Codes = []string{
 	CodeHardwareDiffers, CodeRuntimeDiffers, CodeCheckpointDiffers, CodePrecisionDiffers,
 	CodeRequestSpecDiffers, CodeRequestCountDiffers, CodeLoadModeDiffers, CodeLoadDiffers,
 	CodeClientDiffers, CodeConfounder, CodeFixedUnverified, CodeIntendedUnchanged,
-	CodePercentileMethodDiffers, CodeClocksNotComparable,
+	CodePercentileMethodDiffers, CodeClocksNotComparable, CodeSourceDefinitionsDiffer,
 	CodeFixedOutputLength, CodeSaturationLatency, CodeSaturationNotFound,
 	CodeReferenceNotVisible, CodeReferenceStale,
 	CodeFailuresPresent, CodeShortOutputs, CodeProvenanceIncomplete,
@@ -100,6 +104,7 @@ var Params = map[string][]string{
 	CodeIntendedUnchanged:       {"field"},
 	CodePercentileMethodDiffers: {"baseline_method", "candidate_method"},
 	CodeClocksNotComparable:     {"runs"},
+	CodeSourceDefinitionsDiffer: {"figure", "baseline_tool", "candidate_tool", "baseline_key", "candidate_key", "baseline_method", "candidate_method"},
 	CodeFixedOutputLength:       {"output_len"},
 	CodeSaturationLatency:       {"median_s", "threshold_s", "param"},
 	CodeSaturationNotFound:      {"param"},

@@ -96,6 +96,11 @@ func ForComparison(c figures.Comparison, opt Options) []Caveat {
 	if !c.ClocksComparable {
 		cs = append(cs, New(CodeClocksNotComparable, "runs", c.Baseline.RunID+","+c.Candidate.RunID))
 	}
+	if b, d := c.Baseline, c.Candidate; c.SourceDefinitionsDiffer {
+		cs = append(cs, New(CodeSourceDefinitionsDiffer, "figure", c.Metric, "baseline_tool", b.SourceTool, "candidate_tool", d.SourceTool,
+			"baseline_key", orDash(b.SourceKey), "candidate_key", orDash(d.SourceKey),
+			"baseline_method", orDash(b.SourcePercentileMethod), "candidate_method", orDash(d.SourcePercentileMethod)))
+	}
 	for _, s := range []figures.Side{c.Baseline, c.Candidate} {
 		if s.IsReference() {
 			cs = append(cs, ForReference(*s.Reference, opt)...)
@@ -178,4 +183,12 @@ func first(s []string) string {
 		return ""
 	}
 	return s[0]
+}
+
+// orDash: a source that did not state the figure.
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
 }

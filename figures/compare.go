@@ -156,6 +156,12 @@ type Side struct {
 	PercentileMethod string // method behind Value, for percentile figures
 	Clock            benchrun.Clock
 	Reference        *ExternalReference // set for an external reference
+	// SourceTool is the client that measured the run; SourceKey the key
+	// under which it stated the compared metric ("mean_tpot_ms",
+	// "inter_token_latency.avg"; "" when it did not), and
+	// SourcePercentileMethod how it computed its percentiles. They say what
+	// the client's own number meant; Value is recomputed from records.
+	SourceTool, SourceKey, SourcePercentileMethod string
 }
 
 // ReferenceSide makes a comparison side of an external reference.
@@ -207,6 +213,12 @@ type Comparison struct {
 	ClocksComparable bool
 	// Significance is set when both sides carry repeat values.
 	Significance *Significance
+	// SourceDefinitionsDiffer is set when the two runs come from different
+	// clients: each states the metric under its own name and definition
+	// (vLLM's TPOT against AIPerf's inter-token latency, guidellm's
+	// nearest-rank percentiles against interpolated ones), so their own
+	// summaries are not comparable even though Value is recomputed alike.
+	SourceDefinitionsDiffer bool
 }
 
 // Compare builds a comparison. It refuses sides in different units and
@@ -265,6 +277,10 @@ func Compare(base, cand Side, spec ComparisonSpec) (Comparison, error) {
 	}
 	if !base.IsReference() && !cand.IsReference() && base.Clock != cand.Clock {
 		c.ClocksComparable = false
+	}
+	if !base.IsReference() && !cand.IsReference() && base.SourceTool != "" && cand.SourceTool != "" &&
+		!strings.EqualFold(base.SourceTool, cand.SourceTool) {
+		c.SourceDefinitionsDiffer = true
 	}
 	if len(base.Values) > 0 && len(cand.Values) > 0 {
 		s := CompareRepeats(base.Values, cand.Values)

@@ -37,6 +37,7 @@ var paramKinds = map[string]paramKind{
 	"checked": kindDate,
 	"field":   kindField, "baseline": kindValue, "candidate": kindValue,
 	"baseline_method": kindText, "candidate_method": kindText,
+	"baseline_tool": kindText, "candidate_tool": kindText, "baseline_key": kindText, "candidate_key": kindText,
 	"runs": kindRunList, "missing": kindFieldList, "purpose": kindPurpose,
 }
 

@@ -120,6 +120,22 @@ func TestEverySampleIngests(t *testing.T) {
 	if a, b := ids["bedrock_70b_individual_responses.json"], ids["bedrock_70b_summary.json"]; a == "" || a != b {
 		t.Errorf("the llmperf files of one run must be one run: %s %s", a, b)
 	}
+	// A comparison across clients says that their own figures meant
+	// different things: vLLM's mean_tpot_ms against AIPerf's
+	// inter_token_latency; guidellm's nearest-rank percentiles.
+	for _, c := range []struct{ a, b, metric, want string }{
+		{"benchmark_serving_2025-04_detailed_qps04.json", "aiperf_2025-10_profile_export_aiperf.json", "tpot.mean", "baseline_key=mean_tpot_ms, candidate_key=inter_token_latency"},
+		{"guidellm_v0.5.0dev_xpu_benchmarks.json", "aiperf_2025-10_profile_export_aiperf.json", "ttft.median", "baseline_method=nearest-rank, candidate_method=linear"},
+	} {
+		cr := bl(t, "compare", "--db", db, ids[c.a], ids[c.b], "--metric", c.metric)
+		if cr.code != 0 || !strings.Contains(cr.stdout, "source_definitions_differ(") || !strings.Contains(cr.stdout, c.want) {
+			t.Errorf("compare %s %s (%s): want source_definitions_differ with %q: %v", c.a, c.b, c.metric, c.want, cr)
+		}
+	}
+	// Two vLLM runs: the same client, no such caveat.
+	if cr := bl(t, "compare", "--db", db, ids["benchmark_serving_2025-04_detailed_qps04.json"], ids["benchmark_serving_2025-04_detailed_qps04.json"]); strings.Contains(cr.stdout, "source_definitions_differ") {
+		t.Errorf("one client: %v", cr.stdout)
+	}
 	// The archive re-verifies: no integrity failure (blobs, records
 	// re-parsed and companions merged again, SQLite checks).
 	d, ar := auditJSON(t, "--db", db)
