@@ -3,7 +3,6 @@ package ingest
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -132,29 +131,7 @@ type aiperfRecordsParser struct {
 
 // syntax turns a decoder error into an InputError at the record's line.
 func (p *aiperfRecordsParser) syntax(err error) error {
-	var long *traceLineTooLong
-	if errors.As(err, &long) {
-		return &InputError{File: p.file, Place: fmt.Sprintf("line %d", long.line),
-			Reason: fmt.Sprintf("the line is longer than %d MiB: not AIPerf's per-request records", traceMaxLine>>20), Err: err}
-	}
-	var e *pyjson.Error
-	if !errors.As(err, &e) {
-		return &InputError{File: p.file, Reason: err.Error(), Err: err}
-	}
-	reason := "malformed JSON: " + e.Msg + fmt.Sprintf(" (byte %d)", e.Offset)
-	switch {
-	case e.Err != nil:
-		reason = e.Msg
-	case strings.Contains(e.Msg, "unexpected end of input"):
-		reason += " (is the file truncated?)"
-	}
-	line := e.Line
-	if p.cur > 0 {
-		// Inside a record: its own line, even when the input ran out on
-		// the next one (a truncated last line).
-		line = p.cur
-	}
-	return &InputError{File: p.file, Place: fmt.Sprintf("line %d", line), Reason: reason, Err: err}
+	return jsonLinesSyntax(p.file, p.cur, "not AIPerf's per-request records", err)
 }
 
 func (p *aiperfRecordsParser) errAt(line int, format string, args ...any) error {

@@ -186,14 +186,22 @@ func (p *traceParser) errAt(line int, format string, args ...any) error {
 
 // syntax turns a decoder error into an InputError at its line.
 func (p *traceParser) syntax(err error) error {
+	return jsonLinesSyntax(p.file, p.cur, "not a JSON Lines trace", err)
+}
+
+// jsonLinesSyntax turns a JSON Lines decoder error into an InputError at
+// its line: cur is the line of the object being read (0 between objects),
+// so a truncated last object is reported on its own line; tooLong says
+// what a line over the limit cannot be.
+func jsonLinesSyntax(file string, cur int, tooLong string, err error) error {
 	var long *traceLineTooLong
 	if errors.As(err, &long) {
-		return &InputError{File: p.file, Place: fmt.Sprintf("line %d", long.line),
-			Reason: fmt.Sprintf("the line is longer than %d MiB: not a JSON Lines trace", traceMaxLine>>20), Err: err}
+		return &InputError{File: file, Place: fmt.Sprintf("line %d", long.line),
+			Reason: fmt.Sprintf("the line is longer than %d MiB: %s", traceMaxLine>>20, tooLong), Err: err}
 	}
 	var e *pyjson.Error
 	if !errors.As(err, &e) {
-		return &InputError{File: p.file, Reason: err.Error(), Err: err}
+		return &InputError{File: file, Reason: err.Error(), Err: err}
 	}
 	reason := "malformed JSON: " + e.Msg + fmt.Sprintf(" (byte %d)", e.Offset)
 	switch {
@@ -203,12 +211,10 @@ func (p *traceParser) syntax(err error) error {
 		reason += " (is the file truncated?)"
 	}
 	line := e.Line
-	if p.cur > 0 {
-		// Inside an object: its own line, even when the input ran out on
-		// the next one (a truncated last line).
-		line = p.cur
+	if cur > 0 {
+		line = cur
 	}
-	return &InputError{File: p.file, Place: fmt.Sprintf("line %d", line), Reason: reason, Err: err}
+	return &InputError{File: file, Place: fmt.Sprintf("line %d", line), Reason: reason, Err: err}
 }
 
 func (p *traceParser) next() (pyjson.Token, error) {
