@@ -410,11 +410,7 @@ func (b *builder) sweeps(res *casestudy.Result) *Table {
 		b.col("saturation", l.T("export.col.saturation"), Bool, "", 0),
 		b.col("recommended", l.T("export.col.recommended"), Bool, "", 0),
 	}}
-	names := make([]string, 0, len(res.Sweeps))
-	for n := range res.Sweeps {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := sortedKeys(res.Sweeps)
 	for _, n := range names {
 		sw := res.Sweeps[n]
 		r := sw.Result
@@ -452,11 +448,7 @@ func (b *builder) nodes(res *casestudy.Result) *Table {
 		b.col("efficiency", l.T("export.col.efficiency"), Number, "%", 2),
 		b.col("conservative", l.T("export.col.conservative"), Bool, "", 0),
 	}}
-	names := make([]string, 0, len(res.Nodes))
-	for n := range res.Nodes {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := sortedKeys(res.Nodes)
 	for _, n := range names {
 		nd := res.Nodes[n]
 		eff := NullCell()
