@@ -12,6 +12,7 @@ import (
 	"github.com/benchledger/benchledger/casestudy"
 	"github.com/benchledger/benchledger/caveat"
 	"github.com/benchledger/benchledger/figures"
+	"github.com/benchledger/benchledger/runview"
 	"github.com/benchledger/benchledger/spec"
 )
 
@@ -74,7 +75,7 @@ func writeJSON(w io.Writer, v any) error {
 
 // quantity prints a value in its unit, the console way.
 func quantity(v float64, unit string) string {
-	return valueText(ptr(v), unit)
+	return valueText(runview.FinitePtr(v), unit)
 }
 
 func signedPct(p float64) string {

@@ -1,0 +1,205 @@
+// Package runview lays out one archived run for a reader: provenance with
+// its sources, completion, summary figures recomputed beside the stated
+// ones with their definitions, stated-figure checks and caveats. The show
+// command prints it as text or JSON; the site renders it as a page.
+package runview
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/benchledger/benchledger/audit"
+	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/caveat"
+	"github.com/benchledger/benchledger/figures"
+	"github.com/benchledger/benchledger/provenance"
+	"github.com/benchledger/benchledger/store"
+)
+
+// Figure is one summary figure: recomputed and as the source stated it.
+type Figure struct {
+	Metric     string   `json:"metric"`
+	Unit       string   `json:"unit"`
+	Recomputed *float64 `json:"recomputed,omitempty"`
+	Stated     *float64 `json:"stated,omitempty"`
+	SourceKey  string   `json:"source_key,omitempty"`
+	Definition string   `json:"definition,omitempty"`
+}
+
+type ProvenanceRow struct {
+	Field  string `json:"field"`
+	Value  string `json:"value"`
+	Source string `json:"source"`
+}
+
+type View struct {
+	ID               string          `json:"id"`
+	File             string          `json:"file"`
+	Ordinal          int             `json:"ordinal"`
+	Location         string          `json:"location,omitempty"`
+	SHA256           string          `json:"sha256"`
+	Format           string          `json:"format"`
+	FormatVariant    string          `json:"format_variant,omitempty"`
+	SourceTool       string          `json:"source_tool,omitempty"`
+	PercentileMethod string          `json:"percentile_method,omitempty"`
+	Clock            string          `json:"clock"`
+	IngestedAt       string          `json:"ingested_at"`
+	Publishable      bool            `json:"publishable"`
+	Missing          []string        `json:"missing"`
+	Provenance       []ProvenanceRow `json:"provenance"`
+	Completion       struct {
+		Sent      int64 `json:"sent"`      // -1 unknown
+		Completed int64 `json:"completed"` // -1 unknown
+		Failed    int64 `json:"failed"`    // -1 unknown
+		Short     int64 `json:"short"`     // -1 unknown or not a fixed-length workload
+	} `json:"completion"`
+	WindowBasis string       `json:"window_basis"`
+	Figures     []Figure     `json:"figures"`
+	History     []HistoryRow `json:"history"`
+	// StatedChecks compare each figure the source tool stated with its
+	// recomputation; Caveats are the codes the run's own data raises.
+	StatedChecks []figures.StatedCheck `json:"stated_checks,omitempty"`
+	Caveats      []caveat.Caveat       `json:"caveats"`
+	Extra        []string              `json:"extra_keys,omitempty"`
+	Notes        []string              `json:"notes,omitempty"`
+}
+
+// ProvenanceGroup is one line of show's provenance table: a field's value
+// and every source that stated it (file and manifest often agree).
+type ProvenanceGroup struct{ Field, Value, Sources string }
+
+func GroupProvenance(rows []ProvenanceRow) []ProvenanceGroup {
+	var out []ProvenanceGroup
+	for _, r := range rows {
+		if n := len(out); n > 0 && out[n-1].Field == r.Field && out[n-1].Value == r.Value {
+			out[n-1].Sources += ", " + r.Source
+			continue
+		}
+		out = append(out, ProvenanceGroup{r.Field, r.Value, r.Source})
+	}
+	return out
+}
+
+// HistoryRow is one archive event about the run.
+type HistoryRow struct {
+	At          string `json:"at"`
+	Action      string `json:"action"`
+	Actor       string `json:"actor"`
+	ToolVersion string `json:"tool_version"`
+	Detail      string `json:"detail,omitempty"`
+}
+
+// FinitePtr is &v for a finite v, nil for NaN or ±Inf (unknown, shown as "-").
+func FinitePtr(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
+
+func Build(rec *store.RunRecord, reqs []benchrun.Request) *View {
+	r := rec.Run
+	v := &View{ID: rec.ID, File: rec.FileName, Ordinal: r.Ordinal, Location: r.Location, SHA256: rec.BlobSHA256,
+		Format: r.Format, FormatVariant: r.FormatVariant, SourceTool: r.SourceTool, PercentileMethod: r.PercentileMethod,
+		Clock: string(r.Clock), IngestedAt: rec.IngestedAt.UTC().Format(time.RFC3339), Publishable: rec.Publishable,
+		Missing: rec.Missing, Notes: r.Notes}
+	if v.Missing == nil {
+		v.Missing = []string{}
+	}
+	if v.Clock == "" {
+		v.Clock = "none"
+	}
+	for _, p := range rec.Provenance {
+		v.Provenance = append(v.Provenance, ProvenanceRow{p.Field, p.Value, string(p.Source)})
+	}
+	sort.SliceStable(v.Provenance, func(i, j int) bool { return v.Provenance[i].Field < v.Provenance[j].Field })
+	for k := range r.Extra {
+		v.Extra = append(v.Extra, k)
+	}
+	sort.Strings(v.Extra)
+
+	eff := provenance.Record(rec.Provenance).Effective()
+	fixed := 0
+	if eff["workload.fixed_output"] == "true" {
+		fixed, _ = strconv.Atoi(eff["workload.output_len"])
+	}
+	stated := func(m string) *float64 {
+		if s, ok := r.StatedValue(m); ok {
+			return FinitePtr(s.Value)
+		}
+		return nil
+	}
+	key := func(m string) string {
+		if s, ok := r.StatedValue(m); ok {
+			return s.SourceKey
+		}
+		return ""
+	}
+	v.Completion.Sent, v.Completion.Completed, v.Completion.Failed, v.Completion.Short = r.RequestCount(), r.Completed, r.Failed, -1
+	statedDuration := math.NaN()
+	if d := stated("duration"); d != nil {
+		statedDuration = *d
+	}
+	var f *figures.RunFigures
+	if r.HasRequests && len(reqs) > 0 {
+		ff := figures.Recompute(reqs, statedDuration, fixed)
+		f = &ff
+		checked := figures.CheckStated(r.Stated, ff, audit.StatedOptions(r))
+		v.StatedChecks = checked.Checks
+		v.Caveats = caveat.Sort(caveat.ForRun(rec.ID, ff, eff))
+		v.Completion.Sent, v.Completion.Completed, v.Completion.Failed = int64(ff.Sent), int64(ff.Completed), int64(ff.Failed)
+		v.Completion.Short = int64(ff.Short)
+		v.WindowBasis = ff.WindowBasis
+	} else {
+		v.WindowBasis = "no per-request records: stated figures only"
+	}
+	add := func(metric, unit string, recomputed float64) {
+		row := Figure{Metric: metric, Unit: unit, Stated: stated(metric), SourceKey: key(metric)}
+		if f != nil {
+			row.Recomputed = FinitePtr(recomputed)
+		}
+		def := metric
+		if i := strings.IndexByte(metric, '.'); i > 0 && metric != "itl.mean" {
+			def = metric[:i]
+		}
+		if d, ok := figures.Definitions[def]; ok {
+			row.Definition = d.Formula
+		}
+		if row.Recomputed != nil || row.Stated != nil {
+			v.Figures = append(v.Figures, row)
+		}
+	}
+	nan := math.NaN()
+	pick := func(get func(*figures.RunFigures) float64) float64 {
+		if f == nil {
+			return nan
+		}
+		return get(f)
+	}
+	add("duration", "s", pick(func(f *figures.RunFigures) float64 { return f.Window }))
+	add("output_throughput", "tok/s", pick(func(f *figures.RunFigures) float64 { return f.OutputThroughput }))
+	add("total_token_throughput", "tok/s", pick(func(f *figures.RunFigures) float64 { return f.TotalTokenThroughput }))
+	add("request_throughput", "req/s", pick(func(f *figures.RunFigures) float64 { return f.RequestThroughput }))
+	add("achieved_concurrency", "requests", pick(func(f *figures.RunFigures) float64 { return f.AchievedConcurrency }))
+	for _, m := range []struct {
+		name string
+		stat func(*figures.RunFigures) figures.Stat
+	}{
+		{"ttft", func(f *figures.RunFigures) figures.Stat { return f.TTFT }},
+		{"tpot", func(f *figures.RunFigures) figures.Stat { return f.TPOT }},
+		{"e2el", func(f *figures.RunFigures) figures.Stat { return f.E2EL }},
+	} {
+		add(m.name+".mean", "s", pick(func(f *figures.RunFigures) float64 { return m.stat(f).Mean }))
+		add(m.name+".median", "s", pick(func(f *figures.RunFigures) float64 { return m.stat(f).Median }))
+		for _, p := range []float64{90, 95, 99} {
+			pp := p
+			add(fmt.Sprintf("%s.p%g", m.name, p), "s", pick(func(f *figures.RunFigures) float64 { return m.stat(f).P[pp] }))
+		}
+	}
+	add("itl.mean", "s", pick(func(f *figures.RunFigures) float64 { return f.ITLMean }))
+	return v
+}
