@@ -473,6 +473,18 @@ func compareRecords(rec *store.RunRecord, raw *benchrun.Run) *Finding {
 	return nil
 }
 
+// Stored runs the checks that need only what the archive holds of one run
+// (recomputation, plausibility, provenance), with its requests loaded in
+// rec.Run.Requests; it does not re-read the raw file (Run does). The site
+// shows these on each run page.
+func Stored(rec *store.RunRecord) []Finding {
+	fs := auditRun(rec)
+	for i := range fs {
+		fs[i].Run = rec.ID
+	}
+	return fs
+}
+
 // auditRun runs the recomputation, plausibility and provenance checks on one
 // stored run.
 func auditRun(rec *store.RunRecord) []Finding {

@@ -22,3 +22,11 @@ const (
 	AuditHTML     = "audit.html.tmpl"
 	AuditMarkdown = "audit.md.tmpl"
 )
+
+// Site holds the archive browser's templates (package render/site): a
+// layout shared by every page, one template per kind of page, and the
+// stylesheet and script every page links. site --templates DIR replaces
+// any of them by a file of the same name.
+//
+//go:embed site
+var Site embed.FS

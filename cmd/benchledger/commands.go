@@ -30,7 +30,7 @@ type command struct {
 }
 
 func commandTable() []*command {
-	return []*command{ingestCommand(), runsCommand(), showCommand(), compareCommand(), figuresCommand(), reportCommand(), errataCommand(), auditCommand(), exportCommand(), traceCommand(), versionCommand()}
+	return []*command{ingestCommand(), runsCommand(), showCommand(), compareCommand(), figuresCommand(), reportCommand(), errataCommand(), auditCommand(), exportCommand(), siteCommand(), traceCommand(), versionCommand()}
 }
 
 // version is set by the Makefile through -ldflags; "go run" builds fall back

@@ -255,3 +255,58 @@ func (b binning) index0(v float64) int {
 }
 
 func (b binning) index(v float64) int { return max(0, min(b.n-1, b.index0(v))) }
+
+// MaxTimelinePoints bounds the points RequestTimeline draws per series: a
+// page stays small and quick to draw for a run of a million requests.
+const MaxTimelinePoints = 2000
+
+// RequestPoint is one request on a run's timeline: its send time in seconds
+// since the run's first send, its time to first token and end-to-end
+// latency in seconds (NaN when unknown; a failed request has no latency).
+type RequestPoint struct {
+	Send, TTFT, Latency float64
+}
+
+// RequestTimeline draws each request's end-to-end latency and TTFT (two
+// series, named l.Baseline and l.Candidate) against its send time, so a
+// reader sees the run warm up, saturate or stall. Runs of more than
+// MaxTimelinePoints requests are drawn every k-th request (k is returned;
+// the caller says so in l.Subtitle).
+func RequestTimeline(id string, pts []RequestPoint, l Labels) (Chart, int, error) {
+	if len(pts) == 0 {
+		return Chart{}, 0, fmt.Errorf("chart %s: request timeline: %w", id, ErrNoData)
+	}
+	step := (len(pts) + MaxTimelinePoints - 1) / MaxTimelinePoints
+	var e2e, ttft []opts.ScatterData
+	for i := 0; i < len(pts); i += step {
+		p := pts[i]
+		if !finite(p.Send) {
+			continue
+		}
+		if finite(p.Latency) {
+			e2e = append(e2e, opts.ScatterData{Value: []float64{p.Send, p.Latency}})
+		}
+		if finite(p.TTFT) {
+			ttft = append(ttft, opts.ScatterData{Value: []float64{p.Send, p.TTFT}})
+		}
+	}
+	if len(e2e) == 0 && len(ttft) == 0 {
+		return Chart{}, 0, fmt.Errorf("chart %s: request timeline: %w", id, ErrNoData)
+	}
+	sc := charts.NewScatter()
+	sc.SetGlobalOptions(append(global(id, l, true),
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
+		charts.WithXAxisOpts(opts.XAxis{Type: "value", Name: l.XAxis, NameLocation: "middle", NameGap: 30, Min: 0}),
+		charts.WithYAxisOpts(opts.YAxis{Type: "value", Name: l.YAxis, Min: 0}),
+	)...)
+	if len(e2e) > 0 {
+		sc.AddSeries(l.Baseline, e2e, charts.WithItemStyleOpts(opts.ItemStyle{Color: colorCandidate}),
+			charts.WithScatterChartOpts(opts.ScatterChart{SymbolSize: 5}))
+	}
+	if len(ttft) > 0 {
+		sc.AddSeries(l.Candidate, ttft, charts.WithItemStyleOpts(opts.ItemStyle{Color: colorMark}),
+			charts.WithScatterChartOpts(opts.ScatterChart{SymbolSize: 4}))
+	}
+	c, err := encode(id, sc)
+	return c, step, err
+}

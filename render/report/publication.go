@@ -91,19 +91,37 @@ const codeMark = "BLCODEX"
 
 // publication fills the page's version line and errata section.
 func (b *builder) publication(l locales.Locale, p *page) {
-	pub := b.pub
-	if pub == nil {
+	if b.pub == nil {
 		return
 	}
+	h := History(l, b.pub)
+	p.Version = &versionView{Text: h.Version, Draft: h.Draft}
+	if len(h.Versions) > 0 {
+		p.Errata = &errataView{Title: capFirst(l.T("section.errata")), Versions: h.Versions}
+	}
+}
+
+// HistoryView is a case study's recorded history as a page shows it in one
+// language: the version line and, newest first, the changes of each
+// version after the first. The report and the site's case-study page share
+// it.
+type HistoryView struct {
+	Version  string
+	Draft    bool
+	Versions []errataVersion
+}
+
+// History writes pub's version line and errata in l.
+func History(l locales.Locale, pub *Publication) HistoryView {
+	var h HistoryView
 	switch {
 	case pub.Draft && pub.Version == 0:
-		p.Version = &versionView{Text: l.T("errata.draft_unpublished"), Draft: true}
+		h.Version, h.Draft = l.T("errata.draft_unpublished"), true
 	case pub.Draft:
-		p.Version = &versionView{Text: l.T("errata.draft", "version", pub.Version, "date", pub.Recorded.UTC()), Draft: true}
+		h.Version, h.Draft = l.T("errata.draft", "version", pub.Version, "date", pub.Recorded.UTC()), true
 	default:
-		p.Version = &versionView{Text: l.T("errata.version", "version", pub.Version, "date", pub.Recorded.UTC())}
+		h.Version = l.T("errata.version", "version", pub.Version, "date", pub.Recorded.UTC())
 	}
-	var versions []errataVersion
 	for _, v := range slices.Backward(pub.History) {
 		if v.Version <= 1 {
 			continue
@@ -112,11 +130,9 @@ func (b *builder) publication(l locales.Locale, p *page) {
 		for _, e := range v.Errata {
 			ev.Items = append(ev.Items, erratumItem(l, e))
 		}
-		versions = append(versions, ev)
+		h.Versions = append(h.Versions, ev)
 	}
-	if len(versions) > 0 {
-		p.Errata = &errataView{Title: capFirst(l.T("section.errata")), Versions: versions}
-	}
+	return h
 }
 
 // erratumItem writes one change in the page's language.

@@ -1,0 +1,642 @@
+package site
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	htmltemplate "html/template"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/benchledger/benchledger/locales"
+	"github.com/benchledger/benchledger/render/assets"
+	"github.com/benchledger/benchledger/render/report"
+	"github.com/benchledger/benchledger/store"
+)
+
+// Page is what every page shares: its language, title, where it sits and
+// the same page in the other languages.
+type Page struct {
+	Lang, Title string
+	// Root leads from the page to the site's folder, Home to its
+	// language's folder ("../../", "../"; "" at that level).
+	Root, Home string
+	Langs      []LangLink
+	Version    string
+	loc        locales.Locale
+}
+
+// LangLink is the same page in one language.
+type LangLink struct {
+	Tag, Name, Href string
+	Current         bool
+}
+
+// T is the page's message catalogue, for the templates.
+func (p *Page) T(key string, args ...any) string { return p.loc.T(key, args...) }
+
+// Int writes a count in the page's number style.
+func (p *Page) Int(n int) string { return p.loc.Integer(n) }
+
+// page lays out the shared part of the page at rel (relative to its
+// language's folder, with /).
+func (b *builder) page(l locales.Locale, rel, title string) *Page {
+	depth := strings.Count(rel, "/")
+	p := &Page{Lang: l.Tag(), Title: title, Version: b.opt.ToolVersion, loc: l,
+		Home: strings.Repeat("../", depth), Root: strings.Repeat("../", depth+1)}
+	for _, o := range b.locs {
+		p.Langs = append(p.Langs, LangLink{Tag: o.Tag(), Name: o.Name(), Href: p.Root + o.Tag() + "/" + rel, Current: o.Tag() == l.Tag()})
+	}
+	return p
+}
+
+// cmpRef is a comparison page a case study's spec names.
+type cmpRef struct {
+	Case, Name, Href string // Href relative to a language's folder
+}
+
+// caseView is a case study the site shows.
+type caseView struct {
+	ID, file string
+	Title    map[string]string
+	c        *Case // nil: recorded in the archive, spec not given
+	pubs     []store.Publication
+	pub      *report.Publication
+	cmps     []cmpRef
+	runs     []string
+	// reportDir is relative to the site's folder, with /.
+	reportDir string
+}
+
+// caseViews gathers the case studies: those given by spec, and those
+// recorded in the archive; and the comparison pages each run is part of.
+func (b *builder) caseViews() ([]*caseView, error) {
+	b.cmpLinks = map[string][]cmpRef{}
+	byID := map[string]*caseView{}
+	var out []*caseView
+	for i := range b.opt.Cases {
+		c := &b.opt.Cases[i]
+		res := c.Result
+		id := res.Spec.ID
+		if byID[id] != nil {
+			return nil, fmt.Errorf("site: case study %s is given twice", id)
+		}
+		cv := &caseView{ID: id, file: pathID(id), Title: res.Spec.Title, c: c, pub: c.Publication, runs: res.RunIDs}
+		cv.reportDir = "reports/" + cv.file
+		names := make([]string, 0, len(res.Spec.Comparisons))
+		for name := range res.Spec.Comparisons {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			if res.Comparisons[name] == nil {
+				continue
+			}
+			ref := cmpRef{Case: id, Name: name, Href: "compare/" + cv.file + "--" + pathID(name) + ".html"}
+			cv.cmps = append(cv.cmps, ref)
+			sc := res.Spec.Comparisons[name]
+			seen := map[string]bool{}
+			for _, sel := range []string{sc.Baseline, sc.Candidate} {
+				for _, run := range res.Selections[sel] {
+					if !seen[run] {
+						seen[run] = true
+						b.cmpLinks[run] = append(b.cmpLinks[run], ref)
+					}
+				}
+			}
+		}
+		byID[id] = cv
+		out = append(out, cv)
+	}
+	recorded, err := b.a.PublishedCases()
+	if err != nil {
+		return nil, err
+	}
+	for _, id := range recorded {
+		cv := byID[id]
+		if cv == nil {
+			cv = &caseView{ID: id, file: pathID(id)}
+			byID[id] = cv
+			out = append(out, cv)
+		}
+		if cv.pubs, err = b.a.Publications(id); err != nil {
+			return nil, err
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out, nil
+}
+
+// pathID is id as a file name: itself when it is one, otherwise a digest.
+func pathID(id string) string {
+	if s, err := idPath(id); err == nil {
+		return s
+	}
+	sum := sha256.Sum256([]byte(id))
+	return "id-" + hex.EncodeToString(sum[:8])
+}
+
+// Views of the pages over all runs.
+type (
+	indexView struct {
+		*Page
+		Counts    string
+		Campaigns []campaignView
+		Cases     []caseLink
+	}
+	campaignView struct {
+		Name, Href, Dates  string
+		Runs, Publishable  string
+		Models, GPUs, Engs string
+	}
+	caseLink struct {
+		ID, Title, Href, Version string
+	}
+	runsView struct {
+		*Page
+		Rows     []runRowView
+		Roles    []string
+		Built    []string // comparison pages by run pair "a b", for the compare button
+		BuiltMap htmltemplate.JS
+		Shown    string
+	}
+	runRowView struct {
+		runRow
+		Href, PublishableText, ThroughputText, RequestsText, AuditText, AuditClass, ThroughputSort string
+	}
+)
+
+// langPages writes the pages of one language that span the archive.
+func (b *builder) langPages(l locales.Locale, summaries []store.RunSummary, rows []runRow) error {
+	tag := l.Tag()
+	// Index: campaigns and case studies.
+	idx := &indexView{Page: b.page(l, "index.html", l.T("site.title"))}
+	type agg struct {
+		runs, pub      int
+		first, last    string
+		models, gpus   map[string]bool
+		engines        map[string]bool
+		name, filterID string
+	}
+	camps := map[string]*agg{}
+	var names []string
+	blobs := map[string]bool{}
+	publishable := 0
+	for i, s := range summaries {
+		blobs[s.BlobSHA256] = true
+		if s.Publishable {
+			publishable++
+		}
+		a := camps[s.Campaign]
+		if a == nil {
+			a = &agg{models: map[string]bool{}, gpus: map[string]bool{}, engines: map[string]bool{}}
+			camps[s.Campaign] = a
+			names = append(names, s.Campaign)
+		}
+		a.runs++
+		if s.Publishable {
+			a.pub++
+		}
+		if d := rows[i].Date; d != "" {
+			if a.first == "" || d < a.first {
+				a.first = d
+			}
+			if d > a.last {
+				a.last = d
+			}
+		}
+		for _, kv := range []struct {
+			m map[string]bool
+			v string
+		}{{a.models, s.Model}, {a.gpus, s.GPU}, {a.engines, strings.TrimSpace(s.Engine + " " + s.EngineVersion)}} {
+			if kv.v != "" {
+				kv.m[kv.v] = true
+			}
+		}
+	}
+	sort.Strings(names)
+	idx.Counts = l.T("site.index.counts", "runs", l.Integer(len(summaries)), "files", l.Integer(len(blobs)), "publishable", l.Integer(publishable))
+	for _, n := range names {
+		a := camps[n]
+		cv := campaignView{Name: n, Href: "runs.html#campaign=" + urlQuery(n), Runs: l.Integer(a.runs), Publishable: l.Integer(a.pub),
+			Models: strings.Join(sortedSet(a.models), ", "), GPUs: strings.Join(sortedSet(a.gpus), ", "), Engs: strings.Join(sortedSet(a.engines), ", ")}
+		if n == "" {
+			cv.Name, cv.Href = l.T("site.index.no_campaign"), "runs.html"
+		}
+		if a.first != "" {
+			cv.Dates = a.first
+			if a.last != a.first {
+				cv.Dates += " – " + a.last
+			}
+		}
+		idx.Campaigns = append(idx.Campaigns, cv)
+	}
+	for _, c := range b.cases {
+		link := caseLink{ID: c.ID, Title: caseTitle(c, tag), Href: "case/" + c.file + ".html"}
+		if pub := c.publication(); pub != nil {
+			link.Version = report.History(l, pub).Version
+		}
+		idx.Cases = append(idx.Cases, link)
+	}
+	if err := b.render(tag+"/index.html", "index", idx); err != nil {
+		return err
+	}
+
+	// Runs table.
+	rv := &runsView{Page: b.page(l, "runs.html", l.T("site.runs.title"))}
+	roles := map[string]bool{}
+	for _, r := range rows {
+		row := runRowView{runRow: r, Href: "run/" + r.ID + ".html", PublishableText: yesNo(l, r.Publishable), RequestsText: "–", ThroughputText: "–"}
+		if r.Requests >= 0 {
+			row.RequestsText = l.Integer(int(r.Requests))
+		}
+		if r.Throughput != nil {
+			row.ThroughputText = l.Number(*r.Throughput, 0)
+			row.ThroughputSort = fmt.Sprintf("%.6f", *r.Throughput)
+		}
+		switch {
+		case r.Fails > 0:
+			row.AuditText, row.AuditClass = l.T("audit.severity.fail")+" "+l.Integer(r.Fails), "fail"
+		case r.Warns > 0:
+			row.AuditText, row.AuditClass = l.T("audit.severity.warn")+" "+l.Integer(r.Warns), "warn"
+		default:
+			row.AuditText, row.AuditClass = "✓", "pass"
+		}
+		if r.Role != "" {
+			roles[r.Role] = true
+		}
+		rv.Rows = append(rv.Rows, row)
+	}
+	rv.Roles = sortedSet(roles)
+	built := map[string]string{}
+	for _, c := range b.cases {
+		for _, ref := range c.cmps {
+			cmp := c.c.Result.Comparisons[ref.Name]
+			base, cand := c.c.Result.Selections[c.c.Result.Spec.Comparisons[ref.Name].Baseline], c.c.Result.Selections[c.c.Result.Spec.Comparisons[ref.Name].Candidate]
+			_ = cmp
+			for _, x := range base {
+				for _, y := range cand {
+					built[x+" "+y] = ref.Href
+					built[y+" "+x] = ref.Href
+				}
+			}
+		}
+	}
+	js, err := jsonJS(built)
+	if err != nil {
+		return err
+	}
+	rv.BuiltMap = js
+	rv.Shown = l.T("site.runs.shown", "shown", "{shown}", "total", "{total}")
+	if err := b.render(tag+"/runs.html", "runs", rv); err != nil {
+		return err
+	}
+
+	// The client-side diff of any two runs.
+	if err := b.render(tag+"/diff.html", "diff", b.diffView(l)); err != nil {
+		return err
+	}
+
+	// Case studies and their comparisons.
+	for _, c := range b.cases {
+		if err := b.casePage(l, c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func yesNo(l locales.Locale, v bool) string {
+	if v {
+		return l.T("site.yes")
+	}
+	return l.T("site.no")
+}
+
+func sortedSet(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// urlQuery escapes a value for the runs page's #key=value filter.
+func urlQuery(s string) string {
+	var sb strings.Builder
+	for _, c := range []byte(s) {
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' {
+			sb.WriteByte(c)
+		} else {
+			fmt.Fprintf(&sb, "%%%02X", c)
+		}
+	}
+	return sb.String()
+}
+
+func caseTitle(c *caseView, tag string) string {
+	if t := c.Title[tag]; t != "" {
+		return t
+	}
+	if t := c.Title["en"]; t != "" {
+		return t
+	}
+	return c.ID
+}
+
+// publication is the history a case page shows: the one given with the
+// spec, or else the archive's record (the latest version).
+func (c *caseView) publication() *report.Publication {
+	if c.pub != nil {
+		return c.pub
+	}
+	if len(c.pubs) == 0 {
+		return nil
+	}
+	pub := &report.Publication{}
+	for _, p := range c.pubs {
+		v := report.PublishedVersion{Version: p.Version, Recorded: p.RecordedAt}
+		for _, e := range p.Errata {
+			v.Errata = append(v.Errata, report.Erratum{Kind: e.Kind, Name: e.Name, Old: e.Old, New: e.New})
+		}
+		pub.History = append(pub.History, v)
+		pub.Version, pub.Recorded = p.Version, p.RecordedAt
+	}
+	return pub
+}
+
+type (
+	caseView2 struct {
+		*Page
+		ID, CaseTitle string
+		Reports       []linkView
+		Audits        []linkView
+		NoReports     bool
+		History       *report.HistoryView
+		Comparisons   []linkView
+		Runs          []linkView
+	}
+	compareView struct {
+		*Page
+		CaseHref, CaseTitle, Name, Of string
+		Rows                          []compareRow
+		Change, Ratio                 string
+		Intended                      string
+		Confounders                   []string
+		Caveats                       []caveatView
+		Runs                          []linkView
+	}
+	compareRow struct {
+		Label, Baseline, Candidate string
+	}
+)
+
+func (b *builder) casePage(l locales.Locale, c *caseView) error {
+	tag := l.Tag()
+	rel := "case/" + c.file + ".html"
+	p := &caseView2{Page: b.page(l, rel, l.T("site.case.title", "id", c.ID)), ID: c.ID, CaseTitle: caseTitle(c, tag)}
+	if c.c != nil {
+		for _, o := range b.locs {
+			p.Reports = append(p.Reports, linkView{Text: l.T("site.case.report_link", "lang", o.Name()),
+				Href: p.Root + c.reportDir + "/" + c.ID + "." + o.Tag() + ".html"})
+			if c.c.Audit != nil {
+				p.Audits = append(p.Audits, linkView{Text: l.T("site.case.audit_link", "lang", o.Name()),
+					Href: p.Root + c.reportDir + "/" + c.ID + ".audit." + o.Tag() + ".html"})
+			}
+		}
+	} else {
+		p.NoReports = true
+	}
+	if pub := c.publication(); pub != nil {
+		h := report.History(l, pub)
+		p.History = &h
+	}
+	for _, ref := range c.cmps {
+		p.Comparisons = append(p.Comparisons, linkView{Text: ref.Name, Href: p.Home + ref.Href})
+	}
+	for _, id := range c.runs {
+		p.Runs = append(p.Runs, linkView{Text: id, Href: p.Home + "run/" + id + ".html"})
+	}
+	if err := b.render(tag+"/"+rel, "case", p); err != nil {
+		return err
+	}
+	for _, ref := range c.cmps {
+		if err := b.comparePage(l, c, ref); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// comparePage writes a comparison a spec names, as the case study computed
+// it: both sides, the change, confounders, caveats.
+func (b *builder) comparePage(l locales.Locale, c *caseView, ref cmpRef) error {
+	res := c.c.Result
+	cf := res.Comparisons[ref.Name]
+	cmp := cf.Comparison
+	p := &compareView{Page: b.page(l, ref.Href, l.T("site.cmp.title", "name", ref.Name)), CaseTitle: caseTitle(c, l.Tag()),
+		Name: ref.Name}
+	p.CaseHref = p.Home + "case/" + c.file + ".html"
+	metric := l.Figure(cmp.Metric)
+	p.Of = l.T("site.cmp.of", "metric", metric, "baseline", l.T("table.baseline"), "candidate", l.T("table.candidate"))
+	unitVal := func(v float64) string { return valueIn(l, &v, cmp.Unit) }
+	p.Rows = append(p.Rows, compareRow{Label: metric, Baseline: unitVal(cmp.Baseline.Value), Candidate: unitVal(cmp.Candidate.Value)})
+	p.Change = l.Percent(cmp.Change.Pct, 1, true)
+	p.Ratio = l.Ratio(cmp.Change.Ratio)
+	p.Intended = l.List(fieldLabels(l, cmp.Intended))
+	for _, f := range cmp.Confounders {
+		p.Confounders = append(p.Confounders, l.FieldLabel(f.Field)+": "+f.Baseline+" → "+f.Candidate)
+	}
+	for _, cv := range cf.Caveats {
+		text, err := l.Caveat(cv)
+		if err != nil {
+			text = cv.Code
+		}
+		p.Caveats = append(p.Caveats, caveatView{Code: cv.Code, Text: text})
+	}
+	sc := res.Spec.Comparisons[ref.Name]
+	for _, sel := range []string{sc.Baseline, sc.Candidate} {
+		for _, id := range res.Selections[sel] {
+			p.Runs = append(p.Runs, linkView{Text: sel + ": " + id, Href: p.Home + "run/" + id + ".html"})
+		}
+	}
+	return b.render(l.Tag()+"/"+ref.Href, "compare", p)
+}
+
+func fieldLabels(l locales.Locale, fields []string) []string {
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		out[i] = l.FieldLabel(f)
+	}
+	return out
+}
+
+// diffView carries the labels the client-side diff needs: every field and
+// figure name in the page's language.
+type diffView struct {
+	*Page
+	Labels htmltemplate.JS
+}
+
+func (b *builder) diffView(l locales.Locale) *diffView {
+	labels := map[string]string{}
+	for _, f := range diffFields {
+		labels["field:"+f] = l.FieldLabel(f)
+	}
+	for _, m := range diffFigures {
+		labels["figure:"+m] = l.Figure(m)
+	}
+	labels["publishable"] = l.T("site.col.publishable")
+	labels["sent"], labels["completed"], labels["failed"] = l.Term("sent"), l.Term("completed"), l.Term("failed")
+	labels["format"], labels["sha256"] = l.T("site.run.format"), "SHA-256"
+	labels["yes"], labels["no"] = l.T("site.yes"), l.T("site.no")
+	labels["differs"], labels["missing"] = l.T("site.diff.differs"), l.T("site.diff.missing", "id", "{id}")
+	js, _ := jsonJS(labels)
+	return &diffView{Page: b.page(l, "diff.html", l.T("site.diff.title")), Labels: js}
+}
+
+// diffFields and diffFigures have labels on the diff page; other fields
+// show their archive names.
+var (
+	diffFields  = []string{"campaign", "role", "group", "measurement.date", "hardware.gpu_model", "hardware.gpu_count", "hardware.gpu_memory_gb", "hardware.node", "hardware.driver", "runtime.engine", "runtime.version", "runtime.image", "runtime.image_digest", "runtime.server_args", "checkpoint.repository", "checkpoint.revision", "checkpoint.precision", "checkpoint.kv_cache_dtype", "workload.input_len", "workload.output_len", "workload.dataset", "workload.temperature", "workload.concurrency", "workload.request_rate", "workload.request_count"}
+	diffFigures = []string{"duration", "output_throughput", "total_token_throughput", "request_throughput", "achieved_concurrency", "ttft.mean", "ttft.median", "ttft.p90", "ttft.p95", "ttft.p99", "tpot.mean", "tpot.median", "tpot.p90", "tpot.p95", "tpot.p99", "e2el.mean", "e2el.median", "e2el.p90", "e2el.p95", "e2el.p99", "itl.mean"}
+)
+
+// jsonJS encodes v for a <script type="application/json"> element.
+func jsonJS(v any) (htmltemplate.JS, error) {
+	data, err := jsonMarshal(v)
+	return htmltemplate.JS(data), err
+}
+
+// render executes a page template and writes the result at rel.
+func (b *builder) render(rel, name string, data any) error {
+	var buf bytes.Buffer
+	if err := b.tpl.execute(&buf, name, data); err != nil {
+		return err
+	}
+	return b.write(rel, buf.Bytes())
+}
+
+// rootIndex is the site's entry: the languages.
+func (b *builder) rootIndex() error {
+	type lang struct{ Tag, Name, Href, Title string }
+	var v struct {
+		Langs   []lang
+		Version string
+	}
+	v.Version = b.opt.ToolVersion
+	for _, l := range b.locs {
+		v.Langs = append(v.Langs, lang{Tag: l.Tag(), Name: l.Name(), Href: l.Tag() + "/index.html", Title: l.T("site.title")})
+	}
+	return b.render("index.html", "root", v)
+}
+
+// writeAssets copies the stylesheet, the script and ECharts with its
+// licence into assets/.
+func (b *builder) writeAssets(echarts []byte) error {
+	for _, name := range []string{"site.css", "site.js"} {
+		data, err := b.tpl.static(name)
+		if err != nil {
+			return err
+		}
+		if err := b.write("assets/"+name, data); err != nil {
+			return err
+		}
+	}
+	if err := b.write("assets/echarts.min.js", echarts); err != nil {
+		return err
+	}
+	license, notice, err := assets.License()
+	if err != nil {
+		return err
+	}
+	if err := b.write("assets/ECHARTS-LICENSE.txt", license); err != nil {
+		return err
+	}
+	return b.write("assets/ECHARTS-NOTICE.txt", notice)
+}
+
+// reports renders each case study given by spec into reports/<id>/, unless
+// nothing it is made of changed since the last build.
+func (b *builder) reports() error {
+	b.next.Reports = map[string]string{}
+	for _, c := range b.cases {
+		if c.c == nil {
+			continue
+		}
+		key, err := reportKey(c, b)
+		if err != nil {
+			return err
+		}
+		dir := filepath.Join(b.out, filepath.FromSlash(c.reportDir))
+		var files []string
+		if b.old.Reports[c.ID] == key {
+			for _, f := range b.old.Files {
+				if strings.HasPrefix(f, c.reportDir+"/") {
+					files = append(files, f)
+				}
+			}
+		}
+		if len(files) == 0 || !b.filesExist(files) {
+			tmp, err := os.MkdirTemp(b.out, ".report-*")
+			if err != nil {
+				return err
+			}
+			var tags []string
+			for _, l := range b.locs {
+				tags = append(tags, l.Tag())
+			}
+			written, err := report.Render(b.ctx, c.c.Result, b.a, report.Options{Langs: tags, Formats: []string{report.FormatHTML},
+				Out: tmp, Audit: c.c.Audit, Publication: c.c.Publication})
+			if err != nil {
+				os.RemoveAll(tmp)
+				return fmt.Errorf("site: case study %s: %w", c.ID, err)
+			}
+			files = files[:0]
+			for _, w := range written {
+				data, err := os.ReadFile(w)
+				if err != nil {
+					os.RemoveAll(tmp)
+					return err
+				}
+				rel, _ := filepath.Rel(tmp, w)
+				rel = c.reportDir + "/" + filepath.ToSlash(rel)
+				if err := b.write(rel, data); err != nil {
+					os.RemoveAll(tmp)
+					return err
+				}
+				files = append(files, rel)
+			}
+			os.RemoveAll(tmp)
+		}
+		for _, f := range files {
+			b.keep[f] = true
+		}
+		b.next.Reports[c.ID] = key
+		_ = dir
+	}
+	return nil
+}
+
+// reportKey is everything a case study's reports are made of: its evaluated
+// figures and digest, its audit, its publication, the languages, the tool.
+func reportKey(c *caseView, b *builder) (string, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "tool %s\n", b.opt.ToolVersion)
+	for _, l := range b.locs {
+		fmt.Fprintf(h, "lang %s\n", l.Tag())
+	}
+	for _, v := range []any{c.c.Result, c.c.Audit, c.c.Publication} {
+		data, err := jsonMarshal(v)
+		if err != nil {
+			return "", err
+		}
+		h.Write(data)
+		h.Write([]byte{'\n'})
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}

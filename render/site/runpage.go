@@ -1,0 +1,455 @@
+package site
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	htmltemplate "html/template"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/benchledger/benchledger/audit"
+	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/locales"
+	"github.com/benchledger/benchledger/provenance"
+	"github.com/benchledger/benchledger/render/charts"
+	"github.com/benchledger/benchledger/runview"
+	"github.com/benchledger/benchledger/store"
+)
+
+// runRow is one line of the runs table, kept in the manifest so that an
+// unchanged run is not read again. Texts are the archive's own (no
+// language); the page localises the headings and yes/no.
+type runRow struct {
+	key         string
+	ID          string   `json:"id"`
+	Campaign    string   `json:"campaign,omitempty"`
+	Role        string   `json:"role,omitempty"`
+	Model       string   `json:"model,omitempty"`
+	Engine      string   `json:"engine,omitempty"`
+	Version     string   `json:"version,omitempty"`
+	GPU         string   `json:"gpu,omitempty"`
+	Date        string   `json:"date,omitempty"`
+	Workload    string   `json:"workload,omitempty"`
+	Requests    int64    `json:"requests"`
+	Throughput  *float64 `json:"throughput,omitempty"` // recomputed output tok/s
+	Publishable bool     `json:"publishable"`
+	Fails       int      `json:"fails"`
+	Warns       int      `json:"warns"`
+}
+
+// workloadText sums up a run's request spec in the archive's own terms
+// (the same in every language): "1000/1000 random c=64", "512/128 4 req/s".
+func workloadText(eff map[string]string) string {
+	var parts []string
+	in, out := eff["workload.input_len"], eff["workload.output_len"]
+	if in != "" || out != "" {
+		parts = append(parts, orQ(in)+"/"+orQ(out))
+	}
+	if d := eff["workload.dataset"]; d != "" {
+		parts = append(parts, d)
+	}
+	if c := eff["workload.concurrency"]; c != "" {
+		parts = append(parts, "c="+c)
+	}
+	if r := eff["workload.request_rate"]; r != "" && r != "inf" {
+		parts = append(parts, r+" req/s")
+	}
+	return strings.Join(parts, " ")
+}
+
+func orQ(s string) string {
+	if s == "" {
+		return "?"
+	}
+	return s
+}
+
+// rawFile is one raw file of a run, as its page links it.
+type rawFile struct {
+	Name, SHA256, Href string
+	Size               int64
+	Corrupt            bool
+}
+
+// runData is everything a run's pages are made of, read once and shown in
+// every language.
+type runData struct {
+	sum      store.RunSummary
+	rec      *store.RunRecord
+	view     *runview.View
+	files    []rawFile
+	findings []audit.Finding
+	points   []charts.RequestPoint
+	e2e      []float64 // completed requests' latencies, seconds
+	links    []cmpRef
+}
+
+// runPages reads one run and writes its page in every language, its data
+// file for the diff page and its raw files.
+func (b *builder) runPages(s store.RunSummary, key string) (manifestRun, error) {
+	rec, err := b.a.Run(s.ID)
+	if err != nil {
+		return manifestRun{}, err
+	}
+	reqs := rec.Run.Requests
+	if reqs == nil && rec.Run.HasRequests {
+		if reqs, err = b.a.Requests(rec.ID); err != nil {
+			return manifestRun{}, err
+		}
+		rec.Run.Requests = reqs
+	}
+	d := &runData{sum: s, rec: rec, view: runview.Build(rec, reqs), links: b.cmpLinks[s.ID]}
+	events, err := b.a.Events(rec.ID)
+	if err != nil {
+		return manifestRun{}, err
+	}
+	for _, ev := range events {
+		d.view.History = append(d.view.History, runview.HistoryRow{At: ev.At.UTC().Format(time.RFC3339), Action: ev.Action,
+			Actor: ev.Actor, ToolVersion: ev.ToolVersion, Detail: ev.Detail})
+	}
+	d.findings = audit.Stored(rec)
+
+	var files []string
+	// The raw files: the one the run was read from, then its companions.
+	raws := []store.RunFile{{Blob: rec.BlobSHA256, FileName: rec.FileName}}
+	companions, err := b.a.RunFiles(rec.ID)
+	if err != nil {
+		return manifestRun{}, err
+	}
+	raws = append(raws, companions...)
+	for _, f := range raws {
+		rf, err := b.rawFile(f.Blob, f.FileName)
+		if err != nil {
+			return manifestRun{}, err
+		}
+		if rf.Corrupt {
+			d.findings = append(d.findings, audit.Finding{Check: audit.CheckBlobHash, Severity: audit.Fail, Run: rec.ID, File: f.FileName,
+				Message: "the archived bytes of " + f.FileName + " no longer match their SHA-256 " + f.Blob + ": the raw file is damaged",
+				Params:  map[string]string{"blob": f.Blob}})
+		} else {
+			files = append(files, rf.Href)
+		}
+		d.files = append(d.files, rf)
+	}
+
+	if len(reqs) > 0 {
+		first := math.Inf(1)
+		for i := range reqs {
+			first = math.Min(first, reqs[i].Start)
+		}
+		for i := range reqs {
+			q := &reqs[i]
+			p := charts.RequestPoint{Send: q.Start - first, TTFT: q.TTFT, Latency: q.Latency}
+			if q.Failed() {
+				p.Latency, p.TTFT = math.NaN(), math.NaN()
+			} else if benchrun.IsKnown(q.Latency) && q.Latency >= 0 {
+				d.e2e = append(d.e2e, q.Latency)
+			}
+			d.points = append(d.points, p)
+		}
+		sort.SliceStable(d.points, func(i, j int) bool { return d.points[i].Send < d.points[j].Send })
+	}
+
+	row := runRow{ID: s.ID, Campaign: s.Campaign, Role: s.Role, Model: s.Model, Engine: s.Engine, Version: s.EngineVersion,
+		GPU: s.GPU, Date: s.Date, Workload: workloadText(provenance.Record(rec.Provenance).Effective()),
+		Requests: s.RequestCount, Publishable: s.Publishable}
+	for _, f := range d.view.Figures {
+		if f.Metric == "output_throughput" {
+			row.Throughput = f.Recomputed
+		}
+	}
+	if row.Requests < 0 && d.view.Completion.Sent >= 0 {
+		row.Requests = d.view.Completion.Sent
+	}
+	for _, f := range d.findings {
+		switch f.Severity {
+		case audit.Fail:
+			row.Fails++
+		case audit.Warn:
+			row.Warns++
+		}
+	}
+
+	for _, l := range b.locs {
+		page, err := b.runPage(l, d)
+		if err != nil {
+			return manifestRun{}, err
+		}
+		var buf bytes.Buffer
+		if err := b.tpl.execute(&buf, "run", page); err != nil {
+			return manifestRun{}, err
+		}
+		rel := l.Tag() + "/run/" + s.ID + ".html"
+		if err := b.write(rel, buf.Bytes()); err != nil {
+			return manifestRun{}, err
+		}
+		files = append(files, rel)
+	}
+	data, err := runDataScript(d)
+	if err != nil {
+		return manifestRun{}, err
+	}
+	rel := "data/run/" + s.ID + ".js"
+	if err := b.write(rel, data); err != nil {
+		return manifestRun{}, err
+	}
+	files = append(files, rel)
+	return manifestRun{Key: key, Files: files, Row: row}, nil
+}
+
+// rawFile writes the original bytes of a blob under raw/<sha256>/<name>
+// unless a file of the right size is already there. The archive checks the
+// SHA-256 as it reads; a mismatch is reported, not written.
+func (b *builder) rawFile(sha, name string) (rawFile, error) {
+	rel := "raw/" + sha + "/" + safeName(name)
+	rf := rawFile{Name: name, SHA256: sha, Href: rel, Size: b.blobSizes[sha]}
+	path := filepath.Join(b.out, filepath.FromSlash(rel))
+	b.mu.Lock()
+	b.keep[rel] = true
+	b.mu.Unlock()
+	if fi, err := os.Stat(path); err == nil && fi.Size() == rf.Size {
+		b.unchanged.Add(1)
+		return rf, nil
+	}
+	r, err := b.a.OpenBlob(sha)
+	if err != nil {
+		return rf, err
+	}
+	defer r.Close()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return rf, err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".raw.*")
+	if err != nil {
+		return rf, err
+	}
+	_, err = io.Copy(tmp, r)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if errors.Is(err, store.ErrCorrupt) {
+		os.Remove(tmp.Name())
+		b.mu.Lock()
+		delete(b.keep, rel)
+		b.mu.Unlock()
+		rf.Corrupt = true
+		return rf, nil
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return rf, err
+	}
+	b.written.Add(1)
+	return rf, nil
+}
+
+// runDataScript is the run as diff.html reads it: a script that hands its
+// fields and figures to window.benchledgerRun (a script, not JSON fetched,
+// because browsers refuse fetch() from file://). json.Marshal escapes <, >,
+// & and the line separators, so no value can end the script.
+func runDataScript(d *runData) ([]byte, error) {
+	type figure struct {
+		Metric     string   `json:"metric"`
+		Unit       string   `json:"unit"`
+		Recomputed *float64 `json:"recomputed"`
+		Stated     *float64 `json:"stated"`
+	}
+	v := struct {
+		ID          string            `json:"id"`
+		Fields      map[string]string `json:"fields"`
+		Figures     []figure          `json:"figures"`
+		Publishable bool              `json:"publishable"`
+		Sent        int64             `json:"sent"`
+		Completed   int64             `json:"completed"`
+		Failed      int64             `json:"failed"`
+		Format      string            `json:"format"`
+		SHA256      string            `json:"sha256"`
+	}{ID: d.rec.ID, Fields: provenance.Record(d.rec.Provenance).Effective(), Publishable: d.rec.Publishable,
+		Sent: d.view.Completion.Sent, Completed: d.view.Completion.Completed, Failed: d.view.Completion.Failed,
+		Format: d.view.Format, SHA256: d.rec.BlobSHA256}
+	for _, f := range d.view.Figures {
+		v.Figures = append(v.Figures, figure{f.Metric, f.Unit, f.Recomputed, f.Stated})
+	}
+	data, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return []byte("benchledgerRun(" + string(data) + ");\n"), nil
+}
+
+// Views of a run page.
+type (
+	runPageView struct {
+		*Page
+		ID          string
+		Sum         store.RunSummary
+		V           *runview.View
+		Files       []rawFileView
+		Publishable string
+		Completion  string
+		Short       string
+		HasRecords  bool
+		Figures     []figureView
+		Checks      string
+		Disagree    []string
+		Charts      []chartView
+		Caveats     []caveatView
+		Findings    []findingView
+		Provenance  []provenanceView
+		History     []runview.HistoryRow
+		Links       []linkView
+	}
+	rawFileView struct {
+		Name, SHA256, Href, Size string
+		Corrupt                  bool
+	}
+	figureView struct {
+		Label, Metric, Recomputed, Stated, SourceKey, Definition string
+	}
+	chartView struct {
+		ID, Title string
+		Option    htmltemplate.JS
+	}
+	caveatView struct {
+		Code, Text string
+	}
+	findingView struct {
+		Check, Title, Severity, SeverityText, Message string
+	}
+	provenanceView struct {
+		Field, Label, Value, Sources string
+	}
+	linkView struct {
+		Text, Href string
+	}
+)
+
+func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
+	v := d.view
+	p := &runPageView{Page: b.page(l, "run/"+d.sum.ID+".html", l.T("site.run.title", "id", d.sum.ID)),
+		ID: d.sum.ID, Sum: d.sum, V: v, HasRecords: len(d.points) > 0}
+	for _, f := range d.files {
+		p.Files = append(p.Files, rawFileView{Name: f.Name, SHA256: f.SHA256, Href: p.Root + f.Href,
+			Size: l.Number(float64(f.Size), 0) + " B", Corrupt: f.Corrupt})
+	}
+	if v.Publishable {
+		p.Publishable = l.T("site.yes")
+	} else {
+		p.Publishable = l.T("site.run.publishable_missing", "fields", l.List(v.Missing))
+	}
+	count := func(n int64) string {
+		if n < 0 {
+			return l.T("value.unknown")
+		}
+		return l.Integer(int(n))
+	}
+	c := v.Completion
+	p.Completion = l.T("site.run.completion_text", "sent", count(c.Sent), "completed", count(c.Completed), "failed", count(c.Failed))
+	if c.Short >= 0 {
+		p.Short = l.T("site.run.short_text", "short", count(c.Short))
+	}
+	for _, f := range v.Figures {
+		p.Figures = append(p.Figures, figureView{Label: l.Figure(f.Metric), Metric: f.Metric,
+			Recomputed: valueIn(l, f.Recomputed, f.Unit), Stated: valueIn(l, f.Stated, f.Unit), SourceKey: f.SourceKey, Definition: f.Definition})
+	}
+	if len(v.StatedChecks) > 0 {
+		bad := 0
+		for _, sc := range v.StatedChecks {
+			if !sc.OK {
+				bad++
+				p.Disagree = append(p.Disagree, fmt.Sprintf("%s: %s ≠ %s (%s)", sc.Metric, valueIn(l, runview.FinitePtr(sc.Stated), sc.Unit),
+					valueIn(l, runview.FinitePtr(sc.Recomputed), sc.Unit), sc.Reason))
+			}
+		}
+		p.Checks = l.T("site.run.stated_checks", "ok", l.Integer(len(v.StatedChecks)-bad), "bad", l.Integer(bad))
+	}
+	if err := b.runCharts(l, d, p); err != nil {
+		return nil, err
+	}
+	for _, cv := range v.Caveats {
+		text, err := l.Caveat(cv)
+		if err != nil {
+			text = cv.Code
+		}
+		p.Caveats = append(p.Caveats, caveatView{Code: cv.Code, Text: text})
+	}
+	for _, f := range d.findings {
+		p.Findings = append(p.Findings, findingView{Check: f.Check, Title: l.TOrEnglish("audit.check." + f.Check),
+			Severity: f.Severity, SeverityText: l.T("audit.severity." + f.Severity), Message: f.Message})
+	}
+	for _, g := range runview.GroupProvenance(v.Provenance) {
+		p.Provenance = append(p.Provenance, provenanceView{Field: g.Field, Label: l.FieldLabel(g.Field), Value: g.Value, Sources: g.Sources})
+	}
+	p.History = v.History
+	for _, c := range d.links {
+		p.Links = append(p.Links, linkView{Text: c.Case + " — " + c.Name, Href: p.Home + c.Href})
+	}
+	return p, nil
+}
+
+// runCharts adds the latency distribution and the per-request timeline.
+func (b *builder) runCharts(l locales.Locale, d *runData, p *runPageView) error {
+	secs := charts.Format{Decimals: -1, Fixed: func(v float64, dec int) string { return l.Number(v, max(dec, 0)) }}
+	if len(d.e2e) > 0 {
+		c, err := charts.Latency("latency", d.e2e, charts.Labels{Title: l.T("site.chart.latency_title"),
+			XAxis: l.T("site.chart.latency_x"), YAxis: l.T("site.chart.latency_y"), Series: l.T("site.chart.latency_y")}, secs)
+		if err != nil {
+			return err
+		}
+		p.Charts = append(p.Charts, chartView{ID: c.ID, Title: l.T("site.chart.latency_title"), Option: htmltemplate.JS(c.Option)})
+	}
+	if len(d.points) > 0 {
+		lab := charts.Labels{Title: l.T("site.chart.timeline_title"), XAxis: l.T("site.chart.timeline_x"), YAxis: l.T("site.chart.timeline_y"),
+			Baseline: l.T("site.chart.e2e"), Candidate: l.T("site.chart.ttft")}
+		if len(d.points) > charts.MaxTimelinePoints {
+			k := (len(d.points) + charts.MaxTimelinePoints - 1) / charts.MaxTimelinePoints
+			lab.Subtitle = l.T("site.chart.sampled", "k", k, "n", l.Integer(len(d.points)))
+		}
+		c, _, err := charts.RequestTimeline("timeline", d.points, lab)
+		if errors.Is(err, charts.ErrNoData) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		p.Charts = append(p.Charts, chartView{ID: c.ID, Title: l.T("site.chart.timeline_title"), Option: htmltemplate.JS(c.Option)})
+	}
+	return nil
+}
+
+// valueIn writes a figure in l's number style: seconds as ms below one
+// second, rates whole from 100 up.
+func valueIn(l locales.Locale, v *float64, unit string) string {
+	if v == nil {
+		return "–"
+	}
+	x := *v
+	switch unit {
+	case "s":
+		if math.Abs(x) < 1 {
+			return l.Quantity(x*1000, 2, "ms")
+		}
+		return l.Quantity(x, 3, "s")
+	case "tok/s", "req/s":
+		if math.Abs(x) >= 100 {
+			return l.Quantity(x, 0, unit)
+		}
+		return l.Quantity(x, 2, unit)
+	case "requests":
+		return l.Number(x, 2)
+	}
+	return l.Number(x, 2) + " " + unit
+}

@@ -1,0 +1,389 @@
+// Package site writes the archive browser: a static, multilingual site of
+// every run and case study in an archive, opened from disk or any file
+// server (no server code, no network, no CDN).
+//
+// Layout under Options.Out (every link is relative, so file:// works):
+//
+//	index.html                  the languages
+//	<lang>/index.html           campaigns and case studies
+//	<lang>/runs.html            every run: filter, sort, tick two to compare
+//	<lang>/run/<id>.html        one run: provenance, figures, charts, caveats, audit
+//	<lang>/case/<id>.html       a case study: its reports, versions, errata
+//	<lang>/compare/<case>--<name>.html  a comparison a case-study spec names
+//	<lang>/diff.html            any two runs side by side (client side)
+//	data/run/<id>.js            a run's fields and figures for diff.html
+//	raw/<sha256>/<name>         the original bytes of each raw file
+//	reports/<case>/             the case study's rendered reports
+//	assets/                     style, script, ECharts
+//
+// A build is incremental: .benchledger-site.json beside the pages records,
+// per run, a key over everything its pages are made of (the run's latest
+// archive event, the templates, the languages, the tool version, the
+// comparisons that name it). A run whose key is unchanged is not read
+// again; every other page is rewritten only when its bytes differ.
+package site
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/benchledger/benchledger/casestudy"
+	"github.com/benchledger/benchledger/locales"
+	"github.com/benchledger/benchledger/render/assets"
+	"github.com/benchledger/benchledger/render/report"
+	"github.com/benchledger/benchledger/spec"
+	"github.com/benchledger/benchledger/store"
+)
+
+// Options say what to build where.
+type Options struct {
+	// Out is the site's folder (created when missing).
+	Out string
+	// Langs are locale tags; empty means spec.DefaultLanguages.
+	Langs []string
+	// Templates, when set, is a folder whose files replace the embedded
+	// site templates of the same name (templates/site).
+	Templates string
+	// Cases are case studies evaluated from specs named on the command
+	// line: their reports are rendered into the site and their comparisons
+	// get pages. Case studies recorded in the archive without a spec here
+	// still get a page with their versions and errata.
+	Cases []Case
+	// Force rebuilds every page, ignoring the manifest.
+	Force bool
+	// ToolVersion is shown in every footer and is part of every page key.
+	ToolVersion string
+	// Progress, when set, is called as runs are done.
+	Progress func(done, total int)
+}
+
+// Case is a case study given by its spec.
+type Case struct {
+	Result *casestudy.Result
+	// Audit is its audit (nil: no audit page); Publication the version
+	// the reports show.
+	Audit       *report.AuditView
+	Publication *report.Publication
+}
+
+// Stats say what a build did.
+type Stats struct {
+	Runs        int // runs in the archive
+	RunsRebuilt int // runs whose pages were made again
+	Written     int // files written (new or changed)
+	Unchanged   int // files already there with the same bytes
+	Removed     int // files of an earlier build no longer part of the site
+	Index       string
+}
+
+// siteFormat changes whenever the layout or the manifest changes in a way
+// an older build's pages would not match.
+const siteFormat = 1
+
+// Build writes the site of archive a into opt.Out.
+func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
+	var st Stats
+	if opt.Out == "" {
+		return st, errors.New("site: no output folder")
+	}
+	langs := opt.Langs
+	if len(langs) == 0 {
+		langs = spec.DefaultLanguages
+	}
+	var locs []locales.Locale
+	for _, tag := range langs {
+		l, err := locales.Match(tag)
+		if err != nil {
+			return st, fmt.Errorf("site: language %q: %w", tag, err)
+		}
+		if l.Tag() != tag {
+			return st, fmt.Errorf("site: language %q: not a site language (did you mean %s? known: %s)", tag, l.Tag(), strings.Join(locales.Supported(), ", "))
+		}
+		if !slices.ContainsFunc(locs, func(x locales.Locale) bool { return x.Tag() == l.Tag() }) {
+			locs = append(locs, l)
+		}
+	}
+	echarts, err := assets.ECharts()
+	if err != nil {
+		return st, fmt.Errorf("site: the run pages' charts need make assets: %w", err)
+	}
+	tpl, err := loadTemplates(opt.Templates)
+	if err != nil {
+		return st, err
+	}
+	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
+		return st, err
+	}
+	b := &builder{ctx: ctx, a: a, opt: opt, locs: locs, tpl: tpl, out: opt.Out, keep: map[string]bool{}}
+	b.old = readManifest(opt.Out)
+	if opt.Force || b.old.Format != siteFormat {
+		b.old = manifest{}
+	}
+	b.next = manifest{Format: siteFormat, Runs: map[string]manifestRun{}}
+
+	summaries, err := a.ListRuns(store.Filter{})
+	if err != nil {
+		return st, err
+	}
+	stamps, err := a.RunStamps()
+	if err != nil {
+		return st, err
+	}
+	if b.blobSizes, err = a.BlobSizes(); err != nil {
+		return st, err
+	}
+	b.cases, err = b.caseViews()
+	if err != nil {
+		return st, err
+	}
+	st.Runs = len(summaries)
+
+	// Runs: reuse what the manifest vouches for, rebuild the rest on a few
+	// goroutines.
+	var todo []int
+	rows := make([]runRow, len(summaries))
+	for i, s := range summaries {
+		key := b.runKey(s, stamps[s.ID])
+		if m, ok := b.old.Runs[s.ID]; ok && m.Key == key && b.filesExist(m.Files) {
+			rows[i] = m.Row
+			b.next.Runs[s.ID] = m
+			for _, f := range m.Files {
+				b.keep[f] = true
+			}
+			continue
+		}
+		rows[i].key = key
+		todo = append(todo, i)
+	}
+	st.RunsRebuilt = len(todo)
+	if err := b.buildRuns(summaries, rows, todo); err != nil {
+		return st, err
+	}
+
+	// Pages over all runs, per language.
+	for _, l := range locs {
+		if err := ctx.Err(); err != nil {
+			return st, err
+		}
+		if err := b.langPages(l, summaries, rows); err != nil {
+			return st, err
+		}
+	}
+	if err := b.writeAssets(echarts); err != nil {
+		return st, err
+	}
+	if err := b.rootIndex(); err != nil {
+		return st, err
+	}
+	if err := b.reports(); err != nil {
+		return st, err
+	}
+
+	// Files an earlier build wrote that this one did not: a language no
+	// longer asked for, a case study whose spec was not given this time.
+	for _, f := range b.old.Files {
+		if b.keep[f] {
+			continue
+		}
+		if err := os.Remove(filepath.Join(b.out, filepath.FromSlash(f))); err == nil {
+			b.removed.Add(1)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return st, err
+		}
+	}
+	for f := range b.keep {
+		b.next.Files = append(b.next.Files, f)
+	}
+	sort.Strings(b.next.Files)
+	if err := writeManifest(b.out, b.next); err != nil {
+		return st, err
+	}
+	st.Written, st.Unchanged, st.Removed = int(b.written.Load()), int(b.unchanged.Load()), int(b.removed.Load())
+	st.Index = filepath.Join(b.out, "index.html")
+	return st, nil
+}
+
+type builder struct {
+	ctx       context.Context
+	a         *store.Archive
+	opt       Options
+	locs      []locales.Locale
+	tpl       *templateSet
+	out       string
+	old, next manifest
+	blobSizes map[string]int64
+	cases     []*caseView
+	// cmpLinks are, per run, the comparison pages that name it.
+	cmpLinks map[string][]cmpRef
+
+	mu                          sync.Mutex
+	keep                        map[string]bool // files of this build, relative to out, with /
+	written, unchanged, removed atomic.Int64
+}
+
+// runKey is everything a run's pages are made of besides the run itself,
+// whose latest event stands for its content (run ids come from content, and
+// every later change appends an event).
+func (b *builder) runKey(s store.RunSummary, stamp int64) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "format %d\ntool %s\ntemplates %s\n", siteFormat, b.opt.ToolVersion, b.tpl.digest)
+	for _, l := range b.locs {
+		fmt.Fprintf(h, "lang %s\n", l.Tag())
+	}
+	fmt.Fprintf(h, "run %s\nstamp %d\npublishable %t\nblob %s\n", s.ID, stamp, s.Publishable, s.BlobSHA256)
+	for _, c := range b.cmpLinks[s.ID] {
+		fmt.Fprintf(h, "comparison %s %s\n", c.Case, c.Name)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func (b *builder) filesExist(files []string) bool {
+	for _, f := range files {
+		if _, err := os.Stat(filepath.Join(b.out, filepath.FromSlash(f))); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// buildRuns makes the pages of the runs at the todo indexes, filling their
+// rows for the runs table.
+func (b *builder) buildRuns(summaries []store.RunSummary, rows []runRow, todo []int) error {
+	if len(todo) == 0 {
+		return nil
+	}
+	workers := min(max(runtime.GOMAXPROCS(0), 1), 8, len(todo))
+	jobs := make(chan int)
+	errs := make([]error, workers)
+	var done atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := range jobs {
+				if errs[w] != nil {
+					continue
+				}
+				m, err := b.runPages(summaries[i], rows[i].key)
+				if err != nil {
+					errs[w] = fmt.Errorf("site: run %s: %w", summaries[i].ID, err)
+					continue
+				}
+				rows[i] = m.Row
+				b.mu.Lock()
+				b.next.Runs[summaries[i].ID] = m
+				b.mu.Unlock()
+				if b.opt.Progress != nil {
+					b.opt.Progress(int(done.Add(1)), len(todo))
+				}
+			}
+		}(w)
+	}
+	for _, i := range todo {
+		if b.ctx.Err() != nil {
+			break
+		}
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	if err := b.ctx.Err(); err != nil {
+		return err
+	}
+	return errors.Join(errs...)
+}
+
+// write puts data at rel (relative to out, with /) unless the file there
+// already has these bytes, and counts the file as part of this build.
+func (b *builder) write(rel string, data []byte) error {
+	b.mu.Lock()
+	b.keep[rel] = true
+	b.mu.Unlock()
+	path := filepath.Join(b.out, filepath.FromSlash(rel))
+	if old, err := os.ReadFile(path); err == nil && string(old) == string(data) {
+		b.unchanged.Add(1)
+		return nil
+	}
+	if err := writeAtomic(path, data); err != nil {
+		return err
+	}
+	b.written.Add(1)
+	return nil
+}
+
+// writeAtomic replaces path with data through a temporary file and a
+// rename, so a reader (or an interrupted build) never sees half a page.
+func writeAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
+}
+
+// safeName keeps a file name's letters, digits, dots, dashes and
+// underscores, so a hostile name cannot leave its folder or break a link.
+func safeName(name string) string {
+	base := filepath.Base(strings.ReplaceAll(name, `\`, "/"))
+	var sb strings.Builder
+	for _, r := range base {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
+			sb.WriteRune(r)
+		default:
+			sb.WriteByte('_')
+		}
+	}
+	s := strings.TrimLeft(sb.String(), ".")
+	if s == "" {
+		return "raw"
+	}
+	if len(s) > 100 {
+		s = s[len(s)-100:]
+	}
+	return s
+}
+
+// idPath checks that a run or case id can be a file name as it is.
+func idPath(id string) (string, error) {
+	if id == "" || strings.Trim(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") != "" || strings.HasPrefix(id, ".") {
+		return "", fmt.Errorf("id %q cannot name a page", id)
+	}
+	return id, nil
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,0 +1,63 @@
+package store
+
+import "database/sql"
+
+// RunStamps maps each run that has events to the id of its latest one.
+// Every change to a run (ingest, a companion file completing it, provenance
+// completed) appends an event, so an unchanged stamp means an unchanged run:
+// the site rebuilds only the pages of runs whose stamp moved.
+func (a *Archive) RunStamps() (map[string]int64, error) {
+	rows, err := a.r.Query(`SELECT run_id, MAX(id) FROM events WHERE run_id IS NOT NULL AND run_id != '' GROUP BY run_id`)
+	if err != nil {
+		return nil, a.wrap("read run stamps", err)
+	}
+	defer rows.Close()
+	out := map[string]int64{}
+	for rows.Next() {
+		var id string
+		var max int64
+		if err := rows.Scan(&id, &max); err != nil {
+			return nil, a.wrap("read run stamps", err)
+		}
+		out[id] = max
+	}
+	return out, a.wrap("read run stamps", rows.Err())
+}
+
+// BlobSizes maps every archived raw file's SHA-256 to its size in bytes.
+func (a *Archive) BlobSizes() (map[string]int64, error) {
+	rows, err := a.r.Query(`SELECT sha256, size FROM blobs`)
+	if err != nil {
+		return nil, a.wrap("read blob sizes", err)
+	}
+	defer rows.Close()
+	out := map[string]int64{}
+	for rows.Next() {
+		var sha string
+		var size int64
+		if err := rows.Scan(&sha, &size); err != nil {
+			return nil, a.wrap("read blob sizes", err)
+		}
+		out[sha] = size
+	}
+	return out, a.wrap("read blob sizes", rows.Err())
+}
+
+// PublishedCases lists the ids of the case studies with a recorded
+// version, sorted.
+func (a *Archive) PublishedCases() ([]string, error) {
+	rows, err := a.r.Query(`SELECT DISTINCT case_id FROM publications ORDER BY case_id`)
+	if err != nil {
+		return nil, a.wrap("list case studies", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var id sql.NullString
+		if err := rows.Scan(&id); err != nil {
+			return nil, a.wrap("list case studies", err)
+		}
+		out = append(out, id.String)
+	}
+	return out, a.wrap("list case studies", rows.Err())
+}
