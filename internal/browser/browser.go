@@ -90,6 +90,10 @@ type Options struct {
 	Timeout time.Duration
 	// Width and Height set the viewport in CSS pixels; zero means the defaults.
 	Width, Height int
+	// LocalDir, when set, is a folder whose files the page may load (a
+	// static site's stylesheet, scripts and data): file:// URLs under it
+	// are not counted as network requests. Everything else still is.
+	LocalDir string
 }
 
 // Message is one console message, uncaught exception or browser log entry.
@@ -110,8 +114,9 @@ func (m Message) String() string {
 
 // Page is one report loaded in its own headless Chromium.
 type Page struct {
-	url     string
-	timeout time.Duration
+	url      string
+	timeout  time.Duration
+	localDir string // file:// URL prefix of Options.LocalDir, with a final /
 
 	ctx         context.Context // the tab; lives until Close
 	cancelTab   context.CancelFunc
@@ -148,6 +153,13 @@ func Open(ctx context.Context, fileOrURL string, opt Options) (*Page, error) {
 	}
 
 	p := &Page{url: u, timeout: opt.Timeout, output: &tailBuffer{max: 4096}}
+	if opt.LocalDir != "" {
+		dir, err := pageURL(opt.LocalDir)
+		if err != nil {
+			return nil, err
+		}
+		p.localDir = strings.TrimSuffix(dir, "/") + "/"
+	}
 
 	// The flags are the ones known to work on this project's machines: the
 	// background-networking ones keep Chromium from dialling Google (refused
@@ -314,6 +326,9 @@ func (p *Page) countsAsNetwork(raw string) bool {
 	if noFrag == pageNoFrag {
 		return false
 	}
+	if p.localDir != "" && strings.HasPrefix(noFrag, p.localDir) && !strings.Contains(noFrag[len(p.localDir):], "/../") {
+		return false
+	}
 	for _, prefix := range []string{"data:", "blob:", "about:"} {
 		if strings.HasPrefix(raw, prefix) {
 			return false
@@ -402,6 +417,14 @@ func (p *Page) Eval(expr string, out any) error {
 		return fmt.Errorf("browser: eval %q: decoding %s: %w", expr, raw, err)
 	}
 	return nil
+}
+
+// WaitFor polls a JavaScript expression until it is truthy, within the
+// page timeout: after a click that navigates or loads data, say.
+func (p *Page) WaitFor(expr string) error {
+	ctx, cancel := p.callContext(context.Background())
+	defer cancel()
+	return p.waitReady(ctx, expr)
 }
 
 // Links returns the resolved href of every <a href> in the document.

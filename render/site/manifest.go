@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -44,5 +45,9 @@ func writeManifest(dir string, m manifest) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(dir, manifestName), data)
+	path := filepath.Join(dir, manifestName)
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		return nil
+	}
+	return writeAtomic(path, data)
 }

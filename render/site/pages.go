@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/benchledger/benchledger/locales"
 	"github.com/benchledger/benchledger/render/assets"
@@ -27,6 +28,7 @@ type Page struct {
 	Langs      []LangLink
 	Version    string
 	loc        locales.Locale
+	cache      *sync.Map
 }
 
 // LangLink is the same page in one language.
@@ -35,8 +37,19 @@ type LangLink struct {
 	Current         bool
 }
 
-// T is the page's message catalogue, for the templates.
-func (p *Page) T(key string, args ...any) string { return p.loc.T(key, args...) }
+// T is the page's message catalogue, for the templates. A message without
+// arguments is looked up once per language and build.
+func (p *Page) T(key string, args ...any) string {
+	if len(args) > 0 || p.cache == nil {
+		return p.loc.T(key, args...)
+	}
+	if v, ok := p.cache.Load(key); ok {
+		return v.(string)
+	}
+	v := p.loc.T(key)
+	p.cache.Store(key, v)
+	return v
+}
 
 // Int writes a count in the page's number style.
 func (p *Page) Int(n int) string { return p.loc.Integer(n) }
@@ -45,7 +58,8 @@ func (p *Page) Int(n int) string { return p.loc.Integer(n) }
 // language's folder, with /).
 func (b *builder) page(l locales.Locale, rel, title string) *Page {
 	depth := strings.Count(rel, "/")
-	p := &Page{Lang: l.Tag(), Title: title, Version: b.opt.ToolVersion, loc: l,
+	cache, _ := b.messages.LoadOrStore(l.Tag(), &sync.Map{})
+	p := &Page{Lang: l.Tag(), Title: title, Version: b.opt.ToolVersion, loc: l, cache: cache.(*sync.Map),
 		Home: strings.Repeat("../", depth), Root: strings.Repeat("../", depth+1)}
 	for _, o := range b.locs {
 		p.Langs = append(p.Langs, LangLink{Tag: o.Tag(), Name: o.Name(), Href: p.Root + o.Tag() + "/" + rel, Current: o.Tag() == l.Tag()})

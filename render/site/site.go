@@ -24,6 +24,7 @@
 package site
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -228,6 +229,8 @@ type builder struct {
 	cases     []*caseView
 	// cmpLinks are, per run, the comparison pages that name it.
 	cmpLinks map[string][]cmpRef
+	// messages caches, per language, catalogue messages without arguments.
+	messages sync.Map
 
 	mu                          sync.Mutex
 	keep                        map[string]bool // files of this build, relative to out, with /
@@ -265,7 +268,9 @@ func (b *builder) buildRuns(summaries []store.RunSummary, rows []runRow, todo []
 	if len(todo) == 0 {
 		return nil
 	}
-	workers := min(max(runtime.GOMAXPROCS(0), 1), 8, len(todo))
+	// Twice the cores: a worker waiting on the file system or the
+	// archive leaves its core to another.
+	workers := min(2*max(runtime.GOMAXPROCS(0), 1), 8, len(todo))
 	jobs := make(chan int)
 	errs := make([]error, workers)
 	var done atomic.Int64
@@ -314,15 +319,43 @@ func (b *builder) write(rel string, data []byte) error {
 	b.keep[rel] = true
 	b.mu.Unlock()
 	path := filepath.Join(b.out, filepath.FromSlash(rel))
-	if old, err := os.ReadFile(path); err == nil && string(old) == string(data) {
+	old, err := os.ReadFile(path)
+	switch {
+	case err == nil && bytes.Equal(old, data):
 		b.unchanged.Add(1)
 		return nil
+	case err == nil:
+		// A page a reader may have open is replaced whole.
+		err = writeAtomic(path, data)
+	case errors.Is(err, fs.ErrNotExist):
+		// A new file is written in place: nobody links to it yet, and an
+		// interrupted build leaves no manifest entry vouching for it, so
+		// the next build makes it again.
+		err = writeNew(path, data)
 	}
-	if err := writeAtomic(path, data); err != nil {
+	if err != nil {
 		return err
 	}
 	b.written.Add(1)
 	return nil
+}
+
+// writeNew creates path (and its folder) with data.
+func writeNew(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err = os.MkdirAll(filepath.Dir(path), 0o755); err == nil {
+			f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 // writeAtomic replaces path with data through a temporary file and a

@@ -1,0 +1,343 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+var siteLangs = []string{"en", "zh", "ja", "es-419"}
+
+// runsJSON lists the archive's runs as `runs --json` prints them.
+func runsJSON(t *testing.T, db string) []map[string]any {
+	t.Helper()
+	r := bl(t, "runs", "--db", db, "--json")
+	if r.code != 0 {
+		t.Fatal(r)
+	}
+	var runs []map[string]any
+	if err := json.Unmarshal([]byte(r.stdout), &runs); err != nil {
+		t.Fatal(err)
+	}
+	return runs
+}
+
+// siteRunData reads a run's data file, as diff.html loads it.
+func siteRunData(t *testing.T, out, id string) map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(out, "data", "run", id+".js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.TrimSuffix(strings.TrimSpace(string(data)), ");")
+	s = strings.TrimPrefix(s, "benchledgerRun(")
+	var v map[string]any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		t.Fatalf("data/run/%s.js: %v", id, err)
+	}
+	return v
+}
+
+// fileStates records every file of a site with its modification time and
+// content hash.
+func fileStates(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		sum := sha256.Sum256(data)
+		rel, _ := filepath.Rel(dir, path)
+		out[filepath.ToSlash(rel)] = info.ModTime().Format(time.RFC3339Nano) + " " + hex.EncodeToString(sum[:])
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func changedFiles(before, after map[string]string) []string {
+	var out []string
+	for f, s := range after {
+		if before[f] != s {
+			out = append(out, f)
+		}
+	}
+	for f := range before {
+		if _, ok := after[f]; !ok {
+			out = append(out, "-"+f)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestSiteDemo builds the site of the demo campaign with its case study:
+// every run has a page in every language, the figures are the archive's,
+// the raw bytes are the archived ones, the case study links its reports;
+// a second build writes nothing, and after one new ingest exactly the new
+// run's files and the pages listing runs change.
+func TestSiteDemo(t *testing.T) {
+	db, specPath := demoReportArchive(t)
+	out := filepath.Join(t.TempDir(), "site")
+	r := bl(t, "site", "--db", db, "--out", out, specPath)
+	if r.code != 0 {
+		t.Fatal(r)
+	}
+	if got := strings.TrimSpace(r.stdout); got != filepath.Join(out, "index.html") {
+		t.Errorf("stdout %q, want the index path", got)
+	}
+	runs := runsJSON(t, db)
+	if len(runs) < 30 {
+		t.Fatalf("%d demo runs", len(runs))
+	}
+	for _, run := range runs {
+		id := run["id"].(string)
+		for _, lang := range siteLangs {
+			page, err := os.ReadFile(filepath.Join(out, lang, "run", id+".html"))
+			if err != nil {
+				t.Fatalf("run %s, %s: %v", id, lang, err)
+			}
+			if !strings.Contains(string(page), `<html lang="`+lang+`">`) {
+				t.Errorf("run %s: %s page not marked lang=%s", id, lang, lang)
+			}
+			// The language switch leads to the same run in every language.
+			for _, other := range siteLangs {
+				if other != lang && !strings.Contains(string(page), `href="../../`+other+`/run/`+id+`.html"`) {
+					t.Errorf("run %s, %s: no link to its %s page", id, lang, other)
+				}
+			}
+		}
+	}
+
+	// The baseline's page: figures as show computes them, raw bytes as
+	// archived.
+	base := bl(t, "runs", "--db", db, "--campaign", "qwen3-batch", "--role", "baseline", "-q")
+	baseID := strings.TrimSpace(base.stdout)
+	sr := bl(t, "show", "--db", db, "--json", baseID)
+	var show struct {
+		SHA256  string `json:"sha256"`
+		File    string `json:"file"`
+		Figures []struct {
+			Metric     string   `json:"metric"`
+			Recomputed *float64 `json:"recomputed"`
+		} `json:"figures"`
+	}
+	if err := json.Unmarshal([]byte(sr.stdout), &show); err != nil {
+		t.Fatal(err, sr)
+	}
+	data := siteRunData(t, out, baseID)
+	figs := map[string]float64{}
+	for _, f := range data["figures"].([]any) {
+		m := f.(map[string]any)
+		if v, ok := m["recomputed"].(float64); ok {
+			figs[m["metric"].(string)] = v
+		}
+	}
+	checked := 0
+	for _, f := range show.Figures {
+		if f.Recomputed == nil {
+			continue
+		}
+		if got, ok := figs[f.Metric]; !ok || got != *f.Recomputed {
+			t.Errorf("%s: site data %v, show --json %v", f.Metric, got, *f.Recomputed)
+		}
+		checked++
+	}
+	if checked < 10 {
+		t.Errorf("only %d figures compared", checked)
+	}
+	enPage, err := os.ReadFile(filepath.Join(out, "en", "run", baseID+".html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{show.SHA256, "Download the original bytes", "Output throughput", "End-to-end latency distribution", "Latency over the run",
+		`<script type="application/json" id="option-latency">`, `<script type="application/json" id="option-timeline">`, "../../assets/echarts.min.js", "Audit findings"} {
+		if !strings.Contains(string(enPage), want) && !strings.Contains(strings.ToLower(string(enPage)), strings.ToLower(want)) {
+			t.Errorf("baseline page lacks %q", want)
+		}
+	}
+	href := regexp.MustCompile(`href="\.\./\.\./(raw/[0-9a-f]{64}/[^"]+)" download`).FindStringSubmatch(string(enPage))
+	if href == nil {
+		t.Fatal("no download link on the baseline page")
+	}
+	raw, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(href[1])))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum := sha256.Sum256(raw); hex.EncodeToString(sum[:]) != show.SHA256 {
+		t.Errorf("downloaded bytes hash to %x, the run's file is %s", sum, show.SHA256)
+	}
+	orig, err := os.ReadFile(show.File)
+	if err == nil && string(orig) != string(raw) {
+		t.Error("the downloaded bytes differ from the ingested file")
+	}
+	zhPage, _ := os.ReadFile(filepath.Join(out, "zh", "run", baseID+".html"))
+	if !strings.Contains(string(zhPage), "汇总指标") && !strings.Contains(string(zhPage), "指标") {
+		t.Error("the zh run page has no Chinese headings")
+	}
+
+	// The case study: its reports in every language, its comparison pages.
+	casePage, err := os.ReadFile(filepath.Join(out, "en", "case", "qwen3-batch.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range siteLangs {
+		rep := "reports/qwen3-batch/qwen3-batch." + lang + ".html"
+		if !strings.Contains(string(casePage), `href="../../`+rep+`"`) {
+			t.Errorf("case page does not link the %s report", lang)
+		}
+		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(rep))); err != nil {
+			t.Errorf("%s report: %v", lang, err)
+		}
+	}
+	cmps, _ := filepath.Glob(filepath.Join(out, "en", "compare", "qwen3-batch--*.html"))
+	if len(cmps) == 0 {
+		t.Error("no comparison pages for the case study's comparisons")
+	}
+	index, _ := os.ReadFile(filepath.Join(out, "en", "index.html"))
+	if !strings.Contains(string(index), `href="runs.html#campaign=qwen3-batch"`) || !strings.Contains(string(index), `href="case/qwen3-batch.html"`) {
+		t.Error("index lacks the campaign or the case study")
+	}
+
+	// Rebuild: nothing to write.
+	before := fileStates(t, out)
+	r = bl(t, "site", "--db", db, "--out", out, specPath)
+	if r.code != 0 {
+		t.Fatal(r)
+	}
+	if !strings.Contains(r.stderr, "(0 made again), 0 files written") {
+		t.Errorf("rebuild did work: %s", r.stderr)
+	}
+	if ch := changedFiles(before, fileStates(t, out)); len(ch) > 0 {
+		t.Errorf("an unchanged archive rewrote %v", ch)
+	}
+
+	// One new run: its pages, data and raw file, and the pages that list
+	// runs; nothing else.
+	dir := t.TempDir()
+	writeVLLM(t, filepath.Join(dir, "extra.json"), vllmSpec{n: 20, seed: 7})
+	if r := bl(t, "ingest", "--db", db, "--set", "campaign=extra", filepath.Join(dir, "extra.json")); r.code != 0 {
+		t.Fatal(r)
+	}
+	newID := strings.TrimSpace(bl(t, "runs", "--db", db, "--campaign", "extra", "-q").stdout)
+	before = fileStates(t, out)
+	r = bl(t, "site", "--db", db, "--out", out, specPath)
+	if r.code != 0 {
+		t.Fatal(r)
+	}
+	if !strings.Contains(r.stderr, "(1 made again)") {
+		t.Errorf("after one ingest: %s", r.stderr)
+	}
+	ch := changedFiles(before, fileStates(t, out))
+	var want []string
+	for _, lang := range siteLangs {
+		want = append(want, lang+"/index.html", lang+"/runs.html", lang+"/run/"+newID+".html")
+	}
+	want = append(want, ".benchledger-site.json", "data/run/"+newID+".js")
+	var rawNew string
+	for _, f := range ch {
+		if strings.HasPrefix(f, "raw/") {
+			rawNew = f
+		}
+	}
+	if rawNew == "" {
+		t.Error("the new run's raw file was not written")
+	} else {
+		want = append(want, rawNew)
+	}
+	sort.Strings(want)
+	if !slices.Equal(ch, want) {
+		t.Errorf("after one new run the build changed\n%v\nwant\n%v", ch, want)
+	}
+
+	// A language no longer asked for is removed with its pages.
+	r = bl(t, "site", "--db", db, "--out", out, "--lang", "en,ja", specPath)
+	if r.code != 0 {
+		t.Fatal(r)
+	}
+	if _, err := os.Stat(filepath.Join(out, "zh", "run", baseID+".html")); err == nil {
+		t.Error("zh pages left behind after a build without zh")
+	}
+	if _, err := os.Stat(filepath.Join(out, "ja", "run", baseID+".html")); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestSiteHostileStrings: provenance values and file names a tool or a
+// person could write are text on every page, never markup or script.
+func TestSiteHostileStrings(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "a.db")
+	file := filepath.Join(dir, `x"><img src=y onerror=alert(1)>.json`)
+	writeVLLM(t, file, vllmSpec{n: 10, seed: 3})
+	hostile := `<script>alert("pwned")</script>`
+	if r := bl(t, "ingest", "--db", db, "--set", "campaign="+hostile, "--set", `runtime.image="><img src=x onerror=alert(2)>`,
+		"--set", "hardware.gpu_model=H100 </td></tr><tr><td>", "--set", "role=baseline", file); r.code != 0 {
+		t.Fatal(r)
+	}
+	out := filepath.Join(dir, "site")
+	if r := bl(t, "site", "--db", db, "--out", out); r.code != 0 {
+		t.Fatal(r)
+	}
+	id := strings.TrimSpace(bl(t, "runs", "--db", db, "-q").stdout)
+	for _, page := range []string{"en/index.html", "en/runs.html", "en/run/" + id + ".html", "ja/run/" + id + ".html", "data/run/" + id + ".js"} {
+		data, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(page)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(data)
+		for _, bad := range []string{"<script>alert", "<img src=x", "<img src=y", "</td></tr><tr><td>"} {
+			if strings.Contains(s, bad) {
+				t.Errorf("%s carries %q unescaped", page, bad)
+			}
+		}
+	}
+	page, _ := os.ReadFile(filepath.Join(out, "en", "run", id+".html"))
+	if !strings.Contains(string(page), "&lt;script&gt;alert(&#34;pwned&#34;)&lt;/script&gt;") {
+		t.Error("the hostile campaign is not shown as escaped text")
+	}
+	raws, _ := filepath.Glob(filepath.Join(out, "raw", "*", "*"))
+	if len(raws) != 1 || strings.ContainsAny(filepath.Base(raws[0]), `"<> `) {
+		t.Errorf("raw file names %q", raws)
+	}
+}
+
+// TestSiteUsage: the output folder is required; unknown languages are
+// refused by name.
+func TestSiteUsage(t *testing.T) {
+	if r := bl(t, "site"); r.code != 2 || !strings.Contains(r.stderr, "--out") {
+		t.Errorf("no --out: %v", r)
+	}
+	dir := t.TempDir()
+	db := filepath.Join(dir, "a.db")
+	writeVLLM(t, filepath.Join(dir, "r.json"), vllmSpec{n: 5})
+	if r := bl(t, "ingest", "--db", db, filepath.Join(dir, "r.json")); r.code != 0 {
+		t.Fatal(r)
+	}
+	if r := bl(t, "site", "--db", db, "--out", filepath.Join(dir, "s"), "--lang", "en,xx"); r.code == 0 || !strings.Contains(r.stderr, "xx") {
+		t.Errorf("unknown language: %v", r)
+	}
+	if r := bl(t, "site", "--db", filepath.Join(dir, "none.db"), "--out", filepath.Join(dir, "s")); r.code != 4 && r.code != 1 {
+		t.Errorf("missing archive: %v", r)
+	}
+}
