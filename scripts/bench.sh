@@ -6,7 +6,12 @@
 #   scripts/bench.sh [SHARED_DIR]        (make bench)
 # Environment: BENCH_DIR (scratch folder, default a new temp dir),
 #              LARGE_SIZE (default 950MB), HUGE=1 also ingests a 1.2 GB file
-#              (over SQLite's 1e9-byte value limit, which the shell cannot import).
+#              (over SQLite's 1e9-byte value limit, which the shell cannot import),
+#              SITE_ONLY=1 runs only the site figures (skips ingest, audit,
+#              export and the Go benchmarks).
+# The site figures (benchledger site over 10,000 runs, one language, against
+# Hugo building 10,000 simple pages; then a rebuild after one new run) need
+# Debian's hugo on PATH, and are skipped with a note when it is missing.
 set -euo pipefail
 shared=${1:-../shared}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,8 +25,10 @@ trap '[ -z "${BENCH_DIR:-}" ] && rm -rf "$work"' EXIT
 
 (cd "$shared/bench/gen" && go build -o "$work/gen" .)
 large=$work/large.json
-[ -f "$large" ] || "$work/gen" -size "${LARGE_SIZE:-950MB}" -o "$large" -q
-[ -d "$work/runs" ] || "$work/gen" -runs 1000 -n 100 -out-dir "$work/runs" -q
+if [ "${SITE_ONLY:-0}" != 1 ]; then
+  [ -f "$large" ] || "$work/gen" -size "${LARGE_SIZE:-950MB}" -o "$large" -q
+  [ -d "$work/runs" ] || "$work/gen" -runs 1000 -n 100 -out-dir "$work/runs" -q
+fi
 
 # measure LABEL CMD...: wall seconds and peak RSS (MB) of one command.
 measure() {
@@ -35,6 +42,120 @@ measure() {
 sync
 printf '%-44s %10s %10s\n' "case" "seconds" "peak MB"
 row() { printf '%-44s %10s %10s\n' "$1" "$2" "$3"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1fx", a / b }'; }
+
+# site_bench: a static site of 10,000 runs (one language; the other three
+# scale alike) against Hugo building 10,000 simple pages, then the rebuild
+# after one new run (the site's manifest rewrites only what changed).
+site_bench() {
+  command -v hugo >/dev/null || {
+    echo "bench: the site yardstick needs Debian's hugo (apt-get install hugo); skipping the site figures" >&2
+    return 0
+  }
+  # 10,000 run files (cached in $work), ingested into a fresh archive.
+  if [ ! -d "$work/runs10k" ]; then
+    rm -rf "$work/runs10k.tmp"
+    "$work/gen" -runs 10000 -n 100 -out-dir "$work/runs10k.tmp" -q
+    mv "$work/runs10k.tmp" "$work/runs10k"
+  fi
+  rm -f "$work"/bl-10k.db*
+  read -r b_in10k mb_in10k < <(measure "ingest 10000" "$bl" ingest --db "$work/bl-10k.db" "$work/runs10k")
+  row "benchledger ingest, 10,000 files" "$b_in10k" "$mb_in10k"
+
+  # The yardstick: Hugo building 10,000 simple pages, each a title, a date,
+  # a short paragraph and a table of ten key/value lines, plus the section
+  # list of all of them and a home page.
+  local hs=$work/hugo-site
+  if [ ! -d "$hs/content/runs" ]; then
+    rm -rf "$hs/content.tmp"
+    mkdir -p "$hs/content.tmp/runs"
+    local i id date
+    local -a models=(Llama-3.1-8B-Instruct Llama-3.3-70B-Instruct Qwen2.5-7B-Instruct DeepSeek-R1-Distill-Qwen-32B Mistral-7B-Instruct-v0.3)
+    local -a gpus=(H100 H200 A100-80G L40S MI300X)
+    for ((i = 1; i <= 10000; i++)); do
+      printf -v id '%05d' "$i"
+      printf -v date '2025-%02d-%02dT%02d:%02d:00Z' $((i % 12 + 1)) $((i % 28 + 1)) $((i % 24)) $((i % 60))
+      printf -- '---\ntitle: "Run %s"\ndate: %s\n---\n\n%s\n\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n%s\n' \
+        "$id" "$date" \
+        "A serving benchmark of ${models[i % 5]} on ${gpus[i % 5]}: 100 requests, $((i % 9 + 1)) of them with long prompts, archived with its provenance." \
+        "| Key | Value |" "|---|---|" \
+        "| Model | ${models[i % 5]} |" "| GPU | ${gpus[i % 5]} |" "| Tensor parallel | $((1 << (i % 4))) |" \
+        "| Concurrency | $((1 << (i % 9))) |" "| Requests | 100 |" "| Completed | $((100 - i % 3)) |" \
+        "| Output tokens/s | $((1000 + i * 37 % 9000)).$((i % 10)) |" "| Mean TTFT (ms) | $((20 + i * 13 % 400)).$((i % 7)) |" \
+        "| Mean TPOT (ms) | $((5 + i * 7 % 60)).$((i % 5)) |" "| Date | ${date%T*} |" \
+        >"$hs/content.tmp/runs/run-$id.md"
+    done
+    rm -rf "$hs/content"
+    mv "$hs/content.tmp" "$hs/content"
+  fi
+  mkdir -p "$hs/layouts/_default"
+  cat >"$hs/config.toml" <<'TOML'
+baseURL = "https://example.org/"
+title = "Benchmark runs"
+languageCode = "en"
+disableKinds = ["taxonomy", "term", "RSS", "sitemap"]
+TOML
+  cat >"$hs/layouts/_default/single.html" <<'HTML'
+<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{{ .Title }} | {{ .Site.Title }}</title></head>
+<body><h1>{{ .Title }}</h1><p>{{ .Date.Format "2006-01-02 15:04" }}</p>
+{{ .Content }}
+<p><a href="{{ "runs/" | relURL }}">All runs</a></p></body></html>
+HTML
+  cat >"$hs/layouts/_default/list.html" <<'HTML'
+<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{{ .Title }} | {{ .Site.Title }}</title></head>
+<body><h1>{{ .Title }}</h1>
+<table><tr><th>Run</th><th>Date</th></tr>
+{{ range .Pages }}<tr><td><a href="{{ .RelPermalink }}">{{ .Title }}</a></td><td>{{ .Date.Format "2006-01-02 15:04" }}</td></tr>
+{{ end }}</table>
+<p><a href="{{ "/" | relURL }}">Home</a></p></body></html>
+HTML
+  cat >"$hs/layouts/index.html" <<'HTML'
+<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{{ .Site.Title }}</title></head>
+<body><h1>{{ .Site.Title }}</h1>
+<p>{{ len (where .Site.RegularPages "Section" "runs") }} runs. <a href="{{ "runs/" | relURL }}">All runs</a></p></body></html>
+HTML
+  rm -rf "$work/hugo-public"
+  read -r s_hugo mb_hugo < <(measure "hugo 10000" hugo --quiet -s "$hs" -d "$work/hugo-public")
+  row "Hugo, 10,000 simple pages" "$s_hugo" "$mb_hugo"
+
+  # benchledger site: full build into an empty folder, then one new run (the
+  # newest, untimed ingest) and the rebuild.
+  "$bl" site --help >/dev/null 2>&1 || {
+    echo "bench: $bl has no working 'site' command ('$bl site --help' fails); build it first (make build)" >&2
+    exit 1
+  }
+  rm -rf "$work/site10k"
+  mkdir -p "$work/site10k"
+  read -r b_site mb_site < <(measure "benchledger site (full build)" "$bl" site --db "$work/bl-10k.db" --out "$work/site10k" --lang en) || {
+    echo "bench: benchledger site failed on the full build of 10,000 runs (its error is above)" >&2
+    exit 1
+  }
+  row "benchledger site, 10,000 runs (en)" "$b_site" "$mb_site"
+  mkdir -p "$work/run-new"
+  local new=$work/run-new/openai-infqps-concurrency64-Llama-3.1-8B-Instruct-20251231-120000.json
+  [ -f "$new" ] || "$work/gen" -n 100 -seed 10001 -date 20251231-120000 -o "$new" -q
+  "$bl" ingest --db "$work/bl-10k.db" "$new" >/dev/null 2>"$work/stderr.$$" || {
+    cat "$work/stderr.$$" >&2
+    echo "bench: ingesting the one new run for the site rebuild failed" >&2
+    exit 1
+  }
+  read -r b_resite mb_resite < <(measure "benchledger site (rebuild)" "$bl" site --db "$work/bl-10k.db" --out "$work/site10k" --lang en) || {
+    echo "bench: benchledger site failed on the rebuild after one new run (its error is above)" >&2
+    exit 1
+  }
+  row "benchledger site rebuild, one new run" "$b_resite" "$mb_resite"
+  echo
+  echo "site of 10,000 runs (en): ${b_site} s vs Hugo 10,000 pages ${s_hugo} s: $(ratio "$b_site" "$s_hugo") Hugo's time (target <= 1.0x)"
+  echo "site rebuild after one new run: ${b_resite} s (target < 1 s)"
+}
+
+if [ "${SITE_ONLY:-0}" = 1 ]; then
+  site_bench
+  exit 0
+fi
 
 rm -f "$work"/*.db*
 read -r s_large m_large < <(measure "shell large" "$shared/bench/sqlite_import.sh" "$work/shell-large.db" "$large")
@@ -64,7 +185,6 @@ row "benchledger export --requests --xlsx" "$b_xlsx" "$mb_xlsx"
 read -r b_csv mb_csv < <(measure "export csv" "$bl" export --db "$work/bl-m1.db" --csv "$work/export-csv")
 row "benchledger export --requests --csv" "$b_csv" "$mb_csv"
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1fx", a / b }'; }
 echo
 echo "large file: benchledger is $(ratio "$s_large" "$b_large") faster than the shell (target >= 6x), peak ${mb_large} MB (target < 128 MB)"
 echo "1,000 files: benchledger is $(ratio "$s_many" "$b_many") faster than the shell (target >= 3x)"
@@ -77,6 +197,9 @@ if [ "${HUGE:-0}" = 1 ]; then
   read -r b_huge mb_huge < <(measure "ingest huge" "$bl" ingest --db "$work/bl-huge.db" "$huge")
   row "benchledger ingest, $(du -m "$huge" | cut -f1) MB file" "$b_huge" "$mb_huge"
 fi
+
+echo
+site_bench
 
 echo
 echo "Go benchmarks (parser, store, figures, audit):"

@@ -24,8 +24,8 @@ var pageKinds = []string{"root", "index", "runs", "run", "case", "compare", "dif
 var staticFiles = []string{"site.css", "site.js"}
 
 type templateSet struct {
-	pages  map[string]*htmltemplate.Template
-	files  map[string][]byte
+	pages map[string]*htmltemplate.Template
+	files map[string][]byte
 	// digest covers every template and static file, so a changed
 	// template rebuilds every page.
 	digest string
