@@ -1,0 +1,231 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/benchledger/benchledger/internal/browser"
+)
+
+// openSitePage opens a page of the site in headless Chromium; the site's own
+// files (style, scripts, data) may load, anything else counts as network.
+func openSitePage(t *testing.T, site, rel, ready string) *browser.Page {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	p, err := browser.Open(ctx, filepath.Join(site, filepath.FromSlash(rel)), browser.Options{ReadyExpr: ready, LocalDir: site, Height: 1200})
+	if err != nil {
+		t.Fatalf("%s: %v", rel, err)
+	}
+	t.Cleanup(p.Close)
+	return p
+}
+
+// clean fails the test on console errors and network requests.
+func clean(t *testing.T, what string, p *browser.Page) {
+	t.Helper()
+	if errs := p.ConsoleErrors(); len(errs) > 0 {
+		t.Errorf("%s: console errors %q", what, errs)
+	}
+	if reqs := p.NetworkRequests(); len(reqs) > 0 {
+		t.Errorf("%s: network requests %q", what, reqs)
+	}
+}
+
+func eval[T any](t *testing.T, p *browser.Page, expr string) T {
+	t.Helper()
+	var v T
+	if err := p.Eval(expr, &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// TestSiteInBrowser uses the site as a person would, in headless Chromium
+// from disk: filter and sort the runs table, open a run page (charts drawn),
+// switch its language, pick two runs and compare them, follow the case
+// study to its report; no console error and no network request anywhere.
+func TestSiteInBrowser(t *testing.T) {
+	needBrowser(t)
+	db, specPath := demoReportArchive(t)
+	site := filepath.Join(t.TempDir(), "site")
+	if r := bl(t, "site", "--db", db, "--out", site, specPath); r.code != 0 {
+		t.Fatal(r)
+	}
+	runs := runsJSON(t, db)
+	baselines, sweeps := 0, 0
+	var sweepIDs []string
+	for _, r := range runs {
+		switch r["role"] {
+		case "baseline":
+			baselines++
+		case "sweep-point":
+			sweeps++
+			sweepIDs = append(sweepIDs, r["id"].(string))
+		}
+	}
+	if baselines == 0 || len(sweepIDs) < 2 {
+		t.Fatalf("demo has %d baselines, %d sweep points", baselines, len(sweepIDs))
+	}
+
+	// The runs table: every run, then filtered by role and by a text field,
+	// with the filter kept in the address; then sorted by throughput.
+	p := openSitePage(t, site, "en/runs.html", "document.readyState === 'complete'")
+	visible := `document.querySelectorAll('#runs tbody tr:not([hidden])').length`
+	if n := eval[int](t, p, visible); n != len(runs) {
+		t.Errorf("runs table shows %d rows, archive has %d", n, len(runs))
+	}
+	set := func(name, value string) {
+		t.Helper()
+		js := `(function(){var el=document.querySelector('#filters [name="` + name + `"]'); el.value=` + jsString(value) + `; el.dispatchEvent(new Event('input', {bubbles:true})); el.dispatchEvent(new Event('change', {bubbles:true})); return true})()`
+		if !eval[bool](t, p, js) {
+			t.Fatal("filter not set")
+		}
+	}
+	set("role", "sweep-point")
+	if n := eval[int](t, p, visible); n != sweeps {
+		t.Errorf("role=sweep-point shows %d rows, want %d", n, sweeps)
+	}
+	if h := eval[string](t, p, "location.hash"); h != "#role=sweep-point" {
+		t.Errorf("hash %q after filtering", h)
+	}
+	if s := eval[string](t, p, "document.getElementById('shown').textContent"); !strings.HasPrefix(s, strconv.Itoa(sweeps)+" of ") {
+		t.Errorf("count line %q", s)
+	}
+	set("model", "no-such-model")
+	if n := eval[int](t, p, visible); n != 0 {
+		t.Errorf("a model nobody ran shows %d rows", n)
+	}
+	set("model", "")
+	eval[bool](t, p, `(document.querySelector('th[data-key="throughput"]').click(), true)`)
+	tp := eval[[]float64](t, p, `Array.from(document.querySelectorAll('#runs tbody tr:not([hidden])'), tr => parseFloat(tr.dataset.throughput))`)
+	for i := 1; i < len(tp); i++ {
+		if tp[i] < tp[i-1] {
+			t.Errorf("sorted by throughput, row %d (%v) comes after %v", i, tp[i], tp[i-1])
+		}
+	}
+	// Two sweep points are no pair a spec names: the compare button opens
+	// the client-side diff.
+	pick := `(function(){['` + sweepIDs[0] + `','` + sweepIDs[1] + `'].forEach(function(id){var c=document.querySelector('input.pick[value="'+id+'"]'); c.checked=true; c.dispatchEvent(new Event('change',{bubbles:true}));}); return !document.getElementById('compare').disabled})()`
+	if !eval[bool](t, p, pick) {
+		t.Fatal("compare button stays disabled with two runs ticked")
+	}
+	eval[bool](t, p, `(document.getElementById('compare').click(), true)`)
+	if err := p.WaitFor(`location.pathname.endsWith('/diff.html') && window.__diffReady === true`); err != nil {
+		t.Fatal(err)
+	}
+	rows := eval[int](t, p, `document.querySelectorAll('#diff tbody tr').length`)
+	differ := eval[[]string](t, p, `Array.from(document.querySelectorAll('#diff tbody tr.differs'), tr => tr.cells[0].textContent)`)
+	if rows < 20 || len(differ) == 0 {
+		t.Errorf("diff of two sweep points: %d rows, differing %q", rows, differ)
+	}
+	if !containsFold(differ, "concurrency") {
+		t.Errorf("the two sweep points' differing rows %q name neither the concurrency nor the throughput", differ)
+	}
+	if e := eval[bool](t, p, `document.getElementById('diff-error').hidden`); !e {
+		t.Error("diff shows an error")
+	}
+	clean(t, "runs table and diff", p)
+
+	// A run page: charts drawn, figures shown; the language switch and a
+	// campaign link.
+	id := sweepIDs[0]
+	rp := openSitePage(t, site, "en/run/"+id+".html", "window.__chartsReady === true")
+	marks := eval[[]int](t, rp, `Array.from(document.querySelectorAll('.chart'), el => el.querySelectorAll('svg path, svg text').length)`)
+	if len(marks) != 2 || marks[0] == 0 || marks[1] == 0 {
+		t.Errorf("run page charts drew %v marks", marks)
+	}
+	if n := eval[int](t, rp, `document.querySelectorAll('table.figures tbody tr').length`); n < 10 {
+		t.Errorf("%d figure rows", n)
+	}
+	eval[bool](t, rp, `(document.querySelector('nav.langs a[hreflang="ja"]').click(), true)`)
+	if err := rp.WaitFor(`location.pathname.endsWith('/ja/run/` + id + `.html') && document.readyState === 'complete' && window.__chartsReady === true`); err != nil {
+		t.Fatal(err)
+	}
+	if lang := eval[string](t, rp, "document.documentElement.lang"); lang != "ja" {
+		t.Errorf("after the switch the page is %q", lang)
+	}
+	if h := eval[string](t, rp, "document.querySelector('h2').textContent"); !containsCJK(h) {
+		t.Errorf("ja run page heading %q", h)
+	}
+	clean(t, "run page", rp)
+
+	// The case study page leads to its report, which opens and draws.
+	cp := openSitePage(t, site, "zh/case/qwen3-batch.html", "document.readyState === 'complete'")
+	eval[bool](t, cp, `(document.querySelector('a.report[href$="qwen3-batch.zh.html"]').click(), true)`)
+	if err := cp.WaitFor(`location.pathname.endsWith('/reports/qwen3-batch/qwen3-batch.zh.html') && window.__chartsReady === true`); err != nil {
+		t.Fatal(err)
+	}
+	if title := eval[string](t, cp, "document.querySelector('h1').textContent"); title == "" {
+		t.Error("the report has no title")
+	}
+	clean(t, "case study and report", cp)
+
+	if shots := os.Getenv("BENCHLEDGER_SCREENSHOTS"); shots != "" {
+		for _, rel := range []string{"en/runs.html", "en/run/" + id + ".html", "zh/index.html"} {
+			sp := openSitePage(t, site, rel, "document.readyState === 'complete' && (window.__chartsReady !== false)")
+			if err := sp.Screenshot(filepath.Join(shots, "site-"+strings.NewReplacer("/", "-").Replace(rel)+".png"), true); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+}
+
+// TestSiteHostileInBrowser: a hostile campaign name and image shows as the
+// text it is, runs no script, adds no element.
+func TestSiteHostileInBrowser(t *testing.T) {
+	needBrowser(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "a.db")
+	writeVLLM(t, filepath.Join(dir, "r.json"), vllmSpec{n: 10, seed: 5})
+	hostile := `<img src=x onerror="document.title='pwned'">`
+	if r := bl(t, "ingest", "--db", db, "--set", "campaign="+hostile, "--set", "runtime.image=<script>document.title='pwned'</script>", filepath.Join(dir, "r.json")); r.code != 0 {
+		t.Fatal(r)
+	}
+	site := filepath.Join(dir, "site")
+	if r := bl(t, "site", "--db", db, "--out", site, "--lang", "en"); r.code != 0 {
+		t.Fatal(r)
+	}
+	id := strings.TrimSpace(bl(t, "runs", "--db", db, "-q").stdout)
+	for _, rel := range []string{"en/run/" + id + ".html", "en/runs.html", "en/index.html"} {
+		p := openSitePage(t, site, rel, "document.readyState === 'complete'")
+		if title := eval[string](t, p, "document.title"); strings.Contains(title, "pwned") {
+			t.Errorf("%s: hostile script ran", rel)
+		}
+		if n := eval[int](t, p, `document.querySelectorAll('main img, main script:not([type])').length`); n != 0 {
+			t.Errorf("%s: %d elements injected", rel, n)
+		}
+		if !eval[bool](t, p, `document.body.textContent.includes(`+jsString(hostile)+`)`) {
+			t.Errorf("%s: the hostile value is not shown as text", rel)
+		}
+		clean(t, rel, p)
+	}
+}
+
+func jsString(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `'`, `\'`, "\n", `\n`)
+	return "'" + r.Replace(s) + "'"
+}
+
+func containsFold(xs []string, sub string) bool {
+	for _, x := range xs {
+		if strings.Contains(strings.ToLower(x), strings.ToLower(sub)) {
+			return true
+		}
+	}
+	return false
+}
+
+func containsCJK(s string) bool {
+	for _, r := range s {
+		if r >= 0x3040 && r <= 0x9fff {
+			return true
+		}
+	}
+	return false
+}
