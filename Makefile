@@ -25,7 +25,7 @@ build: assets
 # into a fresh out/demo.db, list the runs, show the baseline and print the
 # case study's headline figures with their confounders and caveat codes,
 # then render the case study into out/ (HTML + Markdown, four languages,
-# each with its audit page).
+# each with its audit page) and the archive browser into out/site/.
 demo: build
 	$(GO) run ./cmd/democampaign -out results/qwen3-batch
 	@mkdir -p out
@@ -35,6 +35,8 @@ demo: build
 	$(BIN) show --db $(DEMO_DB) $$($(BIN) runs --db $(DEMO_DB) --campaign qwen3-batch --role baseline -q)
 	$(BIN) figures --db $(DEMO_DB) results/qwen3-batch/casestudy.yaml
 	$(BIN) report --db $(DEMO_DB) --out out results/qwen3-batch/casestudy.yaml
+	@rm -rf out/site
+	$(BIN) site --db $(DEMO_DB) --out out/site results/qwen3-batch/casestudy.yaml
 
 vet:
 	$(GO) vet ./...

@@ -1,25 +1,31 @@
 package store
 
-import "database/sql"
+import (
+	"database/sql"
+	"fmt"
+)
 
-// RunStamps maps each run that has events to the id of its latest one.
-// Every change to a run (ingest, a companion file completing it, provenance
-// completed) appends an event, so an unchanged stamp means an unchanged run:
-// the site rebuilds only the pages of runs whose stamp moved.
-func (a *Archive) RunStamps() (map[string]int64, error) {
-	rows, err := a.r.Query(`SELECT run_id, MAX(id) FROM events WHERE run_id IS NOT NULL AND run_id != '' GROUP BY run_id`)
+// RunStamps maps each run that has events to the id and time of its latest
+// one ("17 2026-11-29T16:17:55.000000000Z"). Every change to a run (ingest,
+// a companion file completing it, provenance completed) appends an event,
+// so an unchanged stamp means an unchanged run: the site rebuilds only the
+// pages of runs whose stamp moved. The time tells apart two archives whose
+// event ids happen to match.
+func (a *Archive) RunStamps() (map[string]string, error) {
+	// SQLite takes the bare column "at" from the row holding MAX(id).
+	rows, err := a.r.Query(`SELECT run_id, MAX(id), at FROM events WHERE run_id IS NOT NULL AND run_id != '' GROUP BY run_id`)
 	if err != nil {
 		return nil, a.wrap("read run stamps", err)
 	}
 	defer rows.Close()
-	out := map[string]int64{}
+	out := map[string]string{}
 	for rows.Next() {
-		var id string
+		var id, at string
 		var max int64
-		if err := rows.Scan(&id, &max); err != nil {
+		if err := rows.Scan(&id, &max, &at); err != nil {
 			return nil, a.wrap("read run stamps", err)
 		}
-		out[id] = max
+		out[id] = fmt.Sprintf("%d %s", max, at)
 	}
 	return out, a.wrap("read run stamps", rows.Err())
 }

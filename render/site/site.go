@@ -240,13 +240,13 @@ type builder struct {
 // runKey is everything a run's pages are made of besides the run itself,
 // whose latest event stands for its content (run ids come from content, and
 // every later change appends an event).
-func (b *builder) runKey(s store.RunSummary, stamp int64) string {
+func (b *builder) runKey(s store.RunSummary, stamp string) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "format %d\ntool %s\ntemplates %s\n", siteFormat, b.opt.ToolVersion, b.tpl.digest)
 	for _, l := range b.locs {
 		fmt.Fprintf(h, "lang %s\n", l.Tag())
 	}
-	fmt.Fprintf(h, "run %s\nstamp %d\npublishable %t\nblob %s\n", s.ID, stamp, s.Publishable, s.BlobSHA256)
+	fmt.Fprintf(h, "run %s\nstamp %s\npublishable %t\nblob %s\n", s.ID, stamp, s.Publishable, s.BlobSHA256)
 	for _, c := range b.cmpLinks[s.ID] {
 		fmt.Fprintf(h, "comparison %s %s\n", c.Case, c.Name)
 	}
