@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -268,6 +269,18 @@ func (l Locale) loose(key string, args Args) string {
 		return "[!" + key + "]"
 	}
 	return s
+}
+
+// Keys lists the catalogue's keys that start with prefix, sorted.
+func (l Locale) Keys(prefix string) []string {
+	var out []string
+	for k := range l.l.msgs {
+		if strings.HasPrefix(k, prefix) {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // T is Message for templates: on error it returns a visible marker

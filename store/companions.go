@@ -134,10 +134,30 @@ func (tx *Tx) AttachCompanion(runID string, c Completion) error {
 // RunFiles lists the companion files attached to a run, in the order they
 // were added.
 func (a *Archive) RunFiles(runID string) ([]RunFile, error) {
-	rows, err := a.r.Query(`SELECT run_id, blob, ordinal, file_name, format, added, added_at FROM run_files
-		WHERE run_id = ? ORDER BY added_at, blob`, runID)
+	return a.readRunFiles(`SELECT `+runFileColumnsSQL+` FROM run_files WHERE run_id = ? ORDER BY added_at, blob`, runID)
+}
+
+// RunFilesByRun returns the companion files of every run that has some,
+// each run's in the order they were added.
+func (a *Archive) RunFilesByRun() (map[string][]RunFile, error) {
+	files, err := a.readRunFiles(`SELECT ` + runFileColumnsSQL + ` FROM run_files ORDER BY run_id, added_at, blob`)
 	if err != nil {
-		return nil, a.wrap("files of run "+runID, err)
+		return nil, err
+	}
+	out := map[string][]RunFile{}
+	for _, f := range files {
+		out[f.RunID] = append(out[f.RunID], f)
+	}
+	return out, nil
+}
+
+const runFileColumnsSQL = `run_id, blob, ordinal, file_name, format, added, added_at`
+
+func (a *Archive) readRunFiles(query string, args ...any) ([]RunFile, error) {
+	const op = "read companion files"
+	rows, err := a.r.Query(query, args...)
+	if err != nil {
+		return nil, a.wrap(op, err)
 	}
 	defer rows.Close()
 	var out []RunFile
@@ -145,13 +165,13 @@ func (a *Archive) RunFiles(runID string) ([]RunFile, error) {
 		var f RunFile
 		var added, at string
 		if err := rows.Scan(&f.RunID, &f.Blob, &f.Ordinal, &f.FileName, &f.Format, &added, &at); err != nil {
-			return nil, a.wrap("files of run "+runID, err)
+			return nil, a.wrap(op, err)
 		}
 		if f.Added, err = unmarshalList(added); err != nil {
-			return nil, a.wrap("files of run "+runID, err)
+			return nil, a.wrap(op, err)
 		}
 		if f.AddedAt, err = parseTime(at); err != nil {
-			return nil, a.wrap("files of run "+runID, err)
+			return nil, a.wrap(op, err)
 		}
 		out = append(out, f)
 	}

@@ -113,8 +113,16 @@ func resolveRunID(q interface {
 	if p == "" {
 		return "", fmt.Errorf("archive %s: run id is empty: %w", path, ErrNotFound)
 	}
-	rows, err := q.Query(`SELECT id FROM runs WHERE id = ?1 OR substr(id, 1, length(?1)) = ?1
-		ORDER BY id <> ?1, id LIMIT ?2`, p, maxCandidates+1)
+	// A range on the primary key finds the id and every id it prefixes
+	// through the index ("abc" <= id < "abd"), so a lookup stays quick in
+	// an archive of many runs. A prefix ending in byte 0xff (no id has
+	// one) keeps the upper bound open.
+	hi := "\U0010FFFF"
+	if last := p[len(p)-1]; last < 0xff {
+		hi = p[:len(p)-1] + string([]byte{last + 1})
+	}
+	rows, err := q.Query(`SELECT id FROM runs WHERE id >= ?1 AND id < ?2
+		ORDER BY id <> ?1, id LIMIT ?3`, p, hi, maxCandidates+1)
 	if err != nil {
 		return "", wrapErr(path, "look up run "+p, err)
 	}
@@ -174,43 +182,17 @@ func (a *Archive) readRunIn(tx *sql.Tx, idOrPrefix string, withRequests bool) (*
 		return nil, err
 	}
 	op := "read run " + id
-	rec := &RunRecord{ID: id, Run: &benchrun.Run{}}
-	run := rec.Run
-	var clock, extra, notes, missing, at string
+	rec := &RunRecord{ID: id}
 	var requestCount int64
-	err = tx.QueryRow(`SELECT blob, ordinal, file_name, location, format, format_variant, source_tool,
-		percentile_method, clock, has_requests, completed, failed, extra, notes, publishable, missing,
-		ingested_at, request_count, companion FROM runs WHERE id = ?`, id).Scan(
-		&rec.BlobSHA256, &run.Ordinal, &rec.FileName, &run.Location, &run.Format, &run.FormatVariant,
-		&run.SourceTool, &run.PercentileMethod, &clock, &run.HasRequests, &run.Completed, &run.Failed,
-		&extra, &notes, &rec.Publishable, &missing, &at, &requestCount, &run.Companion)
-	if err != nil {
+	row := tx.QueryRow(`SELECT `+runColumnsSQL+` FROM runs WHERE id = ?`, id)
+	if requestCount, err = scanRunRow(row.Scan, rec); err != nil {
 		return nil, a.wrap(op, err)
 	}
-	run.Clock = benchrun.Clock(clock)
-	if rec.IngestedAt, err = parseTime(at); err != nil {
-		return nil, a.wrap(op, fmt.Errorf("ingested_at %q: %w", at, err))
-	}
-	if run.Extra, err = unmarshalMap(extra); err != nil {
-		return nil, a.wrap(op, fmt.Errorf("extra: %w", err))
-	}
-	if run.Notes, err = unmarshalList(notes); err != nil {
-		return nil, a.wrap(op, fmt.Errorf("notes: %w", err))
-	}
-	if rec.Missing, err = unmarshalList(missing); err != nil {
-		return nil, a.wrap(op, fmt.Errorf("missing: %w", err))
-	}
+	run := rec.Run
 	if rec.Provenance, err = readProvenance(tx, id); err != nil {
 		return nil, a.wrap(op, err)
 	}
-	for _, e := range rec.Provenance {
-		if e.Source == provenance.FromFile {
-			if run.Facts == nil {
-				run.Facts = map[string]string{}
-			}
-			run.Facts[e.Field] = e.Value
-		}
-	}
+	factsFromProvenance(rec)
 	if run.Stated, err = readStated(tx, id); err != nil {
 		return nil, a.wrap(op, err)
 	}
@@ -220,6 +202,52 @@ func (a *Archive) readRunIn(tx *sql.Tx, idOrPrefix string, withRequests bool) (*
 		}
 	}
 	return rec, nil
+}
+
+const runColumnsSQL = `blob, ordinal, file_name, location, format, format_variant, source_tool,
+		percentile_method, clock, has_requests, completed, failed, extra, notes, publishable, missing,
+		ingested_at, request_count, companion`
+
+// scanRunRow decodes runColumnsSQL into rec (whose ID is set; after any
+// columns in extra) and returns the stored request count.
+func scanRunRow(scan func(...any) error, rec *RunRecord, extra ...any) (int64, error) {
+	rec.Run = &benchrun.Run{}
+	run := rec.Run
+	var clock, extraJSON, notes, missing, at string
+	var requestCount int64
+	err := scan(append(extra,
+		&rec.BlobSHA256, &run.Ordinal, &rec.FileName, &run.Location, &run.Format, &run.FormatVariant,
+		&run.SourceTool, &run.PercentileMethod, &clock, &run.HasRequests, &run.Completed, &run.Failed,
+		&extraJSON, &notes, &rec.Publishable, &missing, &at, &requestCount, &run.Companion)...)
+	if err != nil {
+		return 0, err
+	}
+	run.Clock = benchrun.Clock(clock)
+	if rec.IngestedAt, err = parseTime(at); err != nil {
+		return 0, fmt.Errorf("ingested_at %q: %w", at, err)
+	}
+	if run.Extra, err = unmarshalMap(extraJSON); err != nil {
+		return 0, fmt.Errorf("extra: %w", err)
+	}
+	if run.Notes, err = unmarshalList(notes); err != nil {
+		return 0, fmt.Errorf("notes: %w", err)
+	}
+	if rec.Missing, err = unmarshalList(missing); err != nil {
+		return 0, fmt.Errorf("missing: %w", err)
+	}
+	return requestCount, nil
+}
+
+// factsFromProvenance fills run.Facts from the entries the file stated.
+func factsFromProvenance(rec *RunRecord) {
+	for _, e := range rec.Provenance {
+		if e.Source == provenance.FromFile {
+			if rec.Run.Facts == nil {
+				rec.Run.Facts = map[string]string{}
+			}
+			rec.Run.Facts[e.Field] = e.Value
+		}
+	}
 }
 
 func readProvenance(q interface {
@@ -234,34 +262,52 @@ func readProvenance(q interface {
 	var out provenance.Record
 	for rows.Next() {
 		var e provenance.Entry
-		var src string
-		if err := rows.Scan(&e.Field, &src, &e.Value); err != nil {
+		if err := scanProvenanceRow(rows.Scan, &e); err != nil {
 			return nil, err
 		}
-		e.Source = provenance.Source(src)
 		out = append(out, e)
 	}
 	return out, rows.Err()
 }
 
+// scanProvenanceRow decodes field, source, value (after any columns in
+// extra) into e.
+func scanProvenanceRow(scan func(...any) error, e *provenance.Entry, extra ...any) error {
+	var src string
+	if err := scan(append(extra, &e.Field, &src, &e.Value)...); err != nil {
+		return err
+	}
+	e.Source = provenance.Source(src)
+	return nil
+}
+
 func readStated(tx *sql.Tx, runID string) ([]benchrun.Stated, error) {
-	rows, err := tx.Query(`SELECT metric, value, unit, source_key, source_unit, printed FROM stated
-		WHERE run_id = ? ORDER BY seq`, runID)
+	rows, err := tx.Query(`SELECT `+statedColumnsSQL+` FROM stated WHERE run_id = ? ORDER BY seq`, runID)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	var out []benchrun.Stated
 	for rows.Next() {
-		var s benchrun.Stated
-		var v sql.NullFloat64
-		if err := rows.Scan(&s.Metric, &v, &s.Unit, &s.SourceKey, &s.SourceUnit, &s.Printed); err != nil {
+		var st benchrun.Stated
+		if err := scanStatedRow(rows.Scan, &st); err != nil {
 			return nil, err
 		}
-		s.Value = orUnknown(v)
-		out = append(out, s)
+		out = append(out, st)
 	}
 	return out, rows.Err()
+}
+
+const statedColumnsSQL = `metric, value, unit, source_key, source_unit, printed`
+
+// scanStatedRow decodes statedColumnsSQL (after any columns in extra).
+func scanStatedRow(scan func(...any) error, st *benchrun.Stated, extra ...any) error {
+	var v sql.NullFloat64
+	if err := scan(append(extra, &st.Metric, &v, &st.Unit, &st.SourceKey, &st.SourceUnit, &st.Printed)...); err != nil {
+		return err
+	}
+	st.Value = orUnknown(v)
+	return nil
 }
 
 func readRequests(tx *sql.Tx, runID string, sizeHint int64) ([]benchrun.Request, error) {
@@ -279,31 +325,47 @@ func readRequests(tx *sql.Tx, runID string, sizeHint int64) ([]benchrun.Request,
 // scanRequests calls fn for each request of a run in index order, reusing
 // one Request (fn must copy what it keeps).
 func scanRequests(tx *sql.Tx, runID string, fn func(*benchrun.Request) error) error {
-	rows, err := tx.Query(`SELECT idx, start, queue_time, ttft, latency, input_tokens, output_tokens,
-		error, gap_count, gap_sum, gap_min, gap_max FROM requests WHERE run_id = ? ORDER BY idx`, runID)
+	rows, err := tx.Query(`SELECT `+requestColumnsSQL+` FROM requests WHERE run_id = ? ORDER BY idx`, runID)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
-	var start, queue, ttft, latency, gapSum, gapMin, gapMax sql.NullFloat64
-	var in, outTok sql.NullInt32
-	var errText sql.NullString
+	var rs requestScanner
 	var r benchrun.Request
 	for rows.Next() {
-		r = benchrun.Request{}
-		if err := rows.Scan(&r.Index, &start, &queue, &ttft, &latency, &in, &outTok, &errText,
-			&r.Gaps.Count, &gapSum, &gapMin, &gapMax); err != nil {
+		if err := rs.scan(rows.Scan, &r); err != nil {
 			return err
 		}
-		r.Start, r.QueueTime, r.TTFT, r.Latency = orUnknown(start), orUnknown(queue), orUnknown(ttft), orUnknown(latency)
-		r.Gaps.Sum, r.Gaps.Min, r.Gaps.Max = orUnknown(gapSum), orUnknown(gapMin), orUnknown(gapMax)
-		r.InputTokens, r.OutputTokens = countOrUnknown(in), countOrUnknown(outTok)
-		r.Error = errText.String
 		if err := fn(&r); err != nil {
 			return err
 		}
 	}
 	return rows.Err()
+}
+
+const requestColumnsSQL = `idx, start, queue_time, ttft, latency, input_tokens, output_tokens,
+		error, gap_count, gap_sum, gap_min, gap_max`
+
+// requestScanner decodes requestColumnsSQL rows, reusing its NULL-aware
+// holders from row to row.
+type requestScanner struct {
+	start, queue, ttft, latency, gapSum, gapMin, gapMax sql.NullFloat64
+	in, outTok                                          sql.NullInt32
+	errText                                             sql.NullString
+}
+
+// scan decodes one row (after any columns in extra) into r.
+func (s *requestScanner) scan(scan func(...any) error, r *benchrun.Request, extra ...any) error {
+	*r = benchrun.Request{}
+	if err := scan(append(extra, &r.Index, &s.start, &s.queue, &s.ttft, &s.latency, &s.in, &s.outTok, &s.errText,
+		&r.Gaps.Count, &s.gapSum, &s.gapMin, &s.gapMax)...); err != nil {
+		return err
+	}
+	r.Start, r.QueueTime, r.TTFT, r.Latency = orUnknown(s.start), orUnknown(s.queue), orUnknown(s.ttft), orUnknown(s.latency)
+	r.Gaps.Sum, r.Gaps.Min, r.Gaps.Max = orUnknown(s.gapSum), orUnknown(s.gapMin), orUnknown(s.gapMax)
+	r.InputTokens, r.OutputTokens = countOrUnknown(s.in), countOrUnknown(s.outTok)
+	r.Error = s.errText.String
+	return nil
 }
 
 func orUnknown(v sql.NullFloat64) float64 {
@@ -377,13 +439,33 @@ func (a *Archive) EachRequest(ctx context.Context, runID string, fn func(*benchr
 // Events returns the history in the order it was written: all of it when
 // runID is "", else the events of that run.
 func (a *Archive) Events(runID string) ([]Event, error) {
-	q := "SELECT id, at, actor, tool_version, action, run_id, blob, detail FROM events"
+	q := "SELECT " + eventColumnsSQL + " FROM events"
 	var args []any
 	if runID != "" {
 		q += " WHERE run_id = ?"
 		args = append(args, runID)
 	}
-	rows, err := a.r.Query(q+" ORDER BY id", args...)
+	return a.readEvents(q+" ORDER BY id", args...)
+}
+
+// EventsByRun returns, for every run with events, its events in the order
+// they were written: one query for a pass over many runs.
+func (a *Archive) EventsByRun() (map[string][]Event, error) {
+	evs, err := a.readEvents("SELECT " + eventColumnsSQL + " FROM events WHERE run_id IS NOT NULL AND run_id <> '' ORDER BY id")
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]Event{}
+	for _, ev := range evs {
+		out[ev.RunID] = append(out[ev.RunID], ev)
+	}
+	return out, nil
+}
+
+const eventColumnsSQL = "id, at, actor, tool_version, action, run_id, blob, detail"
+
+func (a *Archive) readEvents(query string, args ...any) ([]Event, error) {
+	rows, err := a.r.Query(query, args...)
 	if err != nil {
 		return nil, a.wrap("read events", err)
 	}
@@ -408,7 +490,6 @@ func (a *Archive) Events(runID string) ([]Event, error) {
 	return out, nil
 }
 
-// Empty collections read back as nil, whichever way they were stored.
 func unmarshalMap(s string) (map[string]string, error) {
 	var m map[string]string
 	if err := json.Unmarshal([]byte(s), &m); err != nil {

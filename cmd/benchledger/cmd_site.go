@@ -44,6 +44,7 @@ rewritten only when its bytes change. --force makes everything again.`,
 		asOf := asOfFlag(fs)
 		force := fs.Bool("force", false, "make every page again, ignoring the previous build's record")
 		quiet := fs.Bool("q", false, "print only the path of the site's index")
+		raw := fs.Bool("raw", true, "copy each raw file's original bytes into the site for download (-raw=false: digests only)")
 		rest, err := parseArgs(fs, args)
 		if err != nil {
 			return err
@@ -56,7 +57,7 @@ rewritten only when its bytes change. --force makes everything again.`,
 			return err
 		}
 		defer a.Close()
-		opt := site.Options{Out: *out, Langs: splitList(*langs), Templates: *tmpl, Force: *force, ToolVersion: toolVersion()}
+		opt := site.Options{Out: *out, Langs: splitList(*langs), Templates: *tmpl, Force: *force, NoRaw: !*raw, ToolVersion: toolVersion()}
 		for _, specPath := range rest {
 			res, _, err := evaluateSpecIn(ctx, specPath, *asOf, func() (*store.Archive, error) { return a, nil })
 			if err != nil {

@@ -34,17 +34,26 @@ func runsJSON(t *testing.T, db string) []map[string]any {
 // siteRunData reads a run's data file, as diff.html loads it.
 func siteRunData(t *testing.T, out, id string) map[string]any {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join(out, "data", "run", id+".js"))
+	shard := filepath.Join(out, "data", "runs-"+id[:2]+".js")
+	data, err := os.ReadFile(shard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := strings.TrimSuffix(strings.TrimSpace(string(data)), ");")
-	s = strings.TrimPrefix(s, "benchledgerRun(")
-	var v map[string]any
-	if err := json.Unmarshal([]byte(s), &v); err != nil {
-		t.Fatalf("data/run/%s.js: %v", id, err)
+	for _, line := range strings.Split(string(data), "\n") {
+		s, ok := strings.CutPrefix(line, "benchledgerRun(")
+		if !ok {
+			continue
+		}
+		var v map[string]any
+		if err := json.Unmarshal([]byte(strings.TrimSuffix(s, ");")), &v); err != nil {
+			t.Fatalf("%s: %v", shard, err)
+		}
+		if v["id"] == id {
+			return v
+		}
 	}
-	return v
+	t.Fatalf("%s has no line for run %s", shard, id)
+	return nil
 }
 
 // fileStates records every file of a site with its modification time and
@@ -253,7 +262,7 @@ func TestSiteDemo(t *testing.T) {
 	for _, lang := range siteLangs {
 		want = append(want, lang+"/index.html", lang+"/runs.html", lang+"/run/"+newID+".html")
 	}
-	want = append(want, ".benchledger-site.json", "data/run/"+newID+".js")
+	want = append(want, ".benchledger-site.json", "data/runs-"+newID[:2]+".js")
 	var rawNew string
 	for _, f := range ch {
 		if strings.HasPrefix(f, "raw/") {
@@ -268,6 +277,14 @@ func TestSiteDemo(t *testing.T) {
 	sort.Strings(want)
 	if !slices.Equal(ch, want) {
 		t.Errorf("after one new run the build changed\n%v\nwant\n%v", ch, want)
+	}
+
+	// Every run, old and new, still has its line for the diff page (a
+	// shard rewritten for the new run keeps the others').
+	for _, run := range runsJSON(t, db) {
+		if d := siteRunData(t, out, run["id"].(string)); d["sha256"] == "" {
+			t.Errorf("run %s: data line without its digest", run["id"])
+		}
 	}
 
 	// A language no longer asked for is removed with its pages.
@@ -300,7 +317,7 @@ func TestSiteHostileStrings(t *testing.T) {
 		t.Fatal(r)
 	}
 	id := strings.TrimSpace(bl(t, "runs", "--db", db, "-q").stdout)
-	for _, page := range []string{"en/index.html", "en/runs.html", "en/run/" + id + ".html", "ja/run/" + id + ".html", "data/run/" + id + ".js"} {
+	for _, page := range []string{"en/index.html", "en/runs.html", "en/run/" + id + ".html", "ja/run/" + id + ".html", "data/runs-" + id[:2] + ".js"} {
 		data, err := os.ReadFile(filepath.Join(out, filepath.FromSlash(page)))
 		if err != nil {
 			t.Fatal(err)

@@ -344,3 +344,45 @@ func equal(a, b []float64) bool {
 	}
 	return true
 }
+
+func TestRequestTimeline(t *testing.T) {
+	nan := math.NaN()
+	pts := []RequestPoint{{0, 0.1, 1.5}, {0.5, 0.2, nan}, {1, nan, 2.25}}
+	c, step, err := RequestTimeline("timeline", pts, Labels{Title: "<b>t</b>", Baseline: "E2E", Candidate: "TTFT", XAxis: "x", YAxis: "y"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if step != 1 {
+		t.Errorf("step %d for 3 points", step)
+	}
+	if strings.Contains(string(c.Option), "<b>") {
+		t.Error("label not escaped in the option")
+	}
+	m := decode(t, c)
+	ss := series(t, m)
+	if len(ss) != 2 || ss[0]["name"] != "E2E" || ss[1]["name"] != "TTFT" {
+		t.Fatalf("series %v", ss)
+	}
+	// The failed/unknown values are left out, each series keeps its own.
+	if e2e := ss[0]["data"].([]any); len(e2e) != 2 || e2e[1].([]any)[1].(float64) != 2.25 {
+		t.Errorf("E2E points %v", e2e)
+	}
+	if tt := ss[1]["data"].([]any); len(tt) != 2 || tt[1].([]any)[0].(float64) != 0.5 {
+		t.Errorf("TTFT points %v", tt)
+	}
+	// A long run is drawn every k-th request.
+	many := make([]RequestPoint, 5*MaxTimelinePoints+1)
+	for i := range many {
+		many[i] = RequestPoint{float64(i), 0.1, 1}
+	}
+	c, step, err = RequestTimeline("timeline", many, Labels{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(series(t, decode(t, c))[0]["data"].([]any)); step != 6 || n > MaxTimelinePoints {
+		t.Errorf("step %d, %d points drawn", step, n)
+	}
+	if _, _, err := RequestTimeline("timeline", []RequestPoint{{nan, nan, nan}}, Labels{}); !errors.Is(err, ErrNoData) {
+		t.Errorf("no drawable point: %v", err)
+	}
+}

@@ -1,6 +1,7 @@
 package charts
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -277,36 +278,76 @@ func RequestTimeline(id string, pts []RequestPoint, l Labels) (Chart, int, error
 		return Chart{}, 0, fmt.Errorf("chart %s: request timeline: %w", id, ErrNoData)
 	}
 	step := (len(pts) + MaxTimelinePoints - 1) / MaxTimelinePoints
-	var e2e, ttft []opts.ScatterData
+	// The option is written directly rather than through go-echarts: a
+	// site draws this chart for every run, and the reflection go-echarts
+	// does per point was most of the time.
+	var e2e, ttft []byte
 	for i := 0; i < len(pts); i += step {
 		p := pts[i]
 		if !finite(p.Send) {
 			continue
 		}
 		if finite(p.Latency) {
-			e2e = append(e2e, opts.ScatterData{Value: []float64{p.Send, p.Latency}})
+			e2e = appendPoint(e2e, p.Send, p.Latency)
 		}
 		if finite(p.TTFT) {
-			ttft = append(ttft, opts.ScatterData{Value: []float64{p.Send, p.TTFT}})
+			ttft = appendPoint(ttft, p.Send, p.TTFT)
 		}
 	}
 	if len(e2e) == 0 && len(ttft) == 0 {
 		return Chart{}, 0, fmt.Errorf("chart %s: request timeline: %w", id, ErrNoData)
 	}
-	sc := charts.NewScatter()
-	sc.SetGlobalOptions(append(global(id, l, true),
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
-		charts.WithXAxisOpts(opts.XAxis{Type: "value", Name: l.XAxis, NameLocation: "middle", NameGap: 30, Min: 0}),
-		charts.WithYAxisOpts(opts.YAxis{Type: "value", Name: l.YAxis, Min: 0}),
-	)...)
+	type series struct {
+		Name       string          `json:"name"`
+		Type       string          `json:"type"`
+		Data       json.RawMessage `json:"data"`
+		SymbolSize int             `json:"symbolSize"`
+		ItemStyle  map[string]any  `json:"itemStyle"`
+	}
+	var ss []series
 	if len(e2e) > 0 {
-		sc.AddSeries(l.Baseline, e2e, charts.WithItemStyleOpts(opts.ItemStyle{Color: colorCandidate}),
-			charts.WithScatterChartOpts(opts.ScatterChart{SymbolSize: 5}))
+		ss = append(ss, series{l.Baseline, "scatter", closeArray(e2e), 5, map[string]any{"color": colorCandidate}})
 	}
 	if len(ttft) > 0 {
-		sc.AddSeries(l.Candidate, ttft, charts.WithItemStyleOpts(opts.ItemStyle{Color: colorMark}),
-			charts.WithScatterChartOpts(opts.ScatterChart{SymbolSize: 4}))
+		ss = append(ss, series{l.Candidate, "scatter", closeArray(ttft), 4, map[string]any{"color": colorMark}})
 	}
-	c, err := encode(id, sc)
-	return c, step, err
+	axis := func(name string, extra map[string]any) []map[string]any {
+		a := map[string]any{"type": "value", "name": name, "min": 0}
+		for k, v := range extra {
+			a[k] = v
+		}
+		return []map[string]any{a}
+	}
+	option := map[string]any{
+		"title":     map[string]any{"text": l.Title, "subtext": l.Subtitle, "left": "center"},
+		"animation": false,
+		"legend":    map[string]any{"show": true, "bottom": "0"},
+		"grid":      map[string]any{"top": "70", "left": "3%", "right": "6%", "bottom": gridBottom(l, true), "containLabel": true},
+		"tooltip":   map[string]any{"show": true, "trigger": "item"},
+		"xAxis":     axis(l.XAxis, map[string]any{"nameLocation": "middle", "nameGap": 30}),
+		"yAxis":     axis(l.YAxis, nil),
+		"series":    ss,
+	}
+	b, err := json.Marshal(option) // escapes <, >, & as in encode
+	if err != nil {
+		return Chart{}, 0, fmt.Errorf("chart %s: %w", id, err)
+	}
+	return Chart{ID: id, Option: b}, step, nil
 }
+
+// appendPoint adds [x,y] to a JSON array being written (without its
+// brackets), to the tenth of a millisecond a chart can show.
+func appendPoint(b []byte, x, y float64) []byte {
+	if len(b) == 0 {
+		b = append(b, '[')
+	} else {
+		b = append(b, ',')
+	}
+	b = append(b, '[')
+	b = strconv.AppendFloat(b, math.Round(x*1e4)/1e4, 'f', -1, 64)
+	b = append(b, ',')
+	b = strconv.AppendFloat(b, math.Round(y*1e4)/1e4, 'f', -1, 64)
+	return append(b, ']')
+}
+
+func closeArray(b []byte) json.RawMessage { return append(b, ']') }

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/benchledger/benchledger/locales"
 	"github.com/benchledger/benchledger/render/assets"
@@ -27,8 +26,10 @@ type Page struct {
 	Root, Home string
 	Langs      []LangLink
 	Version    string
-	loc        locales.Locale
-	cache      *sync.Map
+	// L holds the language's messages under site.* (without the prefix)
+	// and table.* (as table_*), dots written as underscores: {{.L.run_overview}}.
+	L   map[string]string
+	loc locales.Locale
 }
 
 // LangLink is the same page in one language.
@@ -37,19 +38,9 @@ type LangLink struct {
 	Current         bool
 }
 
-// T is the page's message catalogue, for the templates. A message without
-// arguments is looked up once per language and build.
-func (p *Page) T(key string, args ...any) string {
-	if len(args) > 0 || p.cache == nil {
-		return p.loc.T(key, args...)
-	}
-	if v, ok := p.cache.Load(key); ok {
-		return v.(string)
-	}
-	v := p.loc.T(key)
-	p.cache.Store(key, v)
-	return v
-}
+// T is the page's message catalogue, for messages with arguments; the
+// templates read the others from L.
+func (p *Page) T(key string, args ...any) string { return p.loc.T(key, args...) }
 
 // Int writes a count in the page's number style.
 func (p *Page) Int(n int) string { return p.loc.Integer(n) }
@@ -58,13 +49,29 @@ func (p *Page) Int(n int) string { return p.loc.Integer(n) }
 // language's folder, with /).
 func (b *builder) page(l locales.Locale, rel, title string) *Page {
 	depth := strings.Count(rel, "/")
-	cache, _ := b.messages.LoadOrStore(l.Tag(), &sync.Map{})
-	p := &Page{Lang: l.Tag(), Title: title, Version: b.opt.ToolVersion, loc: l, cache: cache.(*sync.Map),
+	p := &Page{Lang: l.Tag(), Title: title, Version: b.opt.ToolVersion, loc: l, L: b.labels(l),
 		Home: strings.Repeat("../", depth), Root: strings.Repeat("../", depth+1)}
 	for _, o := range b.locs {
 		p.Langs = append(p.Langs, LangLink{Tag: o.Tag(), Name: o.Name(), Href: p.Root + o.Tag() + "/" + rel, Current: o.Tag() == l.Tag()})
 	}
 	return p
+}
+
+// labels are the messages a language's templates read through Page.L,
+// made once per build.
+func (b *builder) labels(l locales.Locale) map[string]string {
+	if m, ok := b.messages.Load(l.Tag()); ok {
+		return m.(map[string]string)
+	}
+	m := map[string]string{}
+	for _, prefix := range []string{"site.", "table."} {
+		for _, k := range l.Keys(prefix) {
+			name := strings.ReplaceAll(strings.TrimPrefix(k, "site."), ".", "_")
+			m[name] = l.T(k)
+		}
+	}
+	v, _ := b.messages.LoadOrStore(l.Tag(), m)
+	return v.(map[string]string)
 }
 
 // cmpRef is a comparison page a case study's spec names.

@@ -93,23 +93,9 @@ type runData struct {
 
 // runPages reads one run and writes its page in every language, its data
 // file for the diff page and its raw files.
-func (b *builder) runPages(s store.RunSummary, key string) (manifestRun, error) {
-	rec, err := b.a.Run(s.ID)
-	if err != nil {
-		return manifestRun{}, err
-	}
+func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string, events []store.Event, companions []store.RunFile) (manifestRun, error) {
 	reqs := rec.Run.Requests
-	if reqs == nil && rec.Run.HasRequests {
-		if reqs, err = b.a.Requests(rec.ID); err != nil {
-			return manifestRun{}, err
-		}
-		rec.Run.Requests = reqs
-	}
 	d := &runData{sum: s, rec: rec, view: runview.Build(rec, reqs), links: b.cmpLinks[s.ID]}
-	events, err := b.a.Events(rec.ID)
-	if err != nil {
-		return manifestRun{}, err
-	}
 	for _, ev := range events {
 		d.view.History = append(d.view.History, runview.HistoryRow{At: ev.At.UTC().Format(time.RFC3339), Action: ev.Action,
 			Actor: ev.Actor, ToolVersion: ev.ToolVersion, Detail: ev.Detail})
@@ -118,12 +104,7 @@ func (b *builder) runPages(s store.RunSummary, key string) (manifestRun, error) 
 
 	var files []string
 	// The raw files: the one the run was read from, then its companions.
-	raws := []store.RunFile{{Blob: rec.BlobSHA256, FileName: rec.FileName}}
-	companions, err := b.a.RunFiles(rec.ID)
-	if err != nil {
-		return manifestRun{}, err
-	}
-	raws = append(raws, companions...)
+	raws := append([]store.RunFile{{Blob: rec.BlobSHA256, FileName: rec.FileName}}, companions...)
 	for _, f := range raws {
 		rf, err := b.rawFile(f.Blob, f.FileName)
 		if err != nil {
@@ -133,7 +114,7 @@ func (b *builder) runPages(s store.RunSummary, key string) (manifestRun, error) 
 			d.findings = append(d.findings, audit.Finding{Check: audit.CheckBlobHash, Severity: audit.Fail, Run: rec.ID, File: f.FileName,
 				Message: "the archived bytes of " + f.FileName + " no longer match their SHA-256 " + f.Blob + ": the raw file is damaged",
 				Params:  map[string]string{"blob": f.Blob}})
-		} else {
+		} else if rf.Href != "" {
 			files = append(files, rf.Href)
 		}
 		d.files = append(d.files, rf)
@@ -187,20 +168,15 @@ func (b *builder) runPages(s store.RunSummary, key string) (manifestRun, error) 
 			return manifestRun{}, err
 		}
 		rel := l.Tag() + "/run/" + s.ID + ".html"
-		if err := b.write(rel, buf.Bytes()); err != nil {
-			return manifestRun{}, err
-		}
+		b.writeRunFile(rel, buf.Bytes())
 		files = append(files, rel)
 	}
 	data, err := runDataScript(d)
 	if err != nil {
 		return manifestRun{}, err
 	}
-	rel := "data/run/" + s.ID + ".js"
-	if err := b.write(rel, data); err != nil {
-		return manifestRun{}, err
-	}
-	files = append(files, rel)
+	b.addDataLine(s.ID, data)
+	files = append(files, shardOf(s.ID))
 	return manifestRun{Key: key, Files: files, Row: row}, nil
 }
 
@@ -210,6 +186,10 @@ func (b *builder) runPages(s store.RunSummary, key string) (manifestRun, error) 
 func (b *builder) rawFile(sha, name string) (rawFile, error) {
 	rel := "raw/" + sha + "/" + safeName(name)
 	rf := rawFile{Name: name, SHA256: sha, Href: rel, Size: b.blobSizes[sha]}
+	if b.opt.NoRaw {
+		rf.Href = ""
+		return rf, nil
+	}
 	path := filepath.Join(b.out, filepath.FromSlash(rel))
 	b.mu.Lock()
 	b.keep[rel] = true
@@ -256,10 +236,11 @@ func (b *builder) rawFile(sha, name string) (rawFile, error) {
 	return rf, nil
 }
 
-// runDataScript is the run as diff.html reads it: a script that hands its
-// fields and figures to window.benchledgerRun (a script, not JSON fetched,
-// because browsers refuse fetch() from file://). json.Marshal escapes <, >,
-// & and the line separators, so no value can end the script.
+// runDataScript is the run as diff.html reads it: a line of script that
+// hands its fields and figures to window.benchledgerRun (a script, not JSON
+// fetched, because browsers refuse fetch() from file://). json.Marshal
+// escapes <, >, & and the line separators, so no value can end the script
+// or the line. The id comes first (data.go finds lines by it).
 func runDataScript(d *runData) ([]byte, error) {
 	type figure struct {
 		Metric     string   `json:"metric"`
@@ -287,7 +268,7 @@ func runDataScript(d *runData) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []byte("benchledgerRun(" + string(data) + ");\n"), nil
+	return []byte("benchledgerRun(" + string(data) + ");"), nil
 }
 
 // Views of a run page.
@@ -342,7 +323,11 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 	p := &runPageView{Page: b.page(l, "run/"+d.sum.ID+".html", l.T("site.run.title", "id", d.sum.ID)),
 		ID: d.sum.ID, Sum: d.sum, V: v, HasRecords: len(d.points) > 0}
 	for _, f := range d.files {
-		p.Files = append(p.Files, rawFileView{Name: f.Name, SHA256: f.SHA256, Href: p.Root + f.Href,
+		href := ""
+		if f.Href != "" {
+			href = p.Root + f.Href
+		}
+		p.Files = append(p.Files, rawFileView{Name: f.Name, SHA256: f.SHA256, Href: href,
 			Size: l.Number(float64(f.Size), 0) + " B", Corrupt: f.Corrupt})
 	}
 	if v.Publishable {

@@ -11,7 +11,7 @@
 //	<lang>/case/<id>.html       a case study: its reports, versions, errata
 //	<lang>/compare/<case>--<name>.html  a comparison a case-study spec names
 //	<lang>/diff.html            any two runs side by side (client side)
-//	data/run/<id>.js            a run's fields and figures for diff.html
+//	data/runs-<xx>.js           runs' fields and figures for diff.html (data.go)
 //	raw/<sha256>/<name>         the original bytes of each raw file
 //	reports/<case>/             the case study's rendered reports
 //	assets/                     style, script, ECharts
@@ -65,6 +65,10 @@ type Options struct {
 	Cases []Case
 	// Force rebuilds every page, ignoring the manifest.
 	Force bool
+	// NoRaw leaves the raw files out: run pages show their SHA-256 but
+	// offer no download. The copies are most of a first build's time
+	// and of the site's size (they are the evidence, byte for byte).
+	NoRaw bool
 	// ToolVersion is shown in every footer and is part of every page key.
 	ToolVersion string
 	// Progress, when set, is called as runs are done.
@@ -128,9 +132,10 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
 		return st, err
 	}
-	b := &builder{ctx: ctx, a: a, opt: opt, locs: locs, tpl: tpl, out: opt.Out, keep: map[string]bool{}}
+	b := &builder{ctx: ctx, a: a, opt: opt, locs: locs, tpl: tpl, out: opt.Out, keep: map[string]bool{}, dataLines: map[string]map[string][]byte{}}
 	b.old = readManifest(opt.Out)
-	if opt.Force || b.old.Format != siteFormat {
+	fresh := opt.Force || b.old.Format != siteFormat
+	if fresh {
 		b.old = manifest{}
 	}
 	b.next = manifest{Format: siteFormat, Runs: map[string]manifestRun{}}
@@ -171,6 +176,13 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 	}
 	st.RunsRebuilt = len(todo)
 	if err := b.buildRuns(summaries, rows, todo); err != nil {
+		return st, err
+	}
+	exists := make(map[string]bool, len(summaries))
+	for _, s := range summaries {
+		exists[s.ID] = true
+	}
+	if err := b.writeData(exists, fresh); err != nil {
 		return st, err
 	}
 
@@ -229,6 +241,10 @@ type builder struct {
 	cases     []*caseView
 	// cmpLinks are, per run, the comparison pages that name it.
 	cmpLinks map[string][]cmpRef
+	// dataLines are the diff page's lines of the runs made, by shard.
+	dataLines map[string]map[string][]byte
+	// writes feeds the writer goroutine while runs are made.
+	writes chan fileWrite
 	// messages caches, per language, catalogue messages without arguments.
 	messages sync.Map
 
@@ -242,7 +258,7 @@ type builder struct {
 // every later change appends an event).
 func (b *builder) runKey(s store.RunSummary, stamp string) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "format %d\ntool %s\ntemplates %s\n", siteFormat, b.opt.ToolVersion, b.tpl.digest)
+	fmt.Fprintf(h, "format %d\ntool %s\ntemplates %s\nraw %t\n", siteFormat, b.opt.ToolVersion, b.tpl.digest, !b.opt.NoRaw)
 	for _, l := range b.locs {
 		fmt.Fprintf(h, "lang %s\n", l.Tag())
 	}
@@ -262,16 +278,83 @@ func (b *builder) filesExist(files []string) bool {
 	return true
 }
 
+// bulkThreshold: from this many runs to make, they are read in one pass
+// over the archive's tables (store.ScanRuns) rather than one by one.
+const bulkThreshold = 32
+
 // buildRuns makes the pages of the runs at the todo indexes, filling their
-// rows for the runs table.
+// rows for the runs table. One goroutine reads the runs, a few make their
+// pages, and one writes the files: many writers into one folder only
+// contend for it.
 func (b *builder) buildRuns(summaries []store.RunSummary, rows []runRow, todo []int) error {
 	if len(todo) == 0 {
 		return nil
 	}
-	// Twice the cores: a worker waiting on the file system or the
-	// archive leaves its core to another.
-	workers := min(2*max(runtime.GOMAXPROCS(0), 1), 8, len(todo))
-	jobs := make(chan int)
+	ctx, cancel := context.WithCancel(b.ctx)
+	defer cancel()
+	events, err := b.a.EventsByRun()
+	if err != nil {
+		return err
+	}
+	companions, err := b.a.RunFilesByRun()
+	if err != nil {
+		return err
+	}
+	index := make(map[string]int, len(todo))
+	for _, i := range todo {
+		index[summaries[i].ID] = i
+	}
+
+	// The writer.
+	b.writes = make(chan fileWrite, 64)
+	var writeErr error
+	writerDone := make(chan struct{})
+	go func() {
+		defer close(writerDone)
+		for w := range b.writes {
+			if writeErr == nil {
+				if writeErr = b.write(w.rel, w.data); writeErr != nil {
+					cancel()
+				}
+			}
+		}
+	}()
+
+	// The reader.
+	recs := make(chan *store.RunRecord, 16)
+	var readErr error
+	go func() {
+		defer close(recs)
+		send := func(rec *store.RunRecord) error {
+			select {
+			case recs <- rec:
+				return nil
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		if len(todo) >= bulkThreshold {
+			wanted := make(map[string]bool, len(todo))
+			for id := range index {
+				wanted[id] = true
+			}
+			readErr = b.a.ScanRuns(ctx, wanted, send)
+			return
+		}
+		for _, i := range todo {
+			rec, err := b.a.Run(summaries[i].ID)
+			if err == nil {
+				err = send(rec)
+			}
+			if err != nil {
+				readErr = err
+				return
+			}
+		}
+	}()
+
+	// The page makers.
+	workers := min(max(runtime.GOMAXPROCS(0), 1), 8, len(todo))
 	errs := make([]error, workers)
 	var done atomic.Int64
 	var wg sync.WaitGroup
@@ -279,18 +362,20 @@ func (b *builder) buildRuns(summaries []store.RunSummary, rows []runRow, todo []
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			for i := range jobs {
-				if errs[w] != nil {
+			for rec := range recs {
+				if errs[w] != nil || ctx.Err() != nil {
 					continue
 				}
-				m, err := b.runPages(summaries[i], rows[i].key)
+				i := index[rec.ID]
+				m, err := b.runPages(rec, summaries[i], rows[i].key, events[rec.ID], companions[rec.ID])
 				if err != nil {
-					errs[w] = fmt.Errorf("site: run %s: %w", summaries[i].ID, err)
+					errs[w] = fmt.Errorf("site: run %s: %w", rec.ID, err)
+					cancel()
 					continue
 				}
 				rows[i] = m.Row
 				b.mu.Lock()
-				b.next.Runs[summaries[i].ID] = m
+				b.next.Runs[rec.ID] = m
 				b.mu.Unlock()
 				if b.opt.Progress != nil {
 					b.opt.Progress(int(done.Add(1)), len(todo))
@@ -298,18 +383,38 @@ func (b *builder) buildRuns(summaries []store.RunSummary, rows []runRow, todo []
 			}
 		}(w)
 	}
-	for _, i := range todo {
-		if b.ctx.Err() != nil {
-			break
-		}
-		jobs <- i
-	}
-	close(jobs)
 	wg.Wait()
+	close(b.writes)
+	<-writerDone
+	b.writes = nil
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	if writeErr != nil {
+		return writeErr
+	}
 	if err := b.ctx.Err(); err != nil {
 		return err
 	}
-	return errors.Join(errs...)
+	if readErr != nil {
+		return readErr
+	}
+	if n := done.Load(); n != int64(len(todo)) {
+		return fmt.Errorf("site: %d of %d runs read from the archive", n, len(todo))
+	}
+	return nil
+}
+
+// fileWrite is a file for the writer goroutine.
+type fileWrite struct {
+	rel  string
+	data []byte
+}
+
+// writeRunFile hands a run's file to the writer (or writes it at once
+// outside buildRuns), and counts it as part of this build.
+func (b *builder) writeRunFile(rel string, data []byte) {
+	b.writes <- fileWrite{rel, data}
 }
 
 // write puts data at rel (relative to out, with /) unless the file there

@@ -61,7 +61,8 @@ func loadTemplates(dir string) (*templateSet, error) {
 			return nil, err
 		}
 		fmt.Fprintf(h, "%s\n%s\n", name, src)
-		t := htmltemplate.New(kind).Funcs(funcs)
+		// A misspelt label is an error, not an empty heading.
+		t := htmltemplate.New(kind).Funcs(funcs).Option("missingkey=error")
 		if kind != "root" {
 			if t, err = t.Parse(string(layout)); err != nil {
 				return nil, fmt.Errorf("site: layout.html.tmpl: %w", err)

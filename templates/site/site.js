@@ -161,13 +161,19 @@
       window.__diffReady = true;
     }
     window.benchledgerRun = function (r) { runs[r.id] = r; };
-    var pending = 2;
-    ids.forEach(function (id) {
-      if (!/^[A-Za-z0-9._-]+$/.test(id)) { fail(id); return; }
+    // Runs live in shard files named by the id's first two characters.
+    var shards = [];
+    for (var i = 0; i < ids.length; i++) {
+      if (!/^[A-Za-z0-9._-]+$/.test(ids[i])) { fail(ids[i]); return; }
+      var shard = ids[i].slice(0, 2);
+      if (shards.indexOf(shard) < 0) { shards.push(shard); }
+    }
+    var pending = shards.length;
+    shards.forEach(function (shard) {
       var s = document.createElement('script');
-      s.src = '../data/run/' + id + '.js';
+      s.src = '../data/runs-' + shard + '.js';
       s.onload = function () { if (--pending === 0) { draw(); } };
-      s.onerror = function () { fail(id); };
+      s.onerror = function () { fail(ids[0].slice(0, 2) === shard ? ids[0] : ids[1]); };
       document.body.appendChild(s);
     });
     function fmt(v, unit) {
