@@ -346,26 +346,61 @@ func scanRequests(tx *sql.Tx, runID string, fn func(*benchrun.Request) error) er
 const requestColumnsSQL = `idx, start, queue_time, ttft, latency, input_tokens, output_tokens,
 		error, gap_count, gap_sum, gap_min, gap_max`
 
-// requestScanner decodes requestColumnsSQL rows, reusing its NULL-aware
-// holders from row to row.
+// requestScanner decodes requestColumnsSQL rows. It scans into plain
+// interface values, which database/sql copies without conversion, and
+// decodes them itself: a pass over a million requests spends its time here.
 type requestScanner struct {
-	start, queue, ttft, latency, gapSum, gapMin, gapMax sql.NullFloat64
-	in, outTok                                          sql.NullInt32
-	errText                                             sql.NullString
+	vals [12]any
+	dest []any
 }
 
 // scan decodes one row (after any columns in extra) into r.
 func (s *requestScanner) scan(scan func(...any) error, r *benchrun.Request, extra ...any) error {
-	*r = benchrun.Request{}
-	if err := scan(append(extra, &r.Index, &s.start, &s.queue, &s.ttft, &s.latency, &s.in, &s.outTok, &s.errText,
-		&r.Gaps.Count, &s.gapSum, &s.gapMin, &s.gapMax)...); err != nil {
+	if len(s.dest) != len(extra)+len(s.vals) {
+		s.dest = append(append([]any(nil), extra...), make([]any, len(s.vals))...)
+		for i := range s.vals {
+			s.dest[len(extra)+i] = &s.vals[i]
+		}
+	}
+	copy(s.dest, extra)
+	if err := scan(s.dest...); err != nil {
 		return err
 	}
-	r.Start, r.QueueTime, r.TTFT, r.Latency = orUnknown(s.start), orUnknown(s.queue), orUnknown(s.ttft), orUnknown(s.latency)
-	r.Gaps.Sum, r.Gaps.Min, r.Gaps.Max = orUnknown(s.gapSum), orUnknown(s.gapMin), orUnknown(s.gapMax)
-	r.InputTokens, r.OutputTokens = countOrUnknown(s.in), countOrUnknown(s.outTok)
-	r.Error = s.errText.String
+	v := &s.vals
+	idx, ok1 := v[0].(int64)
+	gapCount, ok2 := v[8].(int64)
+	if !ok1 || !ok2 {
+		return fmt.Errorf("request row: idx %v, gap_count %v: not integers", v[0], v[8])
+	}
+	*r = benchrun.Request{Index: int(idx), Start: realOrUnknown(v[1]), QueueTime: realOrUnknown(v[2]), TTFT: realOrUnknown(v[3]),
+		Latency: realOrUnknown(v[4]), InputTokens: intOrUnknown(v[5]), OutputTokens: intOrUnknown(v[6]),
+		Gaps: benchrun.GapStats{Count: int32(gapCount), Sum: realOrUnknown(v[9]), Min: realOrUnknown(v[10]), Max: realOrUnknown(v[11])}}
+	switch e := v[7].(type) {
+	case string:
+		r.Error = e
+	case []byte:
+		r.Error = string(e)
+	}
 	return nil
+}
+
+// realOrUnknown reads a REAL column (NULL: unknown).
+func realOrUnknown(v any) float64 {
+	switch x := v.(type) {
+	case float64:
+		return x
+	case int64:
+		return float64(x)
+	}
+	return benchrun.Unknown
+}
+
+// intOrUnknown reads a token count (NULL: -1, unknown).
+func intOrUnknown(v any) int32 {
+	if x, ok := v.(int64); ok {
+		return int32(x)
+	}
+	return -1
 }
 
 func orUnknown(v sql.NullFloat64) float64 {

@@ -290,7 +290,12 @@ type (
 		Caveats     []caveatView
 		Findings    []findingView
 		Provenance  []provenanceView
-		History     []runview.HistoryRow
+		// FigureRows and ProvenanceRows are the two long tables' rows,
+		// written by rows.go (each value escaped): one template action
+		// each instead of several per row, which is most of a run page's
+		// time. A template may range over Figures and Provenance instead.
+		FigureRows, ProvenanceRows htmltemplate.HTML
+		History                    []runview.HistoryRow
 		Links       []linkView
 	}
 	rawFileView struct {
@@ -379,6 +384,7 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 		p.Provenance = append(p.Provenance, provenanceView{Field: g.Field, Label: l.FieldLabel(g.Field), Value: g.Value, Sources: g.Sources})
 	}
 	p.History = v.History
+	p.FigureRows, p.ProvenanceRows = figureRows(p.Figures), provenanceRows(p.Provenance)
 	for _, c := range d.links {
 		p.Links = append(p.Links, linkView{Text: c.Case + " — " + c.Name, Href: p.Home + c.Href})
 	}
