@@ -163,7 +163,7 @@ func pathID(id string) string {
 // Views of the pages over all runs.
 type (
 	indexView struct {
-		*Page
+		P *Page
 		Counts    string
 		Campaigns []campaignView
 		Cases     []caseLink
@@ -177,7 +177,7 @@ type (
 		ID, Title, Href, Version string
 	}
 	runsView struct {
-		*Page
+		P *Page
 		Rows     []runRowView
 		// RowsHTML is Rows written by rows.go: one template action
 		// instead of a dozen per run (a table of 10,000 runs).
@@ -197,7 +197,7 @@ type (
 func (b *builder) langPages(l locales.Locale, summaries []store.RunSummary, rows []runRow) error {
 	tag := l.Tag()
 	// Index: campaigns and case studies.
-	idx := &indexView{Page: b.page(l, "index.html", l.T("site.title"))}
+	idx := &indexView{P: b.page(l, "index.html", l.T("site.title"))}
 	type agg struct {
 		runs, pub      int
 		first, last    string
@@ -270,7 +270,7 @@ func (b *builder) langPages(l locales.Locale, summaries []store.RunSummary, rows
 	}
 
 	// Runs table.
-	rv := &runsView{Page: b.page(l, "runs.html", l.T("site.runs.title"))}
+	rv := &runsView{P: b.page(l, "runs.html", l.T("site.runs.title"))}
 	roles := map[string]bool{}
 	for _, r := range rows {
 		row := runRowView{runRow: r, Href: "run/" + r.ID + ".html", PublishableText: yesNo(l, r.Publishable), RequestsText: "–", ThroughputText: "–"}
@@ -396,7 +396,7 @@ func (c *caseView) publication() *report.Publication {
 
 type (
 	caseView2 struct {
-		*Page
+		P *Page
 		ID, CaseTitle string
 		Reports       []linkView
 		Audits        []linkView
@@ -406,7 +406,7 @@ type (
 		Runs          []linkView
 	}
 	compareView struct {
-		*Page
+		P *Page
 		CaseHref, CaseTitle, Name, Of string
 		Rows                          []compareRow
 		Change, Ratio                 string
@@ -423,14 +423,14 @@ type (
 func (b *builder) casePage(l locales.Locale, c *caseView) error {
 	tag := l.Tag()
 	rel := "case/" + c.file + ".html"
-	p := &caseView2{Page: b.page(l, rel, l.T("site.case.title", "id", c.ID)), ID: c.ID, CaseTitle: caseTitle(c, tag)}
+	p := &caseView2{P: b.page(l, rel, l.T("site.case.title", "id", c.ID)), ID: c.ID, CaseTitle: caseTitle(c, tag)}
 	if c.c != nil {
 		for _, o := range b.locs {
 			p.Reports = append(p.Reports, linkView{Text: l.T("site.case.report_link", "lang", o.Name()),
-				Href: p.Root + c.reportDir + "/" + c.ID + "." + o.Tag() + ".html"})
+				Href: p.P.Root + c.reportDir + "/" + c.ID + "." + o.Tag() + ".html"})
 			if c.c.Audit != nil {
 				p.Audits = append(p.Audits, linkView{Text: l.T("site.case.audit_link", "lang", o.Name()),
-					Href: p.Root + c.reportDir + "/" + c.ID + ".audit." + o.Tag() + ".html"})
+					Href: p.P.Root + c.reportDir + "/" + c.ID + ".audit." + o.Tag() + ".html"})
 			}
 		}
 	} else {
@@ -441,10 +441,10 @@ func (b *builder) casePage(l locales.Locale, c *caseView) error {
 		p.History = &h
 	}
 	for _, ref := range c.cmps {
-		p.Comparisons = append(p.Comparisons, linkView{Text: ref.Name, Href: p.Home + ref.Href})
+		p.Comparisons = append(p.Comparisons, linkView{Text: ref.Name, Href: p.P.Home + ref.Href})
 	}
 	for _, id := range c.runs {
-		p.Runs = append(p.Runs, linkView{Text: id, Href: p.Home + "run/" + id + ".html"})
+		p.Runs = append(p.Runs, linkView{Text: id, Href: p.P.Home + "run/" + id + ".html"})
 	}
 	if err := b.render(tag+"/"+rel, "case", p); err != nil {
 		return err
@@ -463,9 +463,9 @@ func (b *builder) comparePage(l locales.Locale, c *caseView, ref cmpRef) error {
 	res := c.c.Result
 	cf := res.Comparisons[ref.Name]
 	cmp := cf.Comparison
-	p := &compareView{Page: b.page(l, ref.Href, l.T("site.cmp.title", "name", ref.Name)), CaseTitle: caseTitle(c, l.Tag()),
+	p := &compareView{P: b.page(l, ref.Href, l.T("site.cmp.title", "name", ref.Name)), CaseTitle: caseTitle(c, l.Tag()),
 		Name: ref.Name}
-	p.CaseHref = p.Home + "case/" + c.file + ".html"
+	p.CaseHref = p.P.Home + "case/" + c.file + ".html"
 	metric := l.Figure(cmp.Metric)
 	p.Of = l.T("site.cmp.of", "metric", metric, "baseline", l.T("table.baseline"), "candidate", l.T("table.candidate"))
 	unitVal := func(v float64) string { return valueIn(l, &v, cmp.Unit) }
@@ -486,7 +486,7 @@ func (b *builder) comparePage(l locales.Locale, c *caseView, ref cmpRef) error {
 	sc := res.Spec.Comparisons[ref.Name]
 	for _, sel := range []string{sc.Baseline, sc.Candidate} {
 		for _, id := range res.Selections[sel] {
-			p.Runs = append(p.Runs, linkView{Text: sel + ": " + id, Href: p.Home + "run/" + id + ".html"})
+			p.Runs = append(p.Runs, linkView{Text: sel + ": " + id, Href: p.P.Home + "run/" + id + ".html"})
 		}
 	}
 	return b.render(l.Tag()+"/"+ref.Href, "compare", p)
@@ -503,7 +503,7 @@ func fieldLabels(l locales.Locale, fields []string) []string {
 // diffView carries the labels the client-side diff needs: every field and
 // figure name in the page's language.
 type diffView struct {
-	*Page
+	P *Page
 	Labels htmltemplate.JS
 }
 
@@ -521,7 +521,7 @@ func (b *builder) diffView(l locales.Locale) *diffView {
 	labels["yes"], labels["no"] = l.T("site.yes"), l.T("site.no")
 	labels["differs"], labels["missing"] = l.T("site.diff.differs"), l.T("site.diff.missing", "id", "{id}")
 	js, _ := jsonJS(labels)
-	return &diffView{Page: b.page(l, "diff.html", l.T("site.diff.title")), Labels: js}
+	return &diffView{P: b.page(l, "diff.html", l.T("site.diff.title")), Labels: js}
 }
 
 // diffFields and diffFigures have labels on the diff page; other fields

@@ -274,7 +274,7 @@ func runDataScript(d *runData) ([]byte, error) {
 // Views of a run page.
 type (
 	runPageView struct {
-		*Page
+		P *Page
 		ID          string
 		Sum         store.RunSummary
 		V           *runview.View
@@ -325,12 +325,12 @@ type (
 
 func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 	v := d.view
-	p := &runPageView{Page: b.page(l, "run/"+d.sum.ID+".html", l.T("site.run.title", "id", d.sum.ID)),
+	p := &runPageView{P: b.page(l, "run/"+d.sum.ID+".html", l.T("site.run.title", "id", d.sum.ID)),
 		ID: d.sum.ID, Sum: d.sum, V: v, HasRecords: len(d.points) > 0}
 	for _, f := range d.files {
 		href := ""
 		if f.Href != "" {
-			href = p.Root + f.Href
+			href = p.P.Root + f.Href
 		}
 		p.Files = append(p.Files, rawFileView{Name: f.Name, SHA256: f.SHA256, Href: href,
 			Size: l.Number(float64(f.Size), 0) + " B", Corrupt: f.Corrupt})
@@ -386,7 +386,7 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 	p.History = v.History
 	p.FigureRows, p.ProvenanceRows = figureRows(p.Figures), provenanceRows(p.Provenance)
 	for _, c := range d.links {
-		p.Links = append(p.Links, linkView{Text: c.Case + " — " + c.Name, Href: p.Home + c.Href})
+		p.Links = append(p.Links, linkView{Text: c.Case + " — " + c.Name, Href: p.P.Home + c.Href})
 	}
 	return p, nil
 }
