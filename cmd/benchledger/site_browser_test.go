@@ -109,12 +109,38 @@ func TestSiteInBrowser(t *testing.T) {
 			t.Errorf("sorted by throughput, row %d (%v) comes after %v", i, tp[i], tp[i-1])
 		}
 	}
+	// A pair the case study compares opens its comparison page, built
+	// with the site.
+	pair := eval[[]string](t, p, `(function(){var m=JSON.parse(document.getElementById('built-comparisons').textContent); var k=Object.keys(m).sort()[0]; return k ? k.split(' ').concat([m[k]]) : []})()`)
+	if len(pair) != 3 {
+		t.Fatal("the runs page knows no comparison of the case study")
+	}
+	tick := func(a, b string) {
+		t.Helper()
+		js := `(function(){document.querySelectorAll('input.pick:checked').forEach(function(c){c.checked=false;}); ['` + a + `','` + b + `'].forEach(function(id){var c=document.querySelector('input.pick[value="'+id+'"]'); c.checked=true; c.dispatchEvent(new Event('change',{bubbles:true}));}); return !document.getElementById('compare').disabled})()`
+		if !eval[bool](t, p, js) {
+			t.Fatal("compare button stays disabled with two runs ticked")
+		}
+	}
+	set("role", "")
+	tick(pair[0], pair[1])
+	eval[bool](t, p, `(document.getElementById('compare').click(), true)`)
+	if err := p.WaitFor(`location.pathname.endsWith('/en/` + pair[2] + `') && document.readyState === 'complete'`); err != nil {
+		t.Fatal(err)
+	}
+	if n := eval[int](t, p, `document.querySelectorAll('table.comparison tbody tr').length`); n != 1 {
+		t.Errorf("comparison page has %d figure rows", n)
+	}
+	if err := p.Eval(`history.back()`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.WaitFor(`location.pathname.endsWith('/runs.html') && document.readyState === 'complete' && document.getElementById('compare') !== null`); err != nil {
+		t.Fatal(err)
+	}
+
 	// Two sweep points are no pair a spec names: the compare button opens
 	// the client-side diff.
-	pick := `(function(){['` + sweepIDs[0] + `','` + sweepIDs[1] + `'].forEach(function(id){var c=document.querySelector('input.pick[value="'+id+'"]'); c.checked=true; c.dispatchEvent(new Event('change',{bubbles:true}));}); return !document.getElementById('compare').disabled})()`
-	if !eval[bool](t, p, pick) {
-		t.Fatal("compare button stays disabled with two runs ticked")
-	}
+	tick(sweepIDs[0], sweepIDs[1])
 	eval[bool](t, p, `(document.getElementById('compare').click(), true)`)
 	if err := p.WaitFor(`location.pathname.endsWith('/diff.html') && window.__diffReady === true`); err != nil {
 		t.Fatal(err)
