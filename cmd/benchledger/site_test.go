@@ -354,6 +354,22 @@ func TestSiteUsage(t *testing.T) {
 	if r := bl(t, "site", "--db", db, "--out", filepath.Join(dir, "s"), "--lang", "en,xx"); r.code == 0 || !strings.Contains(r.stderr, "xx") {
 		t.Errorf("unknown language: %v", r)
 	}
+	// --raw=false: the digest without the bytes, said on the page.
+	out := filepath.Join(dir, "noraw")
+	if r := bl(t, "site", "--db", db, "--out", out, "--lang", "en", "--raw=false"); r.code != 0 {
+		t.Fatal(r)
+	}
+	id := strings.TrimSpace(bl(t, "runs", "--db", db, "-q").stdout)
+	page, err := os.ReadFile(filepath.Join(out, "en", "run", id+".html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(page), " download>") || !strings.Contains(string(page), "<code>--raw=false</code>") {
+		t.Error("a site without raw files offers a download or does not say why there is none")
+	}
+	if _, err := os.Stat(filepath.Join(out, "raw")); err == nil {
+		t.Error("raw files written with --raw=false")
+	}
 	if r := bl(t, "site", "--db", filepath.Join(dir, "none.db"), "--out", filepath.Join(dir, "s")); r.code != 4 && r.code != 1 {
 		t.Errorf("missing archive: %v", r)
 	}
