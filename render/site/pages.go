@@ -163,7 +163,7 @@ func pathID(id string) string {
 // Views of the pages over all runs.
 type (
 	indexView struct {
-		P *Page
+		P         *Page
 		Counts    string
 		Campaigns []campaignView
 		Cases     []caseLink
@@ -177,8 +177,8 @@ type (
 		ID, Title, Href, Version string
 	}
 	runsView struct {
-		P *Page
-		Rows     []runRowView
+		P    *Page
+		Rows []runRowView
 		// RowsHTML is Rows written by rows.go: one template action
 		// instead of a dozen per run (a table of 10,000 runs).
 		RowsHTML htmltemplate.HTML
@@ -396,7 +396,7 @@ func (c *caseView) publication() *report.Publication {
 
 type (
 	caseView2 struct {
-		P *Page
+		P             *Page
 		ID, CaseTitle string
 		Reports       []linkView
 		Audits        []linkView
@@ -406,7 +406,7 @@ type (
 		Runs          []linkView
 	}
 	compareView struct {
-		P *Page
+		P                             *Page
 		CaseHref, CaseTitle, Name, Of string
 		Rows                          []compareRow
 		Change, Ratio                 string
@@ -503,7 +503,7 @@ func fieldLabels(l locales.Locale, fields []string) []string {
 // diffView carries the labels the client-side diff needs: every field and
 // figure name in the page's language.
 type diffView struct {
-	P *Page
+	P      *Page
 	Labels htmltemplate.JS
 }
 

@@ -274,7 +274,7 @@ func runDataScript(d *runData) ([]byte, error) {
 // Views of a run page.
 type (
 	runPageView struct {
-		P *Page
+		P           *Page
 		ID          string
 		Sum         store.RunSummary
 		V           *runview.View
@@ -296,7 +296,7 @@ type (
 		// time. A template may range over Figures and Provenance instead.
 		FigureRows, ProvenanceRows htmltemplate.HTML
 		History                    []runview.HistoryRow
-		Links       []linkView
+		Links                      []linkView
 	}
 	rawFileView struct {
 		Name, SHA256, Href, Size string
