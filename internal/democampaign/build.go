@@ -18,6 +18,8 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+
+	"github.com/benchledger/benchledger/internal/atomicfile"
 )
 
 // record is a run's per-request arrays as vLLM writes them (seconds).
@@ -303,32 +305,10 @@ func (j job) write(dir string) ([]string, error) {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return paths, err
 		}
-		if err := writeFile(p, bs[k]); err != nil {
+		if err := atomicfile.Write(p, bs[k]); err != nil {
 			return paths, err
 		}
 		paths = append(paths, p)
 	}
 	return paths, nil
-}
-
-func writeFile(path string, b []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(b)
-	cerr := tmp.Close()
-	if err := cmp.Or(werr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
 }

@@ -25,6 +25,7 @@ import (
 
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/casestudy"
+	"github.com/benchledger/benchledger/internal/atomicfile"
 	"github.com/benchledger/benchledger/locales"
 	"github.com/benchledger/benchledger/render/assets"
 	"github.com/benchledger/benchledger/render/svg"
@@ -164,7 +165,7 @@ func Render(ctx context.Context, res *casestudy.Result, src Source, opt Options)
 	var written []string
 	write := func(name string, data []byte) error {
 		p := filepath.Join(opt.Out, name)
-		if err := writeFile(p, data); err != nil {
+		if err := atomicfile.Write(p, data); err != nil {
 			return err
 		}
 		written = append(written, p)
@@ -233,28 +234,6 @@ func Render(ctx context.Context, res *casestudy.Result, src Source, opt Options)
 }
 
 const chartWidth, chartHeight = 800, 450
-
-// writeFile replaces path atomically, so a reader never sees half a report.
-func writeFile(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
 
 // loadTemplates parses the embedded templates, each replaced by the file of
 // the same name in dir when dir has one.

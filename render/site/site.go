@@ -42,6 +42,7 @@ import (
 	"sync/atomic"
 
 	"github.com/benchledger/benchledger/casestudy"
+	"github.com/benchledger/benchledger/internal/atomicfile"
 	"github.com/benchledger/benchledger/locales"
 	"github.com/benchledger/benchledger/render/assets"
 	"github.com/benchledger/benchledger/render/report"
@@ -463,34 +464,12 @@ func writeNew(path string, data []byte) error {
 	return f.Close()
 }
 
-// writeAtomic replaces path with data through a temporary file and a
-// rename, so a reader (or an interrupted build) never sees half a page.
+// writeAtomic replaces path (creating its folder) whole.
 func writeAtomic(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
+	return atomicfile.Write(path, data)
 }
 
 // safeName keeps a file name's letters, digits, dots, dashes and
