@@ -154,33 +154,7 @@ func TestAuditDemo(t *testing.T) {
 	})
 
 	t.Run("blob chunk", func(t *testing.T) {
-		tamper(t, "integrity.blob_hash", func(raw *sql.DB) {
-			var data []byte
-			var sha string
-			err := raw.QueryRow(`SELECT c.blob, c.data FROM blob_chunks c JOIN runs r ON r.blob = c.blob
-				WHERE r.id = ? AND c.seq = 0`, victim).Scan(&sha, &data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			// Another valid DEFLATE stream of the same length: one digit
-			// changed, so only the SHA-256 can tell.
-			plain, err := io.ReadAll(flate.NewReader(bytes.NewReader(data)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			i := bytes.IndexAny(plain, "123456789")
-			if i < 0 {
-				t.Fatal("no digit in the first chunk")
-			}
-			plain[i] = '0' + (plain[i]-'0')%9 + 1
-			var other bytes.Buffer
-			fw, _ := flate.NewWriter(&other, flate.HuffmanOnly)
-			fw.Write(plain)
-			fw.Close()
-			if _, err := raw.Exec("UPDATE blob_chunks SET data = ? WHERE blob = ? AND seq = 0", other.Bytes(), sha); err != nil {
-				t.Fatal(err)
-			}
-		})
+		tamper(t, "integrity.blob_hash", func(raw *sql.DB) { corruptFirstChunk(t, raw, victim) })
 	})
 
 	t.Run("stated value", func(t *testing.T) {
@@ -284,5 +258,35 @@ func TestAuditClaims(t *testing.T) {
 	if text.code != exitProblems || !strings.Contains(text.stdout, "claims.stated") ||
 		!strings.Contains(text.stdout, "135") || !strings.Contains(text.stdout, "131.9") || !strings.Contains(text.stdout, "8.3") {
 		t.Fatalf("text output must name the check and both values: %v", text)
+	}
+}
+
+// corruptFirstChunk replaces the first stored chunk of a run's raw file by
+// another valid DEFLATE stream of the same text with one digit changed, so
+// that only the SHA-256 can tell.
+func corruptFirstChunk(t *testing.T, raw *sql.DB, runID string) {
+	t.Helper()
+	var data []byte
+	var sha string
+	err := raw.QueryRow(`SELECT c.blob, c.data FROM blob_chunks c JOIN runs r ON r.blob = c.blob
+		WHERE r.id = ? AND c.seq = 0`, runID).Scan(&sha, &data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := io.ReadAll(flate.NewReader(bytes.NewReader(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := bytes.IndexAny(plain, "123456789")
+	if i < 0 {
+		t.Fatal("no digit in the first chunk")
+	}
+	plain[i] = '0' + (plain[i]-'0')%9 + 1
+	var other bytes.Buffer
+	fw, _ := flate.NewWriter(&other, flate.HuffmanOnly)
+	fw.Write(plain)
+	fw.Close()
+	if _, err := raw.Exec("UPDATE blob_chunks SET data = ? WHERE blob = ? AND seq = 0", other.Bytes(), sha); err != nil {
+		t.Fatal(err)
 	}
 }

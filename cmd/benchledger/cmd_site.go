@@ -101,11 +101,7 @@ func sitePublication(a *store.Archive, res *casestudy.Result) (*report.Publicati
 		return reportPublication(pubs, 0, true)
 	}
 	latest := pubs[len(pubs)-1]
-	snap, err := publish.Take(res)
-	if err != nil {
-		return nil, err
-	}
-	text, err := snap.JSON()
+	snap, text, err := takeSnapshot(res)
 	if err != nil {
 		return nil, err
 	}

@@ -37,11 +37,7 @@ func recordPublication(ctx context.Context, a *store.Archive, res *casestudy.Res
 	if err := report.CheckTexts(res); err != nil {
 		return nil, err
 	}
-	snap, err := publish.Take(res)
-	if err != nil {
-		return nil, err
-	}
-	text, err := snap.JSON()
+	snap, text, err := takeSnapshot(res)
 	if err != nil {
 		return nil, err
 	}
@@ -66,6 +62,17 @@ func recordPublication(ctx context.Context, a *store.Archive, res *casestudy.Res
 		return nil, err
 	}
 	return reportPublication(pubs, pub.Version, false)
+}
+
+// takeSnapshot is what a version of the case study records: the snapshot
+// and its JSON text.
+func takeSnapshot(res *casestudy.Result) (publish.Snapshot, string, error) {
+	snap, err := publish.Take(res)
+	if err != nil {
+		return snap, "", err
+	}
+	text, err := snap.JSON()
+	return snap, text, err
 }
 
 // draftPublication is what a --draft report shows: the latest recorded

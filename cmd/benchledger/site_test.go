@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -336,6 +337,40 @@ func TestSiteHostileStrings(t *testing.T) {
 	raws, _ := filepath.Glob(filepath.Join(out, "raw", "*", "*"))
 	if len(raws) != 1 || strings.ContainsAny(filepath.Base(raws[0]), `"<> `) {
 		t.Errorf("raw file names %q", raws)
+	}
+}
+
+// TestSiteDamagedRawFile: a raw file whose archived bytes no longer match
+// their SHA-256 is not offered for download; its run page shows the
+// integrity failure, and the runs table counts it.
+func TestSiteDamagedRawFile(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "a.db")
+	writeVLLM(t, filepath.Join(dir, "r.json"), vllmSpec{n: 30, seed: 2})
+	if r := bl(t, "ingest", "--db", db, filepath.Join(dir, "r.json")); r.code != 0 {
+		t.Fatal(r)
+	}
+	id := strings.TrimSpace(bl(t, "runs", "--db", db, "-q").stdout)
+	corruptFirstChunk(t, openRaw(t, db), id)
+	out := filepath.Join(dir, "site")
+	if r := bl(t, "site", "--db", db, "--out", out, "--lang", "en"); r.code != 0 {
+		t.Fatal(r)
+	}
+	page, err := os.ReadFile(filepath.Join(out, "en", "run", id+".html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), `data-check="integrity.blob_hash"`) || strings.Contains(string(page), " download>") {
+		t.Error("the damaged raw file is offered, or its failure not shown")
+	}
+	if raws, _ := filepath.Glob(filepath.Join(out, "raw", "*", "*")); len(raws) != 0 {
+		t.Errorf("damaged bytes written: %v", raws)
+	}
+	// The table's count is the page's failures, this one among them.
+	runs, _ := os.ReadFile(filepath.Join(out, "en", "runs.html"))
+	fails := strings.Count(string(page), `<tr class="fail"`)
+	if want := `data-audit="` + strconv.Itoa(fails) + "."; fails == 0 || !strings.Contains(string(runs), want) {
+		t.Errorf("the page lists %d failures, the runs table %s", fails, regexp.MustCompile(`data-audit="[^"]*"`).FindAllString(string(runs), -1))
 	}
 }
 

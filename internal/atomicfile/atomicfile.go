@@ -5,6 +5,8 @@
 package atomicfile
 
 import (
+	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -12,11 +14,17 @@ import (
 // Write replaces path with data, readable by all (0644). The folder must
 // exist.
 func Write(path string, data []byte) error {
+	return WriteFrom(path, bytes.NewReader(data))
+}
+
+// WriteFrom replaces path with everything r gives; when r fails, path is
+// left as it was and r's error is returned.
+func WriteFrom(path string, r io.Reader) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return err
 	}
-	_, werr := tmp.Write(data)
+	_, werr := io.Copy(tmp, r)
 	cerr := tmp.Close()
 	if werr == nil {
 		werr = cerr

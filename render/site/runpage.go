@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	htmltemplate "html/template"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/benchledger/benchledger/audit"
 	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/internal/atomicfile"
 	"github.com/benchledger/benchledger/locales"
 	"github.com/benchledger/benchledger/provenance"
 	"github.com/benchledger/benchledger/render/charts"
@@ -206,30 +206,15 @@ func (b *builder) rawFile(sha, name string) (rawFile, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return rf, err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".raw.*")
-	if err != nil {
-		return rf, err
-	}
-	_, err = io.Copy(tmp, r)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
+	err = atomicfile.WriteFrom(path, r)
 	if errors.Is(err, store.ErrCorrupt) {
-		os.Remove(tmp.Name())
 		b.mu.Lock()
 		delete(b.keep, rel)
 		b.mu.Unlock()
 		rf.Corrupt = true
 		return rf, nil
 	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
 	if err != nil {
-		os.Remove(tmp.Name())
 		return rf, err
 	}
 	b.written.Add(1)
