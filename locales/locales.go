@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -222,6 +223,27 @@ func Match(tag string) (Locale, error) {
 		return fallback, fmt.Errorf("locales: %q: %w (supported: %s)", tag, ErrUnsupported, strings.Join(Supported(), ", "))
 	}
 	return Locale{d.locales[supported[idx]]}, nil
+}
+
+// MatchExact returns the locale of each tag, in order and without
+// repeats. Each tag must name a supported locale exactly: a near one (es-MX
+// for es-419) is refused with the closest, so output is never silently in
+// another variety than asked.
+func MatchExact(tags []string) ([]Locale, error) {
+	var out []Locale
+	for _, tag := range tags {
+		l, err := Match(tag)
+		if err != nil {
+			return nil, fmt.Errorf("language %q: %w", tag, err)
+		}
+		if l.Tag() != tag {
+			return nil, fmt.Errorf("language %q: not one of the languages (did you mean %s? known: %s)", tag, l.Tag(), strings.Join(Supported(), ", "))
+		}
+		if !slices.ContainsFunc(out, func(x Locale) bool { return x.Tag() == l.Tag() }) {
+			out = append(out, l)
+		}
+	}
+	return out, nil
 }
 
 // MustMatch is Match for tags known to be supported; it panics otherwise.

@@ -270,3 +270,23 @@ func TestFigureNames(t *testing.T) {
 		t.Errorf("zh Term = %q", got)
 	}
 }
+
+func TestMatchExact(t *testing.T) {
+	ls, err := MatchExact([]string{"en", "ja", "en", "es-419"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tags []string
+	for _, l := range ls {
+		tags = append(tags, l.Tag())
+	}
+	if strings.Join(tags, ",") != "en,ja,es-419" {
+		t.Errorf("tags %v", tags)
+	}
+	if _, err := MatchExact([]string{"en", "es-MX"}); err == nil || !strings.Contains(err.Error(), "es-419") {
+		t.Errorf("near tag: %v", err)
+	}
+	if _, err := MatchExact([]string{"xx"}); err == nil || !strings.Contains(err.Error(), `"xx"`) {
+		t.Errorf("unknown tag: %v", err)
+	}
+}

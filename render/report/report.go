@@ -110,16 +110,9 @@ func Render(ctx context.Context, res *casestudy.Result, src Source, opt Options)
 			langs = spec.DefaultLanguages
 		}
 	}
-	var locs []locales.Locale
-	for _, tag := range langs {
-		l, err := locales.Match(tag)
-		if err != nil {
-			return nil, fmt.Errorf("report: language %q: %w", tag, err)
-		}
-		if l.Tag() != tag {
-			return nil, fmt.Errorf("report: language %q: not a report language (did you mean %s? known: %s)", tag, l.Tag(), strings.Join(locales.Supported(), ", "))
-		}
-		locs = append(locs, l)
+	locs, err := locales.MatchExact(langs)
+	if err != nil {
+		return nil, fmt.Errorf("report: %w", err)
 	}
 	htmlT, mdT, err := loadTemplates(opt.Templates)
 	if err != nil {

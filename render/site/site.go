@@ -34,7 +34,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -109,18 +108,9 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 	if len(langs) == 0 {
 		langs = spec.DefaultLanguages
 	}
-	var locs []locales.Locale
-	for _, tag := range langs {
-		l, err := locales.Match(tag)
-		if err != nil {
-			return st, fmt.Errorf("site: language %q: %w", tag, err)
-		}
-		if l.Tag() != tag {
-			return st, fmt.Errorf("site: language %q: not a site language (did you mean %s? known: %s)", tag, l.Tag(), strings.Join(locales.Supported(), ", "))
-		}
-		if !slices.ContainsFunc(locs, func(x locales.Locale) bool { return x.Tag() == l.Tag() }) {
-			locs = append(locs, l)
-		}
+	locs, err := locales.MatchExact(langs)
+	if err != nil {
+		return st, fmt.Errorf("site: %w", err)
 	}
 	echarts, err := assets.ECharts()
 	if err != nil {
