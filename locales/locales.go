@@ -521,7 +521,18 @@ func (l Locale) Figure(name string) string {
 	default:
 		return name
 	}
-	return l.T("format.figure", "metric", l.Term(metric), "stat", st)
+	m := l.Term(metric)
+	out := l.T("format.figure", "metric", m, "stat", st)
+	// zh writes the two together ("{metric}{stat}"): two Latin words
+	// then need the space a reader expects ("TTFT P90", not "TTFTP90").
+	if m != "" && st != "" && isLatinAlnum(rune(m[len(m)-1])) && isLatinAlnum(rune(st[0])) {
+		out = strings.Replace(out, m+st, m+" "+st, 1)
+	}
+	return out
+}
+
+func isLatinAlnum(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
 }
 
 func isNumber(s string) bool {

@@ -290,3 +290,14 @@ func TestMatchExact(t *testing.T) {
 		t.Errorf("unknown tag: %v", err)
 	}
 }
+
+func TestFigureSpacesLatinWords(t *testing.T) {
+	for tag, want := range map[string]string{"zh": "TTFT P90", "en": "p90 TTFT"} {
+		if got := MustMatch(tag).Figure("ttft.p90"); !strings.Contains(got, "TTFT") || (tag == "zh" && got != want) {
+			t.Errorf("%s: %q", tag, got)
+		}
+	}
+	if got := MustMatch("zh").Figure("e2el.p90"); strings.Contains(got, "  ") {
+		t.Errorf("zh e2el.p90: %q", got)
+	}
+}
