@@ -162,19 +162,108 @@ func Timeline(id string, n figures.NodeResult, l Labels, rate Format) (Chart, er
 // Latency draws a histogram of end-to-end latencies (seconds, any order):
 // equal-width bins of a round width, each labelled with its count; bin
 // edges are written with f.
+//
+// The option is written from plain structs in the field order go-echarts
+// uses (kinds_test.go holds the go-echarts version and checks the bytes are
+// the same): a site draws it for every run, and go-echarts' reflection
+// over its defaults was most of the time.
 func Latency(id string, seconds []float64, l Labels, f Format) (Chart, error) {
+	names, counts, labelled, err := latencyBins(id, seconds, f)
+	if err != nil {
+		return Chart{}, err
+	}
+	type (
+		grid struct {
+			Left         string `json:"left"`
+			Top          string `json:"top"`
+			Right        string `json:"right"`
+			Bottom       string `json:"bottom"`
+			ContainLabel bool   `json:"containLabel"`
+		}
+		legend struct {
+			Show   bool   `json:"show"`
+			Bottom string `json:"bottom"`
+		}
+		value struct {
+			Value int `json:"value"`
+		}
+		series struct {
+			Name           string  `json:"name,omitempty"`
+			Type           string  `json:"type"`
+			BarCategoryGap string  `json:"barCategoryGap"`
+			Data           []value `json:"data"`
+			ItemStyle      struct {
+				Color string `json:"color"`
+			} `json:"itemStyle"`
+			Label struct {
+				Show     bool   `json:"show"`
+				Position string `json:"position"`
+			} `json:"label"`
+		}
+		title struct {
+			Text    string `json:"text,omitempty"`
+			Subtext string `json:"subtext,omitempty"`
+			Left    string `json:"left"`
+		}
+		tooltip struct {
+			Show    bool   `json:"show"`
+			Trigger string `json:"trigger"`
+		}
+		xAxis struct {
+			Type         string   `json:"type"`
+			Name         string   `json:"name,omitempty"`
+			NameLocation string   `json:"nameLocation"`
+			NameGap      int      `json:"nameGap"`
+			Data         []string `json:"data"`
+		}
+		yAxis struct {
+			Name        string `json:"name,omitempty"`
+			Type        string `json:"type"`
+			MinInterval int    `json:"minInterval"`
+		}
+	)
+	sr := series{Name: l.Series, Type: "bar", BarCategoryGap: "8%", Data: make([]value, len(counts))}
+	for i, c := range counts {
+		sr.Data[i].Value = c
+	}
+	sr.ItemStyle.Color = colorCandidate
+	sr.Label.Show, sr.Label.Position = labelled, "top"
+	option := map[string]any{
+		"animation": false,
+		"color":     echartsPalette,
+		"grid":      []grid{{Left: "3%", Top: "70", Right: "6%", Bottom: gridBottom(l, false), ContainLabel: true}},
+		"legend":    legend{Show: false, Bottom: "0"},
+		"series":    []series{sr},
+		"title":     title{Text: l.Title, Subtext: l.Subtitle, Left: "center"},
+		"tooltip":   tooltip{Show: true, Trigger: "item"},
+		"xAxis":     []xAxis{{Type: "category", Name: l.XAxis, NameLocation: "middle", NameGap: 30, Data: names}},
+		"yAxis":     []yAxis{{Name: l.YAxis, Type: "value", MinInterval: 1}},
+	}
+	b, err := json.Marshal(option) // escapes <, >, & as encode does
+	if err != nil {
+		return Chart{}, fmt.Errorf("chart %s: %w", id, err)
+	}
+	return Chart{ID: id, Option: b}, nil
+}
+
+// echartsPalette is the colour list go-echarts writes into every option.
+var echartsPalette = []string{"#5470c6", "#91cc75", "#fac858", "#ee6666", "#73c0de", "#3ba272", "#fc8452", "#9a60b4", "#ea7ccc"}
+
+// latencyBins bins the latencies: each bin's edge label and count, and
+// whether the counts are written on the bars (not past 24 bins).
+func latencyBins(id string, seconds []float64, f Format) (names []string, counts []int, labelled bool, err error) {
 	if len(seconds) == 0 {
-		return Chart{}, fmt.Errorf("chart %s: latency: %w", id, ErrNoData)
+		return nil, nil, false, fmt.Errorf("chart %s: latency: %w", id, ErrNoData)
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, v := range seconds {
 		if !finite(v) || v < 0 {
-			return Chart{}, fmt.Errorf("chart %s: latency %v is not a duration", id, v)
+			return nil, nil, false, fmt.Errorf("chart %s: latency %v is not a duration", id, v)
 		}
 		lo, hi = math.Min(lo, v), math.Max(hi, v)
 	}
 	b := bins(lo, hi, len(seconds))
-	counts := make([]int, b.n)
+	counts = make([]int, b.n)
 	for _, v := range seconds {
 		counts[b.index(v)]++
 	}
@@ -182,26 +271,12 @@ func Latency(id string, seconds []float64, l Labels, f Format) (Chart, error) {
 	if edge.Number == nil && edge.Decimals < b.decimals {
 		edge.Decimals = b.decimals // so adjacent edges never print alike
 	}
-	names := make([]string, b.n)
-	data := make([]opts.BarData, b.n)
+	names = make([]string, b.n)
 	first := math.Round(b.lo / b.width) // edges as multiples of the width: less rounding drift
 	for i := range counts {
 		names[i] = edge.Num((first+float64(i))*b.width) + "–" + edge.Num((first+float64(i+1))*b.width)
-		data[i] = opts.BarData{Value: counts[i]}
 	}
-	bar := charts.NewBar()
-	bar.SetGlobalOptions(append(global(id, l, false),
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
-		charts.WithXAxisOpts(opts.XAxis{Type: "category", Name: l.XAxis, NameLocation: "middle", NameGap: 30}),
-		charts.WithYAxisOpts(opts.YAxis{Type: "value", Name: l.YAxis, MinInterval: 1}),
-	)...)
-	bar.SetXAxis(names)
-	bar.AddSeries(l.Series, data,
-		charts.WithBarChartOpts(opts.BarChart{BarCategoryGap: "8%"}),
-		charts.WithItemStyleOpts(opts.ItemStyle{Color: colorCandidate}),
-		charts.WithLabelOpts(opts.Label{Show: opts.Bool(b.n <= 24), Position: "top"}),
-	)
-	return encode(id, bar)
+	return names, counts, b.n <= 24, nil
 }
 
 // binning is a histogram's bins: n of width from lo.
