@@ -306,7 +306,7 @@ func auditBlob(ctx context.Context, a *store.Archive, sha string, ids []string, 
 				}
 			}
 		}
-		for _, f := range auditRun(rec) {
+		for _, f := range auditRun(rec, nil) {
 			f.Run, f.File = rec.ID, rec.FileName
 			out = append(out, f)
 		}
@@ -476,9 +476,11 @@ func compareRecords(rec *store.RunRecord, raw *benchrun.Run) *Finding {
 // Stored runs the checks that need only what the archive holds of one run
 // (recomputation, plausibility, provenance), with its requests loaded in
 // rec.Run.Requests; it does not re-read the raw file (Run does). The site
-// shows these on each run page.
-func Stored(rec *store.RunRecord) []Finding {
-	fs := auditRun(rec)
+// shows these on each run page. ff, when not nil, is the run's figures as
+// figures.RecomputeRun gives them, so a caller that has them does not pay
+// for them twice.
+func Stored(rec *store.RunRecord, ff *figures.RunFigures) []Finding {
+	fs := auditRun(rec, ff)
 	for i := range fs {
 		fs[i].Run = rec.ID
 	}
@@ -487,7 +489,7 @@ func Stored(rec *store.RunRecord) []Finding {
 
 // auditRun runs the recomputation, plausibility and provenance checks on one
 // stored run.
-func auditRun(rec *store.RunRecord) []Finding {
+func auditRun(rec *store.RunRecord, given *figures.RunFigures) []Finding {
 	var out []Finding
 	r := rec.Run
 	add := func(check, sev, msg string, params map[string]string) {
@@ -525,15 +527,15 @@ func auditRun(rec *store.RunRecord) []Finding {
 	if d, ok := r.StatedValue("duration"); ok {
 		statedDuration = d.Value
 	}
-	fixed := 0
-	if eff["workload.fixed_output"] == "true" {
-		fixed, _ = strconv.Atoi(eff["workload.output_len"])
-	}
 
 	var ff *figures.RunFigures
 	if r.HasRequests && len(r.Requests) > 0 {
-		f := figures.Recompute(r.Requests, statedDuration, fixed)
-		ff = &f
+		if given == nil {
+			f := figures.RecomputeRun(r, r.Requests, eff)
+			given = &f
+		}
+		ff = given
+		f := *ff
 		for _, c := range figures.CheckStated(r.Stated, f, opt).Checks {
 			if c.OK {
 				continue
@@ -576,7 +578,7 @@ func auditRun(rec *store.RunRecord) []Finding {
 				same, multi), map[string]string{"equal": strconv.Itoa(same), "requests": strconv.Itoa(multi)})
 		}
 
-		if f.Short > 0 {
+		if fixed := figures.FixedOutput(eff); f.Short > 0 {
 			add(CheckOutputLength, Warn, fmt.Sprintf("%d of %d completed requests produced fewer than the requested %d output tokens (workload.fixed_output is true): throughput and TPOT are over shorter outputs than declared",
 				f.Short, f.Completed, fixed), map[string]string{"short": strconv.Itoa(f.Short), "completed": strconv.Itoa(f.Completed), "requested": strconv.Itoa(fixed)})
 		}

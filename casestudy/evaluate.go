@@ -19,7 +19,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/caveat"
 	"github.com/benchledger/benchledger/figures"
 	"github.com/benchledger/benchledger/provenance"
@@ -236,27 +235,11 @@ func (ev *evaluator) figuresOf(ri *runInfo) (*figures.RunFigures, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := figures.Recompute(reqs, statedDuration(run), fixedOutput(ri.eff))
+	f := figures.RecomputeRun(run, reqs, ri.eff)
 	ri.figs = &f
 	ev.used[ri.rec.ID] = true
 	ev.cavs = append(ev.cavs, caveat.ForRun(ri.rec.ID, f, ri.eff)...)
 	return ri.figs, nil
-}
-
-func statedDuration(r *benchrun.Run) float64 {
-	if s, ok := r.StatedValue("duration"); ok {
-		return s.Value
-	}
-	return math.NaN()
-}
-
-// fixedOutput is the requested fixed output length, or 0.
-func fixedOutput(eff map[string]string) int {
-	if eff["workload.fixed_output"] != "true" {
-		return 0
-	}
-	n, _ := strconv.Atoi(eff["workload.output_len"])
-	return n
 }
 
 // Metric reads a named metric from recomputed run figures.
@@ -395,7 +378,7 @@ func (ev *evaluator) node(name string, nd spec.Node) error {
 			reps = append(reps, figures.ReplicaRun{RunID: ri.rec.ID, Clock: ri.rec.Run.Clock, Host: ri.eff["measurement.client_host"],
 				Requests: reqs, Replica: k, Of: n})
 		}
-		res, err := figures.Node(reps, figures.NodeOptions{FixedOutput: fixedOutput(runs[0].eff), AllowFailures: nd.AllowFailures})
+		res, err := figures.Node(reps, figures.NodeOptions{FixedOutput: figures.FixedOutput(runs[0].eff), AllowFailures: nd.AllowFailures})
 		if err != nil {
 			return fmt.Errorf("group %s: %w", g, err)
 		}

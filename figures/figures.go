@@ -9,6 +9,7 @@ package figures
 import (
 	"math"
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/benchledger/benchledger/benchrun"
@@ -183,6 +184,27 @@ func SummariseWith(values []float64, ps []float64, m PercentileMethod) Stat {
 		s.P[p] = Percentile(values, p, m)
 	}
 	return s
+}
+
+// RecomputeRun is Recompute as every reader of the archive calls it for a
+// run: the window falls back on the duration the tool stated, and the
+// fixed output length comes from the run's effective provenance.
+func RecomputeRun(r *benchrun.Run, reqs []benchrun.Request, eff map[string]string) RunFigures {
+	statedDuration := math.NaN()
+	if s, ok := r.StatedValue("duration"); ok {
+		statedDuration = s.Value
+	}
+	return Recompute(reqs, statedDuration, FixedOutput(eff))
+}
+
+// FixedOutput is the requested fixed output length of a run's effective
+// provenance, or 0 when outputs were not fixed.
+func FixedOutput(eff map[string]string) int {
+	if eff["workload.fixed_output"] != "true" {
+		return 0
+	}
+	n, _ := strconv.Atoi(eff["workload.output_len"])
+	return n
 }
 
 // Recompute derives a run's figures from its per-request records.

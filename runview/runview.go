@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -102,6 +101,12 @@ func FinitePtr(v float64) *float64 {
 }
 
 func Build(rec *store.RunRecord, reqs []benchrun.Request) *View {
+	return BuildWith(rec, reqs, nil)
+}
+
+// BuildWith is Build with the run's figures (figures.RecomputeRun) when the
+// caller has them already; nil recomputes them.
+func BuildWith(rec *store.RunRecord, reqs []benchrun.Request, ff *figures.RunFigures) *View {
 	r := rec.Run
 	v := &View{ID: rec.ID, File: rec.FileName, Ordinal: r.Ordinal, Location: r.Location, SHA256: rec.BlobSHA256,
 		Format: r.Format, FormatVariant: r.FormatVariant, SourceTool: r.SourceTool, PercentileMethod: r.PercentileMethod,
@@ -123,10 +128,6 @@ func Build(rec *store.RunRecord, reqs []benchrun.Request) *View {
 	sort.Strings(v.Extra)
 
 	eff := provenance.Record(rec.Provenance).Effective()
-	fixed := 0
-	if eff["workload.fixed_output"] == "true" {
-		fixed, _ = strconv.Atoi(eff["workload.output_len"])
-	}
 	stated := func(m string) *float64 {
 		if s, ok := r.StatedValue(m); ok {
 			return FinitePtr(s.Value)
@@ -140,17 +141,16 @@ func Build(rec *store.RunRecord, reqs []benchrun.Request) *View {
 		return ""
 	}
 	v.Completion.Sent, v.Completion.Completed, v.Completion.Failed, v.Completion.Short = r.RequestCount(), r.Completed, r.Failed, -1
-	statedDuration := math.NaN()
-	if d := stated("duration"); d != nil {
-		statedDuration = *d
-	}
 	var f *figures.RunFigures
 	if r.HasRequests && len(reqs) > 0 {
-		ff := figures.Recompute(reqs, statedDuration, fixed)
-		f = &ff
-		checked := figures.CheckStated(r.Stated, ff, audit.StatedOptions(r))
+		if ff == nil {
+			fig := figures.RecomputeRun(r, reqs, eff)
+			ff = &fig
+		}
+		f = ff
+		checked := figures.CheckStated(r.Stated, *ff, audit.StatedOptions(r))
 		v.StatedChecks = checked.Checks
-		v.Caveats = caveat.Sort(caveat.ForRun(rec.ID, ff, eff))
+		v.Caveats = caveat.Sort(caveat.ForRun(rec.ID, *ff, eff))
 		v.Completion.Sent, v.Completion.Completed, v.Completion.Failed = int64(ff.Sent), int64(ff.Completed), int64(ff.Failed)
 		v.Completion.Short = int64(ff.Short)
 		v.WindowBasis = ff.WindowBasis

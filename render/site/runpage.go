@@ -15,6 +15,7 @@ import (
 
 	"github.com/benchledger/benchledger/audit"
 	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/figures"
 	"github.com/benchledger/benchledger/internal/atomicfile"
 	"github.com/benchledger/benchledger/locales"
 	"github.com/benchledger/benchledger/provenance"
@@ -95,12 +96,18 @@ type runData struct {
 // file for the diff page and its raw files.
 func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string, events []store.Event, companions []store.RunFile) (manifestRun, error) {
 	reqs := rec.Run.Requests
-	d := &runData{sum: s, rec: rec, view: runview.Build(rec, reqs), links: b.cmpLinks[s.ID]}
+	// The run's figures once, for its view and its checks.
+	var ff *figures.RunFigures
+	if rec.Run.HasRequests && len(reqs) > 0 {
+		f := figures.RecomputeRun(rec.Run, reqs, provenance.Record(rec.Provenance).Effective())
+		ff = &f
+	}
+	d := &runData{sum: s, rec: rec, view: runview.BuildWith(rec, reqs, ff), links: b.cmpLinks[s.ID]}
 	for _, ev := range events {
 		d.view.History = append(d.view.History, runview.HistoryRow{At: ev.At.UTC().Format(time.RFC3339), Action: ev.Action,
 			Actor: ev.Actor, ToolVersion: ev.ToolVersion, Detail: ev.Detail})
 	}
-	d.findings = audit.Stored(rec)
+	d.findings = audit.Stored(rec, ff)
 
 	var files []string
 	// The raw files: the one the run was read from, then its companions.
