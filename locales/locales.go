@@ -13,9 +13,12 @@
 package locales
 
 import (
+	"crypto/sha256"
 	"embed"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"reflect"
 	"slices"
@@ -224,6 +227,21 @@ func Match(tag string) (Locale, error) {
 	}
 	return Locale{d.locales[supported[idx]]}, nil
 }
+
+// Digest is a SHA-256 over every catalogue and the glossary as built into
+// the binary: what a cache of rendered text must key on besides the text's
+// own inputs.
+var Digest = sync.OnceValue(func() string {
+	h := sha256.New()
+	names, _ := fs.Glob(dataFS, "*.yaml")
+	sort.Strings(names)
+	for _, n := range names {
+		data, _ := dataFS.ReadFile(n)
+		fmt.Fprintf(h, "%s %d\n", n, len(data))
+		h.Write(data)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+})
 
 // MatchExact returns the locale of each tag, in order and without
 // repeats. Each tag must name a supported locale exactly: a near one (es-MX

@@ -301,3 +301,10 @@ func TestFigureSpacesLatinWords(t *testing.T) {
 		t.Errorf("zh e2el.p90: %q", got)
 	}
 }
+
+func TestDigest(t *testing.T) {
+	d := Digest()
+	if len(d) != 64 || d != Digest() {
+		t.Errorf("digest %q", d)
+	}
+}

@@ -265,7 +265,7 @@ func (b *builder) langPages(l locales.Locale, summaries []store.RunSummary, rows
 		}
 		idx.Cases = append(idx.Cases, link)
 	}
-	if err := b.render(tag+"/index.html", "index", idx); err != nil {
+	if err := b.render(l, tag+"/index.html", "index", idx); err != nil {
 		return err
 	}
 
@@ -316,12 +316,12 @@ func (b *builder) langPages(l locales.Locale, summaries []store.RunSummary, rows
 	}
 	rv.BuiltMap = js
 	rv.Shown = l.T("site.runs.shown", "shown", "{shown}", "total", "{total}")
-	if err := b.render(tag+"/runs.html", "runs", rv); err != nil {
+	if err := b.render(l, tag+"/runs.html", "runs", rv); err != nil {
 		return err
 	}
 
 	// The client-side diff of any two runs.
-	if err := b.render(tag+"/diff.html", "diff", b.diffView(l)); err != nil {
+	if err := b.render(l, tag+"/diff.html", "diff", b.diffView(l)); err != nil {
 		return err
 	}
 
@@ -446,7 +446,7 @@ func (b *builder) casePage(l locales.Locale, c *caseView) error {
 	for _, id := range c.runs {
 		p.Runs = append(p.Runs, linkView{Text: id, Href: p.P.Home + "run/" + id + ".html"})
 	}
-	if err := b.render(tag+"/"+rel, "case", p); err != nil {
+	if err := b.render(l, tag+"/"+rel, "case", p); err != nil {
 		return err
 	}
 	for _, ref := range c.cmps {
@@ -489,7 +489,7 @@ func (b *builder) comparePage(l locales.Locale, c *caseView, ref cmpRef) error {
 			p.Runs = append(p.Runs, linkView{Text: sel + ": " + id, Href: p.P.Home + "run/" + id + ".html"})
 		}
 	}
-	return b.render(l.Tag()+"/"+ref.Href, "compare", p)
+	return b.render(l, l.Tag()+"/"+ref.Href, "compare", p)
 }
 
 func fieldLabels(l locales.Locale, fields []string) []string {
@@ -538,9 +538,9 @@ func jsonJS(v any) (htmltemplate.JS, error) {
 }
 
 // render executes a page template and writes the result at rel.
-func (b *builder) render(rel, name string, data any) error {
+func (b *builder) render(l locales.Locale, rel, name string, data any) error {
 	var buf bytes.Buffer
-	if err := b.tpl.execute(&buf, name, data); err != nil {
+	if err := b.tpl.execute(&buf, l.Tag(), b.labels(l), name, data); err != nil {
 		return err
 	}
 	return b.write(rel, buf.Bytes())
@@ -557,7 +557,7 @@ func (b *builder) rootIndex() error {
 	for _, l := range b.locs {
 		v.Langs = append(v.Langs, lang{Tag: l.Tag(), Name: l.Name(), Href: l.Tag() + "/index.html", Title: l.T("site.title")})
 	}
-	return b.render("index.html", "root", v)
+	return b.render(locales.Fallback(), "index.html", "root", v)
 }
 
 // writeAssets copies the stylesheet, the script and ECharts with its

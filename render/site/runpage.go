@@ -171,7 +171,7 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 			return manifestRun{}, err
 		}
 		var buf bytes.Buffer
-		if err := b.tpl.execute(&buf, "run", page); err != nil {
+		if err := b.tpl.execute(&buf, l.Tag(), b.labels(l), "run", page); err != nil {
 			return manifestRun{}, err
 		}
 		rel := l.Tag() + "/run/" + s.ID + ".html"

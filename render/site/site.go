@@ -249,7 +249,7 @@ type builder struct {
 // every later change appends an event).
 func (b *builder) runKey(s store.RunSummary, stamp string) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "format %d\ntool %s\ntemplates %s\nraw %t\n", siteFormat, b.opt.ToolVersion, b.tpl.digest, !b.opt.NoRaw)
+	fmt.Fprintf(h, "format %d\ntool %s\ntemplates %s\ncatalogues %s\nraw %t\n", siteFormat, b.opt.ToolVersion, b.tpl.digest, locales.Digest(), !b.opt.NoRaw)
 	for _, l := range b.locs {
 		fmt.Fprintf(h, "lang %s\n", l.Tag())
 	}

@@ -12,7 +12,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/benchledger/benchledger/templates"
 )
@@ -24,15 +26,20 @@ var pageKinds = []string{"root", "index", "runs", "run", "case", "compare", "dif
 var staticFiles = []string{"site.css", "site.js"}
 
 type templateSet struct {
-	pages map[string]*htmltemplate.Template
-	files map[string][]byte
+	layout  string
+	sources map[string]string // page kind -> source
+	files   map[string][]byte
 	// digest covers every template and static file, so a changed
 	// template rebuilds every page.
 	digest string
+
+	mu     sync.Mutex
+	parsed map[string]map[string]*htmltemplate.Template // language -> kind -> template
 }
 
 // loadTemplates reads the embedded templates, each replaced by the file of
-// the same name in dir when dir has one.
+// the same name in dir when dir has one, and parses them once to report a
+// mistake before any page is made.
 func loadTemplates(dir string) (*templateSet, error) {
 	read := func(name string) ([]byte, error) {
 		if dir != "" {
@@ -47,13 +54,13 @@ func loadTemplates(dir string) (*templateSet, error) {
 		return templates.Site.ReadFile("site/" + name)
 	}
 	h := sha256.New()
-	ts := &templateSet{pages: map[string]*htmltemplate.Template{}, files: map[string][]byte{}}
+	ts := &templateSet{sources: map[string]string{}, files: map[string][]byte{}, parsed: map[string]map[string]*htmltemplate.Template{}}
 	layout, err := read("layout.html.tmpl")
 	if err != nil {
 		return nil, err
 	}
+	ts.layout = string(layout)
 	fmt.Fprintf(h, "layout\n%s\n", layout)
-	funcs := htmltemplate.FuncMap{"code": codeSpans}
 	for _, kind := range pageKinds {
 		name := kind + ".html.tmpl"
 		src, err := read(name)
@@ -61,17 +68,10 @@ func loadTemplates(dir string) (*templateSet, error) {
 			return nil, err
 		}
 		fmt.Fprintf(h, "%s\n%s\n", name, src)
-		// A misspelt label is an error, not an empty heading.
-		t := htmltemplate.New(kind).Funcs(funcs).Option("missingkey=error")
-		if kind != "root" {
-			if t, err = t.Parse(string(layout)); err != nil {
-				return nil, fmt.Errorf("site: layout.html.tmpl: %w", err)
-			}
+		ts.sources[kind] = string(src)
+		if _, err := ts.parse(kind, nil); err != nil {
+			return nil, err
 		}
-		if t, err = t.New(name).Parse(string(src)); err != nil {
-			return nil, fmt.Errorf("site: %s: %w", name, err)
-		}
-		ts.pages[kind] = t
 	}
 	for _, name := range staticFiles {
 		data, err := read(name)
@@ -85,10 +85,60 @@ func loadTemplates(dir string) (*templateSet, error) {
 	return ts, nil
 }
 
-// execute runs a page kind: the layout around its content, or the root
-// page on its own.
-func (ts *templateSet) execute(w io.Writer, kind string, data any) error {
-	t := ts.pages[kind]
+// labelAction is a template action that only writes a label:
+// {{.P.L.key}} or {{$.P.L.key}}.
+var labelAction = regexp.MustCompile(`\{\{\s*\$?\.P\.L\.([A-Za-z0-9_]+)\s*\}\}`)
+
+// parse parses a page kind (inside the layout) for one language. Each
+// label action is first replaced by the label's text, escaped: a run page
+// has dozens, and html/template runs its escaper through reflection for
+// each one on every page. The text is the same in every HTML context the
+// templates put a label in (element content, quoted attribute).
+func (ts *templateSet) parse(kind string, labels map[string]string) (*htmltemplate.Template, error) {
+	expand := func(src string) string {
+		if labels == nil {
+			return src
+		}
+		return labelAction.ReplaceAllStringFunc(src, func(action string) string {
+			text, ok := labels[labelAction.FindStringSubmatch(action)[1]]
+			if !ok {
+				return action // left to fail at execution (missingkey=error)
+			}
+			return strings.ReplaceAll(htmltemplate.HTMLEscapeString(text), "{", "&#123;")
+		})
+	}
+	name := kind + ".html.tmpl"
+	// A misspelt label is an error, not an empty heading.
+	t := htmltemplate.New(kind).Funcs(htmltemplate.FuncMap{"code": codeSpans}).Option("missingkey=error")
+	var err error
+	if kind != "root" {
+		if t, err = t.Parse(expand(ts.layout)); err != nil {
+			return nil, fmt.Errorf("site: layout.html.tmpl: %w", err)
+		}
+	}
+	if t, err = t.New(name).Parse(expand(ts.sources[kind])); err != nil {
+		return nil, fmt.Errorf("site: %s: %w", name, err)
+	}
+	return t, nil
+}
+
+// execute runs a page kind for a language whose labels are given: the
+// layout around its content, or the root page on its own.
+func (ts *templateSet) execute(w io.Writer, lang string, labels map[string]string, kind string, data any) error {
+	ts.mu.Lock()
+	t := ts.parsed[lang][kind]
+	if t == nil {
+		var err error
+		if t, err = ts.parse(kind, labels); err != nil {
+			ts.mu.Unlock()
+			return err
+		}
+		if ts.parsed[lang] == nil {
+			ts.parsed[lang] = map[string]*htmltemplate.Template{}
+		}
+		ts.parsed[lang][kind] = t
+	}
+	ts.mu.Unlock()
 	name := "layout"
 	if kind == "root" {
 		name = kind + ".html.tmpl"
