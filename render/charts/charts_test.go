@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -384,5 +385,17 @@ func TestRequestTimeline(t *testing.T) {
 	}
 	if _, _, err := RequestTimeline("timeline", []RequestPoint{{nan, nan, nan}}, Labels{}); !errors.Is(err, ErrNoData) {
 		t.Errorf("no drawable point: %v", err)
+	}
+}
+
+func TestAppendTenthMs(t *testing.T) {
+	for _, x := range []float64{0, 1, 0.5, 0.00004, 0.00005, -0.25, 12.3456789, 1234567.89012, 0.1 + 0.2, -0.00004, 3e14} {
+		got, err := strconv.ParseFloat(string(appendTenthMs(nil, x)), 64)
+		if want := math.Round(x*1e4) / 1e4; err != nil || got != want {
+			t.Errorf("%v: wrote %q, want %v", x, appendTenthMs(nil, x), want)
+		}
+	}
+	if s := string(appendTenthMs(nil, 2.5)); s != "2.5" {
+		t.Errorf("2.5 written %q", s)
 	}
 }
