@@ -316,6 +316,7 @@ type (
 )
 
 func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
+	msg := b.labels(l)
 	v := d.view
 	p := &runPageView{P: b.page(l, "run/"+d.sum.ID+".html", l.T("site.run.title", "id", d.sum.ID)),
 		ID: d.sum.ID, Sum: d.sum, V: v, HasRecords: len(d.points) > 0}
@@ -328,7 +329,7 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 			Size: l.Number(float64(f.Size), 0) + " B", Corrupt: f.Corrupt})
 	}
 	if v.Publishable {
-		p.Publishable = l.T("site.yes")
+		p.Publishable = msg["yes"]
 	} else {
 		p.Publishable = l.T("site.run.publishable_missing", "fields", l.List(v.Missing))
 	}
@@ -385,18 +386,19 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 
 // runCharts adds the latency distribution and the per-request timeline.
 func (b *builder) runCharts(l locales.Locale, d *runData, p *runPageView) error {
+	msg := b.labels(l)
 	secs := charts.Format{Decimals: -1, Fixed: func(v float64, dec int) string { return l.Number(v, max(dec, 0)) }}
 	if len(d.e2e) > 0 {
-		c, err := charts.Latency("latency", d.e2e, charts.Labels{Title: l.T("site.chart.latency_title"),
-			XAxis: l.T("site.chart.latency_x"), YAxis: l.T("site.chart.latency_y"), Series: l.T("site.chart.latency_y")}, secs)
+		c, err := charts.Latency("latency", d.e2e, charts.Labels{Title: msg["chart_latency_title"],
+			XAxis: msg["chart_latency_x"], YAxis: msg["chart_latency_y"], Series: msg["chart_latency_y"]}, secs)
 		if err != nil {
 			return err
 		}
-		p.Charts = append(p.Charts, chartView{ID: c.ID, Title: l.T("site.chart.latency_title"), Option: htmltemplate.JS(c.Option)})
+		p.Charts = append(p.Charts, chartView{ID: c.ID, Title: msg["chart_latency_title"], Option: htmltemplate.JS(c.Option)})
 	}
 	if len(d.points) > 0 {
-		lab := charts.Labels{Title: l.T("site.chart.timeline_title"), XAxis: l.T("site.chart.timeline_x"), YAxis: l.T("site.chart.timeline_y"),
-			Baseline: l.T("site.chart.e2e"), Candidate: l.T("site.chart.ttft")}
+		lab := charts.Labels{Title: msg["chart_timeline_title"], XAxis: msg["chart_timeline_x"], YAxis: msg["chart_timeline_y"],
+			Baseline: msg["chart_e2e"], Candidate: msg["chart_ttft"]}
 		if len(d.points) > charts.MaxTimelinePoints {
 			k := (len(d.points) + charts.MaxTimelinePoints - 1) / charts.MaxTimelinePoints
 			lab.Subtitle = l.T("site.chart.sampled", "k", k, "n", l.Integer(len(d.points)))
@@ -408,7 +410,7 @@ func (b *builder) runCharts(l locales.Locale, d *runData, p *runPageView) error 
 		if err != nil {
 			return err
 		}
-		p.Charts = append(p.Charts, chartView{ID: c.ID, Title: l.T("site.chart.timeline_title"), Option: htmltemplate.JS(c.Option)})
+		p.Charts = append(p.Charts, chartView{ID: c.ID, Title: msg["chart_timeline_title"], Option: htmltemplate.JS(c.Option)})
 	}
 	return nil
 }
