@@ -301,13 +301,31 @@ func readStated(tx *sql.Tx, runID string) ([]benchrun.Stated, error) {
 const statedColumnsSQL = `metric, value, unit, source_key, source_unit, printed`
 
 // scanStatedRow decodes statedColumnsSQL (after any columns in extra).
+// Like requestScanner it scans into plain interface values, which
+// database/sql copies without conversion.
 func scanStatedRow(scan func(...any) error, st *benchrun.Stated, extra ...any) error {
-	var v sql.NullFloat64
-	if err := scan(append(extra, &st.Metric, &v, &st.Unit, &st.SourceKey, &st.SourceUnit, &st.Printed)...); err != nil {
+	var metric, value, unit, key, sourceUnit, printed any
+	if err := scan(append(extra, &metric, &value, &unit, &key, &sourceUnit, &printed)...); err != nil {
 		return err
 	}
-	st.Value = orUnknown(v)
+	p, ok := printed.(int64)
+	if !ok {
+		return fmt.Errorf("stated row: printed %v is not an integer", printed)
+	}
+	*st = benchrun.Stated{Metric: textOf(metric), Value: realOrUnknown(value), Unit: textOf(unit),
+		SourceKey: textOf(key), SourceUnit: textOf(sourceUnit), Printed: int(p)}
 	return nil
+}
+
+// textOf reads a TEXT column as the driver returns it.
+func textOf(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case []byte:
+		return string(x)
+	}
+	return ""
 }
 
 func readRequests(tx *sql.Tx, runID string, sizeHint int64) ([]benchrun.Request, error) {

@@ -74,6 +74,18 @@ func (b *builder) labels(l locales.Locale) map[string]string {
 	return v.(map[string]string)
 }
 
+// figureName is l.Figure(metric), looked up once per language and build
+// (every run page names the same figures).
+func (b *builder) figureName(l locales.Locale, metric string) string {
+	key := l.Tag() + "\x00" + metric
+	if v, ok := b.figureNames.Load(key); ok {
+		return v.(string)
+	}
+	name := l.Figure(metric)
+	b.figureNames.Store(key, name)
+	return name
+}
+
 // cmpRef is a comparison page a case study's spec names.
 type cmpRef struct {
 	Case, Name, Href string // Href relative to a language's folder

@@ -345,7 +345,7 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 		p.Short = l.T("site.run.short_text", "short", count(c.Short))
 	}
 	for _, f := range v.Figures {
-		p.Figures = append(p.Figures, figureView{Label: l.Figure(f.Metric), Metric: f.Metric,
+		p.Figures = append(p.Figures, figureView{Label: b.figureName(l, f.Metric), Metric: f.Metric,
 			Recomputed: valueIn(l, f.Recomputed, f.Unit), Stated: valueIn(l, f.Stated, f.Unit), SourceKey: f.SourceKey, Definition: f.Definition})
 	}
 	if len(v.StatedChecks) > 0 {

@@ -237,8 +237,9 @@ type builder struct {
 	dataLines map[string]map[string][]byte
 	// writes feeds the writer goroutine while runs are made.
 	writes chan fileWrite
-	// messages caches, per language, catalogue messages without arguments.
-	messages sync.Map
+	// messages caches, per language, catalogue messages without arguments;
+	// figureNames the names of figures.
+	messages, figureNames sync.Map
 
 	mu                          sync.Mutex
 	keep                        map[string]bool // files of this build, relative to out, with /
