@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/text/language"
@@ -136,8 +137,44 @@ func (l Locale) Quantity(v float64, decimals int, unit string) string {
 	if !ok {
 		return n + " " + unit
 	}
+	if p := l.unitPattern(key); p.ok && startsEndsDigit(n) {
+		return p.prefix + n + p.suffix
+	}
 	count := strconv.FormatFloat(math.Abs(v), 'f', decimals, 64)
 	return l.T(key, "n", n, "count", count)
+}
+
+// unitFormat is a unit message without plural forms split around its
+// number, as rendered with a number of digits (so with the spaces the
+// locale puts around digits): a report or site formats thousands of
+// quantities, and rendering the message each time was a good part of it.
+type unitFormat struct {
+	prefix, suffix string
+	ok             bool
+}
+
+var unitFormats sync.Map // locale tag + "\x00" + key -> unitFormat
+
+func (l Locale) unitPattern(key string) unitFormat {
+	id := l.l.tag + "\x00" + key
+	if f, ok := unitFormats.Load(id); ok {
+		return f.(unitFormat)
+	}
+	var f unitFormat
+	if e, ok := l.l.msgs[key]; ok && e.one == "" {
+		const probe = "1234567"
+		out := l.T(key, "n", probe, "count", "2")
+		if strings.Count(out, probe) == 1 {
+			i := strings.Index(out, probe)
+			f = unitFormat{prefix: out[:i], suffix: out[i+len(probe):], ok: true}
+		}
+	}
+	unitFormats.Store(id, f)
+	return f
+}
+
+func startsEndsDigit(s string) bool {
+	return s != "" && s[0] >= '0' && s[0] <= '9' && s[len(s)-1] >= '0' && s[len(s)-1] <= '9'
 }
 
 // Date formats the calendar date of t (in t's location: pass UTC for

@@ -2,6 +2,7 @@ package locales
 
 import (
 	"math"
+	"strconv"
 	"testing"
 	"time"
 )
@@ -180,5 +181,26 @@ func TestDate(t *testing.T) {
 	}
 	if _, err := MustMatch("es").DateString("17/08/2026"); err == nil {
 		t.Error("DateString accepted a non-ISO date")
+	}
+}
+
+// TestQuantityPatternEqualsRendering: the cached split of a unit message
+// gives what rendering it does, for every locale, unit and many numbers.
+func TestQuantityPatternEqualsRendering(t *testing.T) {
+	values := []float64{0, 1, 1.5, 2, 12.345, 999.5, 1000, 23190.4, 1234567.891, -3, -0.5}
+	for _, tag := range Supported() {
+		l := MustMatch(tag)
+		for unit, key := range units {
+			for _, v := range values {
+				for _, dec := range []int{0, 2} {
+					got := l.Quantity(v, dec, unit)
+					n := l.Number(v, dec)
+					want := l.T(key, "n", n, "count", strconv.FormatFloat(math.Abs(v), 'f', dec, 64))
+					if got != want {
+						t.Errorf("%s %s %v (%d): %q, rendering gives %q", tag, unit, v, dec, got, want)
+					}
+				}
+			}
+		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	htmltemplate "html/template"
 	"strconv"
 	"strings"
+
+	"github.com/benchledger/benchledger/runview"
 )
 
 // The run page's two long tables, written here rather than by the template:
@@ -52,6 +54,23 @@ func runRows(rows []runRowView) htmltemplate.HTML {
 			`</td><td>` + esc(r.GPU) + `</td><td>` + esc(r.Date) + `</td><td>` + esc(r.Workload) + `</td><td class="num">` + esc(r.RequestsText) +
 			`</td><td class="num">` + esc(r.ThroughputText) + `</td><td>` + esc(r.PublishableText) + `</td><td class="audit ` + esc(r.AuditClass) + `">` +
 			esc(r.AuditText) + "</td></tr>\n")
+	}
+	return htmltemplate.HTML(sb.String())
+}
+
+func findingRows(fs []findingView) htmltemplate.HTML {
+	var sb strings.Builder
+	for _, f := range fs {
+		sb.WriteString(`<tr class="` + esc(f.Severity) + `" data-check="` + esc(f.Check) + `"><td>` + esc(f.Title) + `<br><code>` + esc(f.Check) +
+			`</code></td><td>` + esc(f.SeverityText) + `</td><td lang="en">` + esc(f.Message) + "</td></tr>\n")
+	}
+	return htmltemplate.HTML(sb.String())
+}
+
+func historyRows(hs []runview.HistoryRow) htmltemplate.HTML {
+	var sb strings.Builder
+	for _, h := range hs {
+		sb.WriteString(`<tr><td>` + esc(h.At) + `</td><td>` + esc(h.Action) + ` · ` + esc(h.Actor) + ` · benchledger ` + esc(h.ToolVersion) + `</td></tr>`)
 	}
 	return htmltemplate.HTML(sb.String())
 }

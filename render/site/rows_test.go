@@ -5,6 +5,8 @@ import (
 	htmltemplate "html/template"
 	"strings"
 	"testing"
+
+	"github.com/benchledger/benchledger/runview"
 )
 
 // TestRowsEscapeLikeTheTemplate: the rows written in Go escape every value
@@ -45,6 +47,21 @@ func TestRunRowsEscapeLikeTheTemplate(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got := string(runRows(rows)); got != want.String() {
+		t.Errorf("rows differ from the template's escaping\ngot  %s\nwant %s", got, want.String())
+	}
+}
+
+func TestFindingAndHistoryRowsEscapeLikeTheTemplate(t *testing.T) {
+	hostile := `"><b onclick='x'>&amp;</b>`
+	fs := []findingView{{Check: hostile, Title: hostile, Severity: "fail", SeverityText: hostile, Message: hostile}, {Check: "a.b", Severity: "warn"}}
+	hs := []runview.HistoryRow{{At: hostile, Action: hostile, Actor: hostile, ToolVersion: hostile}, {At: "2026-01-01T00:00:00Z", Action: "ingest"}}
+	tpl := htmltemplate.Must(htmltemplate.New("").Parse(`{{range .F}}<tr class="{{.Severity}}" data-check="{{.Check}}"><td>{{.Title}}<br><code>{{.Check}}</code></td><td>{{.SeverityText}}</td><td lang="en">{{.Message}}</td></tr>
+{{end}}|{{range .H}}<tr><td>{{.At}}</td><td>{{.Action}} · {{.Actor}} · benchledger {{.ToolVersion}}</td></tr>{{end}}`))
+	var want bytes.Buffer
+	if err := tpl.Execute(&want, map[string]any{"F": fs, "H": hs}); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(findingRows(fs)) + "|" + string(historyRows(hs)); got != want.String() {
 		t.Errorf("rows differ from the template's escaping\ngot  %s\nwant %s", got, want.String())
 	}
 }

@@ -287,6 +287,7 @@ type (
 		// each instead of several per row, which is most of a run page's
 		// time. A template may range over Figures and Provenance instead.
 		FigureRows, ProvenanceRows htmltemplate.HTML
+		FindingRows, HistoryRows   htmltemplate.HTML
 		History                    []runview.HistoryRow
 		Links                      []linkView
 	}
@@ -378,6 +379,7 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 	}
 	p.History = v.History
 	p.FigureRows, p.ProvenanceRows = figureRows(p.Figures), provenanceRows(p.Provenance)
+	p.FindingRows, p.HistoryRows = findingRows(p.Findings), historyRows(p.History)
 	for _, c := range d.links {
 		p.Links = append(p.Links, linkView{Text: c.Case + " — " + c.Name, Href: p.P.Home + c.Href})
 	}
