@@ -357,7 +357,7 @@ func RequestTimeline(id string, pts []RequestPoint, l Labels) (Chart, int, error
 	// The option is written directly rather than through go-echarts: a
 	// site draws this chart for every run, and the reflection go-echarts
 	// does per point was most of the time.
-	var e2e, ttft []byte
+	e2e, ttft := make([]byte, 0, len(pts)/step*24+2), make([]byte, 0, len(pts)/step*24+2)
 	for i := 0; i < len(pts); i += step {
 		p := pts[i]
 		if !finite(p.Send) {

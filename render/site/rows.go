@@ -17,6 +17,7 @@ var esc = strings.NewReplacer(`&`, "&amp;", `<`, "&lt;", `>`, "&gt;", `"`, "&#34
 
 func figureRows(fs []figureView) htmltemplate.HTML {
 	var sb strings.Builder
+	sb.Grow(len(fs) * 256)
 	for _, f := range fs {
 		sb.WriteString(`<tr data-metric="` + esc(f.Metric) + `"><td>` + esc(f.Label) + `</td><td class="num">` + esc(f.Recomputed) +
 			`</td><td class="num">` + esc(f.Stated) + `</td><td><code>` + esc(f.SourceKey) + `</code></td><td lang="en" class="def">` +
@@ -27,6 +28,7 @@ func figureRows(fs []figureView) htmltemplate.HTML {
 
 func provenanceRows(ps []provenanceView) htmltemplate.HTML {
 	var sb strings.Builder
+	sb.Grow(len(ps) * 160)
 	for _, p := range ps {
 		sb.WriteString(`<tr data-field="` + esc(p.Field) + `"><td>` + esc(p.Label) + `<br><code>` + esc(p.Field) + `</code></td><td class="value">` +
 			esc(p.Value) + `</td><td>` + esc(p.Sources) + "</td></tr>\n")

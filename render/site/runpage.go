@@ -171,9 +171,11 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 			return manifestRun{}, err
 		}
 		var buf bytes.Buffer
+		buf.Grow(int(b.pageSize.Load()) + 1024) // the last page's size: no regrowing
 		if err := b.tpl.execute(&buf, l.Tag(), b.labels(l), "run", page); err != nil {
 			return manifestRun{}, err
 		}
+		b.pageSize.Store(int64(buf.Len()))
 		rel := l.Tag() + "/run/" + s.ID + ".html"
 		b.writeRunFile(rel, buf.Bytes())
 		files = append(files, rel)

@@ -244,6 +244,7 @@ type builder struct {
 	mu                          sync.Mutex
 	keep                        map[string]bool // files of this build, relative to out, with /
 	written, unchanged, removed atomic.Int64
+	pageSize                    atomic.Int64 // of the last run page made
 }
 
 // runKey is everything a run's pages are made of besides the run itself,
