@@ -124,7 +124,12 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 	if err := os.MkdirAll(opt.Out, 0o755); err != nil {
 		return st, err
 	}
-	b := &builder{ctx: ctx, a: a, opt: opt, locs: locs, tpl: tpl, out: opt.Out, keep: map[string]bool{}, dataLines: map[string]map[string][]byte{}}
+	ents, err := os.ReadDir(opt.Out)
+	if err != nil {
+		return st, err
+	}
+	b := &builder{ctx: ctx, a: a, opt: opt, locs: locs, tpl: tpl, out: opt.Out, keep: map[string]bool{}, dataLines: map[string]map[string][]byte{},
+		emptyOut: len(ents) == 0}
 	b.old = readManifest(opt.Out)
 	fresh := opt.Force || b.old.Format != siteFormat
 	if fresh {
@@ -235,6 +240,8 @@ type builder struct {
 	cmpLinks map[string][]cmpRef
 	// dataLines are the diff page's lines of the runs made, by shard.
 	dataLines map[string]map[string][]byte
+	// emptyOut: the folder was empty when the build began.
+	emptyOut bool
 	// writes feeds the writer goroutine while runs are made.
 	writes chan fileWrite
 	// messages caches, per language, catalogue messages without arguments;
@@ -293,14 +300,18 @@ func (b *builder) buildRuns(summaries []store.RunSummary, rows []runRow, todo []
 	}
 	ctx, cancel := context.WithCancel(b.ctx)
 	defer cancel()
-	events, err := b.a.EventsByRun()
-	if err != nil {
-		return err
-	}
-	companions, err := b.a.RunFilesByRun()
-	if err != nil {
-		return err
-	}
+	// The runs' events and companion files load while the reader starts;
+	// the page makers wait for them.
+	var events map[string][]store.Event
+	var companions map[string][]store.RunFile
+	var sideErr error
+	sideReady := make(chan struct{})
+	go func() {
+		defer close(sideReady)
+		if events, sideErr = b.a.EventsByRun(); sideErr == nil {
+			companions, sideErr = b.a.RunFilesByRun()
+		}
+	}()
 	index := make(map[string]int, len(todo))
 	for _, i := range todo {
 		index[summaries[i].ID] = i
@@ -322,7 +333,7 @@ func (b *builder) buildRuns(summaries []store.RunSummary, rows []runRow, todo []
 	}()
 
 	// The reader.
-	recs := make(chan *store.RunRecord, 16)
+	recs := make(chan *store.RunRecord, 128)
 	var readErr error
 	go func() {
 		defer close(recs)
@@ -363,6 +374,9 @@ func (b *builder) buildRuns(summaries []store.RunSummary, rows []runRow, todo []
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
+			if <-sideReady; sideErr != nil {
+				cancel() // reported once, below
+			}
 			for rec := range recs {
 				if errs[w] != nil || ctx.Err() != nil {
 					continue
@@ -388,6 +402,9 @@ func (b *builder) buildRuns(summaries []store.RunSummary, rows []runRow, todo []
 	close(b.writes)
 	<-writerDone
 	b.writes = nil
+	if sideErr != nil {
+		return sideErr
+	}
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
@@ -425,6 +442,14 @@ func (b *builder) write(rel string, data []byte) error {
 	b.keep[rel] = true
 	b.mu.Unlock()
 	path := filepath.Join(b.out, filepath.FromSlash(rel))
+	if b.emptyOut {
+		// Nothing to compare with: every path is written once per build.
+		if err := writeNew(path, data); err != nil {
+			return err
+		}
+		b.written.Add(1)
+		return nil
+	}
 	old, err := os.ReadFile(path)
 	switch {
 	case err == nil && bytes.Equal(old, data):
