@@ -158,6 +158,19 @@ func TestSiteInBrowser(t *testing.T) {
 	}
 	clean(t, "runs table and diff", p)
 
+	// A diff of a run the site does not have says so, without an error
+	// in the console.
+	dp := openSitePage(t, site, "en/diff.html", "document.readyState === 'complete'")
+	if err := dp.Eval(`location.hash = '#a=`+sweepIDs[0]+`&b=zz0000000000'; location.reload(); true`, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := dp.WaitFor(`window.__diffReady === true && !document.getElementById('diff-error').hidden`); err != nil {
+		t.Fatal(err)
+	}
+	if msg := eval[string](t, dp, "document.getElementById('diff-error').textContent"); !strings.Contains(msg, "zz0000000000") {
+		t.Errorf("missing run message %q", msg)
+	}
+
 	// A run page: charts drawn, figures shown; the language switch and a
 	// campaign link.
 	id := sweepIDs[0]

@@ -374,6 +374,33 @@ func TestSiteDamagedRawFile(t *testing.T) {
 	}
 }
 
+// TestSiteSummaryOnlyRun: a run without per-request records (a
+// trtllm-bench console report) gets a page with the client's figures, says
+// it has no records, and draws no chart.
+func TestSiteSummaryOnlyRun(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "a.db")
+	if r := bl(t, "ingest", "--db", db, filepath.Join("..", "..", "ingest", "testdata", "trtllm", "console_pytorch_streaming.log")); r.code != 0 {
+		t.Fatal(r)
+	}
+	out := filepath.Join(dir, "site")
+	if r := bl(t, "site", "--db", db, "--out", out, "--lang", "en,ja"); r.code != 0 {
+		t.Fatal(r)
+	}
+	id := strings.TrimSpace(bl(t, "runs", "--db", db, "-q").stdout)
+	page, err := os.ReadFile(filepath.Join(out, "en", "run", id+".html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(page)
+	if !strings.Contains(s, "no per-request records") || strings.Contains(s, `id="option-`) || strings.Contains(s, "echarts.min.js") {
+		t.Error("a summary-only run page does not say it has no records, or loads charts")
+	}
+	if !strings.Contains(s, `data-metric="output_throughput"`) {
+		t.Error("the client's stated output throughput is not shown")
+	}
+}
+
 // TestSiteUsage: the output folder is required; unknown languages are
 // refused by name.
 func TestSiteUsage(t *testing.T) {
