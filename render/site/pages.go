@@ -311,9 +311,9 @@ func (b *builder) langPages(l locales.Locale, summaries []store.RunSummary, rows
 	built := map[string]string{}
 	for _, c := range b.cases {
 		for _, ref := range c.cmps {
-			cmp := c.c.Result.Comparisons[ref.Name]
-			base, cand := c.c.Result.Selections[c.c.Result.Spec.Comparisons[ref.Name].Baseline], c.c.Result.Selections[c.c.Result.Spec.Comparisons[ref.Name].Candidate]
-			_ = cmp
+			res := c.c.Result
+			sc := res.Spec.Comparisons[ref.Name]
+			base, cand := res.Selections[sc.Baseline], res.Selections[sc.Candidate]
 			for _, x := range base {
 				for _, y := range cand {
 					built[x+" "+y] = ref.Href
@@ -609,7 +609,6 @@ func (b *builder) reports() error {
 		if err != nil {
 			return err
 		}
-		dir := filepath.Join(b.out, filepath.FromSlash(c.reportDir))
 		var files []string
 		if b.old.Reports[c.ID] == key {
 			for _, f := range b.old.Files {
@@ -654,7 +653,6 @@ func (b *builder) reports() error {
 			b.keep[f] = true
 		}
 		b.next.Reports[c.ID] = key
-		_ = dir
 	}
 	return nil
 }

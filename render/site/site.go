@@ -36,7 +36,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -527,5 +526,3 @@ func idPath(id string) (string, error) {
 	}
 	return id, nil
 }
-
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }
