@@ -618,7 +618,7 @@ func (b *builder) reports() error {
 			}
 		}
 		if len(files) == 0 || !b.filesExist(files) {
-			tmp, err := os.MkdirTemp(b.out, ".report-*")
+			tmp, err := os.MkdirTemp("", "benchledger-report-*") // outside the site: nothing half-made is left in it
 			if err != nil {
 				return err
 			}
