@@ -84,6 +84,7 @@ type rawFile struct {
 type runData struct {
 	sum      store.RunSummary
 	rec      *store.RunRecord
+	eff      map[string]string // effective provenance
 	view     *runview.View
 	files    []rawFile
 	findings []audit.Finding
@@ -96,13 +97,14 @@ type runData struct {
 // file for the diff page and its raw files.
 func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string, events []store.Event, companions []store.RunFile) (manifestRun, error) {
 	reqs := rec.Run.Requests
+	eff := provenance.Record(rec.Provenance).Effective()
 	// The run's figures once, for its view and its checks.
 	var ff *figures.RunFigures
 	if rec.Run.HasRequests && len(reqs) > 0 {
-		f := figures.RecomputeRun(rec.Run, reqs, provenance.Record(rec.Provenance).Effective())
+		f := figures.RecomputeRun(rec.Run, reqs, eff)
 		ff = &f
 	}
-	d := &runData{sum: s, rec: rec, view: runview.BuildWith(rec, reqs, ff), links: b.cmpLinks[s.ID]}
+	d := &runData{sum: s, rec: rec, eff: eff, view: runview.BuildWith(rec, reqs, ff), links: b.cmpLinks[s.ID]}
 	for _, ev := range events {
 		d.view.History = append(d.view.History, runview.HistoryRow{At: ev.At.UTC().Format(time.RFC3339), Action: ev.Action,
 			Actor: ev.Actor, ToolVersion: ev.ToolVersion, Detail: ev.Detail})
@@ -146,7 +148,7 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 	}
 
 	row := runRow{ID: s.ID, Campaign: s.Campaign, Role: s.Role, Model: s.Model, Engine: s.Engine, Version: s.EngineVersion,
-		GPU: s.GPU, Date: s.Date, Workload: workloadText(provenance.Record(rec.Provenance).Effective()),
+		GPU: s.GPU, Date: s.Date, Workload: workloadText(eff),
 		Requests: s.RequestCount, Publishable: s.Publishable}
 	for _, f := range d.view.Figures {
 		if f.Metric == "output_throughput" {
@@ -252,7 +254,7 @@ func runDataScript(d *runData) ([]byte, error) {
 		Failed      int64             `json:"failed"`
 		Format      string            `json:"format"`
 		SHA256      string            `json:"sha256"`
-	}{ID: d.rec.ID, Fields: provenance.Record(d.rec.Provenance).Effective(), Publishable: d.rec.Publishable,
+	}{ID: d.rec.ID, Fields: d.eff, Publishable: d.rec.Publishable,
 		Sent: d.view.Completion.Sent, Completed: d.view.Completion.Completed, Failed: d.view.Completion.Failed,
 		Format: d.view.Format, SHA256: d.rec.BlobSHA256}
 	for _, f := range d.view.Figures {
