@@ -202,9 +202,7 @@ func (b *builder) rawFile(sha, name string) (rawFile, error) {
 		return rf, nil
 	}
 	path := filepath.Join(b.out, filepath.FromSlash(rel))
-	b.mu.Lock()
-	b.keep[rel] = true
-	b.mu.Unlock()
+	b.keepFile(rel)
 	if fi, err := os.Stat(path); err == nil && fi.Size() == rf.Size {
 		b.unchanged.Add(1)
 		return rf, nil

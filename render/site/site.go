@@ -434,12 +434,18 @@ func (b *builder) writeRunFile(rel string, data []byte) {
 	b.writes <- fileWrite{rel, data}
 }
 
-// write puts data at rel (relative to out, with /) unless the file there
-// already has these bytes, and counts the file as part of this build.
-func (b *builder) write(rel string, data []byte) error {
+// keepFile counts rel (relative to out, with /) as part of this build, so
+// the clean-up after it leaves the file alone.
+func (b *builder) keepFile(rel string) {
 	b.mu.Lock()
 	b.keep[rel] = true
 	b.mu.Unlock()
+}
+
+// write puts data at rel (relative to out, with /) unless the file there
+// already has these bytes, and counts the file as part of this build.
+func (b *builder) write(rel string, data []byte) error {
+	b.keepFile(rel)
 	path := filepath.Join(b.out, filepath.FromSlash(rel))
 	if b.emptyOut {
 		// Nothing to compare with: every path is written once per build.
