@@ -473,14 +473,37 @@ func compareRecords(rec *store.RunRecord, raw *benchrun.Run) *Finding {
 	return nil
 }
 
+// Derived is what the checks and the views of one stored run compute from
+// it, computed once by Derive: its effective provenance, its figures
+// recomputed from its records (nil without records) and its stated figures
+// checked against them.
+type Derived struct {
+	Effective map[string]string
+	Figures   *figures.RunFigures
+	Stated    figures.StatedAudit
+}
+
+// Derive computes a stored run's Derived from its records reqs (the run's
+// own, or streamed by the caller).
+func Derive(rec *store.RunRecord, reqs []benchrun.Request) *Derived {
+	r := rec.Run
+	d := &Derived{Effective: provenance.Record(rec.Provenance).Effective()}
+	if r.HasRequests && len(reqs) > 0 {
+		f := figures.RecomputeRun(r, reqs, d.Effective)
+		d.Figures = &f
+		d.Stated = figures.CheckStated(r.Stated, f, StatedOptions(r))
+	}
+	return d
+}
+
 // Stored runs the checks that need only what the archive holds of one run
 // (recomputation, plausibility, provenance), with its requests loaded in
 // rec.Run.Requests; it does not re-read the raw file (Run does). The site
 // shows these on each run page. ff, when not nil, is the run's figures as
 // figures.RecomputeRun gives them, so a caller that has them does not pay
 // for them twice.
-func Stored(rec *store.RunRecord, ff *figures.RunFigures) []Finding {
-	fs := auditRun(rec, ff)
+func Stored(rec *store.RunRecord, d *Derived) []Finding {
+	fs := auditRun(rec, d)
 	for i := range fs {
 		fs[i].Run = rec.ID
 	}
@@ -489,13 +512,16 @@ func Stored(rec *store.RunRecord, ff *figures.RunFigures) []Finding {
 
 // auditRun runs the recomputation, plausibility and provenance checks on one
 // stored run.
-func auditRun(rec *store.RunRecord, given *figures.RunFigures) []Finding {
+func auditRun(rec *store.RunRecord, d *Derived) []Finding {
 	var out []Finding
 	r := rec.Run
 	add := func(check, sev, msg string, params map[string]string) {
 		out = append(out, Finding{Check: check, Severity: sev, Message: msg, Params: params})
 	}
-	eff := provenance.Record(rec.Provenance).Effective()
+	if d == nil {
+		d = Derive(rec, r.Requests)
+	}
+	eff := d.Effective
 	opt := StatedOptions(r)
 
 	for _, s := range r.Stated {
@@ -528,15 +554,10 @@ func auditRun(rec *store.RunRecord, given *figures.RunFigures) []Finding {
 		statedDuration = d.Value
 	}
 
-	var ff *figures.RunFigures
-	if r.HasRequests && len(r.Requests) > 0 {
-		if given == nil {
-			f := figures.RecomputeRun(r, r.Requests, eff)
-			given = &f
-		}
-		ff = given
+	ff := d.Figures
+	if ff != nil {
 		f := *ff
-		for _, c := range figures.CheckStated(r.Stated, f, opt).Checks {
+		for _, c := range d.Stated.Checks {
 			if c.OK {
 				continue
 			}

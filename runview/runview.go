@@ -15,7 +15,6 @@ import (
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/caveat"
 	"github.com/benchledger/benchledger/figures"
-	"github.com/benchledger/benchledger/provenance"
 	"github.com/benchledger/benchledger/store"
 )
 
@@ -101,12 +100,12 @@ func FinitePtr(v float64) *float64 {
 }
 
 func Build(rec *store.RunRecord, reqs []benchrun.Request) *View {
-	return BuildWith(rec, reqs, nil)
+	return BuildWith(rec, reqs, audit.Derive(rec, reqs))
 }
 
-// BuildWith is Build with the run's figures (figures.RecomputeRun) when the
-// caller has them already; nil recomputes them.
-func BuildWith(rec *store.RunRecord, reqs []benchrun.Request, ff *figures.RunFigures) *View {
+// BuildWith is Build with what the caller derived from the run already
+// (audit.Derive over the same records).
+func BuildWith(rec *store.RunRecord, reqs []benchrun.Request, d *audit.Derived) *View {
 	r := rec.Run
 	v := &View{ID: rec.ID, File: rec.FileName, Ordinal: r.Ordinal, Location: r.Location, SHA256: rec.BlobSHA256,
 		Format: r.Format, FormatVariant: r.FormatVariant, SourceTool: r.SourceTool, PercentileMethod: r.PercentileMethod,
@@ -127,7 +126,7 @@ func BuildWith(rec *store.RunRecord, reqs []benchrun.Request, ff *figures.RunFig
 	}
 	sort.Strings(v.Extra)
 
-	eff := provenance.Record(rec.Provenance).Effective()
+	eff := d.Effective
 	stated := func(m string) *float64 {
 		if s, ok := r.StatedValue(m); ok {
 			return FinitePtr(s.Value)
@@ -141,15 +140,9 @@ func BuildWith(rec *store.RunRecord, reqs []benchrun.Request, ff *figures.RunFig
 		return ""
 	}
 	v.Completion.Sent, v.Completion.Completed, v.Completion.Failed, v.Completion.Short = r.RequestCount(), r.Completed, r.Failed, -1
-	var f *figures.RunFigures
-	if r.HasRequests && len(reqs) > 0 {
-		if ff == nil {
-			fig := figures.RecomputeRun(r, reqs, eff)
-			ff = &fig
-		}
-		f = ff
-		checked := figures.CheckStated(r.Stated, *ff, audit.StatedOptions(r))
-		v.StatedChecks = checked.Checks
+	f := d.Figures
+	if ff := f; ff != nil {
+		v.StatedChecks = d.Stated.Checks
 		v.Caveats = caveat.Sort(caveat.ForRun(rec.ID, *ff, eff))
 		v.Completion.Sent, v.Completion.Completed, v.Completion.Failed = int64(ff.Sent), int64(ff.Completed), int64(ff.Failed)
 		v.Completion.Short = int64(ff.Short)

@@ -2,59 +2,56 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"errors"
+	"fmt"
 	"sort"
 
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/provenance"
+	"github.com/benchledger/benchledger/store/internal/sqlitebulk"
 )
 
 // ScanRuns reads every run whose id wanted holds (every run when wanted is
 // nil), with its provenance, stated figures and per-request records, in id
 // order from one read snapshot, and calls fn with each. It reads each table
-// once in key order instead of querying per run, which is what makes a pass
-// over thousands of runs (the site) quick. fn may keep the record.
+// once in key order instead of querying per run, and in batches
+// (sqlitebulk), which is what makes a pass over thousands of runs (the
+// site) quick. fn may keep the record.
 func (a *Archive) ScanRuns(ctx context.Context, wanted map[string]bool, fn func(*RunRecord) error) error {
 	const op = "scan runs"
-	tx, err := a.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	uri, err := fileURI(a.path, "mode=ro")
 	if err != nil {
 		return a.wrap(op, err)
 	}
-	defer tx.Rollback()
-	runs, err := tx.QueryContext(ctx, `SELECT id, `+runColumnsSQL+` FROM runs ORDER BY id`)
+	conn, err := sqlitebulk.Open(uri, int(readerBusyTimeout.Milliseconds()))
 	if err != nil {
 		return a.wrap(op, err)
 	}
-	defer runs.Close()
-	prov, err := newCursor(ctx, tx, `SELECT run_id, field, source, value FROM provenance ORDER BY run_id`,
-		func(scan func(...any) error) (id string, e provenance.Entry, err error) {
-			err = scanProvenanceRow(scan, &e, &id)
+	defer conn.Close()
+	runs, err := conn.Query(`SELECT id, ` + runColumnsSQL + ` FROM runs ORDER BY id`)
+	if err != nil {
+		return a.wrap(op, err)
+	}
+	prov, err := newCursor(conn, `SELECT run_id, field, source, value FROM provenance ORDER BY run_id`,
+		func(rows *sqlitebulk.Rows) (id string, e provenance.Entry, err error) {
+			err = scanProvenanceRow(rows.Scan, &e, &id)
 			return id, e, err
 		})
 	if err != nil {
 		return a.wrap(op, err)
 	}
-	defer prov.rows.Close()
-	stated, err := newCursor(ctx, tx, `SELECT run_id, `+statedColumnsSQL+` FROM stated ORDER BY run_id, seq`,
-		func(scan func(...any) error) (id string, st benchrun.Stated, err error) {
-			err = scanStatedRow(scan, &st, &id)
+	stated, err := newCursor(conn, `SELECT run_id, `+statedColumnsSQL+` FROM stated ORDER BY run_id, seq`,
+		func(rows *sqlitebulk.Rows) (id string, st benchrun.Stated, err error) {
+			err = scanStatedRow(rows.Scan, &st, &id)
 			return id, st, err
 		})
 	if err != nil {
 		return a.wrap(op, err)
 	}
-	defer stated.rows.Close()
-	var rs requestScanner
-	reqs, err := newCursor(ctx, tx, `SELECT run_id, `+requestColumnsSQL+` FROM requests ORDER BY run_id, idx`,
-		func(scan func(...any) error) (id string, r benchrun.Request, err error) {
-			err = rs.scan(scan, &r, &id)
-			return id, r, err
-		})
+	reqs, err := conn.Prepare(`SELECT ` + requestColumnsSQL + ` FROM requests WHERE run_id = ? ORDER BY idx`)
 	if err != nil {
 		return a.wrap(op, err)
 	}
-	defer reqs.rows.Close()
 
 	for runs.Next() {
 		rec := &RunRecord{}
@@ -64,9 +61,6 @@ func (a *Archive) ScanRuns(ctx context.Context, wanted map[string]bool, fn func(
 		}
 		keep := wanted == nil || wanted[rec.ID]
 		run := rec.Run
-		if keep && run.HasRequests {
-			run.Requests = make([]benchrun.Request, 0, max(requestCount, 0))
-		}
 		err = errors.Join(
 			prov.each(rec.ID, func(e provenance.Entry) {
 				if keep {
@@ -77,17 +71,17 @@ func (a *Archive) ScanRuns(ctx context.Context, wanted map[string]bool, fn func(
 				if keep {
 					run.Stated = append(run.Stated, st)
 				}
-			}),
-			reqs.each(rec.ID, func(r benchrun.Request) {
-				if keep {
-					run.Requests = append(run.Requests, r)
-				}
 			}))
 		if err != nil {
 			return a.wrap(op, err)
 		}
 		if !keep {
 			continue
+		}
+		if run.HasRequests {
+			if run.Requests, err = bulkRequests(reqs, rec.ID, requestCount); err != nil {
+				return a.wrap(op, fmt.Errorf("requests of run %s: %w", rec.ID, err))
+			}
 		}
 		// Provenance in readProvenance's order: field, then file,
 		// manifest, cli.
@@ -99,9 +93,6 @@ func (a *Archive) ScanRuns(ctx context.Context, wanted map[string]bool, fn func(
 			return sourceRank[x.Source] < sourceRank[y.Source]
 		})
 		factsFromProvenance(rec)
-		if len(run.Requests) == 0 {
-			run.Requests = nil
-		}
 		if err := fn(rec); err != nil {
 			return err
 		}
@@ -112,18 +103,59 @@ func (a *Archive) ScanRuns(ctx context.Context, wanted map[string]bool, fn func(
 	return a.wrap(op, runs.Err())
 }
 
+// bulkRequests reads one run's requestColumnsSQL rows with the conventions
+// of requestScanner: a NULL figure is unknown, a NULL token count -1.
+func bulkRequests(stmt *sqlitebulk.Stmt, runID string, sizeHint int64) ([]benchrun.Request, error) {
+	rows, err := stmt.Query(runID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make([]benchrun.Request, 0, max(sizeHint, 0))
+	figure := func(col int) float64 {
+		if v, ok := rows.Float(col); ok {
+			return v
+		}
+		return benchrun.Unknown
+	}
+	tokens := func(col int) int32 {
+		if v, ok := rows.Int(col); ok {
+			return int32(v)
+		}
+		return -1
+	}
+	for rows.Next() {
+		idx, ok1 := rows.Int(0)
+		gapCount, ok2 := rows.Int(8)
+		if !ok1 || !ok2 {
+			return nil, fmt.Errorf("request row: idx %v, gap_count %v: not integers", rows.Value(0), rows.Value(8))
+		}
+		r := benchrun.Request{Index: int(idx), Start: figure(1), QueueTime: figure(2), TTFT: figure(3),
+			Latency: figure(4), InputTokens: tokens(5), OutputTokens: tokens(6),
+			Gaps: benchrun.GapStats{Count: int32(gapCount), Sum: figure(9), Min: figure(10), Max: figure(11)}}
+		if t := rows.Type(7); t == sqlitebulk.Text || t == sqlitebulk.Blob {
+			r.Error = rows.String(7)
+		}
+		out = append(out, r)
+	}
+	if len(out) == 0 {
+		out = nil
+	}
+	return out, rows.Err()
+}
+
 // cursor walks a query ordered by run id (its first column), one run's rows
 // at a time, for ScanRuns' merge: each row is decoded once, ahead.
 type cursor[T any] struct {
-	rows   *sql.Rows
-	decode func(scan func(...any) error) (string, T, error)
+	rows   *sqlitebulk.Rows
+	decode func(*sqlitebulk.Rows) (string, T, error)
 	ok     bool
 	runID  string // of the row ahead
 	value  T
 }
 
-func newCursor[T any](ctx context.Context, tx *sql.Tx, query string, decode func(scan func(...any) error) (string, T, error)) (*cursor[T], error) {
-	rows, err := tx.QueryContext(ctx, query)
+func newCursor[T any](conn *sqlitebulk.Conn, query string, decode func(*sqlitebulk.Rows) (string, T, error)) (*cursor[T], error) {
+	rows, err := conn.Query(query)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +168,7 @@ func (c *cursor[T]) advance() error {
 		return c.rows.Err()
 	}
 	var err error
-	c.runID, c.value, err = c.decode(c.rows.Scan)
+	c.runID, c.value, err = c.decode(c.rows)
 	return err
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/benchledger/benchledger/provenance"
@@ -20,6 +21,21 @@ func TestScanRunsMatchesRun(t *testing.T) {
 		run := sampleRun(i)
 		if i == 1 {
 			run.Requests, run.HasRequests, run.Stated = nil, false, nil // summary-only
+		}
+		if i == 2 {
+			// Requests over several read batches, with error texts
+			// longer than a batch's first text buffer.
+			for k := 3; k < 3000; k++ {
+				r := run.Requests[k%3]
+				r.Index = k
+				switch k % 500 {
+				case 7:
+					r.Error = strings.Repeat("upstream reset ✗ ", 5000)
+				case 9:
+					r.Error = "nul\x00 and <tags> & \"quotes\""
+				}
+				run.Requests = append(run.Requests, r)
+			}
 		}
 		rec := runRecord(sha, run, manifest("campaign", "c"), cli("runtime.version", "0.25.1"),
 			provenance.Entry{Field: "runtime.version", Value: "0.25.0", Source: provenance.FromFile},

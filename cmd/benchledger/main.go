@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/pprof"
 	"syscall"
 )
@@ -18,9 +19,20 @@ func main() {
 			defer pprof.StopCPUProfile()
 		}
 	}
+	// BENCHLEDGER_MEMPROFILE=FILE writes where memory was allocated.
+	memProfile := os.Getenv("BENCHLEDGER_MEMPROFILE")
+	if memProfile != "" {
+		runtime.MemProfileRate = 64 << 10
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv})
 	stop()
+	if memProfile != "" {
+		if f, err := os.Create(memProfile); err == nil {
+			pprof.Lookup("allocs").WriteTo(f, 0)
+			f.Close()
+		}
+	}
 	if code != 0 {
 		pprof.StopCPUProfile()
 		os.Exit(code)

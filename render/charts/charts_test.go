@@ -371,6 +371,32 @@ func TestRequestTimeline(t *testing.T) {
 	if tt := ss[1]["data"].([]any); len(tt) != 2 || tt[1].([]any)[0].(float64) != 0.5 {
 		t.Errorf("TTFT points %v", tt)
 	}
+	// One series alone, in each order, and a second chart of the same
+	// labels (its option shell comes from the cache) with its own points.
+	labels := Labels{Title: "t", Baseline: "E2E", Candidate: "TTFT"}
+	for _, tc := range []struct {
+		pts       []RequestPoint
+		name      string
+		wantFirst float64
+	}{
+		{[]RequestPoint{{0, nan, 1.5}, {1, nan, 2.5}}, "E2E", 1.5},
+		{[]RequestPoint{{0, 0.25, nan}, {1, 0.5, nan}}, "TTFT", 0.25},
+		{[]RequestPoint{{0, nan, 3.5}}, "E2E", 3.5},
+		{[]RequestPoint{{0, 0.75, nan}}, "TTFT", 0.75},
+	} {
+		c, _, err := RequestTimeline("timeline", tc.pts, labels)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ss := series(t, decode(t, c))
+		if len(ss) != 1 || ss[0]["name"] != tc.name {
+			t.Fatalf("points %v: series %v, want %s alone", tc.pts, ss, tc.name)
+		}
+		data := ss[0]["data"].([]any)
+		if len(data) != len(tc.pts) || data[0].([]any)[1].(float64) != tc.wantFirst {
+			t.Errorf("points %v: %s data %v", tc.pts, tc.name, data)
+		}
+	}
 	// A long run is drawn every k-th request.
 	many := make([]RequestPoint, 5*MaxTimelinePoints+1)
 	for i := range many {

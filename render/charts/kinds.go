@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"sync"
+	"sync/atomic"
 
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
@@ -373,8 +375,41 @@ func RequestTimeline(id string, pts []RequestPoint, l Labels) (Chart, int, error
 	if len(e2e) == 0 && len(ttft) == 0 {
 		return Chart{}, 0, fmt.Errorf("chart %s: request timeline: %w", id, ErrNoData)
 	}
-	// The point arrays are spliced in after encoding: as RawMessage,
-	// encoding/json would scan and compact them again.
+	shell, err := timelineShell(l, len(e2e) > 0, len(ttft) > 0)
+	if err != nil {
+		return Chart{}, 0, fmt.Errorf("chart %s: %w", id, err)
+	}
+	b := make([]byte, 0, len(shell[0])+len(e2e)+len(shell[1])+len(ttft)+len(shell[2])+2)
+	b = append(b, shell[0]...)
+	if len(e2e) > 0 {
+		b = append(closeArray(append(b, e2e...)), shell[1]...)
+	}
+	if len(ttft) > 0 {
+		b = append(closeArray(append(b, ttft...)), shell[2]...)
+	}
+	return Chart{ID: id, Option: b}, step, nil
+}
+
+// timelineShellKey is what a timeline's option depends on besides its
+// points.
+type timelineShellKey struct {
+	l         Labels
+	e2e, ttft bool
+}
+
+// timelineShells caches the option around the point arrays: a site draws
+// a timeline for every run in a handful of label sets, and encoding the
+// same option again was most of the chart's time.
+var timelineShells sync.Map
+
+// timelineShell is a timeline's option cut where the point arrays go: the
+// part before the E2E points, between them and the TTFT points, and after
+// (a series that is absent has no cut).
+func timelineShell(l Labels, hasE2E, hasTTFT bool) ([3][]byte, error) {
+	key := timelineShellKey{l, hasE2E, hasTTFT}
+	if v, ok := timelineShells.Load(key); ok {
+		return v.([3][]byte), nil
+	}
 	type series struct {
 		Name       string         `json:"name"`
 		Type       string         `json:"type"`
@@ -383,10 +418,10 @@ func RequestTimeline(id string, pts []RequestPoint, l Labels) (Chart, int, error
 		ItemStyle  map[string]any `json:"itemStyle"`
 	}
 	var ss []series
-	if len(e2e) > 0 {
+	if hasE2E {
 		ss = append(ss, series{l.Baseline, "scatter", e2ePlaceholder, 5, map[string]any{"color": colorCandidate}})
 	}
-	if len(ttft) > 0 {
+	if hasTTFT {
 		ss = append(ss, series{l.Candidate, "scatter", ttftPlaceholder, 4, map[string]any{"color": colorMark}})
 	}
 	axis := func(name string, extra map[string]any) []map[string]any {
@@ -408,12 +443,41 @@ func RequestTimeline(id string, pts []RequestPoint, l Labels) (Chart, int, error
 	}
 	b, err := json.Marshal(option) // escapes <, >, & as in encode
 	if err != nil {
-		return Chart{}, 0, fmt.Errorf("chart %s: %w", id, err)
+		return [3][]byte{}, err
 	}
-	b = bytes.Replace(b, placeholderJSON(e2ePlaceholder), closeArray(e2e), 1)
-	b = bytes.Replace(b, placeholderJSON(ttftPlaceholder), closeArray(ttft), 1)
-	return Chart{ID: id, Option: b}, step, nil
+	// The point arrays are spliced in where the placeholders were.
+	var segs [][]byte
+	rest := b
+	for _, p := range []struct {
+		present bool
+		text    string
+	}{{hasE2E, e2ePlaceholder}, {hasTTFT, ttftPlaceholder}} {
+		if !p.present {
+			continue
+		}
+		before, after, ok := bytes.Cut(rest, placeholderJSON(p.text))
+		if !ok {
+			return [3][]byte{}, fmt.Errorf("request timeline: option without its %q placeholder", p.text)
+		}
+		segs, rest = append(segs, before), after
+	}
+	segs = append(segs, rest)
+	shell := [3][]byte{segs[0]}
+	switch {
+	case hasE2E && hasTTFT:
+		shell[1], shell[2] = segs[1], segs[2]
+	case hasE2E:
+		shell[1] = segs[1]
+	default:
+		shell[2] = segs[1]
+	}
+	if n := timelineShellCount.Add(1); n <= 64 {
+		timelineShells.Store(key, shell)
+	}
+	return shell, nil
 }
+
+var timelineShellCount atomic.Int32
 
 // appendPoint adds [x,y] to a JSON array being written (without its
 // brackets), to the tenth of a millisecond a chart can show.

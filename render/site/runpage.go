@@ -2,7 +2,6 @@ package site
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	htmltemplate "html/template"
@@ -10,15 +9,15 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/benchledger/benchledger/audit"
 	"github.com/benchledger/benchledger/benchrun"
-	"github.com/benchledger/benchledger/figures"
 	"github.com/benchledger/benchledger/internal/atomicfile"
+	"github.com/benchledger/benchledger/internal/jsonw"
 	"github.com/benchledger/benchledger/locales"
-	"github.com/benchledger/benchledger/provenance"
 	"github.com/benchledger/benchledger/render/charts"
 	"github.com/benchledger/benchledger/runview"
 	"github.com/benchledger/benchledger/store"
@@ -97,19 +96,15 @@ type runData struct {
 // file for the diff page and its raw files.
 func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string, events []store.Event, companions []store.RunFile) (manifestRun, error) {
 	reqs := rec.Run.Requests
-	eff := provenance.Record(rec.Provenance).Effective()
-	// The run's figures once, for its view and its checks.
-	var ff *figures.RunFigures
-	if rec.Run.HasRequests && len(reqs) > 0 {
-		f := figures.RecomputeRun(rec.Run, reqs, eff)
-		ff = &f
-	}
-	d := &runData{sum: s, rec: rec, eff: eff, view: runview.BuildWith(rec, reqs, ff), links: b.cmpLinks[s.ID]}
+	// The run's figures and checks once, for its view and its audit.
+	derived := audit.Derive(rec, reqs)
+	eff := derived.Effective
+	d := &runData{sum: s, rec: rec, eff: eff, view: runview.BuildWith(rec, reqs, derived), links: b.cmpLinks[s.ID]}
 	for _, ev := range events {
 		d.view.History = append(d.view.History, runview.HistoryRow{At: ev.At.UTC().Format(time.RFC3339), Action: ev.Action,
 			Actor: ev.Actor, ToolVersion: ev.ToolVersion, Detail: ev.Detail})
 	}
-	d.findings = audit.Stored(rec, ff)
+	d.findings = audit.Stored(rec, derived)
 
 	var files []string
 	// The raw files: the one the run was read from, then its companions.
@@ -232,37 +227,84 @@ func (b *builder) rawFile(sha, name string) (rawFile, error) {
 
 // runDataScript is the run as diff.html reads it: a line of script that
 // hands its fields and figures to window.benchledgerRun (a script, not JSON
-// fetched, because browsers refuse fetch() from file://). json.Marshal
-// escapes <, >, & and the line separators, so no value can end the script
-// or the line. The id comes first (data.go finds lines by it).
+// fetched, because browsers refuse fetch() from file://). The JSON is
+// json.Marshal's to the byte (jsonw), which escapes <, >, & and the line
+// separators, so no value can end the script or the line. The id comes
+// first (data.go finds lines by it).
 func runDataScript(d *runData) ([]byte, error) {
-	type figure struct {
-		Metric     string   `json:"metric"`
-		Unit       string   `json:"unit"`
-		Recomputed *float64 `json:"recomputed"`
-		Stated     *float64 `json:"stated"`
+	b := make([]byte, 0, 2048)
+	b = append(b, "benchledgerRun({\"id\":"...)
+	b = jsonw.AppendString(b, d.rec.ID)
+	b = append(b, `,"fields":`...)
+	if d.eff == nil {
+		b = append(b, "null"...)
+	} else {
+		keys := make([]string, 0, len(d.eff))
+		for k := range d.eff {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		b = append(b, '{')
+		for i, k := range keys {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(jsonw.AppendString(b, k), ':')
+			b = jsonw.AppendString(b, d.eff[k])
+		}
+		b = append(b, '}')
 	}
-	v := struct {
-		ID          string            `json:"id"`
-		Fields      map[string]string `json:"fields"`
-		Figures     []figure          `json:"figures"`
-		Publishable bool              `json:"publishable"`
-		Sent        int64             `json:"sent"`
-		Completed   int64             `json:"completed"`
-		Failed      int64             `json:"failed"`
-		Format      string            `json:"format"`
-		SHA256      string            `json:"sha256"`
-	}{ID: d.rec.ID, Fields: d.eff, Publishable: d.rec.Publishable,
-		Sent: d.view.Completion.Sent, Completed: d.view.Completion.Completed, Failed: d.view.Completion.Failed,
-		Format: d.view.Format, SHA256: d.rec.BlobSHA256}
-	for _, f := range d.view.Figures {
-		v.Figures = append(v.Figures, figure{f.Metric, f.Unit, f.Recomputed, f.Stated})
+	b = append(b, `,"figures":`...)
+	if len(d.view.Figures) == 0 {
+		b = append(b, "null"...)
 	}
-	data, err := json.Marshal(v)
+	var err error
+	optional := func(b []byte, v *float64) []byte {
+		if v == nil {
+			return append(b, "null"...)
+		}
+		var e error
+		if b, e = jsonw.AppendFloat(b, *v); e != nil {
+			err = e
+		}
+		return b
+	}
+	for i, f := range d.view.Figures {
+		if i == 0 {
+			b = append(b, '[')
+		} else {
+			b = append(b, ',')
+		}
+		b = append(b, `{"metric":`...)
+		b = jsonw.AppendString(b, f.Metric)
+		b = append(b, `,"unit":`...)
+		b = jsonw.AppendString(b, f.Unit)
+		b = append(b, `,"recomputed":`...)
+		b = optional(b, f.Recomputed)
+		b = append(b, `,"stated":`...)
+		b = append(optional(b, f.Stated), '}')
+	}
+	if len(d.view.Figures) > 0 {
+		b = append(b, ']')
+	}
+	b = append(b, `,"publishable":`...)
+	b = strconv.AppendBool(b, d.rec.Publishable)
+	c := d.view.Completion
+	b = append(b, `,"sent":`...)
+	b = strconv.AppendInt(b, c.Sent, 10)
+	b = append(b, `,"completed":`...)
+	b = strconv.AppendInt(b, c.Completed, 10)
+	b = append(b, `,"failed":`...)
+	b = strconv.AppendInt(b, c.Failed, 10)
+	b = append(b, `,"format":`...)
+	b = jsonw.AppendString(b, d.view.Format)
+	b = append(b, `,"sha256":`...)
+	b = jsonw.AppendString(b, d.rec.BlobSHA256)
+	b = append(b, "});"...)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("run %s: data for the diff page: %w", d.rec.ID, err)
 	}
-	return []byte("benchledgerRun(" + string(data) + ");"), nil
+	return b, nil
 }
 
 // Views of a run page.

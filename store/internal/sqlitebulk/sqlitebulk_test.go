@@ -1,0 +1,220 @@
+package sqlitebulk
+
+import (
+	"database/sql"
+	"fmt"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	_ "github.com/mattn/go-sqlite3"
+)
+
+// newDB writes a table t(k, i, f, s, b) of n rows with every storage class,
+// NULLs, empty and long texts, and returns its path.
+func newDB(t *testing.T, n int) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "a.db")
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`PRAGMA journal_mode=WAL; CREATE TABLE t (k INTEGER PRIMARY KEY, i INTEGER, f REAL, s TEXT, b BLOB)`); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := db.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := 0; k < n; k++ {
+		var i, f, s, b any
+		switch k % 7 {
+		case 0:
+			i, f, s, b = int64(k)*1e12, float64(k)/3, fmt.Sprintf("text %d ✓ 中文", k), []byte{0, 1, 2, byte(k)}
+		case 1: // all NULL
+		case 2:
+			i, f, s, b = -k, -0.5, "", []byte{}
+		case 3:
+			s = strings.Repeat("long ", 30000) // over the first text buffer
+		case 4:
+			s = "nul\x00inside"
+		case 5:
+			i, f = int64(k), int64(7) // an integer in a REAL column is stored as REAL
+		case 6:
+			s = "<script>&'\""
+		}
+		if _, err := tx.Exec(`INSERT INTO t VALUES (?, ?, ?, ?, ?)`, k, i, f, s, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func uri(path string) string { return "file:" + path + "?mode=ro" }
+
+// TestRowsMatchDatabaseSQL: across batches, every cell reads back as
+// database/sql's driver gives it, by Value and by Scan into any.
+func TestRowsMatchDatabaseSQL(t *testing.T) {
+	const n = 9000 // two batches of five columns, with long texts forcing early cuts
+	path := newDB(t, n)
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	want, err := db.Query(`SELECT k, i, f, s, b FROM t ORDER BY k`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer want.Close()
+
+	c, err := Open(uri(path), 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	rows, err := c.Query(`SELECT k, i, f, s, b FROM t ORDER BY k`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := 0
+	for rows.Next() {
+		if !want.Next() {
+			t.Fatalf("row %d: database/sql has no more rows", got)
+		}
+		w := make([]any, 5)
+		wp := make([]any, 5)
+		for i := range w {
+			wp[i] = &w[i]
+		}
+		if err := want.Scan(wp...); err != nil {
+			t.Fatal(err)
+		}
+		g := make([]any, 5)
+		gp := make([]any, 5)
+		for i := range g {
+			gp[i] = &g[i]
+		}
+		if err := rows.Scan(gp...); err != nil {
+			t.Fatal(err)
+		}
+		for col := range 5 {
+			if !reflect.DeepEqual(g[col], w[col]) || !reflect.DeepEqual(rows.Value(col), w[col]) {
+				t.Fatalf("row %d column %d: got %#v (Value %#v), database/sql %#v", got, col, g[col], rows.Value(col), w[col])
+			}
+		}
+		got++
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if got != n || want.Next() {
+		t.Errorf("read %d rows of %d", got, n)
+	}
+}
+
+// TestScanConversions: typed destinations convert as database/sql does,
+// and a NULL where a value is needed is an error naming the column.
+func TestScanConversions(t *testing.T) {
+	path := newDB(t, 7)
+	c, err := Open(uri(path), 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	stmt, err := c.Prepare(`SELECT i, f, s FROM t WHERE k = ?`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := func(k string, dest ...any) error {
+		rows, err := stmt.Query(k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		if !rows.Next() {
+			t.Fatalf("no row %s: %v", k, rows.Err())
+		}
+		return rows.Scan(dest...)
+	}
+	var i int64
+	var n int
+	var f float64
+	var s string
+	var ok bool
+	if err := one("0", &i, &f, &s); err != nil || i != 0 || f != 0 || s != "text 0 ✓ 中文" {
+		t.Errorf("row 0: %v %v %q %v", i, f, s, err)
+	}
+	if err := one("2", &n, &f, &s); err != nil || n != -2 || f != -0.5 || s != "" {
+		t.Errorf("row 2: %v %v %q %v", n, f, s, err)
+	}
+	if err := one("5", &ok, &i, &s); err == nil {
+		t.Error("row 5: NULL text into a string gave no error")
+	} else if !strings.Contains(err.Error(), "column 2") {
+		t.Errorf("row 5: error %q does not name the column", err)
+	}
+	if err := one("5", &ok, &i, new(sql.NullString)); err != nil || !ok || i != 7 {
+		t.Errorf("row 5: bool %v, REAL 7.0 as integer %v: %v", ok, i, err)
+	}
+	if err := one("2", &i, &i, &s); err == nil {
+		t.Error("a non-integral REAL into an integer gave no error")
+	}
+	if err := one("0", &i); err == nil {
+		t.Error("one destination for three columns gave no error")
+	}
+}
+
+// TestSnapshot: a Conn sees the archive as it was at its first query,
+// whatever commits after.
+func TestSnapshot(t *testing.T) {
+	path := newDB(t, 10)
+	c, err := Open(uri(path), 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if v, ok, err := c.Int(`SELECT count(*) FROM t`); err != nil || !ok || v != 10 {
+		t.Fatalf("count %d %v %v", v, ok, err)
+	}
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`INSERT INTO t (k) VALUES (100)`); err != nil {
+		t.Fatal(err)
+	}
+	if v, _, err := c.Int(`SELECT count(*) FROM t`); err != nil || v != 10 {
+		t.Errorf("after a commit elsewhere the snapshot counts %d (%v), want 10", v, err)
+	}
+	if _, ok, err := c.Int(`SELECT i FROM t WHERE k = 1`); err != nil || ok {
+		t.Errorf("NULL read as an integer: ok %v, %v", ok, err)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	path := newDB(t, 1)
+	if _, err := Open(uri(filepath.Join(t.TempDir(), "missing.db")), 100); err == nil {
+		t.Error("opening a missing file read-only gave no error")
+	}
+	c, err := Open(uri(path), 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Query(`SELECT nope FROM t`); err == nil || !strings.Contains(err.Error(), "nope") {
+		t.Errorf("bad query: %v", err)
+	}
+	if _, err := c.Query(`INSERT INTO t (k) VALUES (5)`); err != nil {
+		t.Fatal(err) // prepared; the write fails when stepped
+	}
+	rows, _ := c.Query(`INSERT INTO t (k) VALUES (5)`)
+	if rows.Next() || rows.Err() == nil {
+		t.Errorf("a write on the read-only connection: next without error (%v)", rows.Err())
+	}
+}
