@@ -25,7 +25,11 @@ type Page struct {
 	// language's folder ("../../", "../"; "" at that level).
 	Root, Home string
 	Langs      []LangLink
-	Version    string
+	// LangNav is the language switch made of Langs (rows.go).
+	LangNav htmltemplate.HTML
+	Version string
+	// Footer is the footer's line (site.footer with the version).
+	Footer string
 	// L holds the language's messages under site.* (without the prefix)
 	// and table.* (as table_*), dots written as underscores: {{.L.run_overview}}.
 	L   map[string]string
@@ -54,6 +58,8 @@ func (b *builder) page(l locales.Locale, rel, title string) *Page {
 	for _, o := range b.locs {
 		p.Langs = append(p.Langs, LangLink{Tag: o.Tag(), Name: o.Name(), Href: p.Root + o.Tag() + "/" + rel, Current: o.Tag() == l.Tag()})
 	}
+	p.LangNav = langNav(p.Langs)
+	p.Footer = b.labels(l)["\x00footer"]
 	return p
 }
 
@@ -70,6 +76,9 @@ func (b *builder) labels(l locales.Locale) map[string]string {
 			m[name] = l.T(k)
 		}
 	}
+	// Under a key no template can name: the footer, whose argument is
+	// the same on every page.
+	m["\x00footer"] = l.T("site.footer", "version", b.opt.ToolVersion)
 	v, _ := b.messages.LoadOrStore(l.Tag(), m)
 	return v.(map[string]string)
 }
@@ -77,13 +86,23 @@ func (b *builder) labels(l locales.Locale) map[string]string {
 // figureName is l.Figure(metric), looked up once per language and build
 // (every run page names the same figures).
 func (b *builder) figureName(l locales.Locale, metric string) string {
-	key := l.Tag() + "\x00" + metric
-	if v, ok := b.figureNames.Load(key); ok {
+	return b.repeated(l, "figure\x00"+metric, func() string { return l.Figure(metric) })
+}
+
+// fieldLabel is l.FieldLabel(field), looked up once per language and build.
+func (b *builder) fieldLabel(l locales.Locale, field string) string {
+	return b.repeated(l, "field\x00"+field, func() string { return l.FieldLabel(field) })
+}
+
+// repeated caches a text every run page repeats, by language and key.
+func (b *builder) repeated(l locales.Locale, key string, text func() string) string {
+	key = l.Tag() + "\x00" + key
+	if v, ok := b.repeatedTexts.Load(key); ok {
 		return v.(string)
 	}
-	name := l.Figure(metric)
-	b.figureNames.Store(key, name)
-	return name
+	s := text()
+	b.repeatedTexts.Store(key, s)
+	return s
 }
 
 // cmpRef is a comparison page a case study's spec names.

@@ -6,34 +6,76 @@ import (
 	"strings"
 
 	"github.com/benchledger/benchledger/runview"
+	"github.com/benchledger/benchledger/store"
 )
 
-// The run page's two long tables, written here rather than by the template:
-// html/template calls its escaper through reflection for every value, and
-// these rows are most of a page's values. Every value goes through esc,
-// which escapes for element content and double-quoted attributes alike.
+// The run page's repetitive parts, written here rather than by the
+// template: html/template calls its escaper through reflection for every
+// value, and these parts hold most of a page's values. Every value goes
+// through esc, which escapes for element content and double-quoted
+// attributes alike, with the bytes html/template writes (rows_test.go
+// compares them). Links are made of run ids, language tags, SHA-256s and
+// safeName file names, which need no URL escaping; the one link that
+// carries archive text (a campaign) escapes it as html/template does.
 
-var esc = strings.NewReplacer(`&`, "&amp;", `<`, "&lt;", `>`, "&gt;", `"`, "&#34;", `'`, "&#39;").Replace
+var escaper = strings.NewReplacer("\x00", "\uFFFD", `&`, "&amp;", `<`, "&lt;", `>`, "&gt;", `"`, "&#34;", `'`, "&#39;", `+`, "&#43;")
+
+var esc = escaper.Replace
+
+// htmlBuilder writes markup and escaped text into one buffer, with no
+// string made per value.
+type htmlBuilder struct{ strings.Builder }
+
+// m writes markup as it is.
+func (h *htmlBuilder) m(parts ...string) {
+	for _, p := range parts {
+		h.WriteString(p)
+	}
+}
+
+// t writes text, escaped.
+func (h *htmlBuilder) t(s string) { escaper.WriteString(&h.Builder, s) }
+
+func (h *htmlBuilder) html() htmltemplate.HTML { return htmltemplate.HTML(h.String()) }
 
 func figureRows(fs []figureView) htmltemplate.HTML {
-	var sb strings.Builder
-	sb.Grow(len(fs) * 256)
+	var h htmlBuilder
+	h.Grow(len(fs) * 256)
 	for _, f := range fs {
-		sb.WriteString(`<tr data-metric="` + esc(f.Metric) + `"><td>` + esc(f.Label) + `</td><td class="num">` + esc(f.Recomputed) +
-			`</td><td class="num">` + esc(f.Stated) + `</td><td><code>` + esc(f.SourceKey) + `</code></td><td lang="en" class="def">` +
-			esc(f.Definition) + "</td></tr>\n")
+		h.m(`<tr data-metric="`)
+		h.t(f.Metric)
+		h.m(`"><td>`)
+		h.t(f.Label)
+		h.m(`</td><td class="num">`)
+		h.t(f.Recomputed)
+		h.m(`</td><td class="num">`)
+		h.t(f.Stated)
+		h.m(`</td><td><code>`)
+		h.t(f.SourceKey)
+		h.m(`</code></td><td lang="en" class="def">`)
+		h.t(f.Definition)
+		h.m("</td></tr>\n")
 	}
-	return htmltemplate.HTML(sb.String())
+	return h.html()
 }
 
 func provenanceRows(ps []provenanceView) htmltemplate.HTML {
-	var sb strings.Builder
-	sb.Grow(len(ps) * 160)
+	var h htmlBuilder
+	h.Grow(len(ps) * 160)
 	for _, p := range ps {
-		sb.WriteString(`<tr data-field="` + esc(p.Field) + `"><td>` + esc(p.Label) + `<br><code>` + esc(p.Field) + `</code></td><td class="value">` +
-			esc(p.Value) + `</td><td>` + esc(p.Sources) + "</td></tr>\n")
+		h.m(`<tr data-field="`)
+		h.t(p.Field)
+		h.m(`"><td>`)
+		h.t(p.Label)
+		h.m(`<br><code>`)
+		h.t(p.Field)
+		h.m(`</code></td><td class="value">`)
+		h.t(p.Value)
+		h.m(`</td><td>`)
+		h.t(p.Sources)
+		h.m("</td></tr>\n")
 	}
-	return htmltemplate.HTML(sb.String())
+	return h.html()
 }
 
 // runRows are the runs table's rows (the same markup the template would
@@ -75,4 +117,113 @@ func historyRows(hs []runview.HistoryRow) htmltemplate.HTML {
 		sb.WriteString(`<tr><td>` + esc(h.At) + `</td><td>` + esc(h.Action) + ` · ` + esc(h.Actor) + ` · benchledger ` + esc(h.ToolVersion) + `</td></tr>`)
 	}
 	return htmltemplate.HTML(sb.String())
+}
+
+// langNav is the language switch: the page in every language of the site.
+func langNav(langs []LangLink) htmltemplate.HTML {
+	var sb strings.Builder
+	for _, l := range langs {
+		if l.Current {
+			sb.WriteString(`<span aria-current="page" lang="` + esc(l.Tag) + `">` + esc(l.Name) + `</span> `)
+		} else {
+			sb.WriteString(`<a href="` + esc(l.Href) + `" hreflang="` + esc(l.Tag) + `" lang="` + esc(l.Tag) + `">` + esc(l.Name) + `</a> `)
+		}
+	}
+	return htmltemplate.HTML(sb.String())
+}
+
+// subtitle is the line under a run page's heading: model · engine version
+// · GPU · date, leaving out what the run does not say.
+func subtitle(s store.RunSummary) string {
+	var sb strings.Builder
+	sb.WriteString(s.Model)
+	for _, part := range []struct{ sep, text string }{{" · ", s.Engine}, {" ", s.EngineVersion}, {" · ", s.GPU}, {" · ", s.Date}} {
+		if part.text != "" {
+			sb.WriteString(part.sep + part.text)
+		}
+	}
+	return sb.String()
+}
+
+// overviewRows are the terms of a run page's overview.
+func overviewRows(p *runPageView) htmltemplate.HTML {
+	L := p.P.L
+	var sb strings.Builder
+	sb.Grow(512)
+	if c := p.Sum.Campaign; c != "" {
+		sb.WriteString(`<dt>` + esc(L["col_campaign"]) + `</dt><dd><a class="campaign" href="` + esc(p.P.Home) + `runs.html#campaign=` +
+			urlPart(c) + `">` + esc(c) + `</a></dd>`)
+	}
+	sb.WriteString("\n")
+	if r := p.Sum.Role; r != "" {
+		sb.WriteString(`<dt>` + esc(L["col_role"]) + `</dt><dd>` + esc(r) + `</dd>`)
+	}
+	sb.WriteString("\n<dt>" + esc(L["run_format"]) + `</dt><dd><code>` + esc(p.V.Format) + `</code>`)
+	if fv := p.V.FormatVariant; fv != "" {
+		sb.WriteString(` — ` + esc(fv))
+	}
+	sb.WriteString("</dd>\n")
+	if t := p.V.SourceTool; t != "" {
+		sb.WriteString(`<dt>` + esc(L["run_client"]) + `</dt><dd>` + esc(t) + `</dd>`)
+	}
+	sb.WriteString("\n<dt>" + esc(L["run_ingested"]) + `</dt><dd>` + esc(p.V.IngestedAt) + "</dd>\n<dt>" + esc(L["col_publishable"]) +
+		`</dt><dd class="publishable">` + esc(p.Publishable) + "</dd>\n")
+	return htmltemplate.HTML(sb.String())
+}
+
+// fileItems are a run page's raw files with their digests and downloads.
+func fileItems(p *runPageView) htmltemplate.HTML {
+	var sb strings.Builder
+	for _, f := range p.Files {
+		sb.WriteString(`<li><span class="filename">` + esc(f.Name) + `</span> (` + esc(f.Size) + `)<br>SHA-256 <code class="sha">` + esc(f.SHA256) + `</code>`)
+		switch {
+		case f.Corrupt:
+			sb.WriteString(` <strong class="fail">✗</strong>`)
+		case f.Href != "":
+			sb.WriteString(`<br><a class="download" href="` + esc(f.Href) + `" download>` + esc(p.P.L["run_download"]) + `</a>`)
+		default:
+			sb.WriteString(`<br><span class="note">` + string(codeSpans(p.P.L["run_no_raw"])) + `</span>`)
+		}
+		sb.WriteString("</li>\n")
+	}
+	return htmltemplate.HTML(sb.String())
+}
+
+// chartFigures are a run page's charts: a box for each and its ECharts
+// option as JSON in a script element (json.Marshal's escaping of <, > and
+// & keeps it from ending the element).
+func chartFigures(cs []chartView) htmltemplate.HTML {
+	var sb strings.Builder
+	for _, c := range cs {
+		sb.WriteString(`<figure><div class="chart" id="chart-` + esc(c.ID) + `" role="img" aria-label="` + esc(c.Title) +
+			`"></div><script type="application/json" id="option-` + esc(c.ID) + `">` + string(c.Option) + "</script></figure>\n")
+	}
+	return htmltemplate.HTML(sb.String())
+}
+
+// caveatItems are the caveats that apply to a run, code and sentence.
+func caveatItems(cs []caveatView) htmltemplate.HTML {
+	var sb strings.Builder
+	for _, c := range cs {
+		sb.WriteString(`<li><code>` + esc(c.Code) + `</code> ` + esc(c.Text) + `</li>`)
+	}
+	return htmltemplate.HTML(sb.String())
+}
+
+// urlPart escapes s for a URL's query or fragment as html/template does:
+// every byte but ASCII letters, digits and -._~ as %xx in lowercase hex.
+func urlPart(s string) string {
+	const hex = "0123456789abcdef"
+	var sb strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' {
+			sb.WriteByte(c)
+			continue
+		}
+		sb.WriteByte('%')
+		sb.WriteByte(hex[c>>4])
+		sb.WriteByte(hex[c&0xf])
+	}
+	return sb.String()
 }

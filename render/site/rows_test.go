@@ -7,12 +7,13 @@ import (
 	"testing"
 
 	"github.com/benchledger/benchledger/runview"
+	"github.com/benchledger/benchledger/store"
 )
 
 // TestRowsEscapeLikeTheTemplate: the rows written in Go escape every value
 // as html/template would in the same places, so hostile text stays text.
 func TestRowsEscapeLikeTheTemplate(t *testing.T) {
-	hostile := `"><script>alert('x')</script>&amp;`
+	hostile := "\"><script>alert('x')</script>&amp; a+b \x00"
 	fs := []figureView{{Label: hostile, Metric: hostile, Recomputed: "1 < 2", Stated: hostile, SourceKey: hostile, Definition: hostile}}
 	ps := []provenanceView{{Field: hostile, Label: hostile, Value: "line1\nline2 " + hostile, Sources: hostile}}
 	tpl := htmltemplate.Must(htmltemplate.New("").Parse(`{{range .F}}<tr data-metric="{{.Metric}}"><td>{{.Label}}</td><td class="num">{{.Recomputed}}</td><td class="num">{{.Stated}}</td><td><code>{{.SourceKey}}</code></td><td lang="en" class="def">{{.Definition}}</td></tr>
@@ -32,7 +33,7 @@ func TestRowsEscapeLikeTheTemplate(t *testing.T) {
 }
 
 func TestRunRowsEscapeLikeTheTemplate(t *testing.T) {
-	hostile := `"><img src=x onerror=alert(1)>&`
+	hostile := "\"><img src=x onerror=alert(1)>& +\x00"
 	tp := 12345.5
 	rows := []runRowView{
 		{runRow: runRow{ID: "0123abcd", Campaign: hostile, Role: hostile, Model: hostile, Engine: hostile, Version: hostile, GPU: hostile,
@@ -52,7 +53,7 @@ func TestRunRowsEscapeLikeTheTemplate(t *testing.T) {
 }
 
 func TestFindingAndHistoryRowsEscapeLikeTheTemplate(t *testing.T) {
-	hostile := `"><b onclick='x'>&amp;</b>`
+	hostile := "\"><b onclick='x'>&amp;</b> 1+1\x00"
 	fs := []findingView{{Check: hostile, Title: hostile, Severity: "fail", SeverityText: hostile, Message: hostile}, {Check: "a.b", Severity: "warn"}}
 	hs := []runview.HistoryRow{{At: hostile, Action: hostile, Actor: hostile, ToolVersion: hostile}, {At: "2026-01-01T00:00:00Z", Action: "ingest"}}
 	tpl := htmltemplate.Must(htmltemplate.New("").Parse(`{{range .F}}<tr class="{{.Severity}}" data-check="{{.Check}}"><td>{{.Title}}<br><code>{{.Check}}</code></td><td>{{.SeverityText}}</td><td lang="en">{{.Message}}</td></tr>
@@ -63,5 +64,60 @@ func TestFindingAndHistoryRowsEscapeLikeTheTemplate(t *testing.T) {
 	}
 	if got := string(findingRows(fs)) + "|" + string(historyRows(hs)); got != want.String() {
 		t.Errorf("rows differ from the template's escaping\ngot  %s\nwant %s", got, want.String())
+	}
+}
+
+// TestRunPagePartsEscapeLikeTheTemplate: the overview, files, charts,
+// caveats, heading line and language switch written in Go are the bytes the
+// template markup they replace writes, for hostile archive text.
+func TestRunPagePartsEscapeLikeTheTemplate(t *testing.T) {
+	hostile := "\"><script>alert('x')</script>&amp; a+b \x00 ✓"
+	for _, tc := range []struct {
+		name string
+		p    *runPageView
+	}{
+		{"hostile", &runPageView{
+			P:   &Page{Home: "../", L: map[string]string{"col_campaign": hostile, "col_role": hostile, "run_format": hostile, "run_client": hostile, "run_ingested": hostile, "col_publishable": hostile, "run_download": hostile, "run_no_raw": "no `raw` " + hostile}},
+			Sum: store.RunSummary{Campaign: hostile + " /?#&=", Role: hostile, Model: hostile, Engine: hostile, EngineVersion: hostile, GPU: hostile, Date: hostile},
+			V:   &runview.View{Format: hostile, FormatVariant: hostile, SourceTool: hostile, IngestedAt: hostile}, Publishable: hostile,
+			Files: []rawFileView{{Name: hostile, SHA256: "ab12", Href: "../raw/ab12/a_b.json", Size: hostile}, {Name: hostile, Size: "1 B", Corrupt: true}, {Name: hostile, Size: hostile}},
+			Charts: []chartView{{ID: "latency", Title: hostile, Option: `{"a":"\u003c/script\u003e"}`}},
+			Caveats: []caveatView{{Code: hostile, Text: hostile}, {Code: "x", Text: "y"}},
+		}},
+		{"sparse", &runPageView{P: &Page{Home: "", L: map[string]string{"run_format": "Format", "run_ingested": "In", "col_publishable": "P", "run_no_raw": "none"}},
+			Sum: store.RunSummary{GPU: "H100"}, V: &runview.View{Format: "f"}}},
+	} {
+		tpl := htmltemplate.Must(htmltemplate.New("").Funcs(htmltemplate.FuncMap{"code": codeSpans}).Parse(
+			`{{with .Sum.Model}}{{.}}{{end}}{{with .Sum.Engine}} · {{.}}{{end}}{{with .Sum.EngineVersion}} {{.}}{{end}}{{with .Sum.GPU}} · {{.}}{{end}}{{with .Sum.Date}} · {{.}}{{end}}|` +
+				`{{with .Sum.Campaign}}<dt>{{$.P.L.col_campaign}}</dt><dd><a class="campaign" href="{{$.P.Home}}runs.html#campaign={{.}}">{{.}}</a></dd>{{end}}
+{{with .Sum.Role}}<dt>{{$.P.L.col_role}}</dt><dd>{{.}}</dd>{{end}}
+<dt>{{.P.L.run_format}}</dt><dd><code>{{.V.Format}}</code>{{with .V.FormatVariant}} — {{.}}{{end}}</dd>
+{{with .V.SourceTool}}<dt>{{$.P.L.run_client}}</dt><dd>{{.}}</dd>{{end}}
+<dt>{{.P.L.run_ingested}}</dt><dd>{{.V.IngestedAt}}</dd>
+<dt>{{.P.L.col_publishable}}</dt><dd class="publishable">{{.Publishable}}</dd>
+|{{range .Files}}<li><span class="filename">{{.Name}}</span> ({{.Size}})<br>SHA-256 <code class="sha">{{.SHA256}}</code>{{if .Corrupt}} <strong class="fail">✗</strong>{{else if .Href}}<br><a class="download" href="{{.Href}}" download>{{$.P.L.run_download}}</a>{{else}}<br><span class="note">{{code ($.P.L.run_no_raw)}}</span>{{end}}</li>
+{{end}}|{{range .Charts}}<figure><div class="chart" id="chart-{{.ID}}" role="img" aria-label="{{.Title}}"></div><script type="application/json" id="option-{{.ID}}">{{.Option}}</script></figure>
+{{end}}|{{range .Caveats}}<li><code>{{.Code}}</code> {{.Text}}</li>{{end}}`))
+		var want bytes.Buffer
+		if err := tpl.Execute(&want, tc.p); err != nil {
+			t.Fatal(err)
+		}
+		got := subtitle(tc.p.Sum)
+		// The heading line is text the template escapes where it is used.
+		got = esc(got)
+		got += "|" + string(overviewRows(tc.p)) + "|" + string(fileItems(tc.p)) + "|" + string(chartFigures(tc.p.Charts)) + "|" + string(caveatItems(tc.p.Caveats))
+		if got != want.String() {
+			t.Errorf("%s: parts differ from the template's\ngot  %s\nwant %s", tc.name, got, want.String())
+		}
+	}
+
+	langs := []LangLink{{Tag: "en", Name: "English", Href: "../en/run/ab.html", Current: true}, {Tag: "zh", Name: "中文 <b>+", Href: "../zh/run/ab.html"}}
+	tpl := htmltemplate.Must(htmltemplate.New("").Parse(`{{range .}}{{if .Current}}<span aria-current="page" lang="{{.Tag}}">{{.Name}}</span>{{else}}<a href="{{.Href}}" hreflang="{{.Tag}}" lang="{{.Tag}}">{{.Name}}</a>{{end}} {{end}}`))
+	var want bytes.Buffer
+	if err := tpl.Execute(&want, langs); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(langNav(langs)); got != want.String() {
+		t.Errorf("language switch differs from the template's\ngot  %s\nwant %s", got, want.String())
 	}
 }

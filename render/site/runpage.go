@@ -332,8 +332,12 @@ type (
 		// time. A template may range over Figures and Provenance instead.
 		FigureRows, ProvenanceRows htmltemplate.HTML
 		FindingRows, HistoryRows   htmltemplate.HTML
-		History                    []runview.HistoryRow
-		Links                      []linkView
+		// The same for the overview, files, charts and caveats, and the
+		// line under the heading.
+		OverviewRows, FileItems, ChartFigures, CaveatItems htmltemplate.HTML
+		Subtitle                                           string
+		History                                            []runview.HistoryRow
+		Links                                              []linkView
 	}
 	rawFileView struct {
 		Name, SHA256, Href, Size string
@@ -419,11 +423,13 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 			Severity: f.Severity, SeverityText: l.T("audit.severity." + f.Severity), Message: f.Message})
 	}
 	for _, g := range runview.GroupProvenance(v.Provenance) {
-		p.Provenance = append(p.Provenance, provenanceView{Field: g.Field, Label: l.FieldLabel(g.Field), Value: g.Value, Sources: g.Sources})
+		p.Provenance = append(p.Provenance, provenanceView{Field: g.Field, Label: b.fieldLabel(l, g.Field), Value: g.Value, Sources: g.Sources})
 	}
 	p.History = v.History
 	p.FigureRows, p.ProvenanceRows = figureRows(p.Figures), provenanceRows(p.Provenance)
 	p.FindingRows, p.HistoryRows = findingRows(p.Findings), historyRows(p.History)
+	p.OverviewRows, p.FileItems, p.ChartFigures, p.CaveatItems = overviewRows(p), fileItems(p), chartFigures(p.Charts), caveatItems(p.Caveats)
+	p.Subtitle = subtitle(d.sum)
 	for _, c := range d.links {
 		p.Links = append(p.Links, linkView{Text: c.Case + " — " + c.Name, Href: p.P.Home + c.Href})
 	}

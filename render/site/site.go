@@ -244,8 +244,8 @@ type builder struct {
 	// writes feeds the writer goroutine while runs are made.
 	writes chan fileWrite
 	// messages caches, per language, catalogue messages without arguments;
-	// figureNames the names of figures.
-	messages, figureNames sync.Map
+	// repeatedTexts holds texts every run page repeats (builder.repeated).
+	messages, repeatedTexts sync.Map
 
 	mu                          sync.Mutex
 	keep                        map[string]bool // files of this build, relative to out, with /
@@ -478,20 +478,13 @@ func (b *builder) write(rel string, data []byte) error {
 
 // writeNew creates path (and its folder) with data.
 func writeNew(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	err := createFile(path, data)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err = os.MkdirAll(filepath.Dir(path), 0o755); err == nil {
-			f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+			err = createFile(path, data)
 		}
 	}
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return err
 }
 
 // writeAtomic replaces path (creating its folder) whole.
