@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/benchledger/benchledger/locales"
 	"github.com/benchledger/benchledger/render/assets"
@@ -86,23 +87,50 @@ func (b *builder) labels(l locales.Locale) map[string]string {
 // figureName is l.Figure(metric), looked up once per language and build
 // (every run page names the same figures).
 func (b *builder) figureName(l locales.Locale, metric string) string {
-	return b.repeated(l, "figure\x00"+metric, func() string { return l.Figure(metric) })
+	return b.repeated(l, textFigureName, metric, func() string { return l.Figure(metric) })
 }
 
 // fieldLabel is l.FieldLabel(field), looked up once per language and build.
 func (b *builder) fieldLabel(l locales.Locale, field string) string {
-	return b.repeated(l, "field\x00"+field, func() string { return l.FieldLabel(field) })
+	return b.repeated(l, textFieldLabel, field, func() string { return l.FieldLabel(field) })
 }
 
-// repeated caches a text every run page repeats, by language and key.
-func (b *builder) repeated(l locales.Locale, key string, text func() string) string {
-	key = l.Tag() + "\x00" + key
-	if v, ok := b.repeatedTexts.Load(key); ok {
-		return v.(string)
+// repeated caches a text every run page repeats, by language, kind and
+// key.
+func (b *builder) repeated(l locales.Locale, kind textKind, key string, text func() string) string {
+	v, ok := b.repeatedTexts.Load(l.Tag())
+	if !ok {
+		v, _ = b.repeatedTexts.LoadOrStore(l.Tag(), &textCache{})
 	}
-	s := text()
-	b.repeatedTexts.Store(key, s)
+	c := v.(*textCache)
+	c.mu.RLock()
+	s, ok := c.m[kind][key]
+	c.mu.RUnlock()
+	if !ok {
+		s = text()
+		c.mu.Lock()
+		if c.m[kind] == nil {
+			c.m[kind] = map[string]string{}
+		}
+		c.m[kind][key] = s
+		c.mu.Unlock()
+	}
 	return s
+}
+
+// textKind says what a repeated text is.
+type textKind int
+
+const (
+	textFigureName textKind = iota
+	textFieldLabel
+	textKinds
+)
+
+// textCache is one language's repeated texts, by kind.
+type textCache struct {
+	mu sync.RWMutex
+	m  [textKinds]map[string]string
 }
 
 // cmpRef is a comparison page a case study's spec names.
