@@ -324,7 +324,7 @@ func (b *builder) langPages(l locales.Locale, summaries []store.RunSummary, rows
 		}
 		idx.Cases = append(idx.Cases, link)
 	}
-	if err := b.render(l, tag+"/index.html", "index", idx); err != nil {
+	if err := b.render(l, tag+"/index.html", "index", idx.P, idx); err != nil {
 		return err
 	}
 
@@ -375,12 +375,13 @@ func (b *builder) langPages(l locales.Locale, summaries []store.RunSummary, rows
 	}
 	rv.BuiltMap = js
 	rv.Shown = l.T("site.runs.shown", "shown", "{shown}", "total", "{total}")
-	if err := b.render(l, tag+"/runs.html", "runs", rv); err != nil {
+	if err := b.render(l, tag+"/runs.html", "runs", rv.P, rv); err != nil {
 		return err
 	}
 
 	// The client-side diff of any two runs.
-	if err := b.render(l, tag+"/diff.html", "diff", b.diffView(l)); err != nil {
+	dv := b.diffView(l)
+	if err := b.render(l, tag+"/diff.html", "diff", dv.P, dv); err != nil {
 		return err
 	}
 
@@ -505,7 +506,7 @@ func (b *builder) casePage(l locales.Locale, c *caseView) error {
 	for _, id := range c.runs {
 		p.Runs = append(p.Runs, linkView{Text: id, Href: p.P.Home + "run/" + id + ".html"})
 	}
-	if err := b.render(l, tag+"/"+rel, "case", p); err != nil {
+	if err := b.render(l, tag+"/"+rel, "case", p.P, p); err != nil {
 		return err
 	}
 	for _, ref := range c.cmps {
@@ -548,7 +549,7 @@ func (b *builder) comparePage(l locales.Locale, c *caseView, ref cmpRef) error {
 			p.Runs = append(p.Runs, linkView{Text: sel + ": " + id, Href: p.P.Home + "run/" + id + ".html"})
 		}
 	}
-	return b.render(l, l.Tag()+"/"+ref.Href, "compare", p)
+	return b.render(l, l.Tag()+"/"+ref.Href, "compare", p.P, p)
 }
 
 func fieldLabels(l locales.Locale, fields []string) []string {
@@ -596,10 +597,11 @@ func jsonJS(v any) (htmltemplate.JS, error) {
 	return htmltemplate.JS(data), err
 }
 
-// render executes a page template and writes the result at rel.
-func (b *builder) render(l locales.Locale, rel, name string, data any) error {
+// render executes a page template for the page p (nil for the root
+// index) and writes the result at rel.
+func (b *builder) render(l locales.Locale, rel, name string, p *Page, data any) error {
 	var buf bytes.Buffer
-	if err := b.tpl.execute(&buf, l.Tag(), b.labels(l), name, data); err != nil {
+	if err := b.tpl.execute(&buf, l.Tag(), b.labels(l), p, name, data); err != nil {
 		return err
 	}
 	return b.write(rel, buf.Bytes())
@@ -616,7 +618,7 @@ func (b *builder) rootIndex() error {
 	for _, l := range b.locs {
 		v.Langs = append(v.Langs, lang{Tag: l.Tag(), Name: l.Name(), Href: l.Tag() + "/index.html", Title: l.T("site.title")})
 	}
-	return b.render(locales.Fallback(), "index.html", "root", v)
+	return b.render(locales.Fallback(), "index.html", "root", nil, v)
 }
 
 // writeAssets copies the stylesheet, the script and ECharts with its

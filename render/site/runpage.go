@@ -169,7 +169,7 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 		}
 		var buf bytes.Buffer
 		buf.Grow(int(b.pageSize.Load()) + 1024) // the last page's size: no regrowing
-		if err := b.tpl.execute(&buf, l.Tag(), b.labels(l), "run", page); err != nil {
+		if err := b.tpl.execute(&buf, l.Tag(), b.labels(l), page.P, "run", page); err != nil {
 			return manifestRun{}, err
 		}
 		b.pageSize.Store(int64(buf.Len()))
@@ -336,8 +336,12 @@ type (
 		// line under the heading.
 		OverviewRows, FileItems, ChartFigures, CaveatItems htmltemplate.HTML
 		Subtitle                                           string
-		History                                            []runview.HistoryRow
-		Links                                              []linkView
+		// FiguresNote says what the figures were computed over;
+		// AuditScope what the audit findings cover.
+		FiguresNote string
+		AuditScope  htmltemplate.HTML
+		History     []runview.HistoryRow
+		Links       []linkView
 	}
 	rawFileView struct {
 		Name, SHA256, Href, Size string
@@ -430,6 +434,8 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 	p.FindingRows, p.HistoryRows = findingRows(p.Findings), historyRows(p.History)
 	p.OverviewRows, p.FileItems, p.ChartFigures, p.CaveatItems = overviewRows(p), fileItems(p), chartFigures(p.Charts), caveatItems(p.Caveats)
 	p.Subtitle = subtitle(d.sum)
+	p.FiguresNote = l.T("site.run.figures_note", "basis", v.WindowBasis)
+	p.AuditScope = codeSpans(l.T("site.run.audit_scope", "id", d.sum.ID))
 	for _, c := range d.links {
 		p.Links = append(p.Links, linkView{Text: c.Case + " — " + c.Name, Href: p.P.Home + c.Href})
 	}

@@ -34,7 +34,7 @@ type templateSet struct {
 	digest string
 
 	mu     sync.Mutex
-	parsed map[string]map[string]*htmltemplate.Template // language -> kind -> template
+	parsed map[string]map[string]*htmltemplate.Template // language -> kind (and fixed parts) -> template
 }
 
 // loadTemplates reads the embedded templates, each replaced by the file of
@@ -69,7 +69,7 @@ func loadTemplates(dir string) (*templateSet, error) {
 		}
 		fmt.Fprintf(h, "%s\n%s\n", name, src)
 		ts.sources[kind] = string(src)
-		if _, err := ts.parse(kind, nil); err != nil {
+		if _, err := ts.parse(kind, nil, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -89,22 +89,50 @@ func loadTemplates(dir string) (*templateSet, error) {
 // {{.P.L.key}} or {{$.P.L.key}}.
 var labelAction = regexp.MustCompile(`\{\{\s*\$?\.P\.L\.([A-Za-z0-9_]+)\s*\}\}`)
 
+// pageAction is a template action that only writes a part of the page
+// that is the same on every page of a kind in a language: {{.P.Root}},
+// {{.P.Home}}, {{.P.Lang}}, {{.P.Footer}} (or with $).
+var pageAction = regexp.MustCompile(`\{\{\s*\$?\.P\.(Root|Home|Lang|Footer)\s*\}\}`)
+
+// safeToken is what Root, Home and Lang hold ("../", "es-419"): text that
+// needs no escaping in any context the templates use it in.
+var safeToken = regexp.MustCompile(`^[A-Za-z0-9./-]*$`)
+
+// fixedParts are the values pageAction expands for a page.
+type fixedParts struct{ root, home, lang, footer string }
+
 // parse parses a page kind (inside the layout) for one language. Each
 // label action is first replaced by the label's text, escaped: a run page
 // has dozens, and html/template runs its escaper through reflection for
 // each one on every page. The text is the same in every HTML context the
-// templates put a label in (element content, quoted attribute).
-func (ts *templateSet) parse(kind string, labels map[string]string) (*htmltemplate.Template, error) {
+// templates put a label in (element content, quoted attribute). The page's
+// fixed parts (links up to the site's folders, the language, the footer)
+// are expanded the same way when they are given.
+func (ts *templateSet) parse(kind string, labels map[string]string, fixed *fixedParts) (*htmltemplate.Template, error) {
 	expand := func(src string) string {
 		if labels == nil {
 			return src
 		}
-		return labelAction.ReplaceAllStringFunc(src, func(action string) string {
+		src = labelAction.ReplaceAllStringFunc(src, func(action string) string {
 			text, ok := labels[labelAction.FindStringSubmatch(action)[1]]
 			if !ok {
 				return action // left to fail at execution (missingkey=error)
 			}
 			return strings.ReplaceAll(htmltemplate.HTMLEscapeString(text), "{", "&#123;")
+		})
+		if fixed == nil {
+			return src
+		}
+		return pageAction.ReplaceAllStringFunc(src, func(action string) string {
+			switch pageAction.FindStringSubmatch(action)[1] {
+			case "Root":
+				return fixed.root
+			case "Home":
+				return fixed.home
+			case "Lang":
+				return fixed.lang
+			}
+			return strings.ReplaceAll(htmltemplate.HTMLEscapeString(fixed.footer), "{", "&#123;")
 		})
 	}
 	name := kind + ".html.tmpl"
@@ -123,20 +151,27 @@ func (ts *templateSet) parse(kind string, labels map[string]string) (*htmltempla
 }
 
 // execute runs a page kind for a language whose labels are given: the
-// layout around its content, or the root page on its own.
-func (ts *templateSet) execute(w io.Writer, lang string, labels map[string]string, kind string, data any) error {
+// layout around its content, or the root page on its own. p is the page's
+// shared part (nil for the root page).
+func (ts *templateSet) execute(w io.Writer, lang string, labels map[string]string, p *Page, kind string, data any) error {
+	var fixed *fixedParts
+	key := kind
+	if p != nil && safeToken.MatchString(p.Root) && safeToken.MatchString(p.Home) && safeToken.MatchString(p.Lang) {
+		fixed = &fixedParts{root: p.Root, home: p.Home, lang: p.Lang, footer: p.Footer}
+		key = kind + "\x00" + p.Root + "\x00" + p.Home + "\x00" + p.Lang + "\x00" + p.Footer
+	}
 	ts.mu.Lock()
-	t := ts.parsed[lang][kind]
+	t := ts.parsed[lang][key]
 	if t == nil {
 		var err error
-		if t, err = ts.parse(kind, labels); err != nil {
+		if t, err = ts.parse(kind, labels, fixed); err != nil {
 			ts.mu.Unlock()
 			return err
 		}
 		if ts.parsed[lang] == nil {
 			ts.parsed[lang] = map[string]*htmltemplate.Template{}
 		}
-		ts.parsed[lang][kind] = t
+		ts.parsed[lang][key] = t
 	}
 	ts.mu.Unlock()
 	name := "layout"
