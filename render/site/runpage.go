@@ -167,14 +167,14 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 		if err != nil {
 			return manifestRun{}, err
 		}
-		var buf bytes.Buffer
+		buf := pageBuffers.Get().(*bytes.Buffer)
 		buf.Grow(int(b.pageSize.Load()) + 1024) // the last page's size: no regrowing
-		if err := b.tpl.execute(&buf, l.Tag(), b.labels(l), page.P, "run", page); err != nil {
+		if err := b.tpl.execute(buf, l.Tag(), b.labels(l), page.P, "run", page); err != nil {
 			return manifestRun{}, err
 		}
 		b.pageSize.Store(int64(buf.Len()))
 		rel := l.Tag() + "/run/" + s.ID + ".html"
-		b.writeRunFile(rel, buf.Bytes())
+		b.writeRunFile(rel, buf.Bytes(), buf)
 		files = append(files, rel)
 	}
 	data, err := runDataScript(d)

@@ -328,6 +328,10 @@ func (b *builder) buildRuns(summaries []store.RunSummary, rows []runRow, todo []
 					cancel()
 				}
 			}
+			if w.buf != nil {
+				w.buf.Reset()
+				pageBuffers.Put(w.buf)
+			}
 		}
 	}()
 
@@ -422,16 +426,23 @@ func (b *builder) buildRuns(summaries []store.RunSummary, rows []runRow, todo []
 	return nil
 }
 
-// fileWrite is a file for the writer goroutine.
+// fileWrite is a file for the writer goroutine; buf, when set, holds data
+// and goes back to pageBuffers once written.
 type fileWrite struct {
 	rel  string
 	data []byte
+	buf  *bytes.Buffer
 }
 
-// writeRunFile hands a run's file to the writer (or writes it at once
-// outside buildRuns), and counts it as part of this build.
-func (b *builder) writeRunFile(rel string, data []byte) {
-	b.writes <- fileWrite{rel, data}
+// pageBuffers are the buffers run pages are made in, used again once the
+// writer is done with them: a fresh one per page was a tenth of what a
+// build allocates, all of it zeroed first.
+var pageBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// writeRunFile hands a run's file to the writer, which counts it as part
+// of this build; buf (may be nil) holds data and is the writer's now.
+func (b *builder) writeRunFile(rel string, data []byte, buf *bytes.Buffer) {
+	b.writes <- fileWrite{rel, data, buf}
 }
 
 // keepFile counts rel (relative to out, with /) as part of this build, so
