@@ -48,7 +48,7 @@ func (b *builder) writeData(exists map[string]bool, fresh bool) error {
 	for shard := range shards {
 		lines := b.dataLines[shard]
 		if lines == nil {
-			b.keep[shard] = true // unchanged
+			b.keepFile(shard) // unchanged
 			continue
 		}
 		if !fresh {

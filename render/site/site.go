@@ -136,18 +136,14 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 	}
 	b.next = manifest{Format: siteFormat, Runs: map[string]manifestRun{}}
 
-	summaries, err := a.ListRuns(store.Filter{})
-	if err != nil {
-		return st, err
-	}
-	stamps, err := a.RunStamps()
-	if err != nil {
-		return st, err
-	}
-	if b.blobSizes, err = a.BlobSizes(); err != nil {
-		return st, err
-	}
-	b.cases, err = b.caseViews()
+	// What the build starts from, read side by side.
+	var summaries []store.RunSummary
+	var stamps map[string]string
+	err = concurrently(
+		func() (err error) { summaries, err = a.ListRuns(store.Filter{}); return err },
+		func() (err error) { stamps, err = a.RunStamps(); return err },
+		func() (err error) { b.blobSizes, err = a.BlobSizes(); return err },
+		func() (err error) { b.cases, err = b.caseViews(); return err })
 	if err != nil {
 		return st, err
 	}
@@ -178,18 +174,19 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 	for _, s := range summaries {
 		exists[s.ID] = true
 	}
-	if err := b.writeData(exists, fresh); err != nil {
-		return st, err
-	}
-
-	// Pages over all runs, per language.
+	// The diff page's data and the pages over all runs (per language), side
+	// by side.
+	pages := []func() error{func() error { return b.writeData(exists, fresh) }}
 	for _, l := range locs {
-		if err := ctx.Err(); err != nil {
-			return st, err
-		}
-		if err := b.langPages(l, summaries, rows); err != nil {
-			return st, err
-		}
+		pages = append(pages, func() error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			return b.langPages(l, summaries, rows)
+		})
+	}
+	if err := concurrently(pages...); err != nil {
+		return st, err
 	}
 	if err := b.writeAssets(echarts); err != nil {
 		return st, err
@@ -292,9 +289,9 @@ func (b *builder) buildRuns(summaries []store.RunSummary, rows []runRow, todo []
 	}
 	if len(todo) >= bulkThreshold {
 		// Most of what a big build allocates is garbage at once (a run's
-		// records, its page); collecting less often saves a tenth of the
-		// time. A soft limit keeps the heap bounded all the same.
-		defer debug.SetGCPercent(debug.SetGCPercent(300))
+		// records, its page); collecting half as often as by default
+		// saves time at little memory. A soft limit bounds the heap.
+		defer debug.SetGCPercent(debug.SetGCPercent(200))
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(min(debug.SetMemoryLimit(-1), 1<<30)))
 	}
 	ctx, cancel := context.WithCancel(b.ctx)
@@ -424,6 +421,18 @@ func (b *builder) buildRuns(summaries []store.RunSummary, rows []runRow, todo []
 		return fmt.Errorf("site: %d of %d runs read from the archive", n, len(todo))
 	}
 	return nil
+}
+
+// concurrently runs fns on goroutines of their own and returns their
+// errors joined.
+func concurrently(fns ...func() error) error {
+	errs := make([]error, len(fns))
+	var wg sync.WaitGroup
+	for i, fn := range fns {
+		wg.Go(func() { errs[i] = fn() })
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // fileWrite is a file for the writer goroutine; buf, when set, holds data
