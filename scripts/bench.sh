@@ -71,9 +71,12 @@ site_bench() {
     echo "bench: the site yardstick needs Debian's hugo (apt-get install hugo); skipping the site figures" >&2
     return 0
   }
-  # Earlier outputs are moved aside, not deleted, before each timed build, and
-  # the writes are synced: on this machine's ext4 (mounted with discard) a
-  # build right after deleting 10,000 files runs several times slower.
+  # Earlier outputs are moved aside, not deleted, until the end: ext4 passes
+  # over inodes freed in the last minutes when it allocates new ones, so once
+  # a tree of 10,000 files is deleted, creating the next 10,000 in the same
+  # place takes seconds of system time, Hugo's as well as benchledger's (perf
+  # shows the kernel in ext4's recently_deleted). For the same reason a
+  # second bench soon after a first in the same BENCH_DIR measures slower.
   local trash=$work/site-trash n=0
   aside() { mkdir -p "$trash"; local p; for p; do [ ! -e "$p" ] || mv "$p" "$trash/$((n += 1)).$$"; done; }
   # 10,000 run files (cached in $work), ingested into a fresh archive.
