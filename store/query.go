@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/benchledger/benchledger/benchrun"
@@ -185,7 +187,7 @@ func (a *Archive) readRunIn(tx *sql.Tx, idOrPrefix string, withRequests bool) (*
 	rec := &RunRecord{ID: id}
 	var requestCount int64
 	row := tx.QueryRow(`SELECT `+runColumnsSQL+` FROM runs WHERE id = ?`, id)
-	if requestCount, err = scanRunRow(row.Scan, rec); err != nil {
+	if requestCount, err = scanRunRow(row.Scan, rec, nil); err != nil {
 		return nil, a.wrap(op, err)
 	}
 	run := rec.Run
@@ -210,7 +212,7 @@ const runColumnsSQL = `blob, ordinal, file_name, location, format, format_varian
 
 // scanRunRow decodes runColumnsSQL into rec (whose ID is set; after any
 // columns in extra) and returns the stored request count.
-func scanRunRow(scan func(...any) error, rec *RunRecord, extra ...any) (int64, error) {
+func scanRunRow(scan func(...any) error, rec *RunRecord, cache *jsonCache, extra ...any) (int64, error) {
 	rec.Run = &benchrun.Run{}
 	run := rec.Run
 	var clock, extraJSON, notes, missing, at string
@@ -226,13 +228,13 @@ func scanRunRow(scan func(...any) error, rec *RunRecord, extra ...any) (int64, e
 	if rec.IngestedAt, err = parseTime(at); err != nil {
 		return 0, fmt.Errorf("ingested_at %q: %w", at, err)
 	}
-	if run.Extra, err = unmarshalMap(extraJSON); err != nil {
+	if run.Extra, err = cache.mapOf(extraJSON); err != nil {
 		return 0, fmt.Errorf("extra: %w", err)
 	}
-	if run.Notes, err = unmarshalList(notes); err != nil {
+	if run.Notes, err = cache.listOf(notes); err != nil {
 		return 0, fmt.Errorf("notes: %w", err)
 	}
-	if rec.Missing, err = unmarshalList(missing); err != nil {
+	if rec.Missing, err = cache.listOf(missing); err != nil {
 		return 0, fmt.Errorf("missing: %w", err)
 	}
 	return requestCount, nil
@@ -541,6 +543,56 @@ func (a *Archive) readEvents(query string, args ...any) ([]Event, error) {
 		return nil, a.wrap("read events", err)
 	}
 	return out, nil
+}
+
+// jsonCache remembers how the JSON columns of runs decoded, for a pass over
+// many runs: the missing fields and the notes repeat from run to run, and
+// often the extra keys. Each caller gets a copy of its own. A nil cache
+// decodes every time.
+type jsonCache struct {
+	maps  map[string]map[string]string
+	lists map[string][]string
+}
+
+// jsonCacheSize bounds each of a cache's maps.
+const jsonCacheSize = 4096
+
+func newJSONCache() *jsonCache {
+	return &jsonCache{maps: map[string]map[string]string{}, lists: map[string][]string{}}
+}
+
+func (c *jsonCache) mapOf(s string) (map[string]string, error) {
+	if c == nil {
+		return unmarshalMap(s)
+	}
+	m, ok := c.maps[s]
+	if !ok {
+		var err error
+		if m, err = unmarshalMap(s); err != nil {
+			return nil, err
+		}
+		if len(c.maps) < jsonCacheSize {
+			c.maps[s] = m
+		}
+	}
+	return maps.Clone(m), nil
+}
+
+func (c *jsonCache) listOf(s string) ([]string, error) {
+	if c == nil {
+		return unmarshalList(s)
+	}
+	l, ok := c.lists[s]
+	if !ok {
+		var err error
+		if l, err = unmarshalList(s); err != nil {
+			return nil, err
+		}
+		if len(c.lists) < jsonCacheSize {
+			c.lists[s] = l
+		}
+	}
+	return slices.Clone(l), nil
 }
 
 func unmarshalMap(s string) (map[string]string, error) {

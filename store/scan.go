@@ -59,9 +59,10 @@ func (a *Archive) ScanRuns(ctx context.Context, wanted map[string]bool, fn func(
 		return a.wrap(op, err)
 	}
 
+	cache := newJSONCache()
 	for runs.Next() {
 		rec := &RunRecord{}
-		requestCount, err := scanRunRow(runs.Scan, rec, &rec.ID)
+		requestCount, err := scanRunRow(runs.Scan, rec, cache, &rec.ID)
 		if err != nil {
 			return a.wrap(op, err)
 		}
