@@ -33,22 +33,22 @@ func (a *Archive) ScanRuns(ctx context.Context, wanted map[string]bool, fn func(
 		return a.wrap(op, err)
 	}
 	prov, err := newCursor(conn, `SELECT run_id, field, source, value FROM provenance ORDER BY run_id`,
-		func(rows *sqlitebulk.Rows) (id string, e provenance.Entry, err error) {
-			err = scanProvenanceRow(rows.Scan, &e, &id)
-			return id, e, err
+		func(rows *sqlitebulk.Rows) (provenance.Entry, error) {
+			// The columns are NOT NULL text (scanProvenanceRow's).
+			return provenance.Entry{Field: bulkText(rows, 1), Source: provenance.Source(bulkText(rows, 2)), Value: bulkText(rows, 3)}, nil
 		})
 	if err != nil {
 		return a.wrap(op, err)
 	}
 	stated, err := newCursor(conn, `SELECT run_id, `+statedColumnsSQL+` FROM stated ORDER BY run_id, seq`,
-		func(rows *sqlitebulk.Rows) (string, benchrun.Stated, error) {
+		func(rows *sqlitebulk.Rows) (benchrun.Stated, error) {
 			// scanStatedRow's decoding, from the typed cells: boxing
 			// each value for it was a fifth of the scan's allocations.
 			p, ok := rows.Int(6)
 			if !ok {
-				return "", benchrun.Stated{}, fmt.Errorf("stated row: printed %v is not an integer", rows.Value(6))
+				return benchrun.Stated{}, fmt.Errorf("stated row: printed %v is not an integer", rows.Value(6))
 			}
-			return rows.String(0), benchrun.Stated{Metric: bulkText(rows, 1), Value: bulkFigure(rows, 2), Unit: bulkText(rows, 3),
+			return benchrun.Stated{Metric: bulkText(rows, 1), Value: bulkFigure(rows, 2), Unit: bulkText(rows, 3),
 				SourceKey: bulkText(rows, 4), SourceUnit: bulkText(rows, 5), Printed: int(p)}, nil
 		})
 	if err != nil {
@@ -164,13 +164,13 @@ func bulkText(rows *sqlitebulk.Rows, col int) string {
 // at a time, for ScanRuns' merge: each row is decoded once, ahead.
 type cursor[T any] struct {
 	rows   *sqlitebulk.Rows
-	decode func(*sqlitebulk.Rows) (string, T, error)
+	decode func(*sqlitebulk.Rows) (T, error)
 	ok     bool
 	runID  string // of the row ahead
 	value  T
 }
 
-func newCursor[T any](conn *sqlitebulk.Conn, query string, decode func(*sqlitebulk.Rows) (string, T, error)) (*cursor[T], error) {
+func newCursor[T any](conn *sqlitebulk.Conn, query string, decode func(*sqlitebulk.Rows) (T, error)) (*cursor[T], error) {
 	rows, err := conn.Query(query)
 	if err != nil {
 		return nil, err
@@ -183,8 +183,12 @@ func (c *cursor[T]) advance() error {
 	if c.ok = c.rows.Next(); !c.ok {
 		return c.rows.Err()
 	}
+	// A run's rows share its id: a string is made when it changes.
+	if id := c.rows.Bytes(0); string(id) != c.runID {
+		c.runID = string(id)
+	}
 	var err error
-	c.runID, c.value, err = c.decode(c.rows)
+	c.value, err = c.decode(c.rows)
 	return err
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/go-echarts/go-echarts/v2/opts"
 
 	"github.com/benchledger/benchledger/figures"
+	"github.com/benchledger/benchledger/internal/jsonw"
 )
 
 // Comparison draws baseline and candidate as two bars, each labelled with
@@ -175,77 +176,61 @@ func Latency(id string, seconds []float64, l Labels, f Format) (Chart, error) {
 	if err != nil {
 		return Chart{}, err
 	}
-	type (
-		grid struct {
-			Left         string `json:"left"`
-			Top          string `json:"top"`
-			Right        string `json:"right"`
-			Bottom       string `json:"bottom"`
-			ContainLabel bool   `json:"containLabel"`
+	// The option is written here, key by key in encoding/json's order for
+	// the map go-echarts makes (latency_ref_test.go compares the bytes): a
+	// site draws this chart for every run.
+	b := make([]byte, 0, 640+len(counts)*24)
+	b = append(b, `{"animation":false,"color":[`...)
+	for i, c := range echartsPalette {
+		if i > 0 {
+			b = append(b, ',')
 		}
-		legend struct {
-			Show   bool   `json:"show"`
-			Bottom string `json:"bottom"`
-		}
-		value struct {
-			Value int `json:"value"`
-		}
-		series struct {
-			Name           string  `json:"name,omitempty"`
-			Type           string  `json:"type"`
-			BarCategoryGap string  `json:"barCategoryGap"`
-			Data           []value `json:"data"`
-			ItemStyle      struct {
-				Color string `json:"color"`
-			} `json:"itemStyle"`
-			Label struct {
-				Show     bool   `json:"show"`
-				Position string `json:"position"`
-			} `json:"label"`
-		}
-		title struct {
-			Text    string `json:"text,omitempty"`
-			Subtext string `json:"subtext,omitempty"`
-			Left    string `json:"left"`
-		}
-		tooltip struct {
-			Show    bool   `json:"show"`
-			Trigger string `json:"trigger"`
-		}
-		xAxis struct {
-			Type         string   `json:"type"`
-			Name         string   `json:"name,omitempty"`
-			NameLocation string   `json:"nameLocation"`
-			NameGap      int      `json:"nameGap"`
-			Data         []string `json:"data"`
-		}
-		yAxis struct {
-			Name        string `json:"name,omitempty"`
-			Type        string `json:"type"`
-			MinInterval int    `json:"minInterval"`
-		}
-	)
-	sr := series{Name: l.Series, Type: "bar", BarCategoryGap: "8%", Data: make([]value, len(counts))}
+		b = jsonw.AppendString(b, c)
+	}
+	b = append(b, `],"grid":[{"left":"3%","top":"70","right":"6%","bottom":`...)
+	b = jsonw.AppendString(b, gridBottom(l, false))
+	b = append(b, `,"containLabel":true}],"legend":{"show":false,"bottom":"0"},"series":[{`...)
+	if l.Series != "" {
+		b = append(jsonw.AppendString(append(b, `"name":`...), l.Series), ',')
+	}
+	b = append(b, `"type":"bar","barCategoryGap":"8%","data":[`...)
 	for i, c := range counts {
-		sr.Data[i].Value = c
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(strconv.AppendInt(append(b, `{"value":`...), int64(c), 10), '}')
 	}
-	sr.ItemStyle.Color = colorCandidate
-	sr.Label.Show, sr.Label.Position = labelled, "top"
-	option := map[string]any{
-		"animation": false,
-		"color":     echartsPalette,
-		"grid":      []grid{{Left: "3%", Top: "70", Right: "6%", Bottom: gridBottom(l, false), ContainLabel: true}},
-		"legend":    legend{Show: false, Bottom: "0"},
-		"series":    []series{sr},
-		"title":     title{Text: l.Title, Subtext: l.Subtitle, Left: "center"},
-		"tooltip":   tooltip{Show: true, Trigger: "item"},
-		"xAxis":     []xAxis{{Type: "category", Name: l.XAxis, NameLocation: "middle", NameGap: 30, Data: names}},
-		"yAxis":     []yAxis{{Name: l.YAxis, Type: "value", MinInterval: 1}},
+	b = append(b, `],"itemStyle":{"color":`...)
+	b = jsonw.AppendString(b, colorCandidate)
+	b = append(strconv.AppendBool(append(b, `},"label":{"show":`...), labelled), `,"position":"top"}}],"title":{`...)
+	if l.Title != "" {
+		b = append(jsonw.AppendString(append(b, `"text":`...), l.Title), ',')
 	}
-	b, err := json.Marshal(option) // escapes <, >, & as encode does
-	if err != nil {
-		return Chart{}, fmt.Errorf("chart %s: %w", id, err)
+	if l.Subtitle != "" {
+		b = append(jsonw.AppendString(append(b, `"subtext":`...), l.Subtitle), ',')
 	}
+	b = append(b, `"left":"center"},"tooltip":{"show":true,"trigger":"item"},"xAxis":[{"type":"category",`...)
+	if l.XAxis != "" {
+		b = append(jsonw.AppendString(append(b, `"name":`...), l.XAxis), ',')
+	}
+	b = append(b, `"nameLocation":"middle","nameGap":30,"data":`...)
+	if names == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, n := range names {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = jsonw.AppendString(b, n)
+		}
+		b = append(b, ']')
+	}
+	b = append(b, `}],"yAxis":[{`...)
+	if l.YAxis != "" {
+		b = append(jsonw.AppendString(append(b, `"name":`...), l.YAxis), ',')
+	}
+	b = append(b, `"type":"value","minInterval":1}]}`...)
 	return Chart{ID: id, Option: b}, nil
 }
 
