@@ -34,19 +34,45 @@ fi
 # task has stalled on the disk for two seconds, as /proc/pressure/io counts
 # it. Writeback of earlier work and the discards that follow deletes
 # otherwise land in whichever measurement runs next, and on this kind of
-# machine they can double it.
+# machine they can double it. Then wait (seven minutes at most) until
+# creating files costs what it normally does: ext4 passes over inodes freed
+# in the last minutes when it allocates new ones, so for a while after a
+# tree of thousands of files is deleted nearby (an earlier bench's output),
+# every file created costs a scan of them, and a build of 10,000 pages takes
+# seconds more, Hugo's as well as benchledger's.
 settle() {
   sync
-  [ -r /proc/pressure/io ] || return 0
-  local i prev now
-  stalled() { awk '/^some/ { sub("total=", "", $5); print $5 }' /proc/pressure/io; }
-  prev=$(stalled)
-  for ((i = 0; i < 60; i++)); do
-    sleep 2
-    now=$(stalled)
-    ((now - prev < 20000)) && return 0 # under 1% of the two seconds
-    prev=$now
+  if [ -r /proc/pressure/io ]; then
+    local i prev now
+    stalled() { awk '/^some/ { sub("total=", "", $5); print $5 }' /proc/pressure/io; }
+    prev=$(stalled)
+    for ((i = 0; i < 60; i++)); do
+      sleep 2
+      now=$(stalled)
+      ((now - prev < 20000)) && break # under 1% of the two seconds
+      prev=$now
+    done
+  fi
+  local ms tries
+  for ((tries = 0; tries < 21; tries++)); do
+    ms=$(creation_probe)
+    ((ms < 100)) && return 0
+    ((tries == 0)) && echo "bench: creating 1,000 files in $work takes ${ms} ms (files deleted there in the last minutes); waiting for that to pass" >&2
+    sleep 20
   done
+  echo "bench: creating 1,000 files still takes ${ms} ms; measuring anyway" >&2
+}
+
+# creation_probe: milliseconds to create 1,000 empty files in a new folder
+# of $work (kept until the end: deleting them would slow the next builds).
+creation_probe() {
+  local d t0 t1
+  mkdir -p "$work/site-trash"
+  d=$(mktemp -d "$work/site-trash/probe.XXXXXX")
+  t0=$(date +%s%N)
+  seq -f "$d/%g" 1000 | xargs touch
+  t1=$(date +%s%N)
+  echo $(((t1 - t0) / 1000000))
 }
 
 # measure LABEL CMD...: wall seconds and peak RSS (MB) of one command.
