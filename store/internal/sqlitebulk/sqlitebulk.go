@@ -21,7 +21,7 @@ typedef struct sqlite3_stmt sqlite3_stmt;
 extern int sqlite3_open_v2(const char*, sqlite3**, int, const char*);
 extern int sqlite3_close_v2(sqlite3*);
 extern int sqlite3_busy_timeout(sqlite3*, int);
-extern int sqlite3_exec(sqlite3*, const char*, void*, void*, char**);
+extern int sqlite3_exec(sqlite3*, const char*, int (*)(void*, int, char**, char**), void*, char**);
 extern const char *sqlite3_errmsg(sqlite3*);
 extern int sqlite3_prepare_v2(sqlite3*, const char*, int, sqlite3_stmt**, const char**);
 extern int sqlite3_bind_text(sqlite3_stmt*, int, const char*, int, void(*)(void*));
