@@ -34,7 +34,7 @@ func (a *Archive) ScanRuns(ctx context.Context, wanted map[string]bool, fn func(
 	}
 	prov, err := newCursor(conn, `SELECT run_id, field, source, value FROM provenance ORDER BY run_id`,
 		func(rows *sqlitebulk.Rows) (provenance.Entry, error) {
-			// The columns are NOT NULL text (scanProvenanceRow's).
+			// scanProvenanceRow's decoding: the columns are NOT NULL text.
 			return provenance.Entry{Field: bulkText(rows, 1), Source: provenance.Source(bulkText(rows, 2)), Value: bulkText(rows, 3)}, nil
 		})
 	if err != nil {
