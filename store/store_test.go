@@ -384,3 +384,16 @@ func TestEventsAreAppendOnly(t *testing.T) {
 		t.Fatalf("events after tampering attempts = %+v, %v", evs, err)
 	}
 }
+
+// TestWriterCheckpointInterval: the writer's connection carries the
+// checkpoint interval its DSN cannot (writerDriver).
+func TestWriterCheckpointInterval(t *testing.T) {
+	a := newArchive(t)
+	var pages int
+	if err := a.w.QueryRow("PRAGMA wal_autocheckpoint").Scan(&pages); err != nil {
+		t.Fatal(err)
+	}
+	if pages != 4096 {
+		t.Errorf("writer checkpoints every %d pages, want 4096", pages)
+	}
+}
