@@ -565,34 +565,30 @@ func (c *jsonCache) mapOf(s string) (map[string]string, error) {
 	if c == nil {
 		return unmarshalMap(s)
 	}
-	m, ok := c.maps[s]
-	if !ok {
-		var err error
-		if m, err = unmarshalMap(s); err != nil {
-			return nil, err
-		}
-		if len(c.maps) < jsonCacheSize {
-			c.maps[s] = m
-		}
-	}
-	return maps.Clone(m), nil
+	return decodeCached(c.maps, s, unmarshalMap, maps.Clone)
 }
 
 func (c *jsonCache) listOf(s string) ([]string, error) {
 	if c == nil {
 		return unmarshalList(s)
 	}
-	l, ok := c.lists[s]
+	return decodeCached(c.lists, s, unmarshalList, slices.Clone)
+}
+
+// decodeCached decodes s once per text seen (up to jsonCacheSize texts) and
+// returns a clone of the result.
+func decodeCached[T any](cache map[string]T, s string, decode func(string) (T, error), clone func(T) T) (T, error) {
+	v, ok := cache[s]
 	if !ok {
 		var err error
-		if l, err = unmarshalList(s); err != nil {
-			return nil, err
+		if v, err = decode(s); err != nil {
+			return v, err
 		}
-		if len(c.lists) < jsonCacheSize {
-			c.lists[s] = l
+		if len(cache) < jsonCacheSize {
+			cache[s] = v
 		}
 	}
-	return slices.Clone(l), nil
+	return clone(v), nil
 }
 
 func unmarshalMap(s string) (map[string]string, error) {
