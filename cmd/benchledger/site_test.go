@@ -436,3 +436,69 @@ func TestSiteUsage(t *testing.T) {
 		t.Errorf("missing archive: %v", r)
 	}
 }
+
+// TestSiteTemplateOverride: --templates replaces a page kind's template;
+// the replacement can use the page's fixed parts (expanded when the
+// template is parsed, or evaluated when written with trim markers), its
+// labels and the lists the default template's parts are made of; changing
+// it rebuilds the pages, and a broken one is an error naming the file.
+func TestSiteTemplateOverride(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "a.db")
+	file := filepath.Join(dir, "run.json")
+	writeVLLM(t, file, vllmSpec{n: 10, seed: 5})
+	if r := bl(t, "ingest", "--db", db, "--set", "campaign=<c&d>", file); r.code != 0 {
+		t.Fatal(r)
+	}
+	id := strings.TrimSpace(bl(t, "runs", "--db", db, "-q").stdout)
+	tpl := filepath.Join(dir, "tpl")
+	if err := os.MkdirAll(tpl, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	custom := `{{define "content"}}<h1 id="custom">{{.P.Title}}</h1>
+<p id="root">{{.P.Root}}|{{- .P.Home -}}|{{.P.Lang}}|{{.P.L.run_overview}}</p>
+<ul id="figs">{{range .Figures}}<li data-metric="{{.Metric}}">{{.Label}}: {{.Recomputed}}</li>{{end}}</ul>
+<p id="campaign">{{.Sum.Campaign}}</p>
+{{end}}`
+	writeFile(t, filepath.Join(tpl, "run.html.tmpl"), custom)
+	out := filepath.Join(dir, "site")
+	if r := bl(t, "site", "--db", db, "--out", out, "--lang", "en", "--templates", tpl, "--raw=false"); r.code != 0 {
+		t.Fatal(r)
+	}
+	page := string(readFileT(t, filepath.Join(out, "en", "run", id+".html")))
+	for _, want := range []string{`<h1 id="custom">`, `<p id="root">../../|../|en|Overview</p>`,
+		`<li data-metric="output_throughput">`, `<p id="campaign">&lt;c&amp;d&gt;</p>`, `<footer>`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("run page from the custom template lacks %q:\n%s", want, page)
+		}
+	}
+	// The other kinds keep the embedded templates.
+	if index := string(readFileT(t, filepath.Join(out, "en", "runs.html"))); !strings.Contains(index, `id="runs"`) {
+		t.Error("the runs page lost its embedded template")
+	}
+
+	// A changed template makes the run pages again.
+	writeFile(t, filepath.Join(tpl, "run.html.tmpl"), strings.Replace(custom, `id="custom"`, `id="custom2"`, 1))
+	if r := bl(t, "site", "--db", db, "--out", out, "--lang", "en", "--templates", tpl, "--raw=false"); r.code != 0 {
+		t.Fatal(r)
+	}
+	if page := string(readFileT(t, filepath.Join(out, "en", "run", id+".html"))); !strings.Contains(page, `id="custom2"`) {
+		t.Error("the run page was not made again after its template changed")
+	}
+
+	// A template that does not parse is refused, naming it.
+	writeFile(t, filepath.Join(tpl, "run.html.tmpl"), `{{define "content"}}{{.P.Title}`)
+	r := bl(t, "site", "--db", db, "--out", out, "--lang", "en", "--templates", tpl, "--raw=false")
+	if r.code == 0 || !strings.Contains(r.stderr, "run.html.tmpl") {
+		t.Errorf("a broken template: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+func readFileT(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
