@@ -19,7 +19,6 @@ import (
 
 	"github.com/benchledger/benchledger/casestudy"
 	"github.com/benchledger/benchledger/locales"
-	"github.com/benchledger/benchledger/render/report"
 	"github.com/benchledger/benchledger/spec"
 )
 
@@ -54,7 +53,7 @@ func Claims(res *casestudy.Result, s *spec.Spec) ([]Finding, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := report.Bindings(res)
+	b := casestudy.Bindings(res)
 	var out []Finding
 	for _, t := range texts {
 		for _, tok := range ScanNumbers(t.Text) {
@@ -124,7 +123,7 @@ func caseTexts(s *spec.Spec) ([]caseText, error) {
 }
 
 // checkClaim checks one declared claim against the bindings.
-func checkClaim(res *casestudy.Result, s *spec.Spec, b map[string]report.Binding, i int, c spec.Claim) []Finding {
+func checkClaim(res *casestudy.Result, s *spec.Spec, b map[string]casestudy.Binding, i int, c spec.Claim) []Finding {
 	lang := c.Lang
 	if lang == "" {
 		lang = "en"
@@ -145,7 +144,7 @@ func checkClaim(res *casestudy.Result, s *spec.Spec, b map[string]report.Binding
 	def := definitionOf(res, c.Figure)
 	params["definition"] = def
 	unit := bindingUnit(bd)
-	if bd.Kind == report.Date {
+	if bd.Kind == casestudy.KindDate {
 		return fail("figure %s is a date, not a number a claim can state", c.Figure)
 	}
 	if normUnit(c.Unit) != unit {
@@ -193,13 +192,13 @@ func orNone(u string) string {
 
 // bindingUnit is the unit a claim of this binding must give: "%" for a
 // percentage, "x" for a ratio, "" for a count, else the quantity's unit.
-func bindingUnit(b report.Binding) string {
+func bindingUnit(b casestudy.Binding) string {
 	switch b.Kind {
-	case report.Percent:
+	case casestudy.KindPercent:
 		return "%"
-	case report.Ratio:
+	case casestudy.KindRatio:
 		return "x"
-	case report.Count:
+	case casestudy.KindCount:
 		return ""
 	}
 	return b.Unit

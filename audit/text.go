@@ -14,7 +14,6 @@ import (
 	"github.com/benchledger/benchledger/figures"
 	"github.com/benchledger/benchledger/locales"
 	"github.com/benchledger/benchledger/provenance"
-	"github.com/benchledger/benchledger/render/report"
 	"github.com/benchledger/benchledger/store"
 )
 
@@ -122,7 +121,7 @@ func parseStated(tok Token, lang string) (statedNumber, bool) {
 // claims.text (fail) when it has a kind (%, x, a unit) and no figure of the
 // case study of that kind shows it at the precision it is written with;
 // claims.unbound (warn) otherwise, naming the binding it equals, if any.
-func numberFinding(res *casestudy.Result, b map[string]report.Binding, t caseText, tok Token) Finding {
+func numberFinding(res *casestudy.Result, b map[string]casestudy.Binding, t caseText, tok Token) Finding {
 	line := t.line(tok)
 	params := map[string]string{"field": t.Name(), "lang": t.Lang, "line": strconv.Itoa(line), "token": tok.Text}
 	n, ok := parseStated(tok, t.Lang)

@@ -24,7 +24,6 @@ import (
 	"github.com/benchledger/benchledger/casestudy"
 	"github.com/benchledger/benchledger/caveat"
 	"github.com/benchledger/benchledger/locales"
-	"github.com/benchledger/benchledger/render/report"
 )
 
 // Kinds of errata.
@@ -40,9 +39,9 @@ const (
 
 // Figure is one narrative binding as published: its language-neutral value
 // and how it was written in English, with what it takes to write it again
-// in any language (render/report.Binding).
+// in any language (casestudy.Binding).
 type Figure struct {
-	Value    string `json:"value"`   // report.Binding.DataValue
+	Value    string `json:"value"`   // casestudy.Binding.DataValue
 	Display  string `json:"display"` // the English text
 	Kind     string `json:"kind"`
 	Unit     string `json:"unit,omitempty"`
@@ -58,7 +57,7 @@ type Caveat struct {
 
 // Snapshot is what a reader sees of a case study.
 type Snapshot struct {
-	// Figures maps every binding name (render/report.Bindings) to its value.
+	// Figures maps every binding name (casestudy.Bindings) to its value.
 	Figures map[string]Figure `json:"figures"`
 	// Texts maps "title.LANG", "summary.LANG" and "narrative.LANG" to the
 	// SHA-256 (hex) of that text: the texts themselves are in the spec's
@@ -79,7 +78,7 @@ func Take(res *casestudy.Result) (Snapshot, error) {
 	en := locales.MustMatch("en")
 	s := Snapshot{Figures: map[string]Figure{}, Texts: map[string]string{}, Runs: slices.Sorted(slices.Values(res.RunIDs)),
 		Caveats: []Caveat{}}
-	for name, b := range report.Bindings(res) {
+	for name, b := range casestudy.Bindings(res) {
 		s.Figures[name] = Figure{Value: b.DataValue(), Display: b.Format(en), Kind: string(b.Kind), Unit: b.Unit,
 			Decimals: b.Decimals, Signed: b.Signed}
 	}
@@ -134,25 +133,25 @@ func Parse(text string) (Snapshot, error) {
 	return s, nil
 }
 
-// Binding returns a figure of the snapshot as a report binding, so that a
+// Binding returns a figure of the snapshot as a binding, so that a
 // report writes an old value in its own language.
-func (s Snapshot) Binding(name string) (report.Binding, bool) {
+func (s Snapshot) Binding(name string) (casestudy.Binding, bool) {
 	f, ok := s.Figures[name]
 	if !ok {
-		return report.Binding{}, false
+		return casestudy.Binding{}, false
 	}
-	b := report.Binding{Kind: report.Kind(f.Kind), Unit: f.Unit, Decimals: f.Decimals, Signed: f.Signed}
-	if b.Kind == report.Date {
+	b := casestudy.Binding{Kind: casestudy.Kind(f.Kind), Unit: f.Unit, Decimals: f.Decimals, Signed: f.Signed}
+	if b.Kind == casestudy.KindDate {
 		t, err := time.Parse(time.DateOnly, f.Value)
 		if err != nil {
-			return report.Binding{}, false
+			return casestudy.Binding{}, false
 		}
 		b.Time, b.Value = t, float64(t.Unix())
 		return b, true
 	}
 	v, err := strconv.ParseFloat(f.Value, 64)
 	if err != nil {
-		return report.Binding{}, false
+		return casestudy.Binding{}, false
 	}
 	b.Value = v
 	return b, true

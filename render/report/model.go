@@ -132,7 +132,7 @@ type builder struct {
 	ctx        context.Context
 	res        *casestudy.Result
 	src        Source
-	bind       map[string]Binding
+	bind       map[string]casestudy.Binding
 	runs       []runMeta
 	digest     string
 	narratives map[string][]byte
@@ -144,7 +144,7 @@ type builder struct {
 }
 
 func newBuilder(ctx context.Context, res *casestudy.Result, src Source) (*builder, error) {
-	b := &builder{ctx: ctx, res: res, src: src, bind: Bindings(res), narratives: map[string][]byte{}, latencies: map[string][]float64{}}
+	b := &builder{ctx: ctx, res: res, src: src, bind: casestudy.Bindings(res), narratives: map[string][]byte{}, latencies: map[string][]float64{}}
 	for _, id := range res.RunIDs {
 		rec, err := src.RunMeta(id)
 		if err != nil {
@@ -322,7 +322,7 @@ func (b *builder) page(l locales.Locale) (*page, error) {
 	if title == "" {
 		title = s.ID
 	}
-	t, err := substitute("title."+tag, title, b.bind, cjkSpacing(l), func(_ string, v Binding) string { return v.Format(l) })
+	t, err := substitute("title."+tag, title, b.bind, cjkSpacing(l), func(_ string, v casestudy.Binding) string { return v.Format(l) })
 	if err != nil {
 		return nil, err
 	}
@@ -359,13 +359,13 @@ var md = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.CJK))
 // goldmark (safe mode: raw HTML and dangerous links dropped) makes of it.
 func (b *builder) markdown(l locales.Locale, file string, src []byte) (string, htmltemplate.HTML, error) {
 	text := strings.ReplaceAll(string(src), "\r\n", "\n")
-	mdText, err := substitute(file, text, b.bind, cjkSpacing(l), func(_ string, v Binding) string { return v.Format(l) })
+	mdText, err := substitute(file, text, b.bind, cjkSpacing(l), func(_ string, v casestudy.Binding) string { return v.Format(l) })
 	if err != nil {
 		return "", "", err
 	}
 	// Placeholders of letters and digits only survive Markdown untouched.
 	var spans []string
-	ph, _ := substitute(file, text, b.bind, cjkSpacing(l), func(name string, v Binding) string {
+	ph, _ := substitute(file, text, b.bind, cjkSpacing(l), func(name string, v casestudy.Binding) string {
 		n := Num{Name: name, Value: v.DataValue(), Text: v.Format(l)}
 		spans = append(spans, `<span class="fig" data-name="`+htmltemplate.HTMLEscapeString(n.Name)+`" data-value="`+
 			htmltemplate.HTMLEscapeString(n.Value)+`">`+htmltemplate.HTMLEscapeString(n.Text)+`</span>`)
@@ -455,7 +455,7 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 				notes = append(notes, l.T("table.confounders")+": "+confounder(l, f.Field, f.Baseline, f.Candidate))
 			}
 			ch, err := charts.ComparisonOf("cmp-"+n, c.Comparison, charts.Labels{Title: title, Subtitle: n, Baseline: base, Candidate: cand,
-				YAxis: l.Figure(c.Comparison.Metric) + " (" + unit + ")"}, numF(unitDecimals(unit), unit))
+				YAxis: l.Figure(c.Comparison.Metric) + " (" + unit + ")"}, numF(casestudy.UnitDecimals(unit), unit))
 			if err := add(ch, err, title, notes); err != nil {
 				return err
 			}
@@ -678,11 +678,11 @@ func (b *builder) runTable(l locales.Locale, p *page) {
 }
 
 // cjkSpacing: zh and ja space CJK text from numbers (GLOSSARY.md).
-func cjkSpacing(l locales.Locale) func(Binding) string {
+func cjkSpacing(l locales.Locale) func(casestudy.Binding) string {
 	if l.Tag() != "zh" && l.Tag() != "ja" {
 		return nil
 	}
-	return func(v Binding) string { return v.Format(l) }
+	return func(v casestudy.Binding) string { return v.Format(l) }
 }
 
 // commands puts together the server and client command lines of one

@@ -44,7 +44,7 @@ type Erratum struct {
 	// OldValue and NewValue are a figure's two values when the versions'
 	// snapshots have them, so that each language writes them in its own
 	// style; otherwise Old and New (English) are shown as recorded.
-	OldValue, NewValue *Binding
+	OldValue, NewValue *casestudy.Binding
 	// Caveat is a caveat erratum's caveat, written as a sentence of the
 	// page's language; nil shows its code.
 	Caveat *caveat.Caveat
@@ -137,7 +137,7 @@ func History(l locales.Locale, pub *Publication) HistoryView {
 
 // erratumItem writes one change in the page's language.
 func erratumItem(l locales.Locale, e Erratum) errataItem {
-	value := func(v *Binding, recorded string) string {
+	value := func(v *casestudy.Binding, recorded string) string {
 		if v != nil {
 			return v.Format(l)
 		}
@@ -220,8 +220,8 @@ func CheckTexts(res *casestudy.Result) error {
 	if res == nil || res.Spec == nil {
 		return fmt.Errorf("report: no evaluated case study")
 	}
-	s, b := res.Spec, Bindings(res)
-	none := func(string, Binding) string { return "" }
+	s, b := res.Spec, casestudy.Bindings(res)
+	none := func(string, casestudy.Binding) string { return "" }
 	for _, lang := range slices.Sorted(maps.Keys(s.Title)) {
 		if _, err := substitute("title."+lang, s.Title[lang], b, nil, none); err != nil {
 			return err

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchledger/benchledger/casestudy"
 	"github.com/benchledger/benchledger/caveat"
 	"github.com/benchledger/benchledger/locales"
 )
@@ -13,8 +14,8 @@ import (
 // a catalogue sentence (no "[!key]" marker), the name or run id is split
 // out as code, and a figure's values are written in the page's style.
 func TestErrataItems(t *testing.T) {
-	old := Binding{Value: 173.0412, Kind: Quantity, Unit: "s", Decimals: 2}
-	cur := Binding{Value: 186.4099, Kind: Quantity, Unit: "s", Decimals: 2}
+	old := casestudy.Binding{Value: 173.0412, Kind: casestudy.KindQuantity, Unit: "s", Decimals: 2}
+	cur := casestudy.Binding{Value: 186.4099, Kind: casestudy.KindQuantity, Unit: "s", Decimals: 2}
 	cav := caveat.Caveat{Code: caveat.CodeSingleMeasurement, Params: map[string]string{"figure": "tput", "run": "3f2a9c1b7d4e"}}
 	errata := []Erratum{
 		{Kind: "figure", Name: "lat", Old: "173.04 s", New: "186.41 s", OldValue: &old, NewValue: &cur},

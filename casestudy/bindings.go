@@ -1,0 +1,183 @@
+package casestudy
+
+import (
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/benchledger/benchledger/figures"
+	"github.com/benchledger/benchledger/locales"
+)
+
+// Kind says how a bound value is written.
+type Kind string
+
+// The kinds of bound values.
+const (
+	KindQuantity Kind = "quantity" // a value with its unit: "41,651 tok/s"
+	KindPercent  Kind = "percent"  // a value in percent: "+131.9%"
+	KindRatio    Kind = "ratio"    // "2.32x"
+	KindCount    Kind = "count"    // a plain integer: "32,768"
+	KindDate     Kind = "date"     // a calendar date: "18 August 2026"
+)
+
+// Binding is one named value a narrative may use as {{name}}. The value is
+// the computed one, unrounded; Decimals and Kind say how a locale writes it.
+type Binding struct {
+	Value    float64
+	Kind     Kind
+	Unit     string // quantity unit ("tok/s", "s", ...)
+	Decimals int
+	Signed   bool      // percent: "+" on positive values
+	Time     time.Time // date kind: the date (Value is its Unix time)
+}
+
+// Format writes the value in the locale.
+func (b Binding) Format(l locales.Locale) string {
+	switch b.Kind {
+	case KindPercent:
+		return l.Percent(b.Value, b.Decimals, b.Signed)
+	case KindRatio:
+		return l.Ratio(b.Value)
+	case KindCount:
+		return l.Number(b.Value, 0)
+	case KindDate:
+		return l.Date(b.Time.UTC())
+	}
+	return l.Quantity(b.Value, b.Decimals, b.Unit)
+}
+
+// DataValue is the language-neutral value emitted beside every bound number
+// (data-value), so two language versions can be compared exactly.
+func (b Binding) DataValue() string {
+	if b.Kind == KindDate {
+		return b.Time.UTC().Format(time.DateOnly)
+	}
+	return strconv.FormatFloat(b.Value, 'g', -1, 64)
+}
+
+// UnitDecimals is the default precision of a quantity by unit: a bound
+// quantity and a chart axis of the same unit agree.
+func UnitDecimals(unit string) int {
+	switch unit {
+	case "tok/s", "tok/s/GPU", "requests", "tokens":
+		return 0
+	}
+	return 2
+}
+
+func quantity(v float64, unit string) Binding {
+	return Binding{Value: v, Kind: KindQuantity, Unit: unit, Decimals: UnitDecimals(unit)}
+}
+
+// Bindings lists every name a narrative of this case study may use
+// (docs/casestudy.md "Narrative bindings"). Values that do not exist (a
+// sweep without a next level, a node without a reference) are absent.
+func Bindings(res *Result) map[string]Binding {
+	m := map[string]Binding{}
+	addQ := func(name string, v float64, unit string) {
+		m[name] = quantity(v, unit)
+		if unit != "" {
+			m[name+".precise"] = Binding{Value: v, Kind: KindQuantity, Unit: unit, Decimals: 2}
+		}
+	}
+	for n, f := range res.Figures {
+		addQ(n, f.Value, f.Unit)
+	}
+	refs := map[string]bool{}
+	for n, c := range res.Comparisons {
+		unit := c.Comparison.Unit
+		if unit == "" {
+			unit = c.Candidate.Unit
+		}
+		ch := c.Comparison.Change
+		addQ(n+".baseline", ch.Baseline, unit)
+		addQ(n+".candidate", ch.Candidate, unit)
+		addQ(n+".abs", ch.Abs, unit)
+		m[n+".pct"] = Binding{Value: ch.Pct, Kind: KindPercent, Decimals: pctDecimals(ch.Pct), Signed: true}
+		m[n+".ratio"] = Binding{Value: ch.Ratio, Kind: KindRatio, Decimals: 2}
+		for _, s := range []*figuresSide{side(c.Comparison.Baseline.Reference), side(c.Comparison.Candidate.Reference)} {
+			if s == nil || refs[s.id] {
+				continue
+			}
+			refs[s.id] = true
+			addQ("ref."+s.id+".value", s.value, s.unit)
+			m["ref."+s.id+".captured"] = dateBinding(s.captured)
+			m["ref."+s.id+".checked"] = dateBinding(s.checked)
+		}
+	}
+	for n, nd := range res.Nodes {
+		cons := nd.Runs[nd.Conservative]
+		addQ(n, nd.Throughput.Value, "tok/s")
+		m[n+".window"] = Binding{Value: cons.Window, Kind: KindQuantity, Unit: "s", Decimals: 2}
+		m[n+".requests"] = Binding{Value: float64(cons.Completed), Kind: KindCount}
+		m[n+".sent"] = Binding{Value: float64(cons.Sent), Kind: KindCount}
+		m[n+".tokens"] = Binding{Value: float64(cons.OutputTokens), Kind: KindCount}
+		m[n+".failed"] = Binding{Value: float64(cons.Failed), Kind: KindCount}
+		m[n+".replicas"] = Binding{Value: float64(cons.Replicas), Kind: KindCount}
+		hi := math.Inf(-1)
+		for _, r := range nd.Runs {
+			hi = math.Max(hi, r.OutputThroughput)
+		}
+		addQ(n+".max", hi, "tok/s")
+		addQ(n+".sum_of_rates", cons.SumOfRates, "tok/s")
+		m[n+".overstatement"] = Binding{Value: cons.Overstatement, Kind: KindPercent, Decimals: 2, Signed: true}
+		if sc := nd.Scaling; sc != nil {
+			m[n+".efficiency"] = Binding{Value: sc.Pct, Kind: KindPercent, Decimals: 2}
+			m[n+".single"] = Binding{Value: sc.Single, Kind: KindQuantity, Unit: "tok/s", Decimals: 2}
+		}
+	}
+	for sel, w := range res.Workload {
+		for f, v := range w {
+			m[sel+"."+f] = Binding{Value: v, Kind: KindCount}
+		}
+	}
+	for n, sw := range res.Sweeps {
+		r := sw.Result
+		if r.Recommended < 0 || r.Recommended >= len(r.Levels) {
+			continue
+		}
+		lv := r.Levels[r.Recommended]
+		addQ(n+".saturation.throughput", lv.Throughput, "tok/s")
+		m[n+".saturation.latency"] = Binding{Value: lv.MedianLatency, Kind: KindQuantity, Unit: "s", Decimals: 2}
+		m[n+".saturation.param"] = Binding{Value: lv.Param, Kind: KindCount}
+		if nx := r.Recommended + 1; nx < len(r.Levels) {
+			addQ(n+".next.throughput", r.Levels[nx].Throughput, "tok/s")
+			m[n+".next.latency"] = Binding{Value: r.Levels[nx].MedianLatency, Kind: KindQuantity, Unit: "s", Decimals: 2}
+			m[n+".next.param"] = Binding{Value: r.Levels[nx].Param, Kind: KindCount}
+			for _, st := range r.Steps {
+				if st.From == r.Recommended {
+					m[n+".step.gain"] = Binding{Value: st.ThroughputGainPct, Kind: KindPercent, Decimals: 2, Signed: true}
+					m[n+".step.latency_growth"] = Binding{Value: st.LatencyGrowthPct, Kind: KindPercent, Decimals: 2, Signed: true}
+				}
+			}
+		}
+	}
+	return m
+}
+
+type figuresSide struct {
+	id, unit          string
+	value             float64
+	captured, checked time.Time
+}
+
+func side(r *figures.ExternalReference) *figuresSide {
+	if r == nil {
+		return nil
+	}
+	return &figuresSide{id: r.ID, unit: r.Unit, value: r.Value, captured: r.Captured, checked: r.Checked}
+}
+
+func dateBinding(t time.Time) Binding {
+	return Binding{Value: float64(t.Unix()), Kind: KindDate, Time: t}
+}
+
+// pctDecimals keeps three significant digits of a relative change, the way
+// case studies print them: +131.9%, +8.17%, +0.91%.
+func pctDecimals(p float64) int {
+	if math.Abs(p) >= 10 {
+		return 1
+	}
+	return 2
+}
