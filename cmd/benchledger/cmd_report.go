@@ -8,6 +8,7 @@ import (
 	"github.com/benchledger/benchledger/internal/browser"
 	"strings"
 
+	"github.com/benchledger/benchledger/audit"
 	"github.com/benchledger/benchledger/render/report"
 	"github.com/benchledger/benchledger/store"
 )
@@ -128,7 +129,7 @@ report's audit line say so. --no-audit skips the audit and its pages.`,
 		// The report is still the product (exit 0); a failed check is said
 		// on stderr so that it is not only in a file nobody opens.
 		if ropt.Audit != nil {
-			if n := ropt.Audit.Counts()[report.SeverityFail]; n > 0 {
+			if n := ropt.Audit.Counts()[audit.Fail]; n > 0 {
 				fmt.Fprintf(e.stderr, "warning: the audit of the case study found %d failures; its audit pages list them\n", n)
 			}
 		}

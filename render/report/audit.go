@@ -12,66 +12,25 @@ import (
 	"slices"
 	"strings"
 	texttemplate "text/template"
+	"time"
 
+	"github.com/benchledger/benchledger/audit"
 	"github.com/benchledger/benchledger/locales"
 	"github.com/benchledger/benchledger/templates"
 )
 
-// AuditView is the audit of the case study as plain data. Package audit
-// imports this package (its claim checks read the report's bindings), so
-// the caller converts audit.Finding and audit.CheckInfo into these.
-type AuditView struct {
-	// Findings, in the audit's order (run id, then check id).
-	Findings []AuditFinding
-	// Checks are every check that ran, in the order of the page's table.
-	// A check without findings passed.
-	Checks []AuditCheck
-	// AsOf is the day (YYYY-MM-DD) the audit judged dates against, or ""
-	// when reference ages were not judged.
-	AsOf string
-}
-
-// AuditFinding is one finding: its stable check id, severity ("fail",
-// "warn" or "info"), run, file, English message and parameters.
-type AuditFinding struct {
-	Check, Severity, Run, File, Message string
-	Params                              map[string]string
-}
-
-// AuditCheck is one check the audit ran: its id, the severities it can
-// report and its rule in English.
-type AuditCheck struct {
-	ID         string
-	Severities []string
-	Rule       string
-}
-
-// Audit severities, in the order the page groups them.
-const (
-	SeverityFail = "fail"
-	SeverityWarn = "warn"
-	SeverityInfo = "info"
-)
-
-var severities = []string{SeverityFail, SeverityWarn, SeverityInfo}
+// severities are the audit's severities in the order the page groups
+// them.
+var severities = []string{audit.Fail, audit.Warn, audit.Info}
 
 // AuditName is the file name, without extension, of a case study's audit
 // page in one language: <id>.audit.<lang> (a spec id has no dots, so it
 // cannot clash with a report's <id>.<lang>).
 func AuditName(id, lang string) string { return id + ".audit." + lang }
 
-// Counts tallies findings by severity; every severity is present.
-func (v *AuditView) Counts() map[string]int {
-	c := map[string]int{SeverityFail: 0, SeverityWarn: 0, SeverityInfo: 0}
-	for _, f := range v.Findings {
-		c[f.Severity]++
-	}
-	return c
-}
-
 // check validates what the templates rely on, so a caller's mistake is an
 // error rather than a finding silently left off the page.
-func (v *AuditView) check() error {
+func checkAudit(v *audit.Report) error {
 	for _, f := range v.Findings {
 		if !slices.Contains(severities, f.Severity) {
 			return fmt.Errorf("report: audit finding %s: unknown severity %q (known: fail, warn, info)", f.Check, f.Severity)
@@ -165,10 +124,10 @@ func joinList(l locales.Locale, parts []string) string {
 
 // failedChecks counts the distinct check ids with a failure: the verdict
 // says how many checks failed, the counts how many findings.
-func failedChecks(v *AuditView) int {
+func failedChecks(v *audit.Report) int {
 	seen := map[string]bool{}
 	for _, f := range v.Findings {
-		if f.Severity == SeverityFail {
+		if f.Severity == audit.Fail {
 			seen[f.Check] = true
 		}
 	}
@@ -177,7 +136,7 @@ func failedChecks(v *AuditView) int {
 
 // newAuditPage builds the audit page of one language from the report page
 // of the same language (title, language links, digest).
-func newAuditPage(l locales.Locale, v *AuditView, id string, p *page) *auditPage {
+func newAuditPage(l locales.Locale, v *audit.Report, id string, p *page) *auditPage {
 	tag := l.Tag()
 	a := &auditPage{base: AuditName(id, tag), Lang: tag, CaseTitle: p.Title,
 		Title:      l.T("audit.title", "title", p.Title),
@@ -206,10 +165,11 @@ func newAuditPage(l locales.Locale, v *AuditView, id string, p *page) *auditPage
 	} else {
 		a.Verdict = l.T("audit.verdict.pass")
 	}
-	if v.AsOf != "" {
-		date, err := l.DateString(v.AsOf)
+	if !v.AsOf.IsZero() {
+		day := v.AsOf.UTC().Format(time.DateOnly)
+		date, err := l.DateString(day)
 		if err != nil {
-			date = v.AsOf
+			date = day
 		}
 		a.AsOf = l.T("audit.as_of", "date", date)
 	} else {
@@ -248,7 +208,7 @@ func newAuditPage(l locales.Locale, v *AuditView, id string, p *page) *auditPage
 	for _, f := range v.Findings {
 		if !listed[f.Check] {
 			listed[f.Check] = true
-			rows = append(rows, AuditCheck{ID: f.Check})
+			rows = append(rows, audit.CheckInfo{ID: f.Check})
 		}
 	}
 	for _, c := range rows {
@@ -318,14 +278,14 @@ func loadAuditTemplates(dir string) (*htmltemplate.Template, *texttemplate.Templ
 
 // auditRenderer writes the audit pages of one Render call.
 type auditRenderer struct {
-	view *AuditView
+	view *audit.Report
 	id   string
 	html *htmltemplate.Template
 	md   *texttemplate.Template
 }
 
-func newAuditRenderer(v *AuditView, id string, dir string) (*auditRenderer, error) {
-	if err := v.check(); err != nil {
+func newAuditRenderer(v *audit.Report, id string, dir string) (*auditRenderer, error) {
+	if err := checkAudit(v); err != nil {
 		return nil, err
 	}
 	ht, mt, err := loadAuditTemplates(dir)

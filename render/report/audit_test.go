@@ -5,7 +5,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/benchledger/benchledger/audit"
 	"github.com/benchledger/benchledger/locales"
 )
 
@@ -16,30 +18,30 @@ const (
 
 // hostileView is an audit whose every text field a template shows carries
 // markup, as a narrative, a file name or a raw file's text could.
-func hostileView() *AuditView {
-	return &AuditView{
-		AsOf: "2026-09-01",
-		Findings: []AuditFinding{
-			{Check: "claims.unbound", Severity: SeverityWarn, File: "narrative/" + hostileImg + ".md", Message: "token " + hostileScript,
+func hostileView() *audit.Report {
+	return &audit.Report{
+		AsOf: time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC),
+		Findings: []audit.Finding{
+			{Check: "claims.unbound", Severity: audit.Warn, File: "narrative/" + hostileImg + ".md", Message: "token " + hostileScript,
 				Params: map[string]string{"token": hostileScript, "z" + hostileImg: "`x` | y"}},
-			{Check: "integrity.blob_hash", Severity: SeverityFail, Run: "0123456789abcdef0123", File: hostileScript + ".json",
+			{Check: "integrity.blob_hash", Severity: audit.Fail, Run: "0123456789abcdef0123", File: hostileScript + ".json",
 				Message: "hash " + hostileImg, Params: map[string]string{"want": "aa", "got": "bb"}},
-			{Check: "integrity.blob_hash", Severity: SeverityFail, Run: "fedcba9876543210", Message: "second"},
-			{Check: "provenance.incomplete", Severity: SeverityInfo, Run: "0123456789ab", Message: "missing hardware.gpu_model"},
-			{Check: "no.such_check", Severity: SeverityWarn, Message: "a check newer than the catalogue"},
+			{Check: "integrity.blob_hash", Severity: audit.Fail, Run: "fedcba9876543210", Message: "second"},
+			{Check: "provenance.incomplete", Severity: audit.Info, Run: "0123456789ab", Message: "missing hardware.gpu_model"},
+			{Check: "no.such_check", Severity: audit.Warn, Message: "a check newer than the catalogue"},
 		},
-		Checks: []AuditCheck{
-			{ID: "integrity.blob_hash", Severities: []string{SeverityFail}, Rule: "rule " + hostileImg},
-			{ID: "plausibility.tpot", Severities: []string{SeverityFail}},
-			{ID: "claims.unbound", Severities: []string{SeverityWarn}},
-			{ID: "provenance.incomplete", Severities: []string{SeverityInfo}},
+		Checks: []audit.CheckInfo{
+			{ID: "integrity.blob_hash", Severities: []string{audit.Fail}, Rule: "rule " + hostileImg},
+			{ID: "plausibility.tpot", Severities: []string{audit.Fail}},
+			{ID: "claims.unbound", Severities: []string{audit.Warn}},
+			{ID: "provenance.incomplete", Severities: []string{audit.Info}},
 		},
 	}
 }
 
 // renderAudit renders one language's audit page with the embedded
 // templates, beside a report page whose title is hostile too.
-func renderAudit(t *testing.T, v *AuditView, tag string) (a *auditPage, html, md string) {
+func renderAudit(t *testing.T, v *audit.Report, tag string) (a *auditPage, html, md string) {
 	t.Helper()
 	p := &page{base: "cs." + tag, Lang: tag, Title: "Title " + hostileScript, DigestText: "digest"}
 	for _, s := range []string{"en", "zh", "ja", "es-419"} {
@@ -170,7 +172,7 @@ func TestAuditPageContent(t *testing.T) {
 }
 
 func TestAuditPagePassAndEmpty(t *testing.T) {
-	v := &AuditView{Checks: []AuditCheck{{ID: "integrity.sqlite", Severities: []string{SeverityFail}}}}
+	v := &audit.Report{Checks: []audit.CheckInfo{{ID: "integrity.sqlite", Severities: []string{audit.Fail}}}}
 	for _, tag := range []string{"en", "ja"} {
 		l := locales.MustMatch(tag)
 		a, html, _ := renderAudit(t, v, tag)
@@ -183,8 +185,8 @@ func TestAuditPagePassAndEmpty(t *testing.T) {
 	}
 }
 
-func TestAuditViewRejectsUnknownSeverity(t *testing.T) {
-	v := &AuditView{Findings: []AuditFinding{{Check: "x.y", Severity: "error", Message: "m"}}}
+func TestAuditReportRejectsUnknownSeverity(t *testing.T) {
+	v := &audit.Report{Findings: []audit.Finding{{Check: "x.y", Severity: "error", Message: "m"}}}
 	if _, err := newAuditRenderer(v, "cs", ""); err == nil || !strings.Contains(err.Error(), `"error"`) {
 		t.Errorf("unknown severity: err = %v", err)
 	}

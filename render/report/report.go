@@ -23,6 +23,7 @@ import (
 	"strings"
 	texttemplate "text/template"
 
+	"github.com/benchledger/benchledger/audit"
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/casestudy"
 	"github.com/benchledger/benchledger/internal/atomicfile"
@@ -67,7 +68,7 @@ type Options struct {
 	// Audit, when set, is the case study's audit: each language then also
 	// gets an audit page (<id>.audit.<lang>.html / .md, per format), and
 	// the report an audit line linking to it.
-	Audit *AuditView
+	Audit *audit.Report
 	// Publication, when set, is the version this rendering is and the
 	// case study's recorded history: the page shows its version line and
 	// errata. It comes from the archive, never from the clock, so the same

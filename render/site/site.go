@@ -40,6 +40,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/benchledger/benchledger/audit"
 	"github.com/benchledger/benchledger/casestudy"
 	"github.com/benchledger/benchledger/internal/atomicfile"
 	"github.com/benchledger/benchledger/locales"
@@ -80,7 +81,7 @@ type Case struct {
 	Result *casestudy.Result
 	// Audit is its audit (nil: no audit page); Publication the version
 	// the reports show.
-	Audit       *report.AuditView
+	Audit       *audit.Report
 	Publication *report.Publication
 }
 
