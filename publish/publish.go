@@ -1,7 +1,8 @@
 // Package publish says what a reader sees of a case study (a Snapshot) and
 // what changed between two published versions of it (Diff): the errata a
-// report lists. It is plain data; the archive (store.Publish) keeps the
-// snapshots and errata, append-only, and the command line joins the two.
+// report lists. The archive (store.Publish) keeps the snapshots and errata,
+// append-only; Record, Draft and Current join the two, and FromRecords is
+// the one way from the archive's records to the history a page shows.
 //
 // A snapshot holds displayed values, not just numbers: an erratum is what a
 // reader of the old version would find different, so a figure whose value
@@ -160,12 +161,19 @@ func (s Snapshot) Binding(name string) (casestudy.Binding, bool) {
 // Erratum is one change between two versions. Old is empty for something
 // added, New for something removed. For a figure they are the English
 // display strings, for a text short hashes, for a run its id, for a caveat
-// its parameters as a JSON object.
+// its parameters as a JSON object: what the archive records.
 type Erratum struct {
 	Kind string `json:"kind"`
 	Name string `json:"name"`
 	Old  string `json:"old"`
 	New  string `json:"new"`
+
+	// What it takes to write a recorded erratum in any language, set by
+	// FromRecords: a figure's two values, when the versions' snapshots
+	// have them (otherwise Old and New are shown as recorded), and a
+	// caveat erratum's caveat (nil shows its code).
+	OldValue, NewValue *casestudy.Binding `json:"-"`
+	Caveat             *caveat.Caveat     `json:"-"`
 }
 
 // ShortHash is how much of a text's SHA-256 an erratum shows.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/benchledger/benchledger/locales"
+	"github.com/benchledger/benchledger/publish"
 	"github.com/benchledger/benchledger/render/report"
 	"github.com/benchledger/benchledger/spec"
 	"github.com/benchledger/benchledger/store"
@@ -95,7 +96,7 @@ func writeErrata(w io.Writer, caseID string, pubs []store.Publication) error {
 		fmt.Fprintf(w, "Case study %s has no recorded version: benchledger report records one.\n", caseID)
 		return nil
 	}
-	rp, err := reportPublication(pubs, pubs[len(pubs)-1].Version, false)
+	rp, err := publish.Latest(pubs)
 	if err != nil {
 		return err
 	}

@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/benchledger/benchledger/casestudy"
 	"github.com/benchledger/benchledger/publish"
-	"github.com/benchledger/benchledger/render/report"
 	"github.com/benchledger/benchledger/render/site"
 	"github.com/benchledger/benchledger/store"
 )
@@ -67,7 +65,7 @@ rewritten only when its bytes change. --force makes everything again.`,
 			if sc.Audit, err = reportAudit(ctx, a, res, *asOf); err != nil {
 				return fmt.Errorf("%s: %w", specPath, err)
 			}
-			if sc.Publication, err = sitePublication(a, res); err != nil {
+			if sc.Publication, err = publish.Current(a, res); err != nil {
 				return fmt.Errorf("%s: %w", specPath, err)
 			}
 			opt.Cases = append(opt.Cases, sc)
@@ -87,28 +85,4 @@ rewritten only when its bytes change. --force makes everything again.`,
 		return nil
 	}
 	return c
-}
-
-// sitePublication is the version a case study's reports show in the site,
-// which records nothing: the latest recorded version when the evaluated
-// case study is what it recorded, otherwise a draft of it.
-func sitePublication(a *store.Archive, res *casestudy.Result) (*report.Publication, error) {
-	pubs, err := a.Publications(res.Spec.ID)
-	if err != nil {
-		return nil, err
-	}
-	if len(pubs) == 0 {
-		return reportPublication(pubs, 0, true)
-	}
-	latest := pubs[len(pubs)-1]
-	snap, text, err := takeSnapshot(res)
-	if err != nil {
-		return nil, err
-	}
-	old, err := publish.Parse(latest.Snapshot)
-	if err != nil {
-		return nil, fmt.Errorf("case study %s, version %d: %w", latest.CaseID, latest.Version, err)
-	}
-	same := latest.Digest == res.Digest && (latest.Snapshot == text || len(publish.Changes(latest.Digest, old, res.Digest, snap)) == 0)
-	return reportPublication(pubs, latest.Version, !same)
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/benchledger/benchledger/casestudy"
 	"github.com/benchledger/benchledger/locales"
 	"github.com/benchledger/benchledger/provenance"
+	"github.com/benchledger/benchledger/publish"
 	"github.com/benchledger/benchledger/render/charts"
 	"github.com/benchledger/benchledger/spec"
 )
@@ -140,7 +141,7 @@ type builder struct {
 	// latencyOrder is the order of the latency charts.
 	latencyOrder []string
 	order        []string // headline first, then the rest sorted
-	pub          *Publication
+	pub          *publish.Publication
 }
 
 func newBuilder(ctx context.Context, res *casestudy.Result, src Source) (*builder, error) {

@@ -6,57 +6,10 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/benchledger/benchledger/casestudy"
-	"github.com/benchledger/benchledger/caveat"
 	"github.com/benchledger/benchledger/locales"
-)
-
-// Publication is the version of the case study a report shows and the
-// history of its versions, as plain data: the command line fills it from
-// the archive (store.Publications, package publish), so that this package
-// depends on neither.
-type Publication struct {
-	// Version is the recorded version this rendering is; with Draft, the
-	// latest recorded version (0: none yet).
-	Version  int
-	Recorded time.Time
-	// Draft: the rendering was not recorded (report --draft).
-	Draft bool
-	// History holds every recorded version, oldest first.
-	History []PublishedVersion
-}
-
-// PublishedVersion is one recorded version with what changed from the one
-// before (nothing for version 1).
-type PublishedVersion struct {
-	Version  int
-	Recorded time.Time
-	Errata   []Erratum
-}
-
-// Erratum is one recorded change, as package publish describes it: Kind
-// figure, text, runs, caveat or digest; Old empty for something added, New
-// for something removed.
-type Erratum struct {
-	Kind, Name, Old, New string
-	// OldValue and NewValue are a figure's two values when the versions'
-	// snapshots have them, so that each language writes them in its own
-	// style; otherwise Old and New (English) are shown as recorded.
-	OldValue, NewValue *casestudy.Binding
-	// Caveat is a caveat erratum's caveat, written as a sentence of the
-	// page's language; nil shows its code.
-	Caveat *caveat.Caveat
-}
-
-// The kinds of errata (package publish).
-const (
-	erratumFigure = "figure"
-	erratumText   = "text"
-	erratumRuns   = "runs"
-	erratumCaveat = "caveat"
-	erratumDigest = "digest"
+	"github.com/benchledger/benchledger/publish"
 )
 
 // versionView is the version line under the title.
@@ -112,7 +65,7 @@ type HistoryView struct {
 }
 
 // History writes pub's version line and errata in l.
-func History(l locales.Locale, pub *Publication) HistoryView {
+func History(l locales.Locale, pub *publish.Publication) HistoryView {
 	var h HistoryView
 	switch {
 	case pub.Draft && pub.Version == 0:
@@ -136,7 +89,7 @@ func History(l locales.Locale, pub *Publication) HistoryView {
 }
 
 // erratumItem writes one change in the page's language.
-func erratumItem(l locales.Locale, e Erratum) errataItem {
+func erratumItem(l locales.Locale, e publish.Erratum) errataItem {
 	value := func(v *casestudy.Binding, recorded string) string {
 		if v != nil {
 			return v.Format(l)
@@ -147,7 +100,7 @@ func erratumItem(l locales.Locale, e Erratum) errataItem {
 	var key string
 	args := []any{}
 	switch e.Kind {
-	case erratumFigure:
+	case publish.KindFigure:
 		switch {
 		case e.Old == "":
 			key, args = "errata.figure_added", []any{"name", codeMark, "new", newText}
@@ -156,7 +109,7 @@ func erratumItem(l locales.Locale, e Erratum) errataItem {
 		default:
 			key, args = "errata.figure_changed", []any{"name", codeMark, "old", oldText, "new", newText}
 		}
-	case erratumText:
+	case publish.KindText:
 		part, lang, _ := strings.Cut(e.Name, ".")
 		text := part
 		if s, err := l.Message("text." + part); err == nil {
@@ -171,13 +124,13 @@ func erratumItem(l locales.Locale, e Erratum) errataItem {
 			key = "errata.text_changed"
 		}
 		args = []any{"text", text, "lang", lang}
-	case erratumRuns:
+	case publish.KindRuns:
 		key = "errata.run_added"
 		if e.New == "" {
 			key = "errata.run_removed"
 		}
 		args = []any{"name", codeMark}
-	case erratumCaveat:
+	case publish.KindCaveat:
 		sentence := e.Name
 		if e.Caveat != nil {
 			if s, err := l.Caveat(*e.Caveat); err == nil {
@@ -189,7 +142,7 @@ func erratumItem(l locales.Locale, e Erratum) errataItem {
 			key = "errata.caveat_removed"
 		}
 		args = []any{"caveat", sentence}
-	case erratumDigest:
+	case publish.KindDigest:
 		key, args = "errata.digest", []any{"old", e.Old, "new", e.New}
 	default:
 		// A kind this version does not know (a newer benchledger wrote
@@ -206,7 +159,7 @@ func erratumItem(l locales.Locale, e Erratum) errataItem {
 
 // ErratumText writes one erratum as a plain sentence in l, as the errata
 // section does (the command line's errata listing).
-func ErratumText(l locales.Locale, e Erratum) string {
+func ErratumText(l locales.Locale, e publish.Erratum) string {
 	it := erratumItem(l, e)
 	return it.Before + it.Code + it.After
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/benchledger/benchledger/casestudy"
 	"github.com/benchledger/benchledger/caveat"
 	"github.com/benchledger/benchledger/locales"
+	"github.com/benchledger/benchledger/publish"
 )
 
 // TestErrataItems writes every kind of erratum in every language: each is
@@ -17,7 +18,7 @@ func TestErrataItems(t *testing.T) {
 	old := casestudy.Binding{Value: 173.0412, Kind: casestudy.KindQuantity, Unit: "s", Decimals: 2}
 	cur := casestudy.Binding{Value: 186.4099, Kind: casestudy.KindQuantity, Unit: "s", Decimals: 2}
 	cav := caveat.Caveat{Code: caveat.CodeSingleMeasurement, Params: map[string]string{"figure": "tput", "run": "3f2a9c1b7d4e"}}
-	errata := []Erratum{
+	errata := []publish.Erratum{
 		{Kind: "figure", Name: "lat", Old: "173.04 s", New: "186.41 s", OldValue: &old, NewValue: &cur},
 		{Kind: "figure", Name: "added_fig", New: "1 s"},
 		{Kind: "figure", Name: "removed_fig", Old: "2 s"},
@@ -62,7 +63,7 @@ func TestErrataItems(t *testing.T) {
 		t.Errorf("text erratum %q", got)
 	}
 	// Without the snapshot's binding, a figure shows what was recorded.
-	if got := ErratumText(locales.MustMatch("zh"), Erratum{Kind: "figure", Name: "x", Old: "1 s", New: "2 s"}); got != "x：1 s → 2 s" {
+	if got := ErratumText(locales.MustMatch("zh"), publish.Erratum{Kind: "figure", Name: "x", Old: "1 s", New: "2 s"}); got != "x：1 s → 2 s" {
 		t.Errorf("figure without bindings %q", got)
 	}
 }
@@ -72,12 +73,12 @@ func TestErrataItems(t *testing.T) {
 func TestPublicationView(t *testing.T) {
 	en := locales.MustMatch("en")
 	day := func(d int) time.Time { return time.Date(2026, 8, d, 23, 30, 0, 0, time.FixedZone("X", -5*3600)) }
-	history := []PublishedVersion{
+	history := []publish.Version{
 		{Version: 1, Recorded: day(18)},
-		{Version: 2, Recorded: day(19), Errata: []Erratum{{Kind: "runs", Name: "abc", New: "abc"}}},
-		{Version: 3, Recorded: day(20), Errata: []Erratum{{Kind: "text", Name: "title.en", Old: "a", New: "b"}}},
+		{Version: 2, Recorded: day(19), Errata: []publish.Erratum{{Kind: "runs", Name: "abc", New: "abc"}}},
+		{Version: 3, Recorded: day(20), Errata: []publish.Erratum{{Kind: "text", Name: "title.en", Old: "a", New: "b"}}},
 	}
-	view := func(pub *Publication) *page {
+	view := func(pub *publish.Publication) *page {
 		p := &page{}
 		(&builder{pub: pub}).publication(en, p)
 		return p
@@ -85,20 +86,20 @@ func TestPublicationView(t *testing.T) {
 	if p := view(nil); p.Version != nil || p.Errata != nil {
 		t.Errorf("no publication: %+v %+v", p.Version, p.Errata)
 	}
-	p := view(&Publication{Version: 1, Recorded: day(18), History: history[:1]})
+	p := view(&publish.Publication{Version: 1, Recorded: day(18), History: history[:1]})
 	// Dates are the UTC day: 23:30 at UTC-5 is the next day.
 	if p.Version == nil || p.Version.Text != "Version 1, recorded 19 August 2026" || p.Version.Draft || p.Errata != nil {
 		t.Errorf("version 1: %+v %+v", p.Version, p.Errata)
 	}
-	p = view(&Publication{Version: 3, Recorded: day(20), History: history})
+	p = view(&publish.Publication{Version: 3, Recorded: day(20), History: history})
 	if p.Errata == nil || len(p.Errata.Versions) != 2 || p.Errata.Versions[0].Version != 3 || p.Errata.Versions[1].Version != 2 ||
 		p.Errata.Title != "Errata" || p.Errata.Versions[0].Heading != "Version 3, recorded 21 August 2026" {
 		t.Errorf("version 3: %+v", p.Errata)
 	}
-	if p := view(&Publication{Draft: true}); p.Version == nil || !p.Version.Draft || p.Version.Text != "Draft, not yet published." {
+	if p := view(&publish.Publication{Draft: true}); p.Version == nil || !p.Version.Draft || p.Version.Text != "Draft, not yet published." {
 		t.Errorf("unpublished draft: %+v", p.Version)
 	}
-	if p := view(&Publication{Draft: true, Version: 3, Recorded: day(20), History: history}); p.Version == nil || !p.Version.Draft ||
+	if p := view(&publish.Publication{Draft: true, Version: 3, Recorded: day(20), History: history}); p.Version == nil || !p.Version.Draft ||
 		!strings.Contains(p.Version.Text, "latest recorded version is 3") || p.Errata == nil {
 		t.Errorf("draft of version 3: %+v", p.Version)
 	}

@@ -28,6 +28,7 @@ import (
 	"github.com/benchledger/benchledger/casestudy"
 	"github.com/benchledger/benchledger/internal/atomicfile"
 	"github.com/benchledger/benchledger/locales"
+	"github.com/benchledger/benchledger/publish"
 	"github.com/benchledger/benchledger/render/assets"
 	"github.com/benchledger/benchledger/render/svg"
 	"github.com/benchledger/benchledger/spec"
@@ -73,7 +74,7 @@ type Options struct {
 	// case study's recorded history: the page shows its version line and
 	// errata. It comes from the archive, never from the clock, so the same
 	// archive still gives the same bytes.
-	Publication *Publication
+	Publication *publish.Publication
 }
 
 // DefaultFormats are written when Options.Formats is empty.

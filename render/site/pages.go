@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/benchledger/benchledger/locales"
+	"github.com/benchledger/benchledger/publish"
 	"github.com/benchledger/benchledger/render/assets"
 	"github.com/benchledger/benchledger/render/report"
 	"github.com/benchledger/benchledger/store"
@@ -143,10 +144,11 @@ type caseView struct {
 	ID, file string
 	Title    map[string]string
 	c        *Case // nil: recorded in the archive, spec not given
-	pubs     []store.Publication
-	pub      *report.Publication
-	cmps     []cmpRef
-	runs     []string
+	// pub is the history its page shows: the one given with the spec, or
+	// else the archive's record as of its latest version (nil: none).
+	pub  *publish.Publication
+	cmps []cmpRef
+	runs []string
 	// reportDir is relative to the site's folder, with /.
 	reportDir string
 }
@@ -202,8 +204,15 @@ func (b *builder) caseViews() ([]*caseView, error) {
 			byID[id] = cv
 			out = append(out, cv)
 		}
-		if cv.pubs, err = b.a.Publications(id); err != nil {
+		if cv.pub != nil {
+			continue
+		}
+		pubs, err := b.a.Publications(id)
+		if err != nil {
 			return nil, err
+		}
+		if cv.pub, err = publish.Latest(pubs); err != nil {
+			return nil, fmt.Errorf("site: %w", err)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
@@ -319,7 +328,7 @@ func (b *builder) langPages(l locales.Locale, summaries []store.RunSummary, rows
 	}
 	for _, c := range b.cases {
 		link := caseLink{ID: c.ID, Title: caseTitle(c, tag), Href: "case/" + c.file + ".html"}
-		if pub := c.publication(); pub != nil {
+		if pub := c.pub; pub != nil {
 			link.Version = report.History(l, pub).Version
 		}
 		idx.Cases = append(idx.Cases, link)
@@ -433,27 +442,6 @@ func caseTitle(c *caseView, tag string) string {
 	return c.ID
 }
 
-// publication is the history a case page shows: the one given with the
-// spec, or else the archive's record (the latest version).
-func (c *caseView) publication() *report.Publication {
-	if c.pub != nil {
-		return c.pub
-	}
-	if len(c.pubs) == 0 {
-		return nil
-	}
-	pub := &report.Publication{}
-	for _, p := range c.pubs {
-		v := report.PublishedVersion{Version: p.Version, Recorded: p.RecordedAt}
-		for _, e := range p.Errata {
-			v.Errata = append(v.Errata, report.Erratum{Kind: e.Kind, Name: e.Name, Old: e.Old, New: e.New})
-		}
-		pub.History = append(pub.History, v)
-		pub.Version, pub.Recorded = p.Version, p.RecordedAt
-	}
-	return pub
-}
-
 type (
 	caseView2 struct {
 		P             *Page
@@ -496,7 +484,7 @@ func (b *builder) casePage(l locales.Locale, c *caseView) error {
 	} else {
 		p.NoReports = true
 	}
-	if pub := c.publication(); pub != nil {
+	if pub := c.pub; pub != nil {
 		h := report.History(l, pub)
 		p.History = &h
 	}

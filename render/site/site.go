@@ -44,8 +44,8 @@ import (
 	"github.com/benchledger/benchledger/casestudy"
 	"github.com/benchledger/benchledger/internal/atomicfile"
 	"github.com/benchledger/benchledger/locales"
+	"github.com/benchledger/benchledger/publish"
 	"github.com/benchledger/benchledger/render/assets"
-	"github.com/benchledger/benchledger/render/report"
 	"github.com/benchledger/benchledger/spec"
 	"github.com/benchledger/benchledger/store"
 )
@@ -82,7 +82,7 @@ type Case struct {
 	// Audit is its audit (nil: no audit page); Publication the version
 	// the reports show.
 	Audit       *audit.Report
-	Publication *report.Publication
+	Publication *publish.Publication
 }
 
 // Stats say what a build did.
