@@ -104,40 +104,6 @@ const (
 	NonStreamedShare = 0.5
 )
 
-// StatedOptions says how a run's source printed its figures: a console block
-// rounds to two decimals; JSON keeps full precision. benchledger show uses it too.
-func StatedOptions(r *benchrun.Run) figures.StatedOptions {
-	o := figures.StatedOptions{SourceMethod: r.PercentileMethod, DurationIsWindow: durationIsWindow(r.Format)}
-	if strings.HasSuffix(r.Format, "-console") {
-		o.Rounded, o.Decimals = true, 2
-		o.MetricDecimals = map[string]int{"completed": 0, "failed": 0, "total_input_tokens": 0, "total_output_tokens": 0}
-	}
-	// A figure printed rounded (a CSV, or a companion file's) is checked at
-	// its own precision, whatever the run's main format.
-	for _, s := range r.Stated {
-		if s.Printed > 0 {
-			if o.MetricDecimals == nil {
-				o.MetricDecimals = map[string]int{}
-			}
-			if _, set := o.MetricDecimals[s.Metric]; !set {
-				o.MetricDecimals[s.Metric] = s.Printed
-			}
-		}
-	}
-	return o
-}
-
-// durationIsWindow: the clients whose stated duration is defined as the
-// records' window (first send to last completion), docs/metrics.md.
-func durationIsWindow(format string) bool {
-	for _, p := range []string{"aiperf-", "genai-perf-", "guidellm-", "gpustack-", "trtllm-bench-"} {
-		if strings.HasPrefix(format, p) {
-			return true
-		}
-	}
-	return false
-}
-
 // Run audits the runs with the given ids (exact ids or unique prefixes; all
 // runs when runIDs is empty) and the archive file itself. Findings are
 // ordered by run id (archive-wide findings, with no run, first), then check
@@ -473,36 +439,13 @@ func compareRecords(rec *store.RunRecord, raw *benchrun.Run) *Finding {
 	return nil
 }
 
-// Derived is what the checks and the views of one stored run compute from
-// it, computed once by Derive: its effective provenance, its figures
-// recomputed from its records (nil without records) and its stated figures
-// checked against them.
-type Derived struct {
-	Effective map[string]string
-	Figures   *figures.RunFigures
-	Stated    figures.StatedAudit
-}
-
-// Derive computes a stored run's Derived from its records reqs (the run's
-// own, or streamed by the caller).
-func Derive(rec *store.RunRecord, reqs []benchrun.Request) *Derived {
-	r := rec.Run
-	d := &Derived{Effective: provenance.Record(rec.Provenance).Effective()}
-	if r.HasRequests && len(reqs) > 0 {
-		f := figures.RecomputeRun(r, reqs, d.Effective)
-		d.Figures = &f
-		d.Stated = figures.CheckStated(r.Stated, f, StatedOptions(r))
-	}
-	return d
-}
-
 // Stored runs the checks that need only what the archive holds of one run
 // (recomputation, plausibility, provenance), with its requests loaded in
 // rec.Run.Requests; it does not re-read the raw file (Run does). The site
 // shows these on each run page. ff, when not nil, is the run's figures as
 // figures.RecomputeRun gives them, so a caller that has them does not pay
 // for them twice.
-func Stored(rec *store.RunRecord, d *Derived) []Finding {
+func Stored(rec *store.RunRecord, d *figures.Derived) []Finding {
 	fs := auditRun(rec, d)
 	for i := range fs {
 		fs[i].Run = rec.ID
@@ -512,17 +455,17 @@ func Stored(rec *store.RunRecord, d *Derived) []Finding {
 
 // auditRun runs the recomputation, plausibility and provenance checks on one
 // stored run.
-func auditRun(rec *store.RunRecord, d *Derived) []Finding {
+func auditRun(rec *store.RunRecord, d *figures.Derived) []Finding {
 	var out []Finding
 	r := rec.Run
 	add := func(check, sev, msg string, params map[string]string) {
 		out = append(out, Finding{Check: check, Severity: sev, Message: msg, Params: params})
 	}
 	if d == nil {
-		d = Derive(rec, r.Requests)
+		d = figures.Derive(r, r.Requests, provenance.Record(rec.Provenance).Effective())
 	}
 	eff := d.Effective
-	opt := StatedOptions(r)
+	opt := figures.StatedOptionsOf(r)
 
 	for _, s := range r.Stated {
 		if math.IsNaN(s.Value) || math.IsInf(s.Value, 0) {

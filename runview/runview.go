@@ -11,10 +11,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/benchledger/benchledger/audit"
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/caveat"
 	"github.com/benchledger/benchledger/figures"
+	"github.com/benchledger/benchledger/provenance"
 	"github.com/benchledger/benchledger/store"
 )
 
@@ -99,13 +99,14 @@ func FinitePtr(v float64) *float64 {
 	return &v
 }
 
+// Build lays out an archived run with its records reqs.
 func Build(rec *store.RunRecord, reqs []benchrun.Request) *View {
-	return BuildWith(rec, reqs, audit.Derive(rec, reqs))
+	return BuildWith(rec, reqs, figures.Derive(rec.Run, reqs, provenance.Record(rec.Provenance).Effective()))
 }
 
 // BuildWith is Build with what the caller derived from the run already
-// (audit.Derive over the same records).
-func BuildWith(rec *store.RunRecord, reqs []benchrun.Request, d *audit.Derived) *View {
+// (figures.Derive over the same records).
+func BuildWith(rec *store.RunRecord, reqs []benchrun.Request, d *figures.Derived) *View {
 	r := rec.Run
 	v := &View{ID: rec.ID, File: rec.FileName, Ordinal: r.Ordinal, Location: r.Location, SHA256: rec.BlobSHA256,
 		Format: r.Format, FormatVariant: r.FormatVariant, SourceTool: r.SourceTool, PercentileMethod: r.PercentileMethod,

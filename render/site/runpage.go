@@ -15,9 +15,11 @@ import (
 
 	"github.com/benchledger/benchledger/audit"
 	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/figures"
 	"github.com/benchledger/benchledger/internal/atomicfile"
 	"github.com/benchledger/benchledger/internal/jsonw"
 	"github.com/benchledger/benchledger/locales"
+	"github.com/benchledger/benchledger/provenance"
 	"github.com/benchledger/benchledger/render/charts"
 	"github.com/benchledger/benchledger/runview"
 	"github.com/benchledger/benchledger/store"
@@ -97,7 +99,7 @@ type runData struct {
 func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string, events []store.Event, companions []store.RunFile) (manifestRun, error) {
 	reqs := rec.Run.Requests
 	// The run's figures and checks once, for its view and its audit.
-	derived := audit.Derive(rec, reqs)
+	derived := figures.Derive(rec.Run, reqs, provenance.Record(rec.Provenance).Effective())
 	eff := derived.Effective
 	d := &runData{sum: s, rec: rec, eff: eff, view: runview.BuildWith(rec, reqs, derived), links: b.cmpLinks[s.ID]}
 	for _, ev := range events {

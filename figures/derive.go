@@ -1,0 +1,63 @@
+package figures
+
+import (
+	"strings"
+
+	"github.com/benchledger/benchledger/benchrun"
+)
+
+// Derived is what the checks and the views of one run compute from it,
+// computed once by Derive: its effective provenance, its figures
+// recomputed from its records (nil without records) and its stated figures
+// checked against them.
+type Derived struct {
+	Effective map[string]string
+	Figures   *RunFigures
+	Stated    StatedAudit
+}
+
+// Derive computes a run's Derived from its records reqs (the run's own, or
+// streamed by the caller) and its effective provenance eff.
+func Derive(r *benchrun.Run, reqs []benchrun.Request, eff map[string]string) *Derived {
+	d := &Derived{Effective: eff}
+	if r.HasRequests && len(reqs) > 0 {
+		f := RecomputeRun(r, reqs, eff)
+		d.Figures = &f
+		d.Stated = CheckStated(r.Stated, f, StatedOptionsOf(r))
+	}
+	return d
+}
+
+// StatedOptionsOf says how a run's source printed its figures: a console
+// block rounds to two decimals; JSON keeps full precision.
+func StatedOptionsOf(r *benchrun.Run) StatedOptions {
+	o := StatedOptions{SourceMethod: r.PercentileMethod, DurationIsWindow: durationIsWindow(r.Format)}
+	if strings.HasSuffix(r.Format, "-console") {
+		o.Rounded, o.Decimals = true, 2
+		o.MetricDecimals = map[string]int{"completed": 0, "failed": 0, "total_input_tokens": 0, "total_output_tokens": 0}
+	}
+	// A figure printed rounded (a CSV, or a companion file's) is checked at
+	// its own precision, whatever the run's main format.
+	for _, s := range r.Stated {
+		if s.Printed > 0 {
+			if o.MetricDecimals == nil {
+				o.MetricDecimals = map[string]int{}
+			}
+			if _, set := o.MetricDecimals[s.Metric]; !set {
+				o.MetricDecimals[s.Metric] = s.Printed
+			}
+		}
+	}
+	return o
+}
+
+// durationIsWindow: the clients whose stated duration is defined as the
+// records' window (first send to last completion), docs/metrics.md.
+func durationIsWindow(format string) bool {
+	for _, p := range []string{"aiperf-", "genai-perf-", "guidellm-", "gpustack-", "trtllm-bench-"} {
+		if strings.HasPrefix(format, p) {
+			return true
+		}
+	}
+	return false
+}
