@@ -18,6 +18,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/benchledger/benchledger/casestudy"
+	"github.com/benchledger/benchledger/figures"
 	"github.com/benchledger/benchledger/locales"
 	"github.com/benchledger/benchledger/spec"
 )
@@ -264,7 +265,10 @@ func definitionOf(res *casestudy.Result, name string) string {
 		m := c.Comparison.Metric
 		d := c.Baseline.Definition
 		if d == "" {
-			d = casestudy.Definition(m)
+			d = m
+			if n, ok := figures.ParseMetric(m); ok {
+				d = n.Formula()
+			}
 		}
 		what := map[string]string{
 			"pct":      "(candidate − baseline) / baseline × 100",

@@ -56,7 +56,7 @@ func TestScanNumbers(t *testing.T) {
 // NVIDIA comparisons (percent changes 131.9… and 8.17…).
 func demoResult() *casestudy.Result {
 	cmp := func(base, cand float64) *casestudy.ComparisonFigure {
-		def := casestudy.Definition("output_throughput")
+		def := figures.Definitions["output_throughput"].Formula
 		return &casestudy.ComparisonFigure{
 			Comparison: figures.Comparison{Metric: "output_throughput", Unit: "tok/s",
 				Change: figures.NewChange(base, cand, figures.DirectionOf("output_throughput"))},
@@ -66,7 +66,7 @@ func demoResult() *casestudy.Result {
 	}
 	return &casestudy.Result{
 		Figures: map[string]casestudy.Value{"saturation_throughput": {Name: "saturation_throughput", Metric: "output_throughput",
-			Value: 17961.4, Unit: "tok/s", Definition: casestudy.Definition("output_throughput"), Basis: "single run"}},
+			Value: 17961.4, Unit: "tok/s", Definition: figures.Definitions["output_throughput"].Formula, Basis: "single run"}},
 		Comparisons: map[string]*casestudy.ComparisonFigure{
 			"scheduler_tuning": cmp(7763.2, 18003.9), // +131.91%
 			"nvidia_reference": cmp(5376.0, 5815.06), // +8.167%

@@ -15,8 +15,11 @@ import (
 	"github.com/benchledger/benchledger/store"
 )
 
-// throughputMetrics are the metrics a load-bound comparison is about.
-var throughputMetrics = map[string]bool{"output_throughput": true, "total_token_throughput": true, "request_throughput": true}
+// isRate: a load-bound comparison is about a rate (throughput).
+func isRate(metric string) bool {
+	m, ok := figures.ParseMetric(metric)
+	return ok && m.Metric.Class == figures.ClassRate
+}
 
 // comparisonFindings checks each comparison of the case study: confounders
 // (fail unless the spec discloses them), intended changes that did not
@@ -75,7 +78,7 @@ func comparisonFindings(ctx context.Context, a *store.Archive, res *casestudy.Re
 		if !c.ClocksComparable {
 			add(Warn, "the two sides' windows come from different clocks, so their durations and rates are not measured alike", map[string]string{"clocks": "differ"})
 		}
-		if throughputMetrics[c.Metric] {
+		if isRate(c.Metric) {
 			f, err := loadBound(ctx, a, cf)
 			if err != nil {
 				return nil, err

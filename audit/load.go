@@ -79,9 +79,23 @@ func offeredRateFindings(r *benchrun.Run, eff map[string]string, ff *figures.Run
 }
 
 // zeroSeriesMetrics are stated figures that cannot be zero when requests
-// completed: vLLM writes 0 for a series it did not measure.
-var zeroSeriesMetrics = []string{"output_throughput", "total_token_throughput", "request_throughput",
-	"ttft.mean", "ttft.median", "e2el.mean", "e2el.median", "tpot.mean", "tpot.median", "itl.mean", "itl.median"}
+// completed (vLLM writes 0 for a series it did not measure): the rates, and
+// the mean and median of every latency; ITL's median, which the figures do
+// not recompute (the archive keeps gap sums), is stated by vLLM.
+var zeroSeriesMetrics = func() []string {
+	var out []string
+	for _, m := range figures.MetricsOf(figures.ClassRate) {
+		out = append(out, m.Name)
+	}
+	for _, m := range figures.MetricsOf(figures.ClassLatency) {
+		if m.Family != nil {
+			out = append(out, m.Name+".mean", m.Name+".median")
+		} else {
+			out = append(out, m.Name)
+		}
+	}
+	return append(out, "itl.median")
+}()
 
 // zeroSeriesFindings reports series that are all zero although requests
 // completed: a stated figure of 0, or a per-request series (TTFT, latency,

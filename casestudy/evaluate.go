@@ -242,76 +242,6 @@ func (ev *evaluator) figuresOf(ri *runInfo) (*figures.RunFigures, error) {
 	return ri.figs, nil
 }
 
-// Metric reads a named metric from recomputed run figures.
-func Metric(f *figures.RunFigures, metric string) (float64, bool) {
-	switch metric {
-	case "output_throughput":
-		return f.OutputThroughput, true
-	case "total_token_throughput":
-		return f.TotalTokenThroughput, true
-	case "request_throughput":
-		return f.RequestThroughput, true
-	case "achieved_concurrency":
-		return f.AchievedConcurrency, true
-	case "duration":
-		return f.Window, true
-	case "completed":
-		return float64(f.Completed), true
-	case "failed":
-		return float64(f.Failed), true
-	case "itl.mean":
-		return f.ITLMean, true
-	}
-	name, stat, ok := strings.Cut(metric, ".")
-	if !ok {
-		return 0, false
-	}
-	st, ok := f.StatOf(name)
-	if !ok {
-		return 0, false
-	}
-	switch stat {
-	case "mean":
-		return st.Mean, true
-	case "median":
-		return st.Median, true
-	}
-	if p, err := strconv.ParseFloat(strings.TrimPrefix(stat, "p"), 64); err == nil && strings.HasPrefix(stat, "p") {
-		return st.Percentile(p, f.PercentileMethod), true
-	}
-	return 0, false
-}
-
-// Unit of a metric, from its definition.
-func Unit(metric string) string {
-	if d, ok := figures.Definitions[metric]; ok {
-		return d.Unit
-	}
-	name, _, _ := strings.Cut(metric, ".")
-	if d, ok := figures.Definitions[name]; ok {
-		return d.Unit
-	}
-	switch metric {
-	case "duration":
-		return "s"
-	case "completed", "failed":
-		return "requests"
-	}
-	return ""
-}
-
-// Definition of a metric, as docs/metrics.md states it.
-func Definition(metric string) string {
-	if d, ok := figures.Definitions[metric]; ok {
-		return d.Formula
-	}
-	name, stat, _ := strings.Cut(metric, ".")
-	if d, ok := figures.Definitions[name]; ok {
-		return stat + " of " + d.Formula
-	}
-	return metric
-}
-
 // measure computes a metric over a selection: the value of a single run,
 // or the conservative value over repeats.
 func (ev *evaluator) measure(name, sel, metric string) (Value, []*runInfo, *figures.RepeatStats, error) {
@@ -319,28 +249,28 @@ func (ev *evaluator) measure(name, sel, metric string) (Value, []*runInfo, *figu
 	if err != nil {
 		return Value{}, nil, nil, err
 	}
+	m, ok := figures.ParseMetric(metric)
+	if !ok {
+		return Value{}, nil, nil, fmt.Errorf("unknown metric %q", metric)
+	}
 	var ms []figures.Measurement
 	for _, ri := range runs {
 		f, err := ev.figuresOf(ri)
 		if err != nil {
 			return Value{}, nil, nil, err
 		}
-		v, ok := Metric(f, metric)
-		if !ok {
-			return Value{}, nil, nil, fmt.Errorf("unknown metric %q", metric)
-		}
-		ms = append(ms, figures.Measurement{RunID: ri.rec.ID, Value: v})
+		ms = append(ms, figures.Measurement{RunID: ri.rec.ID, Value: m.Of(f)})
 	}
-	rs, err := figures.Repeats(ms, figures.DirectionOf(metric))
+	rs, err := figures.Repeats(ms, m.Metric.Direction)
 	if err != nil {
 		return Value{}, nil, nil, err
 	}
-	v := Value{Name: name, Metric: metric, Value: rs.Conservative, Unit: Unit(metric), Definition: Definition(metric),
+	v := Value{Name: name, Metric: metric, Value: rs.Conservative, Unit: m.Unit(), Definition: m.Formula(),
 		N: rs.N, Runs: rs.RunIDs}
 	if rs.N == 1 {
 		v.Basis = "single run"
 	} else {
-		v.Basis = fmt.Sprintf("conservative of %d repeats (%s)", rs.N, map[bool]string{true: "lowest", false: "highest"}[figures.DirectionOf(metric) == figures.HigherIsBetter])
+		v.Basis = fmt.Sprintf("conservative of %d repeats (%s)", rs.N, map[bool]string{true: "lowest", false: "highest"}[m.Metric.Direction == figures.HigherIsBetter])
 	}
 	return v, runs, &rs, nil
 }

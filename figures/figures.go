@@ -22,28 +22,18 @@ type Definition struct {
 	Formula string
 }
 
-// Definitions of the computed figures, keyed by name.
-var Definitions = map[string]Definition{
-	"window":                 {"window", "s", "max over completed requests of (start + latency) − min over all requests of start"},
-	"output_throughput":      {"output_throughput", "tok/s", "Σ output tokens of completed requests / window"},
-	"total_token_throughput": {"total_token_throughput", "tok/s", "Σ (input + output tokens) of completed requests / window"},
-	"input_throughput":       {"input_throughput", "tok/s", "Σ input tokens of completed requests / window"},
-	"request_throughput":     {"request_throughput", "req/s", "completed requests / window"},
-	"achieved_concurrency":   {"achieved_concurrency", "requests", "Σ latency of completed requests / window"},
-	"ttft":                   {"ttft", "s", "first streamed content chunk − send, over completed requests"},
-	"tpot":                   {"tpot", "s", "(latency − ttft) / (output tokens − 1), over completed requests with more than one output token"},
-	"e2el":                   {"e2el", "s", "last streamed content chunk − send, over completed requests"},
-	"itl.mean":               {"itl.mean", "s", "Σ chunk gaps / number of chunk gaps, pooled over completed requests"},
-	"std":                    {"std", "s", "population standard deviation √(Σ (x − mean)² / n)"},
-	"percentile.linear":      {"percentile.linear", "", "h = (n − 1)·p/100; x[⌊h⌋] + (h − ⌊h⌋)·(x[⌊h⌋+1] − x[⌊h⌋]) over sorted x (NumPy default)"},
+// Definitions of the computed figures, keyed by name: the Catalogue's
+// metrics and the figures and methods they are computed with.
+var Definitions = withCatalogue(map[string]Definition{
+	"window":            {"window", "s", "max over completed requests of (start + latency) − min over all requests of start"},
+	"input_throughput":  {"input_throughput", "tok/s", "Σ input tokens of completed requests / window"},
+	"std":               {"std", "s", "population standard deviation √(Σ (x − mean)² / n)"},
+	"percentile.linear": {"percentile.linear", "", "h = (n − 1)·p/100; x[⌊h⌋] + (h − ⌊h⌋)·(x[⌊h⌋+1] − x[⌊h⌋]) over sorted x (NumPy default)"},
 	"percentile.nearest-rank": {"percentile.nearest-rank", "",
 		"x[⌈p/100·n⌉ − 1] over sorted x: the smallest value whose CDF ≥ p (guidellm)"},
 	"percentile.lower-index": {"percentile.lower-index", "", "x[min(int(n·p/100), n − 1)] over sorted x (trtllm-bench)"},
-	"completed":              {"completed", "requests", "number of requests without an error"},
-	"failed":                 {"failed", "requests", "number of requests with an error"},
 	"total_output_tokens":    {"total_output_tokens", "tokens", "Σ output tokens of completed requests"},
 	"total_input_tokens":     {"total_input_tokens", "tokens", "Σ input tokens of completed requests"},
-	"duration":               {"duration", "s", "the tool's own timed span; contains the records' window (vLLM starts it before the first send)"},
 	"rate_over_stated_duration": {"rate_over_stated_duration", "",
 		"count / stated duration: how a tool computes its stated rate; compared with the stated rate"},
 	"repeat.conservative": {"repeat.conservative", "",
@@ -64,7 +54,7 @@ var Definitions = map[string]Definition{
 		"(median latency[i+1] − median latency[i]) / median latency[i] × 100"},
 	"sweep.saturation": {"sweep.saturation", "",
 		"first point i whose next step gains < MaxGainPct throughput while median latency grows ≥ MinLatencyGrowthPct"},
-}
+})
 
 // Percentiles reported by default for every latency metric.
 var Percentiles = []float64{50, 90, 95, 99}

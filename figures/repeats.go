@@ -32,10 +32,14 @@ func (d Direction) String() string {
 	return "unknown"
 }
 
-// DirectionOf guesses the direction of a canonical metric name: rates,
-// completions and efficiencies are higher-is-better, times and failures are
-// lower-is-better; 0 when it cannot tell.
+// DirectionOf is the direction of a metric name: the Catalogue's for its
+// metrics; for other figures (node and scaling figures) it is read from the
+// name: rates, completions and efficiencies are higher-is-better, times and
+// failures are lower-is-better; 0 when it cannot tell.
 func DirectionOf(metric string) Direction {
+	if n, ok := ParseMetric(metric); ok {
+		return n.Metric.Direction
+	}
 	switch {
 	case strings.Contains(metric, "throughput"), strings.Contains(metric, "goodput"),
 		strings.Contains(metric, "efficiency"), metric == "completed":

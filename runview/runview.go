@@ -5,10 +5,8 @@
 package runview
 
 import (
-	"fmt"
 	"math"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/benchledger/benchledger/benchrun"
@@ -151,49 +149,17 @@ func BuildWith(rec *store.RunRecord, reqs []benchrun.Request, d *figures.Derived
 	} else {
 		v.WindowBasis = "no per-request records: stated figures only"
 	}
-	add := func(metric, unit string, recomputed float64) {
-		row := Figure{Metric: metric, Unit: unit, Stated: stated(metric), SourceKey: key(metric)}
+	// The figures of the catalogue a run's view shows, recomputed beside
+	// the stated ones; a row with neither is left out.
+	for _, name := range figures.SummaryNames() {
+		m, _ := figures.ParseMetric(name)
+		row := Figure{Metric: name, Unit: m.Unit(), Stated: stated(name), SourceKey: key(name), Definition: m.Metric.Formula}
 		if f != nil {
-			row.Recomputed = FinitePtr(recomputed)
-		}
-		def := metric
-		if i := strings.IndexByte(metric, '.'); i > 0 && metric != "itl.mean" {
-			def = metric[:i]
-		}
-		if d, ok := figures.Definitions[def]; ok {
-			row.Definition = d.Formula
+			row.Recomputed = FinitePtr(m.Of(f))
 		}
 		if row.Recomputed != nil || row.Stated != nil {
 			v.Figures = append(v.Figures, row)
 		}
 	}
-	nan := math.NaN()
-	pick := func(get func(*figures.RunFigures) float64) float64 {
-		if f == nil {
-			return nan
-		}
-		return get(f)
-	}
-	add("duration", "s", pick(func(f *figures.RunFigures) float64 { return f.Window }))
-	add("output_throughput", "tok/s", pick(func(f *figures.RunFigures) float64 { return f.OutputThroughput }))
-	add("total_token_throughput", "tok/s", pick(func(f *figures.RunFigures) float64 { return f.TotalTokenThroughput }))
-	add("request_throughput", "req/s", pick(func(f *figures.RunFigures) float64 { return f.RequestThroughput }))
-	add("achieved_concurrency", "requests", pick(func(f *figures.RunFigures) float64 { return f.AchievedConcurrency }))
-	for _, m := range []struct {
-		name string
-		stat func(*figures.RunFigures) figures.Stat
-	}{
-		{"ttft", func(f *figures.RunFigures) figures.Stat { return f.TTFT }},
-		{"tpot", func(f *figures.RunFigures) figures.Stat { return f.TPOT }},
-		{"e2el", func(f *figures.RunFigures) figures.Stat { return f.E2EL }},
-	} {
-		add(m.name+".mean", "s", pick(func(f *figures.RunFigures) float64 { return m.stat(f).Mean }))
-		add(m.name+".median", "s", pick(func(f *figures.RunFigures) float64 { return m.stat(f).Median }))
-		for _, p := range []float64{90, 95, 99} {
-			pp := p
-			add(fmt.Sprintf("%s.p%g", m.name, p), "s", pick(func(f *figures.RunFigures) float64 { return m.stat(f).P[pp] }))
-		}
-	}
-	add("itl.mean", "s", pick(func(f *figures.RunFigures) float64 { return f.ITLMean }))
 	return v
 }

@@ -404,26 +404,16 @@ func (s *Spec) checkTexts(hasText bool, bad func(string, ...any)) {
 	}
 }
 
-// Metrics lists the metric names a spec may use (docs/metrics.md).
-func Metrics() []string {
-	out := []string{"output_throughput", "total_token_throughput", "request_throughput", "achieved_concurrency", "duration",
-		"completed", "failed", "itl.mean"}
-	for _, m := range []string{"ttft", "tpot", "e2el"} {
-		for _, s := range []string{"mean", "median", "p90", "p95", "p99"} {
-			out = append(out, m+"."+s)
-		}
-	}
-	return out
-}
+// Metrics lists the metric names a spec may use by name (docs/metrics.md):
+// figures.MetricNames. Any percentile of a latency family (e2el.p99.9) is
+// accepted too.
+func Metrics() []string { return figures.MetricNames() }
 
-// KnownMetric reports whether a spec may name this metric.
+// KnownMetric reports whether a spec may name this metric: whether the
+// catalogue of package figures reads it.
 func KnownMetric(m string) bool {
-	for _, k := range Metrics() {
-		if k == m {
-			return true
-		}
-	}
-	return false
+	_, ok := figures.ParseMetric(m)
+	return ok
 }
 
 func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }

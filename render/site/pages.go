@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/benchledger/benchledger/figures"
 	"github.com/benchledger/benchledger/locales"
 	"github.com/benchledger/benchledger/publish"
 	"github.com/benchledger/benchledger/render/assets"
@@ -560,7 +561,7 @@ func (b *builder) diffView(l locales.Locale) *diffView {
 	for _, f := range diffFields {
 		labels["field:"+f] = l.FieldLabel(f)
 	}
-	for _, m := range diffFigures {
+	for _, m := range figures.SummaryNames() {
 		labels["figure:"+m] = l.Figure(m)
 	}
 	labels["publishable"] = l.T("site.col.publishable")
@@ -572,12 +573,9 @@ func (b *builder) diffView(l locales.Locale) *diffView {
 	return &diffView{P: b.page(l, "diff.html", l.T("site.diff.title")), Labels: js}
 }
 
-// diffFields and diffFigures have labels on the diff page; other fields
-// show their archive names.
-var (
-	diffFields  = []string{"campaign", "role", "group", "measurement.date", "hardware.gpu_model", "hardware.gpu_count", "hardware.gpu_memory_gb", "hardware.node", "hardware.driver", "runtime.engine", "runtime.version", "runtime.image", "runtime.image_digest", "runtime.server_args", "checkpoint.repository", "checkpoint.revision", "checkpoint.precision", "checkpoint.kv_cache_dtype", "workload.input_len", "workload.output_len", "workload.dataset", "workload.temperature", "workload.concurrency", "workload.request_rate", "workload.request_count"}
-	diffFigures = []string{"duration", "output_throughput", "total_token_throughput", "request_throughput", "achieved_concurrency", "ttft.mean", "ttft.median", "ttft.p90", "ttft.p95", "ttft.p99", "tpot.mean", "tpot.median", "tpot.p90", "tpot.p95", "tpot.p99", "e2el.mean", "e2el.median", "e2el.p90", "e2el.p95", "e2el.p99", "itl.mean"}
-)
+// diffFields and the figures a run's view shows (figures.SummaryNames) have
+// labels on the diff page; other fields show their archive names.
+var diffFields = []string{"campaign", "role", "group", "measurement.date", "hardware.gpu_model", "hardware.gpu_count", "hardware.gpu_memory_gb", "hardware.node", "hardware.driver", "runtime.engine", "runtime.version", "runtime.image", "runtime.image_digest", "runtime.server_args", "checkpoint.repository", "checkpoint.revision", "checkpoint.precision", "checkpoint.kv_cache_dtype", "workload.input_len", "workload.output_len", "workload.dataset", "workload.temperature", "workload.concurrency", "workload.request_rate", "workload.request_count"}
 
 // jsonJS encodes v for a <script type="application/json"> element.
 func jsonJS(v any) (htmltemplate.JS, error) {
