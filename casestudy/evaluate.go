@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/caveat"
 	"github.com/benchledger/benchledger/figures"
 	"github.com/benchledger/benchledger/provenance"
@@ -90,6 +91,16 @@ type Result struct {
 	Digest string   `json:"archive_digest"`
 }
 
+// Source is what an evaluation reads of an archive (*store.Archive is
+// one): a campaign's runs, a run's record and requests, and the external
+// references of a campaign.
+type Source interface {
+	ListRuns(store.Filter) ([]store.RunSummary, error)
+	RunMeta(idOrPrefix string) (*store.RunRecord, error)
+	Requests(runID string) ([]benchrun.Request, error)
+	Reference(campaign, id string) (*store.StoredReference, error)
+}
+
 // Options tune an evaluation.
 type Options struct {
 	Caveats caveat.Options
@@ -104,7 +115,7 @@ type runInfo struct {
 type evaluator struct {
 	ctx   context.Context
 	s     *spec.Spec
-	a     *store.Archive
+	a     Source
 	opt   Options
 	runs  []*runInfo
 	byID  map[string]*runInfo
@@ -115,7 +126,7 @@ type evaluator struct {
 }
 
 // Evaluate computes every figure the spec names.
-func Evaluate(ctx context.Context, s *spec.Spec, a *store.Archive, opt Options) (*Result, error) {
+func Evaluate(ctx context.Context, s *spec.Spec, a Source, opt Options) (*Result, error) {
 	ev := &evaluator{ctx: ctx, s: s, a: a, opt: opt, byID: map[string]*runInfo{}, used: map[string]bool{},
 		nodes: map[string]*NodeFigure{},
 		res: &Result{Spec: s, Figures: map[string]Value{}, Nodes: map[string]*NodeFigure{}, Selections: map[string][]string{}, Workload: map[string]map[string]float64{},

@@ -13,7 +13,7 @@ import (
 
 // RunFigures recomputes one archived run's figures from its records, with
 // the caveats its own data raises.
-func RunFigures(ctx context.Context, a *store.Archive, idOrPrefix string) (*store.RunRecord, *figures.RunFigures, []caveat.Caveat, error) {
+func RunFigures(ctx context.Context, a Source, idOrPrefix string) (*store.RunRecord, *figures.RunFigures, []caveat.Caveat, error) {
 	ev := &evaluator{ctx: ctx, a: a, s: &spec.Spec{}, byID: map[string]*runInfo{}, used: map[string]bool{}}
 	rec, err := a.RunMeta(idOrPrefix)
 	if err != nil {
@@ -30,7 +30,7 @@ func RunFigures(ctx context.Context, a *store.Archive, idOrPrefix string) (*stor
 // CompareRuns compares one metric of two archived runs (ids or unique
 // prefixes): the change, what was held fixed and what changed, the
 // confounders beside the intended fields, and the caveats.
-func CompareRuns(ctx context.Context, a *store.Archive, baseline, candidate, metric string, intended []string, opt Options) (*ComparisonFigure, error) {
+func CompareRuns(ctx context.Context, a Source, baseline, candidate, metric string, intended []string, opt Options) (*ComparisonFigure, error) {
 	if !spec.KnownMetric(metric) {
 		return nil, fmt.Errorf("unknown metric %q (known: %v)", metric, spec.Metrics())
 	}
