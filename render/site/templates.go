@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/benchledger/benchledger/internal/escape"
 	"github.com/benchledger/benchledger/templates"
 )
 
@@ -118,7 +119,7 @@ func (ts *templateSet) parse(kind string, labels map[string]string, fixed *fixed
 			if !ok {
 				return action // left to fail at execution (missingkey=error)
 			}
-			return strings.ReplaceAll(htmltemplate.HTMLEscapeString(text), "{", "&#123;")
+			return strings.ReplaceAll(escape.HTML(text), "{", "&#123;")
 		})
 		if fixed == nil {
 			return src
@@ -132,7 +133,7 @@ func (ts *templateSet) parse(kind string, labels map[string]string, fixed *fixed
 			case "Lang":
 				return fixed.lang
 			}
-			return strings.ReplaceAll(htmltemplate.HTMLEscapeString(fixed.footer), "{", "&#123;")
+			return strings.ReplaceAll(escape.HTML(fixed.footer), "{", "&#123;")
 		})
 	}
 	name := kind + ".html.tmpl"
@@ -197,7 +198,7 @@ func (ts *templateSet) static(name string) ([]byte, error) {
 func codeSpans(s string) htmltemplate.HTML {
 	var sb strings.Builder
 	for i, part := range strings.Split(s, "`") {
-		esc := htmltemplate.HTMLEscapeString(part)
+		esc := escape.HTML(part)
 		if i%2 == 1 {
 			sb.WriteString("<code>" + esc + "</code>")
 		} else {
