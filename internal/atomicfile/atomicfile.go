@@ -24,8 +24,10 @@ import (
 	"strconv"
 )
 
-// Perm is the mode every output is created with; the umask narrows it, as
-// it does for os.Create (0644 under the usual umask of 022, 0600 under 077).
+// Perm is the mode every output is created with, which the umask narrows
+// as it does os.Create's: 0644 under the usual umask of 022, 0600 under
+// 077. It is DESIGN.md's 0644 rather than os.Create's 0666, so a umask of
+// 002 does not make outputs group-writable.
 const Perm fs.FileMode = 0o644
 
 // Write replaces path with data. The folder must exist.
