@@ -3,11 +3,14 @@ package export
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/benchledger/benchledger/internal/atomicfile"
 )
 
 // CSVOptions configure WriteCSV.
@@ -25,8 +28,7 @@ const csvTimeLayout = "2006-01-02 15:04:05"
 // dir (created when missing): a header row of the localised column
 // headers, CRLF line ends, UTF-8. The file names are the stable English
 // table keys, so scripts find them in every language. Each file is written
-// to a temporary name and renamed when complete: a failure never leaves a
-// half file. It returns the paths written, in table order; on an error, the
+// whole or not at all (atomicfile): a failure never leaves a half file. It returns the paths written, in table order; on an error, the
 // paths of the tables completed before it.
 func WriteCSV(dir string, wb *Workbook, opt CSVOptions) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -61,19 +63,11 @@ func checkCSVName(name string) error {
 	return nil
 }
 
-func writeCSVFile(path string, t *Table, opt CSVOptions) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
+func writeCSVFile(path string, t *Table, opt CSVOptions) error {
+	return atomicfile.WriteWith(path, func(f io.Writer) error { return writeCSVTable(f, t, opt) })
+}
 
+func writeCSVTable(f io.Writer, t *Table, opt CSVOptions) error {
 	// Rows are written as they come (the streamed requests table has no
 	// Rows slice): memory stays at one row and the buffer.
 	w := bufio.NewWriterSize(f, 64<<10)
@@ -94,7 +88,7 @@ func writeCSVFile(path string, t *Table, opt CSVOptions) (err error) {
 		return err
 	}
 	n := 0
-	err = t.Each(func(row []Cell) error {
+	err := t.Each(func(row []Cell) error {
 		n++
 		if len(row) > len(t.Columns) {
 			return fmt.Errorf("row %d has %d cells for %d columns", n, len(row), len(t.Columns))
@@ -113,20 +107,7 @@ func writeCSVFile(path string, t *Table, opt CSVOptions) (err error) {
 	if err != nil {
 		return err
 	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	// CreateTemp makes the file 0600; an export is an ordinary file.
-	if err := os.Chmod(tmp, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return w.Flush()
 }
 
 // csvValue is one cell as CSV text. Numbers are locale-neutral (a full stop,

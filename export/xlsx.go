@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 	"unicode"
 
 	"github.com/xuri/excelize/v2"
+
+	"github.com/benchledger/benchledger/internal/atomicfile"
 )
 
 // XLSXOptions tune the workbook's document properties.
@@ -89,30 +89,19 @@ func (s *xlsxStyles) column(c Column) (int, error) {
 	return 0, nil
 }
 
-// WriteXLSXFile writes the workbook to path, through a temporary file in
-// the same folder renamed at the end, so a failed export leaves no
-// half-written workbook (and an existing one untouched).
-func WriteXLSXFile(path string, wb *Workbook, opt XLSXOptions) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err = WriteXLSX(tmp, wb, opt); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
+// WriteXLSXFile writes the workbook to path, whole or not at all
+// (atomicfile): a failed export leaves no half-written workbook, and an
+// existing one untouched.
+func WriteXLSXFile(path string, wb *Workbook, opt XLSXOptions) error {
+	var fillErr error
+	err := atomicfile.WriteWith(path, func(w io.Writer) error {
+		fillErr = WriteXLSX(w, wb, opt)
+		return fillErr
+	})
+	if err != nil && err != fillErr {
 		return fmt.Errorf("export: %s: %w", path, err)
 	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	return nil
+	return err
 }
 
 // WriteXLSX writes the workbook: one sheet per table with a bold, frozen

@@ -3,15 +3,15 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/ingest"
+	"github.com/benchledger/benchledger/internal/atomicfile"
 	"github.com/benchledger/benchledger/provenance"
 )
 
@@ -58,20 +58,13 @@ not at all).`,
 		if *out == "" {
 			return ingest.WriteTrace(e.stdout, h, run.Requests)
 		}
-		tmp, err := os.CreateTemp(filepath.Dir(*out), "."+filepath.Base(*out)+".*.tmp")
+		err = atomicfile.WriteWith(*out, func(w io.Writer) error {
+			if err := ingest.WriteTrace(w, h, run.Requests); err != nil {
+				return fmt.Errorf("run %s: %w", rec.ID, err)
+			}
+			return nil
+		})
 		if err != nil {
-			return err
-		}
-		if err := ingest.WriteTrace(tmp, h, run.Requests); err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-			return fmt.Errorf("run %s: %w", rec.ID, err)
-		}
-		if err := tmp.Close(); err != nil {
-			os.Remove(tmp.Name())
-			return err
-		}
-		if err := os.Rename(tmp.Name(), *out); err != nil {
 			return err
 		}
 		fmt.Fprintln(e.stdout, *out)

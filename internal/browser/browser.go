@@ -28,6 +28,8 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+
+	"github.com/benchledger/benchledger/internal/atomicfile"
 )
 
 // EnvChromium names the environment variable that overrides which browser
@@ -460,7 +462,7 @@ func (p *Page) Screenshot(path string, fullPage bool) error {
 	if err != nil {
 		return fmt.Errorf("browser: screenshot of %s: %w", p.url, err)
 	}
-	return os.WriteFile(path, png, 0o644)
+	return atomicfile.Write(path, png)
 }
 
 // PDF prints the page to pdfPath on A4 with backgrounds.
@@ -477,7 +479,7 @@ func (p *Page) PDF(pdfPath string) error {
 	if !bytes.HasPrefix(data, []byte("%PDF")) {
 		return fmt.Errorf("browser: printing %s: output is not a PDF", p.url)
 	}
-	return os.WriteFile(pdfPath, data, 0o644)
+	return atomicfile.Write(pdfPath, data)
 }
 
 // Close shuts the browser down and removes its profile directory. It is safe

@@ -10,6 +10,7 @@
 package democampaign
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"math"
@@ -305,7 +306,8 @@ func (j job) write(dir string) ([]string, error) {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return paths, err
 		}
-		if err := atomicfile.Write(p, bs[k]); err != nil {
+		// A generated campaign is made again at will: replaced whole, not synced.
+		if err := (atomicfile.Batch{}).WriteFrom(p, bytes.NewReader(bs[k])); err != nil {
 			return paths, err
 		}
 		paths = append(paths, p)

@@ -5,10 +5,7 @@ import (
 	"errors"
 	"fmt"
 	htmltemplate "html/template"
-	"io/fs"
 	"maps"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	texttemplate "text/template"
@@ -16,7 +13,6 @@ import (
 
 	"github.com/benchledger/benchledger/audit"
 	"github.com/benchledger/benchledger/locales"
-	"github.com/benchledger/benchledger/templates"
 )
 
 // severities are the audit's severities in the order the page groups
@@ -235,45 +231,6 @@ func newAuditPage(l locales.Locale, v *audit.Report, id string, p *page) *auditP
 	a.Box = auditBox{Label: l.T("audit.label"), Verdict: a.Verdict, Counts: l.T("audit.counts", "counts", a.CountsText), Link: l.T("audit.link"),
 		Href: a.base + ".html", HrefMD: a.base + ".md", Failed: a.Failed}
 	return a
-}
-
-// readTemplate reads a template from dir when it has one by that name,
-// else the embedded default (report --templates DIR).
-func readTemplate(dir, name string) ([]byte, error) {
-	if dir != "" {
-		b, err := os.ReadFile(filepath.Join(dir, name))
-		if err == nil {
-			return b, nil
-		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			return nil, err
-		}
-	}
-	return fs.ReadFile(templates.FS, name)
-}
-
-// loadAuditTemplates parses the audit page templates, each replaced by the
-// file of the same name in dir when dir has one.
-func loadAuditTemplates(dir string) (*htmltemplate.Template, *texttemplate.Template, error) {
-	hb, err := readTemplate(dir, templates.AuditHTML)
-	if err != nil {
-		return nil, nil, err
-	}
-	ht, err := htmltemplate.New(templates.AuditHTML).Option("missingkey=error").Parse(string(hb))
-	if err != nil {
-		return nil, nil, fmt.Errorf("report: template %s: %w", templates.AuditHTML, err)
-	}
-	mb, err := readTemplate(dir, templates.AuditMarkdown)
-	if err != nil {
-		return nil, nil, err
-	}
-	mt, err := texttemplate.New(templates.AuditMarkdown).Option("missingkey=error").Funcs(texttemplate.FuncMap{
-		"md": mdEscape, "cell": mdCell, "code": mdCode,
-	}).Parse(string(mb))
-	if err != nil {
-		return nil, nil, fmt.Errorf("report: template %s: %w", templates.AuditMarkdown, err)
-	}
-	return ht, mt, nil
 }
 
 // auditRenderer writes the audit pages of one Render call.

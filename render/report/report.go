@@ -21,7 +21,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	texttemplate "text/template"
 
 	"github.com/benchledger/benchledger/audit"
 	"github.com/benchledger/benchledger/benchrun"
@@ -33,7 +32,6 @@ import (
 	"github.com/benchledger/benchledger/render/svg"
 	"github.com/benchledger/benchledger/spec"
 	"github.com/benchledger/benchledger/store"
-	"github.com/benchledger/benchledger/templates"
 )
 
 // Source is what the renderer reads from the archive besides the Result:
@@ -229,31 +227,6 @@ func Render(ctx context.Context, res *casestudy.Result, src Source, opt Options)
 }
 
 const chartWidth, chartHeight = 800, 450
-
-// loadTemplates parses the embedded templates, each replaced by the file of
-// the same name in dir when dir has one.
-func loadTemplates(dir string) (*htmltemplate.Template, *texttemplate.Template, error) {
-	read := func(name string) ([]byte, error) { return readTemplate(dir, name) }
-	hb, err := read(templates.HTML)
-	if err != nil {
-		return nil, nil, err
-	}
-	ht, err := htmltemplate.New(templates.HTML).Option("missingkey=error").Parse(string(hb))
-	if err != nil {
-		return nil, nil, fmt.Errorf("report: template %s: %w", templates.HTML, err)
-	}
-	mb, err := read(templates.Markdown)
-	if err != nil {
-		return nil, nil, err
-	}
-	mt, err := texttemplate.New(templates.Markdown).Option("missingkey=error").Funcs(texttemplate.FuncMap{
-		"md": mdEscape, "cell": mdCell, "code": mdCode,
-	}).Parse(string(mb))
-	if err != nil {
-		return nil, nil, fmt.Errorf("report: template %s: %w", templates.Markdown, err)
-	}
-	return ht, mt, nil
-}
 
 // mdEscape escapes text from data (labels, values, sentences) so Markdown
 // shows it as written: no emphasis, links, HTML or headings from it.

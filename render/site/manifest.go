@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+
+	"github.com/benchledger/benchledger/internal/atomicfile"
 )
 
 // manifestName is the build record kept beside the pages.
@@ -49,5 +51,7 @@ func writeManifest(dir string, m manifest) error {
 	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
 		return nil
 	}
-	return writeAtomic(path, data)
+	// Written last: an interrupted build leaves the previous record, so the
+	// next build makes again what this one did not finish.
+	return atomicfile.Write(path, data)
 }

@@ -314,7 +314,7 @@ func (b *builder) langPages(l locales.Locale, summaries []store.RunSummary, rows
 	idx.Counts = l.T("site.index.counts", "runs", l.Integer(len(summaries)), "files", l.Integer(len(blobs)), "publishable", l.Integer(publishable))
 	for _, n := range names {
 		a := camps[n]
-		cv := campaignView{Name: n, Href: "runs.html#campaign=" + urlQuery(n), Runs: l.Integer(a.runs), Publishable: l.Integer(a.pub),
+		cv := campaignView{Name: n, Href: campaignLink(n), Runs: l.Integer(a.runs), Publishable: l.Integer(a.pub),
 			Models: strings.Join(sortedSet(a.models), ", "), GPUs: strings.Join(sortedSet(a.gpus), ", "), Engs: strings.Join(sortedSet(a.engines), ", ")}
 		if n == "" {
 			cv.Name, cv.Href = l.T("site.index.no_campaign"), "runs.html"
@@ -418,19 +418,6 @@ func sortedSet(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// urlQuery escapes a value for the runs page's #key=value filter.
-func urlQuery(s string) string {
-	var sb strings.Builder
-	for _, c := range []byte(s) {
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' {
-			sb.WriteByte(c)
-		} else {
-			fmt.Fprintf(&sb, "%%%02X", c)
-		}
-	}
-	return sb.String()
 }
 
 func caseTitle(c *caseView, tag string) string {

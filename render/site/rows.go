@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchledger/benchledger/internal/escape"
 	"github.com/benchledger/benchledger/runview"
 	"github.com/benchledger/benchledger/store"
 )
@@ -12,15 +13,20 @@ import (
 // The run page's repetitive parts, written here rather than by the
 // template: html/template calls its escaper through reflection for every
 // value, and these parts hold most of a page's values. Every value goes
-// through esc, which escapes for element content and double-quoted
-// attributes alike, with the bytes html/template writes (rows_test.go
-// compares them). Links are made of run ids, language tags, SHA-256s and
-// safeName file names, which need no URL escaping; the one link that
-// carries archive text (a campaign) escapes it as html/template does.
+// through esc (package escape), which escapes for element content and
+// quoted attributes alike, with the bytes html/template writes
+// (rows_test.go compares them). Links are made of run ids, language tags,
+// SHA-256s and safeName file names, which need no URL escaping; the one
+// link that carries archive text (a campaign) escapes it with
+// escape.URLComponent, as html/template does.
 
-var escaper = strings.NewReplacer("\x00", "\uFFFD", `&`, "&amp;", `<`, "&lt;", `>`, "&gt;", `"`, "&#34;", `'`, "&#39;", `+`, "&#43;")
+// esc is escape.HTML under a short name: the rows call it for every value.
+var esc = escape.HTML
 
-var esc = escaper.Replace
+// campaignLink is the runs page filtered to a campaign, from a language's
+// folder: the index's campaign list and a run page's overview link to it
+// (with the bytes a template's runs.html#campaign={{.}} writes).
+func campaignLink(name string) string { return "runs.html#campaign=" + escape.URLComponent(name) }
 
 // htmlBuilder writes markup and escaped text into one buffer, with no
 // string made per value.
@@ -34,7 +40,7 @@ func (h *htmlBuilder) m(parts ...string) {
 }
 
 // t writes text, escaped.
-func (h *htmlBuilder) t(s string) { escaper.WriteString(&h.Builder, s) }
+func (h *htmlBuilder) t(s string) { escape.WriteHTML(&h.Builder, s) }
 
 func (h *htmlBuilder) html() htmltemplate.HTML { return htmltemplate.HTML(h.String()) }
 
@@ -151,8 +157,7 @@ func overviewRows(p *runPageView) htmltemplate.HTML {
 	var sb strings.Builder
 	sb.Grow(512)
 	if c := p.Sum.Campaign; c != "" {
-		sb.WriteString(`<dt>` + esc(L["col_campaign"]) + `</dt><dd><a class="campaign" href="` + esc(p.P.Home) + `runs.html#campaign=` +
-			urlPart(c) + `">` + esc(c) + `</a></dd>`)
+		sb.WriteString(`<dt>` + esc(L["col_campaign"]) + `</dt><dd><a class="campaign" href="` + esc(p.P.Home) + campaignLink(c) + `">` + esc(c) + `</a></dd>`)
 	}
 	sb.WriteString("\n")
 	if r := p.Sum.Role; r != "" {
@@ -208,22 +213,4 @@ func caveatItems(cs []caveatView) htmltemplate.HTML {
 		sb.WriteString(`<li><code>` + esc(c.Code) + `</code> ` + esc(c.Text) + `</li>`)
 	}
 	return htmltemplate.HTML(sb.String())
-}
-
-// urlPart escapes s for a URL's query or fragment as html/template does:
-// every byte but ASCII letters, digits and -._~ as %xx in lowercase hex.
-func urlPart(s string) string {
-	const hex = "0123456789abcdef"
-	var sb strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '.' || c == '_' || c == '~' {
-			sb.WriteByte(c)
-			continue
-		}
-		sb.WriteByte('%')
-		sb.WriteByte(hex[c>>4])
-		sb.WriteByte(hex[c&0xf])
-	}
-	return sb.String()
 }

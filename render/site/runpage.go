@@ -16,7 +16,6 @@ import (
 	"github.com/benchledger/benchledger/audit"
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/figures"
-	"github.com/benchledger/benchledger/internal/atomicfile"
 	"github.com/benchledger/benchledger/internal/jsonw"
 	"github.com/benchledger/benchledger/locales"
 	"github.com/benchledger/benchledger/provenance"
@@ -209,10 +208,7 @@ func (b *builder) rawFile(sha, name string) (rawFile, error) {
 		return rf, err
 	}
 	defer r.Close()
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return rf, err
-	}
-	err = atomicfile.WriteFrom(path, r)
+	err = b.files.WriteFrom(path, r)
 	if errors.Is(err, store.ErrCorrupt) {
 		b.mu.Lock()
 		delete(b.keep, rel)

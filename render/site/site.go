@@ -129,7 +129,7 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 		return st, err
 	}
 	b := &builder{ctx: ctx, a: a, opt: opt, locs: locs, tpl: tpl, out: opt.Out, keep: map[string]bool{}, dataLines: map[string]map[string][]byte{},
-		emptyOut: len(ents) == 0}
+		files: atomicfile.Batch{Fresh: len(ents) == 0}}
 	b.old = readManifest(opt.Out)
 	fresh := opt.Force || b.old.Format != siteFormat
 	if fresh {
@@ -237,8 +237,9 @@ type builder struct {
 	cmpLinks map[string][]cmpRef
 	// dataLines are the diff page's lines of the runs made, by shard.
 	dataLines map[string]map[string][]byte
-	// emptyOut: the folder was empty when the build began.
-	emptyOut bool
+	// files writes the build's files; Fresh when the folder was empty as
+	// the build began.
+	files atomicfile.Batch
 	// writes feeds the writer goroutine while runs are made.
 	writes chan fileWrite
 	// messages caches, per language, catalogue messages without arguments;
@@ -467,53 +468,16 @@ func (b *builder) keepFile(rel string) {
 // already has these bytes, and counts the file as part of this build.
 func (b *builder) write(rel string, data []byte) error {
 	b.keepFile(rel)
-	path := filepath.Join(b.out, filepath.FromSlash(rel))
-	if b.emptyOut {
-		// Nothing to compare with: every path is written once per build.
-		if err := writeNew(path, data); err != nil {
-			return err
-		}
-		b.written.Add(1)
-		return nil
-	}
-	old, err := os.ReadFile(path)
-	switch {
-	case err == nil && bytes.Equal(old, data):
-		b.unchanged.Add(1)
-		return nil
-	case err == nil:
-		// A page a reader may have open is replaced whole.
-		err = writeAtomic(path, data)
-	case errors.Is(err, fs.ErrNotExist):
-		// A new file is written in place: nobody links to it yet, and an
-		// interrupted build leaves no manifest entry vouching for it, so
-		// the next build makes it again.
-		err = writeNew(path, data)
-	}
+	wrote, err := b.files.Write(filepath.Join(b.out, filepath.FromSlash(rel)), data)
 	if err != nil {
 		return err
 	}
-	b.written.Add(1)
+	if wrote {
+		b.written.Add(1)
+	} else {
+		b.unchanged.Add(1)
+	}
 	return nil
-}
-
-// writeNew creates path (and its folder) with data.
-func writeNew(path string, data []byte) error {
-	err := createFile(path, data)
-	if errors.Is(err, fs.ErrNotExist) {
-		if err = os.MkdirAll(filepath.Dir(path), 0o755); err == nil {
-			err = createFile(path, data)
-		}
-	}
-	return err
-}
-
-// writeAtomic replaces path (creating its folder) whole.
-func writeAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	return atomicfile.Write(path, data)
 }
 
 // safeName keeps a file name's letters, digits, dots, dashes and

@@ -5,17 +5,15 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	htmltemplate "html/template"
 	"io"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
 
+	"github.com/benchledger/benchledger/internal/escape"
 	"github.com/benchledger/benchledger/templates"
 )
 
@@ -38,20 +36,19 @@ type templateSet struct {
 }
 
 // loadTemplates reads the embedded templates, each replaced by the file of
-// the same name in dir when dir has one, and parses them once to report a
-// mistake before any page is made.
+// the same name in dir when dir has one (templates.SiteFiles, the overlay
+// the report's loaders read too), and parses them once to report a mistake
+// before any page is made. They are read, not parsed from the overlay
+// (ParseFS): each page kind is parsed again per language with its labels
+// put in (parse).
 func loadTemplates(dir string) (*templateSet, error) {
+	fsys := templates.SiteFiles(dir)
 	read := func(name string) ([]byte, error) {
-		if dir != "" {
-			data, err := os.ReadFile(filepath.Join(dir, name))
-			if err == nil {
-				return data, nil
-			}
-			if !errors.Is(err, fs.ErrNotExist) {
-				return nil, fmt.Errorf("site: template %s: %w", name, err)
-			}
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, fmt.Errorf("site: template %s: %w", name, err)
 		}
-		return templates.Site.ReadFile("site/" + name)
+		return data, nil
 	}
 	h := sha256.New()
 	ts := &templateSet{sources: map[string]string{}, files: map[string][]byte{}, parsed: map[string]map[string]*htmltemplate.Template{}}
@@ -118,7 +115,7 @@ func (ts *templateSet) parse(kind string, labels map[string]string, fixed *fixed
 			if !ok {
 				return action // left to fail at execution (missingkey=error)
 			}
-			return strings.ReplaceAll(htmltemplate.HTMLEscapeString(text), "{", "&#123;")
+			return strings.ReplaceAll(escape.HTML(text), "{", "&#123;")
 		})
 		if fixed == nil {
 			return src
@@ -132,7 +129,7 @@ func (ts *templateSet) parse(kind string, labels map[string]string, fixed *fixed
 			case "Lang":
 				return fixed.lang
 			}
-			return strings.ReplaceAll(htmltemplate.HTMLEscapeString(fixed.footer), "{", "&#123;")
+			return strings.ReplaceAll(escape.HTML(fixed.footer), "{", "&#123;")
 		})
 	}
 	name := kind + ".html.tmpl"
@@ -197,7 +194,7 @@ func (ts *templateSet) static(name string) ([]byte, error) {
 func codeSpans(s string) htmltemplate.HTML {
 	var sb strings.Builder
 	for i, part := range strings.Split(s, "`") {
-		esc := htmltemplate.HTMLEscapeString(part)
+		esc := escape.HTML(part)
 		if i%2 == 1 {
 			sb.WriteString("<code>" + esc + "</code>")
 		} else {

@@ -1,6 +1,6 @@
 //go:build unix
 
-package site
+package atomicfile
 
 import (
 	"io/fs"
@@ -8,10 +8,10 @@ import (
 )
 
 // createFile writes data to a new file at path (truncating one that is
-// there). It calls the system directly: os.OpenFile also registers every
-// file with the network poller, which for regular files fails and costs
-// five system calls more per file, a fifth of a 10,000-page build's
-// system time.
+// there) with Perm under the umask. It calls the system directly:
+// os.OpenFile also registers every file with the network poller, which for
+// regular files fails and costs five system calls more per file, a fifth
+// of a 10,000-page site build's system time.
 func createFile(path string, data []byte) error {
 	fd, err := openRetry(path)
 	if err != nil {
@@ -36,7 +36,7 @@ func createFile(path string, data []byte) error {
 
 func openRetry(path string) (int, error) {
 	for {
-		fd, err := syscall.Open(path, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_TRUNC|syscall.O_CLOEXEC, 0o644)
+		fd, err := syscall.Open(path, syscall.O_WRONLY|syscall.O_CREAT|syscall.O_TRUNC|syscall.O_CLOEXEC, uint32(Perm))
 		if err != syscall.EINTR {
 			return fd, err
 		}

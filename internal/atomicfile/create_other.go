@@ -1,13 +1,13 @@
 //go:build !unix
 
-package site
+package atomicfile
 
 import "os"
 
 // createFile writes data to a new file at path (truncating one that is
-// there).
+// there) with Perm under the umask.
 func createFile(path string, data []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, Perm)
 	if err != nil {
 		return err
 	}
