@@ -475,7 +475,7 @@ func TestTraceCancelAndEmit(t *testing.T) {
 
 // FuzzTrace: whatever the bytes, Sniff and Parse must not panic, Parse must
 // reject with an *InputError only, an accepted run must be consistent, and
-// WriteTrace must write it back to a file that parses to the same records.
+// Write must write it back to a file that parses to the same records.
 func FuzzTrace(f *testing.F) {
 	paths, _ := filepath.Glob(filepath.Join("testdata", "*.jsonl"))
 	for _, p := range paths {
