@@ -128,7 +128,7 @@ func genaiPerfJSONRun(file string, root *aiperfNode) (*benchrun.Run, error) {
 	for i, key := range root.keys {
 		v := root.vals[i]
 		if key == "input_config" || v.kind != pyjson.ObjectStart || v.get("unit") == nil {
-			run.Extra[key] = aiperfExtra(v)
+			run.Extra[key] = extraOf(v)
 			continue
 		}
 		blocks++
@@ -162,7 +162,7 @@ func genaiPerfJSONRun(file string, root *aiperfNode) (*benchrun.Run, error) {
 			latency = append(latency, key)
 		}
 		if !mapped {
-			run.Extra[key] = aiperfExtra(v)
+			run.Extra[key] = extraOf(v)
 		}
 	}
 	if blocks == 0 {

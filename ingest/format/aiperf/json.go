@@ -3,7 +3,6 @@ package aiperf
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -193,6 +192,9 @@ func (n *aiperfNode) describe() string {
 	return n.kind.String()
 }
 
+// extraOf is a value's Run.Extra text (jsonread's compact encoding).
+func extraOf(n *aiperfNode) string { return jsonread.Extra(n.jsonText()) }
+
 // jsonText writes the value back as compact JSON, for Run.Extra.
 func (n *aiperfNode) jsonText() string {
 	var b strings.Builder
@@ -208,7 +210,7 @@ func (n *aiperfNode) write(b *strings.Builder) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			aiperfWriteString(b, k)
+			b.Write(jsonread.AppendExtraString(nil, k))
 			b.WriteByte(':')
 			n.vals[i].write(b)
 		}
@@ -223,7 +225,7 @@ func (n *aiperfNode) write(b *strings.Builder) {
 		}
 		b.WriteByte(']')
 	case pyjson.String:
-		aiperfWriteString(b, n.text)
+		b.Write(jsonread.AppendExtraString(nil, n.text))
 	case pyjson.Number:
 		b.WriteString(n.text)
 	case pyjson.True:
@@ -233,26 +235,6 @@ func (n *aiperfNode) write(b *strings.Builder) {
 	default:
 		b.WriteString("null")
 	}
-}
-
-// aiperfWriteString writes a JSON string as Python's json.dumps would read
-// it back: no HTML escaping of <, > and &.
-func aiperfWriteString(b *strings.Builder, s string) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.Encode(s) // a string always encodes
-	b.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
-}
-
-// aiperfExtra is a value's JSON text for Run.Extra, or a placeholder when it
-// is too large to keep beside the run (the raw bytes keep it).
-func aiperfExtra(n *aiperfNode) string {
-	s := n.jsonText()
-	if len(s) > jsonread.ExtraLimit {
-		return jsonread.OversizeNote(int64(len(s)))
-	}
-	return s
 }
 
 // aiperfTooLarge is the reading error of a file past aiperfSummaryMax.
@@ -665,7 +647,7 @@ func aiperfSummaryRun(file string, root *aiperfNode) (*benchrun.Run, error) {
 			blocks = append(blocks, block{key, v})
 			continue
 		}
-		run.Extra[key] = aiperfExtra(v)
+		run.Extra[key] = extraOf(v)
 	}
 	if len(blocks) == 0 {
 		return nil, format.Errorf(file, root.place(), "not an AIPerf summary: no metric blocks (objects with a \"unit\")")
@@ -718,7 +700,7 @@ func aiperfSummaryRun(file string, root *aiperfNode) (*benchrun.Run, error) {
 			mappedLatency = append(mappedLatency, b.tag)
 		}
 		if !mapped {
-			run.Extra[b.tag] = aiperfExtra(b.node)
+			run.Extra[b.tag] = extraOf(b.node)
 		}
 	}
 
@@ -730,7 +712,7 @@ func aiperfSummaryRun(file string, root *aiperfNode) (*benchrun.Run, error) {
 	// summary, which every generation writes (empty when none failed).
 	summaryFailed := int64(-1)
 	if es := root.get("error_summary"); es != nil {
-		run.Extra["error_summary"] = aiperfExtra(es)
+		run.Extra["error_summary"] = extraOf(es)
 		if es.kind == pyjson.ArrayStart {
 			var total int64
 			var parts []string
@@ -764,14 +746,14 @@ func aiperfSummaryRun(file string, root *aiperfNode) (*benchrun.Run, error) {
 	}
 
 	if v := root.get("was_cancelled"); v != nil {
-		run.Extra["was_cancelled"] = aiperfExtra(v)
+		run.Extra["was_cancelled"] = extraOf(v)
 		if v.kind == pyjson.True {
 			note("the benchmark was cancelled before it finished (was_cancelled)")
 		}
 	}
 	for _, k := range []string{"start_time", "end_time", "benchmark_id", "run_info", "schema_version", "telemetry_data", "warmup_metrics", "runtime_submission_invalid_reasons", "branch_stats"} {
 		if v := root.get(k); v != nil {
-			run.Extra[k] = aiperfExtra(v)
+			run.Extra[k] = extraOf(v)
 		}
 	}
 	if v, ok := root.get("aiperf_version").str(); ok && v != "" {
@@ -785,7 +767,7 @@ func aiperfSummaryRun(file string, root *aiperfNode) (*benchrun.Run, error) {
 	}
 	aiperfGPUFact(run, root.get("telemetry_data"))
 	if ic := root.get("input_config"); ic != nil {
-		run.Extra["input_config"] = aiperfExtra(ic)
+		run.Extra["input_config"] = extraOf(ic)
 		aiperfConfigFacts(run, ic)
 	}
 	if v, ok := root.path("run_info", "random_seed").finite(); ok {

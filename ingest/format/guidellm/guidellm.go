@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -1491,8 +1490,6 @@ func (n *glNode) scalarText() (string, bool) {
 // must not make the reader build millions.
 const glMaxNodes = 1 << 20
 
-// glMaxText bounds the JSON text kept for one Extra value.
-const glMaxText = 64 << 10
 
 // glTooLarge is a tree past glMaxNodes.
 type glTooLarge struct{ where string }
@@ -1686,19 +1683,16 @@ func glParseYAML(data []byte, omit map[string]bool) (*glNode, error) {
 	return glFromYAML(&doc, omit)
 }
 
-// glText renders a node as JSON text for Run.Extra, at most glMaxText bytes
+// glText renders a node as JSON text for Run.Extra, at most jsonread.ExtraLimit bytes
 // (a longer value is replaced by a note: the raw bytes keep it).
 func glText(n *glNode) string {
 	var sb strings.Builder
 	glWrite(&sb, n)
-	if sb.Len() > glMaxText {
-		return jsonread.OversizeNote(int64(sb.Len()))
-	}
-	return sb.String()
+	return jsonread.Extra(sb.String())
 }
 
 func glWrite(sb *strings.Builder, n *glNode) {
-	if sb.Len() > glMaxText {
+	if sb.Len() > jsonread.ExtraLimit {
 		return
 	}
 	if n == nil {
@@ -1731,7 +1725,7 @@ func glWrite(sb *strings.Builder, n *glNode) {
 		sb.WriteByte('[')
 		for i, it := range n.items {
 			if i > 0 {
-				sb.WriteString(", ")
+				sb.WriteByte(',')
 			}
 			glWrite(sb, it)
 		}
@@ -1740,18 +1734,15 @@ func glWrite(sb *strings.Builder, n *glNode) {
 		sb.WriteByte('{')
 		for i, k := range n.keys {
 			if i > 0 {
-				sb.WriteString(", ")
+				sb.WriteByte(',')
 			}
 			glQuote(sb, k)
-			sb.WriteString(": ")
+			sb.WriteByte(':')
 			glWrite(sb, n.vals[i])
 		}
 		sb.WriteByte('}')
 	}
 }
 
-// glQuote writes s as a JSON string.
-func glQuote(sb *strings.Builder, s string) {
-	b, _ := json.Marshal(s)
-	sb.Write(b)
-}
+// glQuote writes s as a JSON string of an Extra value.
+func glQuote(sb *strings.Builder, s string) { sb.Write(jsonread.AppendExtraString(nil, s)) }

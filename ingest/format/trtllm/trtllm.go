@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -198,8 +197,7 @@ func (t *trtllmTree) value(first pyjson.Token, path string) (*trtllmNode, error)
 		}
 	case pyjson.String:
 		n.str = string(first.Bytes)
-		b, _ := json.Marshal(n.str)
-		n.raw = string(b)
+		n.raw = string(jsonread.AppendExtraString(nil, n.str))
 	case pyjson.Number:
 		n.raw = string(first.Bytes)
 	case pyjson.True:
@@ -214,11 +212,11 @@ func (t *trtllmTree) value(first pyjson.Token, path string) (*trtllmNode, error)
 	return n, nil
 }
 
-// text writes the node back as compact JSON, for Extra.
+// text is the node's Run.Extra text (jsonread's compact encoding).
 func (n *trtllmNode) text() string {
 	var b strings.Builder
 	n.write(&b)
-	return b.String()
+	return jsonread.Extra(b.String())
 }
 
 func (n *trtllmNode) write(b *strings.Builder) {
@@ -229,8 +227,7 @@ func (n *trtllmNode) write(b *strings.Builder) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			kb, _ := json.Marshal(k)
-			b.Write(kb)
+			b.Write(jsonread.AppendExtraString(nil, k))
 			b.WriteByte(':')
 			n.kids[k].write(b)
 		}
