@@ -1490,7 +1490,6 @@ func (n *glNode) scalarText() (string, bool) {
 // must not make the reader build millions.
 const glMaxNodes = 1 << 20
 
-
 // glTooLarge is a tree past glMaxNodes.
 type glTooLarge struct{ where string }
 
