@@ -1,6 +1,7 @@
 package jsonread
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"unicode/utf8"
@@ -65,20 +66,36 @@ func Whole(t pyjson.Token) (int64, bool) {
 	return int64(f), true
 }
 
+// Ticker checks for cancellation once every CtxEvery items of a long list.
+type Ticker struct {
+	Ctx context.Context
+	n   int
+}
+
+// Tick counts an item and returns the context's error every CtxEvery items.
+func (t *Ticker) Tick() error {
+	t.n++
+	if t.n < CtxEvery {
+		return nil
+	}
+	t.n = 0
+	return t.Ctx.Err()
+}
+
 // GapFail reports a bad gap list: gap is -1 for the list itself, else the
 // index of the bad gap; syntax is a decoder error (reason is then empty).
 type GapFail func(gap int, tok pyjson.Token, reason string, syntax error) error
 
 // Gaps reduces one request's list of inter-chunk gaps in seconds, which
 // begins with t, to its summary as it streams past: a large file holds tens
-// of millions of gaps. check runs before each gap (cancellation).
-func Gaps(d *pyjson.Decoder, t pyjson.Token, check func() error, fail GapFail) (benchrun.GapStats, error) {
+// of millions of gaps. tick counts each gap (cancellation).
+func Gaps(d *pyjson.Decoder, t pyjson.Token, tick *Ticker, fail GapFail) (benchrun.GapStats, error) {
 	g := benchrun.GapStats{Min: benchrun.Unknown, Max: benchrun.Unknown}
 	if t.Kind != pyjson.ArrayStart {
 		return g, fail(-1, t, fmt.Sprintf("expected a list of gaps, found %s", t.Kind), nil)
 	}
 	for k := 0; ; k++ {
-		if err := check(); err != nil {
+		if err := tick.Tick(); err != nil {
 			return g, err
 		}
 		e, err := d.Next()

@@ -221,7 +221,7 @@ func (b *sglangBad) rejection() string {
 type sglangParser struct {
 	ctx   context.Context
 	lines *sglangLines
-	items int // array items read since the last cancellation check
+	tick  jsonread.Ticker // array items read since the last cancellation check
 }
 
 // Parse reads every line and emits one run per line in file order. A bad
@@ -229,7 +229,7 @@ type sglangParser struct {
 // archived; when no line holds a readable run, Parse also returns an
 // InputError for the file, naming its first bad line and the others.
 func (sglangJSONL) Parse(ctx context.Context, name string, r io.Reader, emit func(*benchrun.Run) error) error {
-	p := &sglangParser{ctx: ctx, lines: &sglangLines{br: bufio.NewReaderSize(r, sglangLineBuffer)}}
+	p := &sglangParser{ctx: ctx, tick: jsonread.Ticker{Ctx: ctx}, lines: &sglangLines{br: bufio.NewReaderSize(r, sglangLineBuffer)}}
 	var (
 		firstBad *format.InputError
 		badLines []int // the first few bad lines after the first
@@ -1017,12 +1017,8 @@ func sglangServerStrings(raw []byte, top bool) map[string]string {
 }
 
 func (b *sglangRun) checkCtx() *sglangBad {
-	b.p.items++
-	if b.p.items >= jsonread.CtxEvery {
-		b.p.items = 0
-		if err := b.p.ctx.Err(); err != nil {
-			return &sglangBad{reason: err.Error(), err: err}
-		}
+	if err := b.p.tick.Tick(); err != nil {
+		return &sglangBad{reason: err.Error(), err: err}
 	}
 	return nil
 }
@@ -1122,75 +1118,45 @@ func (b *sglangRun) column(key string, col sglangColumn, vt pyjson.Token) *sglan
 
 // tokens reads a token count.
 func (b *sglangRun) tokens(key string, i int, t pyjson.Token) (int32, *sglangBad) {
-	where := sglangItemPlace(key, i)
-	if t.Kind != pyjson.Number {
-		return 0, b.bad(where, t, "expected a token count, found %s", t.Kind)
-	}
-	n, err := t.Int()
+	n, err := jsonread.Tokens(t)
 	if err != nil {
-		return 0, b.bad(where, t, "expected a token count, found %s", t.Bytes)
+		return 0, b.bad(sglangItemPlace(key, i), t, "%v", err)
 	}
-	if n < 0 {
-		return 0, b.bad(where, t, "negative token count %d", n)
-	}
-	if n > math.MaxInt32 {
-		return 0, b.bad(where, t, "token count %d is implausibly large", n)
-	}
-	return int32(n), nil
+	return n, nil
 }
 
 // seconds reads a per-request time, which SGLang writes in seconds.
 func (b *sglangRun) seconds(key string, i int, t pyjson.Token) (float64, *sglangBad) {
-	where := sglangItemPlace(key, i)
-	if t.Kind != pyjson.Number {
-		return 0, b.bad(where, t, "expected a time in seconds, found %s", t.Kind)
-	}
-	v, err := t.Float()
+	v, err := jsonread.Seconds(t)
 	if err != nil {
-		return 0, b.bad(where, t, "%v", err)
+		return 0, b.bad(sglangItemPlace(key, i), t, "%v", err)
 	}
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, b.bad(where, t, "%s is not a valid time", t.Bytes)
-	}
-	if v < 0 {
-		return 0, b.bad(where, t, "negative time %s", t.Bytes)
-	}
-	v, _ = format.ToCanonicalUnit(v, "s")
 	return v, nil
 }
+
+// errGapBad stands for the *sglangBad a gap-list failure set.
+var errGapBad = errors.New("bad gap list")
 
 // gaps reduces one request's inter-token gaps to their summary as they
 // stream past.
 func (b *sglangRun) gaps(key string, i int, t pyjson.Token) (benchrun.GapStats, *sglangBad) {
-	g := benchrun.GapStats{Min: benchrun.Unknown, Max: benchrun.Unknown}
-	if t.Kind != pyjson.ArrayStart {
-		return g, b.bad(sglangItemPlace(key, i), t, "expected a list of gaps, found %s", t.Kind)
+	var bad *sglangBad
+	g, err := jsonread.Gaps(b.d, t, &b.p.tick, func(k int, tok pyjson.Token, reason string, syntax error) error {
+		where := sglangItemPlace(key, i)
+		if k >= 0 {
+			where = fmt.Sprintf("key %q item %d gap %d", key, i, k)
+		}
+		if syntax != nil {
+			bad = b.p.syntax(syntax, where)
+		} else {
+			bad = b.bad(where, tok, "%s", reason)
+		}
+		return errGapBad
+	})
+	if err != nil && bad == nil {
+		return g, &sglangBad{reason: err.Error(), err: err}
 	}
-	for k := 0; ; k++ {
-		if bad := b.checkCtx(); bad != nil {
-			return g, bad
-		}
-		where := fmt.Sprintf("key %q item %d gap %d", key, i, k)
-		e, err := b.d.Next()
-		if err != nil {
-			return g, b.p.syntax(err, where)
-		}
-		if e.Kind == pyjson.ArrayEnd {
-			return g, nil
-		}
-		if e.Kind != pyjson.Number {
-			return g, b.bad(where, e, "expected a time in seconds, found %s", e.Kind)
-		}
-		v, err := e.Float()
-		if err != nil || v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-			return g, b.bad(where, e, "%s is not a valid gap in seconds", e.Bytes)
-		}
-		if g.Count == math.MaxInt32 {
-			return g, b.bad(where, e, "too many gaps in one request")
-		}
-		v, _ = format.ToCanonicalUnit(v, "s")
-		g.Add(v)
-	}
+	return g, bad
 }
 
 // finish checks the run as a whole and decides what needed the whole line:

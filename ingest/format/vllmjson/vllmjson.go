@@ -83,7 +83,7 @@ func (vllmJSON) Sniff(name string, head []byte) bool {
 
 // Parse reads every run in the file and emits them in file order.
 func (vllmJSON) Parse(ctx context.Context, name string, r io.Reader, emit func(*benchrun.Run) error) error {
-	p := &vllmJSONParser{ctx: ctx, file: name, d: pyjson.NewDecoder(r)}
+	p := &vllmJSONParser{ctx: ctx, file: name, d: pyjson.NewDecoder(r), tick: jsonread.Ticker{Ctx: ctx}}
 	ordinal := 0
 	for {
 		if err := ctx.Err(); err != nil {
@@ -149,10 +149,10 @@ func (vllmJSON) Parse(ctx context.Context, name string, r io.Reader, emit func(*
 }
 
 type vllmJSONParser struct {
-	ctx   context.Context
-	file  string
-	d     *pyjson.Decoder
-	items int // array items read since the last cancellation check
+	ctx  context.Context
+	file string
+	d    *pyjson.Decoder
+	tick jsonread.Ticker // array items read since the last cancellation check
 }
 
 // syntax turns a decoder error into an InputError, prefixed with where in
@@ -632,14 +632,7 @@ func (b *vllmRunBuilder) slot(i int) *benchrun.Request {
 	return &b.reqs[i]
 }
 
-func (b *vllmRunBuilder) checkCtx() error {
-	b.p.items++
-	if b.p.items >= jsonread.CtxEvery {
-		b.p.items = 0
-		return b.p.ctx.Err()
-	}
-	return nil
-}
+func (b *vllmRunBuilder) checkCtx() error { return b.p.tick.Tick() }
 
 // column reads one per-request list into the records. Lists arrive one
 // key after another; the first one fixes the request count and the others
@@ -725,72 +718,34 @@ func (b *vllmRunBuilder) column(key string, col vllmColumn, vt pyjson.Token) err
 
 // tokens reads a token count.
 func (b *vllmRunBuilder) tokens(key string, i int, t pyjson.Token) (int32, error) {
-	if t.Kind != pyjson.Number {
-		return 0, b.errAt(jsonread.ItemPlace(key, i), t, "expected a token count, found %s", t.Kind)
-	}
-	n, err := t.Int()
+	n, err := jsonread.Tokens(t)
 	if err != nil {
-		return 0, b.errAt(jsonread.ItemPlace(key, i), t, "expected a token count, found %s", t.Bytes)
+		return 0, b.errAt(jsonread.ItemPlace(key, i), t, "%v", err)
 	}
-	if n < 0 {
-		return 0, b.errAt(jsonread.ItemPlace(key, i), t, "negative token count %d", n)
-	}
-	if n > math.MaxInt32 {
-		return 0, b.errAt(jsonread.ItemPlace(key, i), t, "token count %d is implausibly large", n)
-	}
-	return int32(n), nil
+	return n, nil
 }
 
 // seconds reads a per-request time, which vLLM writes in seconds.
 func (b *vllmRunBuilder) seconds(key string, i int, t pyjson.Token) (float64, error) {
-	if t.Kind != pyjson.Number {
-		return 0, b.errAt(jsonread.ItemPlace(key, i), t, "expected a time in seconds, found %s", t.Kind)
-	}
-	v, err := t.Float()
+	v, err := jsonread.Seconds(t)
 	if err != nil {
 		return 0, b.errAt(jsonread.ItemPlace(key, i), t, "%v", err)
 	}
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, b.errAt(jsonread.ItemPlace(key, i), t, "%s is not a valid time", t.Bytes)
-	}
-	if v < 0 {
-		return 0, b.errAt(jsonread.ItemPlace(key, i), t, "negative time %s", t.Bytes)
-	}
-	v, _ = format.ToCanonicalUnit(v, "s")
 	return v, nil
 }
 
-// gaps reduces one request's list of inter-chunk gaps to its summary as it
-// streams past: a large file holds tens of millions of gaps.
+// gaps reduces one request's list of inter-chunk gaps to its summary.
 func (b *vllmRunBuilder) gaps(key string, i int, t pyjson.Token) (benchrun.GapStats, error) {
-	g := benchrun.GapStats{Min: benchrun.Unknown, Max: benchrun.Unknown}
-	if t.Kind != pyjson.ArrayStart {
-		return g, b.errAt(jsonread.ItemPlace(key, i), t, "expected a list of gaps, found %s", t.Kind)
-	}
-	for k := 0; ; k++ {
-		if err := b.checkCtx(); err != nil {
-			return g, err
+	return jsonread.Gaps(b.p.d, t, &b.p.tick, func(k int, tok pyjson.Token, reason string, syntax error) error {
+		where := jsonread.ItemPlace(key, i)
+		if k >= 0 {
+			where = fmt.Sprintf("key %q item %d gap %d, ", key, i, k)
 		}
-		e, err := b.p.d.Next()
-		if err != nil {
-			return g, b.p.syntax(err, b.prefix+fmt.Sprintf("key %q item %d gap %d, ", key, i, k))
+		if syntax != nil {
+			return b.p.syntax(syntax, b.prefix+where)
 		}
-		if e.Kind == pyjson.ArrayEnd {
-			return g, nil
-		}
-		if e.Kind != pyjson.Number {
-			return g, b.errAt(fmt.Sprintf("key %q item %d gap %d, ", key, i, k), e, "expected a time in seconds, found %s", e.Kind)
-		}
-		v, err := e.Float()
-		if err != nil || v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-			return g, b.errAt(fmt.Sprintf("key %q item %d gap %d, ", key, i, k), e, "%s is not a valid gap in seconds", e.Bytes)
-		}
-		v, _ = format.ToCanonicalUnit(v, "s")
-		if g.Count == math.MaxInt32 {
-			return g, b.errAt(fmt.Sprintf("key %q item %d gap %d, ", key, i, k), e, "too many gaps in one request")
-		}
-		g.Add(v)
-	}
+		return b.errAt(where, tok, "%s", reason)
+	})
 }
 
 // finish checks the run as a whole and fills what is known only at its end.
