@@ -70,18 +70,7 @@ type perfAnalyzerParser struct {
 }
 
 func (p *perfAnalyzerParser) syntax(err error) error {
-	var e *pyjson.Error
-	if !errors.As(err, &e) {
-		return &format.InputError{File: p.file, Reason: err.Error(), Err: err}
-	}
-	reason := "malformed JSON: " + e.Msg
-	switch {
-	case e.Err != nil:
-		reason = e.Msg
-	case strings.Contains(e.Msg, "unexpected end of input"):
-		reason += " (is the file truncated?)"
-	}
-	return &format.InputError{File: p.file, Place: e.Place(), Reason: reason, Err: err}
+	return jsonread.Syntax(p.file, "", err)
 }
 
 func (p *perfAnalyzerParser) next() (pyjson.Token, error) {

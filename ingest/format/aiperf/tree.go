@@ -159,18 +159,7 @@ func (t *aiperfTreeReader) syntax(err error) error {
 	if errors.Is(err, aiperfTooLarge) {
 		return &format.InputError{File: t.file, Reason: fmt.Sprintf("%v (%d MiB): not an AIPerf or GenAI-Perf summary", err, aiperfSummaryMax>>20), Err: err}
 	}
-	var e *pyjson.Error
-	if !errors.As(err, &e) {
-		return &format.InputError{File: t.file, Reason: err.Error(), Err: err}
-	}
-	reason := "malformed JSON: " + e.Msg
-	switch {
-	case e.Err != nil:
-		reason = e.Msg
-	case strings.Contains(e.Msg, "unexpected end of input"):
-		reason += " (is the file truncated?)"
-	}
-	return &format.InputError{File: t.file, Place: e.Place(), Reason: reason, Err: err}
+	return jsonread.Syntax(t.file, "", err)
 }
 
 // aiperfReadTree reads a whole small JSON file: one value, nothing after it.

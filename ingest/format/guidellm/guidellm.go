@@ -14,6 +14,7 @@ import (
 
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/ingest/format"
+	"github.com/benchledger/benchledger/ingest/jsonread"
 	"github.com/benchledger/benchledger/ingest/pyjson"
 )
 
@@ -298,18 +299,7 @@ func glSyntax(file string, err error) error {
 	if errors.As(err, &tl) {
 		return &format.InputError{File: file, Place: tl.where, Reason: tl.Error(), Err: err}
 	}
-	var e *pyjson.Error
-	if !errors.As(err, &e) {
-		return &format.InputError{File: file, Reason: err.Error(), Err: err}
-	}
-	reason := "malformed JSON: " + e.Msg
-	switch {
-	case e.Err != nil:
-		reason = e.Msg
-	case strings.Contains(e.Msg, "unexpected end of input"):
-		reason += " (is the file truncated?)"
-	}
-	return &format.InputError{File: file, Place: e.Place(), Reason: reason, Err: err}
+	return jsonread.Syntax(file, "", err)
 }
 
 // glReadJSON streams a JSON report: envelope keys become trees, each

@@ -3,7 +3,6 @@ package vllmjson
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -158,18 +157,7 @@ type vllmJSONParser struct {
 // syntax turns a decoder error into an InputError, prefixed with where in
 // the run it happened.
 func (p *vllmJSONParser) syntax(err error, prefix string) error {
-	var e *pyjson.Error
-	if !errors.As(err, &e) {
-		return &format.InputError{File: p.file, Place: strings.TrimSuffix(prefix, ", "), Reason: err.Error(), Err: err}
-	}
-	reason := "malformed JSON: " + e.Msg
-	switch {
-	case e.Err != nil:
-		reason = e.Msg
-	case strings.Contains(e.Msg, "unexpected end of input"):
-		reason += " (is the file truncated?)"
-	}
-	return &format.InputError{File: p.file, Place: prefix + e.Place(), Reason: reason, Err: err}
+	return jsonread.Syntax(p.file, prefix, err)
 }
 
 // vllmColumn names a per-request list of a vLLM result.
