@@ -23,7 +23,7 @@ import (
 
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/figures"
-	"github.com/benchledger/benchledger/ingest"
+	"github.com/benchledger/benchledger/ingest/registry"
 	"github.com/benchledger/benchledger/provenance"
 	"github.com/benchledger/benchledger/store"
 )
@@ -295,7 +295,7 @@ func reparseBlob(ctx context.Context, a *store.Archive, sha, format, fileName st
 		return nil, nil, nil, err
 	}
 	er := &errReader{r: rc}
-	parser, ok := ingest.ParserByID(format)
+	parser, ok := registry.ByID(format)
 	if !ok {
 		parseErr = fmt.Errorf("no parser for format %q", format)
 	} else {

@@ -1,3 +1,8 @@
+// Package ingest is the batch pipeline: it walks folders, detects each
+// file's format (ingest/registry), parses it with that format's package,
+// applies provenance manifests and hands the runs to the store. The
+// formats, the reading toolkit they share (ingest/jsonread) and the trace
+// format (ingest/trace) live in packages of their own below this one.
 package ingest
 
 import (
@@ -19,6 +24,8 @@ import (
 	"time"
 
 	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/ingest/format"
+	"github.com/benchledger/benchledger/ingest/registry"
 	"github.com/benchledger/benchledger/provenance"
 	"github.com/benchledger/benchledger/store"
 )
@@ -91,8 +98,8 @@ func Batch(ctx context.Context, paths []string, opt Options, report func(Outcome
 		b.fixed = m
 	}
 	if opt.Format != "" {
-		if b.forced, _ = ParserByID(opt.Format); b.forced == nil {
-			return fmt.Errorf("unknown --format %q (known: %s)", opt.Format, strings.Join(FormatIDs(), ", "))
+		if b.forced, _ = registry.ByID(opt.Format); b.forced == nil {
+			return fmt.Errorf("unknown --format %q (known: %s)", opt.Format, strings.Join(registry.IDs(), ", "))
 		}
 	}
 	ctx, cancel := context.WithCancel(ctx)
@@ -141,11 +148,14 @@ func Batch(ctx context.Context, paths []string, opt Options, report func(Outcome
 // memory stays bounded whatever their size.
 const smallFile = 16 << 20
 
+// detect decides a file's format; tests add a format of their own here.
+var detect = registry.Detect
+
 // prepared is what the preparation stage found out about one file.
 type prepared struct {
 	c      candidate
 	done   *Outcome // a rejection or a skip, decided without the archive
-	parser Parser
+	parser format.Parser
 	sum    string
 	size   int64
 	known  bool // the archive already holds these bytes
@@ -217,7 +227,7 @@ type manifestEntry struct {
 
 type batch struct {
 	opt       Options
-	forced    Parser // --format
+	forced    format.Parser // --format
 	fixed     *provenance.Manifest
 	manifests map[string]*manifestEntry
 	// referencesDone: manifest paths whose references: this batch has
@@ -287,14 +297,14 @@ func (b *batch) prepare(ctx context.Context, c candidate) *prepared {
 		return reject("", plainIOError(err))
 	}
 	p.size = st.Size()
-	head := make([]byte, min(HeadSize, max(p.size, 0)+1))
+	head := make([]byte, min(format.HeadSize, max(p.size, 0)+1))
 	n, err := io.ReadFull(f, head)
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return reject("", plainIOError(err))
 	}
 	head = head[:n]
 	if p.parser = b.forced; p.parser == nil {
-		d := Detect(c.path, head)
+		d := detect(c.path, head)
 		switch {
 		case d.Parser != nil:
 			p.parser = d.Parser
@@ -307,11 +317,11 @@ func (b *batch) prepare(ctx context.Context, c candidate) *prepared {
 			return reject("", "recognised as "+d.Unsupported+", which this version of benchledger cannot ingest yet")
 		case len(bytes.TrimSpace(head)) == 0:
 			return reject("", "empty file")
-		case c.walked && !LooksLikeResultFile(c.path, head):
+		case c.walked && !registry.LooksLikeResultFile(c.path, head):
 			p.done = &Outcome{Status: StatusSkipped, File: c.path, Reason: "not a recognised benchmark result"}
 			return p
 		default:
-			return reject("byte 0", "not a recognised benchmark result ("+describeHead(head)+"); known formats: "+strings.Join(FormatIDs(), ", "))
+			return reject("byte 0", "not a recognised benchmark result ("+describeHead(head)+"); known formats: "+strings.Join(registry.IDs(), ", "))
 		}
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
@@ -408,7 +418,7 @@ func (b *batch) write(ctx context.Context, p *prepared, report func(Outcome)) er
 // parseRejection turns a parser's error into a rejection, or passes on
 // what is not about the input (interruption, the archive failing).
 func parseRejection(ctx context.Context, path string, err error) error {
-	var ie *InputError
+	var ie *format.InputError
 	var rej *rejectError
 	switch {
 	case ctx.Err() != nil:

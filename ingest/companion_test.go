@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/ingest/format"
 	"github.com/benchledger/benchledger/store"
 )
 
@@ -52,7 +53,7 @@ func (companionTestFormat) Parse(_ context.Context, name string, r io.Reader, em
 		}
 		k, v, ok := strings.Cut(line, "=")
 		if !ok {
-			return Errorf(name, fmt.Sprintf("block %d", ord), "not key=value: %q", line)
+			return format.Errorf(name, fmt.Sprintf("block %d", ord), "not key=value: %q", line)
 		}
 		switch k {
 		case "companion":
@@ -75,7 +76,17 @@ func (companionTestFormat) Parse(_ context.Context, name string, r io.Reader, em
 	return flush()
 }
 
-func init() { register(1000, func() Parser { return companionTestFormat{} }) }
+// The test format is sniffed after every real one.
+func init() {
+	real := detect
+	detect = func(name string, head []byte) format.Detection {
+		d := real(name, head)
+		if d.Parser == nil && (companionTestFormat{}).Sniff(name, head) {
+			return format.Detection{Parser: companionTestFormat{}}
+		}
+		return d
+	}
+}
 
 func TestCompanionFilesMakeOneRun(t *testing.T) {
 	dir := t.TempDir()

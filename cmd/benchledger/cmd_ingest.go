@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/benchledger/benchledger/ingest"
+	"github.com/benchledger/benchledger/ingest/registry"
 	"github.com/benchledger/benchledger/provenance"
 	"github.com/benchledger/benchledger/store"
 )
@@ -39,7 +40,7 @@ the manifest; each one recorded or re-checked is noted on stderr, not listed on 
 		fs := newFlags(c, e)
 		db := dbFlag(fs, e)
 		meta := fs.String("meta", "", "provenance manifest for every file (default: the nearest campaign.yaml)")
-		format := fs.String("format", "", "force the input format: "+strings.Join(ingest.FormatIDs(), ", "))
+		format := fs.String("format", "", "force the input format: "+strings.Join(registry.IDs(), ", "))
 		asJSON := fs.Bool("json", false, "print one JSON document instead of lines")
 		var sets provenance.Record
 		fs.Func("set", "provenance `field=value` for every run (repeatable; overrides the manifest)", func(s string) error {
@@ -58,8 +59,8 @@ the manifest; each one recorded or re-checked is noted on stderr, not listed on 
 			return usageErrorf("no files or folders to ingest")
 		}
 		if *format != "" {
-			if _, ok := ingest.ParserByID(*format); !ok {
-				return usageErrorf("unknown --format %q (known: %s)", *format, strings.Join(ingest.FormatIDs(), ", "))
+			if _, ok := registry.ByID(*format); !ok {
+				return usageErrorf("unknown --format %q (known: %s)", *format, strings.Join(registry.IDs(), ", "))
 			}
 		}
 		// Ingest memory is bounded by design (streamed files, chunked blobs),

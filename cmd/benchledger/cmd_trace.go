@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/benchledger/benchledger/benchrun"
-	"github.com/benchledger/benchledger/ingest"
+	"github.com/benchledger/benchledger/ingest/trace"
 	"github.com/benchledger/benchledger/internal/atomicfile"
 	"github.com/benchledger/benchledger/provenance"
 )
@@ -56,10 +56,10 @@ not at all).`,
 		}
 		h := traceHeader(run, provenance.Record(rec.Provenance).Effective())
 		if *out == "" {
-			return ingest.WriteTrace(e.stdout, h, run.Requests)
+			return trace.Write(e.stdout, h, run.Requests)
 		}
 		err = atomicfile.WriteWith(*out, func(w io.Writer) error {
-			if err := ingest.WriteTrace(w, h, run.Requests); err != nil {
+			if err := trace.Write(w, h, run.Requests); err != nil {
 				return fmt.Errorf("run %s: %w", rec.ID, err)
 			}
 			return nil
@@ -76,8 +76,8 @@ not at all).`,
 // traceHeader states in the trace header what the run's provenance says of
 // its client and workload (the header keys are provenance fields,
 // docs/trace-format.md), so a re-ingested trace carries them as file facts.
-func traceHeader(run *benchrun.Run, eff map[string]string) ingest.TraceHeader {
-	h := ingest.TraceHeader{Clock: run.Clock, Client: eff["measurement.client"], ClientVersion: eff["measurement.client_version"],
+func traceHeader(run *benchrun.Run, eff map[string]string) trace.Header {
+	h := trace.Header{Clock: run.Clock, Client: eff["measurement.client"], ClientVersion: eff["measurement.client_version"],
 		Host: eff["measurement.client_host"], ModelID: eff["checkpoint.model_id"], Tokenizer: eff["checkpoint.tokenizer"],
 		Label: eff["measurement.label"], Dataset: eff["workload.dataset"], Date: eff["measurement.date"]}
 	sourceDate := ""

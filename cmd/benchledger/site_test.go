@@ -380,7 +380,7 @@ func TestSiteDamagedRawFile(t *testing.T) {
 func TestSiteSummaryOnlyRun(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "a.db")
-	if r := bl(t, "ingest", "--db", db, filepath.Join("..", "..", "ingest", "testdata", "trtllm", "console_pytorch_streaming.log")); r.code != 0 {
+	if r := bl(t, "ingest", "--db", db, filepath.Join("..", "..", "ingest", "format", "trtllm", "testdata", "console_pytorch_streaming.log")); r.code != 0 {
 		t.Fatal(r)
 	}
 	out := filepath.Join(dir, "site")

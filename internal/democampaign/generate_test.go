@@ -20,7 +20,10 @@ import (
 	"time"
 
 	"github.com/benchledger/benchledger/benchrun"
-	"github.com/benchledger/benchledger/ingest"
+	"github.com/benchledger/benchledger/ingest/format"
+	"github.com/benchledger/benchledger/ingest/format/vllmjson"
+	"github.com/benchledger/benchledger/ingest/registry"
+	tracefile "github.com/benchledger/benchledger/ingest/trace"
 	"github.com/benchledger/benchledger/provenance"
 )
 
@@ -262,7 +265,7 @@ type traceRun struct {
 func parseTrace(t *testing.T, name string, b []byte) *benchrun.Run {
 	t.Helper()
 	var run *benchrun.Run
-	err := ingest.NewTrace().Parse(context.Background(), name, bytes.NewReader(b), func(r *benchrun.Run) error {
+	err := tracefile.NewParser().Parse(context.Background(), name, bytes.NewReader(b), func(r *benchrun.Run) error {
 		run = r
 		return nil
 	})
@@ -442,11 +445,11 @@ func TestCampaignFolder(t *testing.T) {
 	for _, f := range Files() {
 		t.Run(f, func(t *testing.T) {
 			var run *benchrun.Run
-			p := ingest.NewVLLMJSON()
+			var p format.Parser = vllmjson.New()
 			if strings.HasSuffix(f, ".jsonl") {
-				p = ingest.NewTrace()
+				p = tracefile.NewParser()
 			}
-			if d := ingest.Detect(f, files[f][:min(len(files[f]), ingest.HeadSize)]); d.Parser == nil || d.Parser.ID() != p.ID() {
+			if d := registry.Detect(f, files[f][:min(len(files[f]), format.HeadSize)]); d.Parser == nil || d.Parser.ID() != p.ID() {
 				t.Fatalf("detected as %+v, want %s", d, p.ID())
 			}
 			err := p.Parse(context.Background(), f, bytes.NewReader(files[f]), func(r *benchrun.Run) error {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/benchledger/benchledger/benchrun"
-	"github.com/benchledger/benchledger/ingest"
+	tracefile "github.com/benchledger/benchledger/ingest/trace"
 )
 
 // TraceRun is one client's trace file: a replica of a node run, or a single
@@ -34,7 +34,7 @@ type TraceGroup struct {
 
 	// Header holds what every file of the group states; File, Label, the
 	// GPU's metadata and server URL are added per run.
-	Header ingest.TraceHeader
+	Header tracefile.Header
 	Client Client
 	Server Server
 	// Dispatch is the clients' event-loop time per request for a node run
@@ -52,7 +52,7 @@ type TraceGroup struct {
 var gpuSlowdown = [8]float64{1.000, 1.004, 1.011, 1.002, 1.007, 1.015, 1.003, 1.009}
 
 // batchClient is the custom client behind the trace files (illustrative).
-var batchClient = ingest.TraceHeader{
+var batchClient = tracefile.Header{
 	Clock:         benchrun.ClockEpoch,
 	Client:        "openai-batch-client",
 	ClientVersion: "1.4.0",
@@ -192,7 +192,7 @@ func BuildGroup(g TraceGroup) ([][]byte, error) {
 		h.Metadata = map[string]string{"cuda_visible_devices": fmt.Sprint(p.run.GPU)}
 		h.Extra = map[string]string{"base_url": fmt.Sprintf(`"http://127.0.0.1:%d/v1"`, 8000+p.run.GPU)}
 		var b bytes.Buffer
-		if err := ingest.WriteTrace(&b, h, reqs); err != nil {
+		if err := tracefile.Write(&b, h, reqs); err != nil {
 			return nil, fmt.Errorf("%s: %v", p.run.File, err)
 		}
 		out[i] = b.Bytes()
@@ -315,7 +315,7 @@ func (g *TraceGroup) check(files [][]byte) error {
 	var lat []float64
 	for i, b := range files {
 		var run *benchrun.Run
-		err := ingest.NewTrace().Parse(context.Background(), g.Runs[i].File, bytes.NewReader(b), func(r *benchrun.Run) error {
+		err := tracefile.NewParser().Parse(context.Background(), g.Runs[i].File, bytes.NewReader(b), func(r *benchrun.Run) error {
 			run = r
 			return nil
 		})

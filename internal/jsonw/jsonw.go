@@ -1,7 +1,9 @@
 // Package jsonw writes JSON values by appending to a byte slice, with the
 // exact bytes encoding/json's Marshal gives (HTML-safe escaping included),
 // for pages that write the same small objects thousands of times and
-// cannot afford reflection on each.
+// cannot afford reflection on each. Two other string escapings are options:
+// encoding/json's without HTML escaping (Run.Extra), and the minimal one of
+// the benchledger trace.
 package jsonw
 
 import (
@@ -14,33 +16,67 @@ import (
 // ErrNotFinite: JSON has no NaN or infinity (json.Marshal refuses them too).
 var ErrNotFinite = errors.New("jsonw: NaN or infinite number")
 
+// Escaping is how AppendStringAs escapes a string.
+type Escaping uint8
+
+const (
+	// HTMLSafe is json.Marshal's: <, > and & escaped for embedding in HTML,
+	// U+2028 and U+2029 escaped for script, invalid UTF-8 replaced by
+	// \ufffd.
+	HTMLSafe Escaping = iota
+	// NoHTML is encoding/json's Encoder with SetEscapeHTML(false): as
+	// HTMLSafe but <, > and & kept, the text Python's json module writes
+	// and reads back. Run.Extra is written so.
+	NoHTML
+	// Minimal escapes what JSON requires and DEL: \", \\, \n, \r, \t, other
+	// control characters and DEL as \u00XX; UTF-8 (U+2028 too) is kept as
+	// is and an invalid byte becomes U+FFFD itself. The benchledger trace is
+	// written so: one record a line, readable in a terminal.
+	Minimal
+)
+
+// plain[e][c] is whether ASCII byte c needs no escaping under e.
+var plain = func() (t [3][utf8.RuneSelf]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		ok := c != '"' && c != '\\'
+		t[HTMLSafe][c] = ok && c != '<' && c != '>' && c != '&'
+		t[NoHTML][c] = ok
+		t[Minimal][c] = ok && c != 0x7f
+	}
+	return t
+}()
+
 // AppendString writes s as json.Marshal does: <, > and & escaped for
 // embedding in HTML, U+2028 and U+2029 escaped for script, invalid UTF-8
 // replaced by \ufffd.
-func AppendString(b []byte, s string) []byte {
+func AppendString(b []byte, s string) []byte { return AppendStringAs(b, s, HTMLSafe) }
+
+// AppendStringAs writes s as a JSON string with the escaping e.
+func AppendStringAs(b []byte, s string, e Escaping) []byte {
 	const hex = "0123456789abcdef"
+	safe := &plain[e]
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			if safe[c] {
 				i++
 				continue
 			}
 			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
+			switch {
+			case c == '"' || c == '\\':
 				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
+			case c == '\n':
 				b = append(b, '\\', 'n')
-			case '\r':
+			case c == '\r':
 				b = append(b, '\\', 'r')
-			case '\t':
+			case c == '\t':
 				b = append(b, '\\', 't')
+			case c == '\b' && e != Minimal:
+				b = append(b, '\\', 'b')
+			case c == '\f' && e != Minimal:
+				b = append(b, '\\', 'f')
 			default:
 				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
 			}
@@ -51,12 +87,16 @@ func AppendString(b []byte, s string) []byte {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
 			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
+			if e == Minimal {
+				b = append(b, "\ufffd"...)
+			} else {
+				b = append(b, `\ufffd`...)
+			}
 			i += size
 			start = i
 			continue
 		}
-		if r == '\u2028' || r == '\u2029' {
+		if (r == '\u2028' || r == '\u2029') && e != Minimal {
 			b = append(b, s[start:i]...)
 			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
 			i += size

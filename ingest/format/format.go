@@ -1,0 +1,121 @@
+// Package format holds what every input format shares: the Parser
+// interface, the InputError a parser rejects bad input with, what detection
+// decides about a file, and the few value conventions (unknown request
+// fields, canonical units) every parser follows. Each format is a package
+// below this one; ingest/registry lists them in detection order.
+package format
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/benchledger/benchledger/benchrun"
+)
+
+// HeadSize is how much of a file detection looks at.
+const HeadSize = 64 << 10
+
+// Parser reads one raw format.
+type Parser interface {
+	// ID is the stable format id shown to users and stored with each run
+	// ("vllm-serve-json").
+	ID() string
+	// Describe is a short human description ("vllm bench serve JSON result").
+	Describe() string
+	// Sniff reports whether a file with this base name and these first bytes
+	// (at most HeadSize; less for a short file) looks like this format.
+	Sniff(name string, head []byte) bool
+	// Parse reads the whole file and calls emit once per run, in file order.
+	// It returns an *InputError naming the place for bad input, or emit's
+	// error unchanged. It must never panic, whatever the bytes.
+	Parse(ctx context.Context, name string, r io.Reader, emit func(*benchrun.Run) error) error
+}
+
+// InputError is bad input: which file, where in it, and why. Every parser
+// rejection is one of these, so the command can print one clear line.
+type InputError struct {
+	File   string // path as the user named it
+	Place  string // "byte 1234 (line 1)", "key \"ttfts\" item 17", "line 9"
+	Reason string
+	Err    error // underlying cause, if any
+}
+
+func (e *InputError) Error() string {
+	s := e.File
+	if e.Place != "" {
+		s += ": " + e.Place
+	}
+	return s + ": " + e.Reason
+}
+
+func (e *InputError) Unwrap() error { return e.Err }
+
+// Errorf builds an InputError for file at place.
+func Errorf(file, place, format string, args ...any) *InputError {
+	return &InputError{File: file, Place: place, Reason: fmt.Sprintf(format, args...)}
+}
+
+// Detection is what a file looks like before it is parsed.
+type Detection struct {
+	Parser Parser // the format to parse it with; nil when none fits
+	// NotResult says why the file is not a benchmark result at all (a
+	// manifest, a derived table, source code); such files are skipped when
+	// walking a folder.
+	NotResult string
+	// Unsupported names a recognised result of a tool this version cannot
+	// read yet; it is a rejection, not a skip.
+	Unsupported string
+}
+
+// NewRequest is request i's record with nothing known yet.
+func NewRequest(i int) benchrun.Request {
+	return benchrun.Request{
+		Index: i, Start: benchrun.Unknown, QueueTime: benchrun.Unknown, TTFT: benchrun.Unknown,
+		Latency: benchrun.Unknown, InputTokens: -1, OutputTokens: -1,
+		Gaps: benchrun.GapStats{Min: benchrun.Unknown, Max: benchrun.Unknown},
+	}
+}
+
+// ToCanonicalUnit converts a value from the unit the file states it in to the
+// project's canonical unit. Every stated figure and per-request value
+// passes through here, so the conversion exists once.
+func ToCanonicalUnit(v float64, sourceUnit string) (float64, string) {
+	if sourceUnit == "ms" {
+		return v / 1000, "s"
+	}
+	return v, sourceUnit
+}
+
+// IsPercentileWord matches "p" followed by digits and an optional fraction
+// ("p99", "p99.9"), the way every client names a percentile key.
+func IsPercentileWord(s string) bool {
+	if len(s) < 2 || s[0] != 'p' {
+		return false
+	}
+	digits, frac, hasDot := strings.Cut(s[1:], ".")
+	allDigits := func(t string) bool {
+		for i := 0; i < len(t); i++ {
+			if t[i] < '0' || t[i] > '9' {
+				return false
+			}
+		}
+		return t != ""
+	}
+	return allDigits(digits) && (!hasDot || allDigits(frac))
+}
+
+// FormatFloat is the shortest text that reads back as v.
+func FormatFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// HasPrefixIn reports whether s starts with any of prefixes.
+func HasPrefixIn(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,7 @@
+package guidellm
+
+// For the external tests.
+const (
+	ID         = guidellmID
+	GPUStackID = gpustackID
+)

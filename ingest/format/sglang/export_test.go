@@ -1,0 +1,4 @@
+package sglang
+
+// For the external tests.
+const LineBuffer = sglangLineBuffer

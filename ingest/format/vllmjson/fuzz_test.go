@@ -1,0 +1,74 @@
+package vllmjson_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/ingest/format"
+	"github.com/benchledger/benchledger/ingest/format/vllmjson"
+	"github.com/benchledger/benchledger/internal/testshared"
+)
+
+// FuzzVLLMJSON: whatever the bytes, Sniff and Parse must not panic, Parse
+// must reject with an *InputError only, and every emitted run must be
+// internally consistent.
+func FuzzVLLMJSON(f *testing.F) {
+	paths, _ := filepath.Glob("testdata/*.json")
+	if root := testshared.Root(); root != "" {
+		shared, _ := filepath.Glob(filepath.Join(root, "samples", "vllm", "*"))
+		paths = append(paths, shared...)
+		sglang, _ := filepath.Glob(filepath.Join(root, "samples", "sglang", "*"))
+		paths = append(paths, sglang...)
+	}
+	for _, p := range paths {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b)
+		}
+	}
+	for _, s := range []string{
+		``, `[]`, `42`, "\x00\xff", vjOkHead + `"completed": 2, "ttfts": [0.1, 0.`,
+		vjOkHead + `"completed": 3, "input_lens": [1, 2, 3], "ttfts": [0.1, 0.2]}`,
+		vjOkHead + `"completed": 1, "itls": [[0.1, -1e-3]]}`,
+		vjOkHead + `"completed": 0, "failed": 2, "ttfts": [0.0, 0.0], "itls": [[], []], "errors": ["x", "y"]}`,
+		vjOkHead + `"completed": 1, "latencies": [0.5], "queue_times": [0.0]}` + "\n" + vjOkHead + `"completed": 1}`,
+	} {
+		f.Add([]byte(s))
+	}
+	p := vllmjson.New()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p.Sniff("fuzz.json", data[:min(len(data), format.HeadSize)])
+		ordinal := 0
+		err := p.Parse(context.Background(), "fuzz.json", bytes.NewReader(data), func(r *benchrun.Run) error {
+			if r.Ordinal != ordinal || r.Format != "vllm-serve-json" || r.Facts == nil || r.Extra == nil {
+				t.Fatalf("run %d: ordinal %d format %q", ordinal, r.Ordinal, r.Format)
+			}
+			if r.HasRequests != (len(r.Requests) > 0) {
+				t.Fatalf("HasRequests %v with %d requests", r.HasRequests, len(r.Requests))
+			}
+			for i, q := range r.Requests {
+				if q.Index != i || q.InputTokens < -1 || q.OutputTokens < -1 || q.Gaps.Count < 0 || q.TTFT < 0 || q.Latency < 0 {
+					t.Fatalf("request %d: %+v", i, q)
+				}
+			}
+			for _, s := range r.Stated {
+				if !benchrun.IsKnown(s.Value) || math.IsInf(s.Value, 0) || s.Metric == "" {
+					t.Fatalf("stated %+v", s)
+				}
+			}
+			ordinal++
+			return nil
+		})
+		if err != nil {
+			var ie *format.InputError
+			if !errors.As(err, &ie) || ie.File != "fuzz.json" || ie.Reason == "" {
+				t.Fatalf("error %T %v", err, err)
+			}
+		}
+	})
+}

@@ -1,0 +1,876 @@
+package vllmjson
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/ingest/format"
+	"github.com/benchledger/benchledger/ingest/jsonread"
+	"github.com/benchledger/benchledger/ingest/pyjson"
+)
+
+// NewVLLMJSON returns the parser for the JSON result files of
+// `vllm bench serve` and the older benchmarks/benchmark_serving.py: single
+// runs, --append-result files (one object per line), sweep run=N.json and
+// sweep summary.json lists.
+func New() format.Parser { return vllmJSON{} }
+
+type vllmJSON struct{}
+
+const (
+	vllmJSONID = "vllm-serve-json"
+	// vllmDateLayout is vLLM's "date": strftime("%Y%m%d-%H%M%S").
+	vllmDateLayout = "20060102-150405"
+)
+
+func (vllmJSON) ID() string { return vllmJSONID }
+
+func (vllmJSON) Describe() string {
+	return "vllm bench serve / benchmark_serving.py JSON result"
+}
+
+// Sniff reads the keys of the first object in head (or of the first element
+// of a top-level list). vLLM writes its identity keys (date, model_id, ...)
+// and duration/completed before any large array, so 64 KiB holds them.
+// SGLang's bench_serving shares the result keys but never writes date,
+// model_id, tokenizer_id or num_prompts; vLLM's derived CI table and its
+// side files have no result keys.
+func (vllmJSON) Sniff(name string, head []byte) bool {
+	d := pyjson.NewDecoderSize(bytes.NewReader(head), len(head)+16)
+	tok, err := d.Next()
+	if err == nil && tok.Kind == pyjson.ArrayStart {
+		tok, err = d.Next()
+	}
+	if err != nil || tok.Kind != pyjson.ObjectStart {
+		return false
+	}
+	var identity, result bool
+	for !(identity && result) {
+		k, err := d.Next()
+		if err != nil || k.Kind != pyjson.Key {
+			break // the end of the object or of head
+		}
+		key := string(k.Bytes)
+		v, err := d.Next()
+		if err != nil {
+			break
+		}
+		switch key {
+		case "model_id", "tokenizer_id", "num_prompts", "endpoint_type":
+			identity = true
+		case "date":
+			if v.Kind == pyjson.String {
+				_, err := time.Parse(vllmDateLayout, string(v.Bytes))
+				identity = identity || err == nil
+			}
+		case "completed", "duration":
+			result = result || v.Kind == pyjson.Number
+		}
+		if d.Skip(v) != nil {
+			break
+		}
+	}
+	return identity && result
+}
+
+// Parse reads every run in the file and emits them in file order.
+func (vllmJSON) Parse(ctx context.Context, name string, r io.Reader, emit func(*benchrun.Run) error) error {
+	p := &vllmJSONParser{ctx: ctx, file: name, d: pyjson.NewDecoder(r), tick: jsonread.Ticker{Ctx: ctx}}
+	ordinal := 0
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		tok, err := p.d.Next()
+		if err != nil {
+			return p.syntax(err, "")
+		}
+		switch tok.Kind {
+		case pyjson.EOF:
+			if ordinal == 0 {
+				if tok.Offset == 0 {
+					return format.Errorf(name, "", "the file is empty")
+				}
+				return format.Errorf(name, jsonread.Place("", tok), "the file holds only whitespace, no JSON value")
+			}
+			return nil
+		case pyjson.ObjectStart:
+			run, err := p.object(tok, ordinal, false)
+			if err != nil {
+				return err
+			}
+			if err := emit(run); err != nil {
+				return err
+			}
+			ordinal++
+		case pyjson.ArrayStart:
+			// A sweep summary.json: a list of run objects.
+			items := 0
+			for {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				el, err := p.d.Next()
+				if err != nil {
+					return p.syntax(err, "")
+				}
+				if el.Kind == pyjson.ArrayEnd {
+					break
+				}
+				if el.Kind != pyjson.ObjectStart {
+					return format.Errorf(name, jsonread.Place(fmt.Sprintf("list item %d, ", items), el),
+						"not a vllm bench serve result: the list holds a %s, not a run object", el.Kind)
+				}
+				run, err := p.object(el, ordinal, true)
+				if err != nil {
+					return err
+				}
+				if err := emit(run); err != nil {
+					return err
+				}
+				ordinal++
+				items++
+			}
+			if items == 0 {
+				return format.Errorf(name, jsonread.Place("", tok), "the file holds an empty list: no runs")
+			}
+		default:
+			return format.Errorf(name, jsonread.Place("", tok), "not a vllm bench serve result: the file holds a %s, not a JSON object", tok.Kind)
+		}
+	}
+}
+
+type vllmJSONParser struct {
+	ctx  context.Context
+	file string
+	d    *pyjson.Decoder
+	tick jsonread.Ticker // array items read since the last cancellation check
+}
+
+// syntax turns a decoder error into an InputError, prefixed with where in
+// the run it happened.
+func (p *vllmJSONParser) syntax(err error, prefix string) error {
+	return jsonread.Syntax(p.file, prefix, err)
+}
+
+// vllmColumn names a per-request list of a vLLM result.
+type vllmColumn uint8
+
+const (
+	vcolInputLens vllmColumn = iota
+	vcolOutputLens
+	vcolTTFTs
+	vcolITLs
+	vcolStartTimes
+	vcolLatencies
+	vcolQueueTimes
+	vcolErrors
+	vcolCount
+)
+
+var vllmColumnKeys = map[string]vllmColumn{
+	"input_lens": vcolInputLens, "output_lens": vcolOutputLens, "ttfts": vcolTTFTs, "itls": vcolITLs,
+	"start_times": vcolStartTimes, "latencies": vcolLatencies, "queue_times": vcolQueueTimes, "errors": vcolErrors,
+}
+
+// vllmSummaryKeys maps vLLM's summary figures to canonical metric names and the
+// unit the file states them in. Latency statistics (mean_ttft_ms, ...) are
+// recognised by pattern in vllmStatMetric instead.
+var vllmSummaryKeys = map[string]struct{ metric, unit string }{
+	"duration":                {"duration", "s"},
+	"completed":               {"completed", "requests"},
+	"failed":                  {"failed", "requests"},
+	"num_prompts":             {"num_prompts", "requests"},
+	"total_input_tokens":      {"total_input_tokens", "tokens"},
+	"total_output_tokens":     {"total_output_tokens", "tokens"},
+	"request_throughput":      {"request_throughput", "req/s"},
+	"request_goodput":         {"request_goodput", "req/s"},
+	"request_goodput:":        {"request_goodput", "req/s"}, // sic: benchmark_serving.py's typo
+	"output_throughput":       {"output_throughput", "tok/s"},
+	"total_token_throughput":  {"total_token_throughput", "tok/s"},
+	"max_output_tokens_per_s": {"max_output_tokens_per_s", "tok/s"},
+	"max_concurrent_requests": {"max_concurrent_requests", "requests"},
+}
+
+// vllmKnownUnmapped are vLLM keys this parser recognises but does not map; they
+// go to Extra as they are, never to metadata facts.
+var vllmKnownUnmapped = map[string]bool{
+	"rtfx": true, "ramp_up_strategy": true, "ramp_up_start_rps": true, "ramp_up_end_rps": true,
+	"rps_change_events": true, "total_input_sequences": true, "input_sequence_throughput": true,
+	"run_number": true,
+}
+
+var vllmKnownUnmappedPrefixes = []string{"spec_decode_", "probe_", "diffusion_"}
+
+// vllmServeOnlyKeys appear only in files of vllm bench serve (serve.py), never in
+// the old benchmark_serving.py.
+var vllmServeOnlyKeys = map[string]bool{
+	"endpoint_type": true, "label": true, "failed": true, "latencies": true, "queue_times": true,
+	"start_times": true, "max_output_tokens_per_s": true, "max_concurrent_requests": true,
+	"rtfx": true, "request_goodput": true,
+}
+
+// vllmStatMetric recognises vLLM's latency statistics, "{mean,median,std}_{m}_ms"
+// and "p{P}_{m}_ms", for any metric m and percentile P (99, 95, 99.9, ...),
+// and returns the canonical name "m.mean", "m.p99.9", ...
+func vllmStatMetric(key string) (string, bool) {
+	rest, ok := strings.CutSuffix(key, "_ms")
+	if !ok {
+		return "", false
+	}
+	stat, m, ok := strings.Cut(rest, "_")
+	if !ok || m == "" {
+		return "", false
+	}
+	switch stat {
+	case "mean", "median", "std":
+	default:
+		if !format.IsPercentileWord(stat) {
+			return "", false
+		}
+	}
+	for i := 0; i < len(m); i++ {
+		if c := m[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return "", false
+		}
+	}
+	return m + "." + stat, true
+}
+
+// vllmRunBuilder collects one run object as its keys stream past.
+type vllmRunBuilder struct {
+	p      *vllmJSONParser
+	run    *benchrun.Run
+	prefix string // "object 2, " when the file has several runs
+	seen   map[string]bool
+
+	reqs      []benchrun.Request
+	nFixed    bool   // the first per-request list has ended and set the count
+	nKey      string // that list's key
+	have      [vcolCount]bool
+	errFailed int64 // non-empty errors
+	texts     bool  // generated_texts present
+
+	completed, failed   bool // the keys were present
+	duration            bool
+	numPrompts          int64
+	legacyKey, newer    bool
+	pooling, runNumber  bool
+	identity            bool // date, model_id, tokenizer_id, num_prompts or endpoint_type
+	sglangKey           string
+	date, dateRaw       string
+	endpointRaw         string
+	backend, endpoint   string
+	hasBackend, hasEndp bool
+	maxConcRaw          string
+}
+
+func (b *vllmRunBuilder) errAt(prefix string, tok pyjson.Token, msgf string, args ...any) error {
+	return format.Errorf(b.p.file, jsonread.Place(b.prefix+prefix, tok), msgf, args...)
+}
+
+func (b *vllmRunBuilder) next(prefix string) (pyjson.Token, error) {
+	tok, err := b.p.d.Next()
+	if err != nil {
+		return tok, b.p.syntax(err, b.prefix+prefix)
+	}
+	return tok, nil
+}
+
+// object reads one run object whose '{' was first.
+func (p *vllmJSONParser) object(first pyjson.Token, ordinal int, inList bool) (*benchrun.Run, error) {
+	b := &vllmRunBuilder{
+		p:          p,
+		seen:       make(map[string]bool, 64),
+		numPrompts: -1,
+		run: &benchrun.Run{
+			Ordinal:          ordinal,
+			Location:         fmt.Sprintf("object %d at byte %d (line %d)", ordinal, first.Offset, first.Line),
+			Format:           vllmJSONID,
+			SourceTool:       "vllm bench serve",
+			PercentileMethod: "linear",
+			Facts:            map[string]string{},
+			Extra:            map[string]string{},
+			Completed:        -1,
+			Failed:           -1,
+		},
+	}
+	if ordinal > 0 || inList {
+		b.prefix = fmt.Sprintf("object %d, ", ordinal)
+	}
+	for {
+		kt, err := b.next("")
+		if err != nil {
+			return nil, err
+		}
+		if kt.Kind == pyjson.ObjectEnd {
+			break
+		}
+		key := string(kt.Bytes)
+		if b.seen[key] {
+			return nil, b.errAt("", kt, "key %q appears twice in one run", key)
+		}
+		b.seen[key] = true
+		vt, err := b.next(jsonread.KeyPlace(key))
+		if err != nil {
+			return nil, err
+		}
+		if err := b.field(key, vt); err != nil {
+			return nil, err
+		}
+	}
+	if err := b.finish(inList); err != nil {
+		return nil, err
+	}
+	return b.run, nil
+}
+
+func (b *vllmRunBuilder) note(msgf string, args ...any) {
+	b.run.Notes = append(b.run.Notes, fmt.Sprintf(msgf, args...))
+}
+
+// keepExtra stores a value's raw JSON text in Extra, or a short note for a
+// value larger than vllmExtraLimit.
+func (b *vllmRunBuilder) keepExtra(key string, vt pyjson.Token) error {
+	raw, size, err := b.p.d.Capture(vt, jsonread.ExtraLimit, nil)
+	if err != nil {
+		return b.p.syntax(err, b.prefix+jsonread.KeyPlace(key))
+	}
+	if size > jsonread.ExtraLimit {
+		b.run.Extra[key] = jsonread.OversizeNote(size)
+		return nil
+	}
+	b.run.Extra[key] = string(raw)
+	return nil
+}
+
+// rawScalar returns the JSON text of the scalar token Next just returned.
+func (b *vllmRunBuilder) rawScalar(vt pyjson.Token) string {
+	raw, _, _ := b.p.d.Capture(vt, jsonread.ExtraLimit, nil)
+	return string(raw)
+}
+
+// field handles one top-level key of a run.
+func (b *vllmRunBuilder) field(key string, vt pyjson.Token) error {
+	if vllmServeOnlyKeys[key] {
+		b.newer = true
+	}
+	switch key {
+	case "date":
+		b.identity = true
+		if vt.Kind != pyjson.String {
+			return b.keepExtra(key, vt)
+		}
+		b.date = string(vt.Bytes)
+		b.dateRaw = b.rawScalar(vt)
+		return nil
+	case "endpoint_type", "backend", "label", "model_id", "tokenizer_id":
+		if key != "backend" && key != "label" {
+			b.identity = true
+		}
+		switch vt.Kind {
+		case pyjson.String:
+			s := string(vt.Bytes)
+			switch key {
+			case "endpoint_type":
+				b.endpoint, b.hasEndp = s, true
+				b.endpointRaw = b.rawScalar(vt)
+			case "backend":
+				b.backend, b.hasBackend = s, true
+			case "label":
+				b.run.Facts["measurement.label"] = s
+			case "model_id":
+				b.run.Facts["checkpoint.model_id"] = s
+			case "tokenizer_id":
+				b.run.Facts["checkpoint.tokenizer"] = s
+			}
+			return nil
+		case pyjson.Null:
+			b.run.Extra[key] = "null"
+			return nil
+		}
+		return b.errAt(jsonread.KeyPlace(key), vt, "expected a string, found %s", vt.Kind)
+	case "num_prompts":
+		b.identity = true
+		if vt.Kind == pyjson.String {
+			return b.shadowed(key, vt)
+		}
+		n, ok, err := b.count(key, vt)
+		if err != nil || !ok {
+			return err
+		}
+		b.numPrompts = n
+		b.run.Facts["workload.request_count"] = strconv.FormatInt(n, 10)
+		return b.stated(key, vt)
+	case "request_rate":
+		switch {
+		case vt.Kind == pyjson.String && string(vt.Bytes) == "inf":
+			b.run.Facts["workload.request_rate"] = "inf"
+		case vt.Kind == pyjson.String:
+			return b.shadowed(key, vt)
+		case vt.Kind == pyjson.Number:
+			v, err := vt.Float()
+			if err != nil {
+				return b.errAt(jsonread.KeyPlace(key), vt, "%v", err)
+			}
+			switch {
+			case math.IsInf(v, 1):
+				b.run.Facts["workload.request_rate"] = "inf"
+			case math.IsNaN(v):
+				b.note("request_rate is NaN in the file; no request rate recorded")
+				b.run.Extra[key] = "NaN"
+			default:
+				b.run.Facts["workload.request_rate"] = strconv.FormatFloat(v, 'g', -1, 64)
+			}
+		case vt.Kind == pyjson.Null:
+			b.run.Extra[key] = "null"
+		default:
+			return b.errAt(jsonread.KeyPlace(key), vt, "expected a number or \"inf\", found %s", vt.Kind)
+		}
+		return nil
+	case "burstiness":
+		switch vt.Kind {
+		case pyjson.Number:
+			v, err := vt.Float()
+			if err != nil {
+				return b.errAt(jsonread.KeyPlace(key), vt, "%v", err)
+			}
+			if vt.NonFinite() {
+				b.note("burstiness is %s in the file; not recorded", vt.Bytes)
+				b.run.Extra[key] = string(vt.Bytes)
+				return nil
+			}
+			b.run.Facts["workload.burstiness"] = strconv.FormatFloat(v, 'g', -1, 64)
+			return nil
+		case pyjson.Null:
+			b.run.Extra[key] = "null"
+			return nil
+		case pyjson.String:
+			return b.shadowed(key, vt)
+		}
+		return b.errAt(jsonread.KeyPlace(key), vt, "expected a number, found %s", vt.Kind)
+	case "max_concurrency":
+		switch vt.Kind {
+		case pyjson.Null:
+			b.maxConcRaw = "null"
+			b.run.Extra[key] = "null"
+			return nil
+		case pyjson.String:
+			return b.shadowed(key, vt)
+		}
+		n, ok, err := b.count(key, vt)
+		if err != nil || !ok {
+			return err
+		}
+		b.maxConcRaw = strconv.FormatInt(n, 10)
+		b.run.Facts["workload.concurrency"] = b.maxConcRaw
+		return nil
+	case "generated_texts":
+		// Output texts can be most of a file; they stay in the raw bytes.
+		b.texts = true
+		_, size, err := b.p.d.Capture(vt, 0, nil)
+		if err != nil {
+			return b.p.syntax(err, b.prefix+jsonread.KeyPlace(key))
+		}
+		b.run.Extra[key] = jsonread.OversizeNote(size)
+		return nil
+	}
+	if col, ok := vllmColumnKeys[key]; ok {
+		return b.column(key, col, vt)
+	}
+	if _, ok := vllmSummaryKeys[key]; ok {
+		switch key {
+		case "request_goodput:":
+			b.legacyKey = true
+		case "completed":
+			b.completed = true
+		case "failed":
+			b.failed = true
+		case "duration":
+			b.duration = true
+		}
+		return b.stated(key, vt)
+	}
+	switch {
+	case key == "run_number":
+		b.runNumber = true
+	case key == "total_input_sequences":
+		b.pooling = true
+	case key == "total_output_tokens_retokenized", strings.HasSuffix(key, "_e2e_latency_ms"):
+		// SGLang's; vLLM says e2el. Judged at the end of the object.
+		b.sglangKey = key
+	}
+	if _, ok := vllmStatMetric(key); ok && (vt.Kind == pyjson.Number || vt.Kind == pyjson.Null) {
+		return b.stated(key, vt)
+	}
+	if vllmKnownUnmapped[key] || format.HasPrefixIn(key, vllmKnownUnmappedPrefixes) {
+		return b.keepExtra(key, vt)
+	}
+	// Anything else is either a --metadata pair (always a string) or a key
+	// of a newer vLLM or a sweep override: keep it, and record strings as
+	// metadata facts.
+	if vt.Kind == pyjson.String {
+		b.run.Facts["metadata."+key] = string(vt.Bytes)
+	}
+	return b.keepExtra(key, vt)
+}
+
+// shadowed handles a string where vLLM writes a number: --metadata pairs are
+// merged into the same dict before the benchmark's own keys, so an early key
+// such as num_prompts can be overwritten by a metadata string.
+func (b *vllmRunBuilder) shadowed(key string, vt pyjson.Token) error {
+	b.run.Facts["metadata."+key] = string(vt.Bytes)
+	b.note("%s holds the string %q, not a number: taken as a --metadata value that replaced vLLM's own", key, vt.Bytes)
+	return b.keepExtra(key, vt)
+}
+
+// count reads a non-negative integer. ok is false for null (kept in Extra).
+func (b *vllmRunBuilder) count(key string, vt pyjson.Token) (int64, bool, error) {
+	switch vt.Kind {
+	case pyjson.Null:
+		b.run.Extra[key] = "null"
+		return 0, false, nil
+	case pyjson.Number:
+	default:
+		return 0, false, b.errAt(jsonread.KeyPlace(key), vt, "expected an integer, found %s", vt.Kind)
+	}
+	n, err := vt.Int()
+	if err != nil {
+		// Tolerate 200.0 for 200; reject 2.5 and non-finite values.
+		f, ferr := vt.Float()
+		if ferr != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+			return 0, false, b.errAt(jsonread.KeyPlace(key), vt, "expected an integer, found %s", vt.Bytes)
+		}
+		n = int64(f)
+	}
+	if n < 0 {
+		return 0, false, b.errAt(jsonread.KeyPlace(key), vt, "negative count %d", n)
+	}
+	return n, true, nil
+}
+
+// stated records a summary figure. Non-finite values are not figures: they
+// go to Extra with a note.
+func (b *vllmRunBuilder) stated(key string, vt pyjson.Token) error {
+	metric, unit := "", ""
+	if s, ok := vllmSummaryKeys[key]; ok {
+		metric, unit = s.metric, s.unit
+	} else {
+		metric, _ = vllmStatMetric(key)
+		unit = "ms"
+	}
+	switch vt.Kind {
+	case pyjson.Null:
+		// vLLM writes null for figures it did not compute (goodput without --goodput).
+		b.run.Extra[key] = "null"
+		return nil
+	case pyjson.Number:
+	default:
+		return b.errAt(jsonread.KeyPlace(key), vt, "expected a number, found %s", vt.Kind)
+	}
+	v, err := vt.Float()
+	if err != nil {
+		return b.errAt(jsonread.KeyPlace(key), vt, "%v", err)
+	}
+	if vt.NonFinite() {
+		b.run.Extra[key] = string(vt.Bytes)
+		b.note("%s is %s in the file; not kept as a stated figure", key, vt.Bytes)
+		return nil
+	}
+	if key == "completed" || key == "failed" {
+		n, ok, err := b.count(key, vt)
+		if err != nil || !ok {
+			return err
+		}
+		if key == "completed" {
+			b.run.Completed = n
+		} else {
+			b.run.Failed = n
+		}
+	}
+	cv, cu := format.ToCanonicalUnit(v, unit)
+	b.run.Stated = append(b.run.Stated, benchrun.Stated{Metric: metric, Value: cv, Unit: cu, SourceKey: key, SourceUnit: unit})
+	return nil
+}
+
+// slot returns request i's record, creating it while the first list sets
+// the count; nil for items past the count (a longer list, reported later).
+func (b *vllmRunBuilder) slot(i int) *benchrun.Request {
+	if i < len(b.reqs) {
+		return &b.reqs[i]
+	}
+	if b.nFixed {
+		return nil
+	}
+	if b.reqs == nil {
+		// num_prompts comes before the lists: sizing the records from it
+		// avoids copying them while they grow. It is trusted only up to 4M
+		// requests, since a hostile file could claim billions; pages of an
+		// unused tail are never touched, so they cost address space, not memory.
+		b.reqs = make([]benchrun.Request, 0, min(max(b.numPrompts, 16), 1<<22))
+	}
+	b.reqs = append(b.reqs, format.NewRequest(i))
+	return &b.reqs[i]
+}
+
+func (b *vllmRunBuilder) checkCtx() error { return b.p.tick.Tick() }
+
+// column reads one per-request list into the records. Lists arrive one
+// key after another; the first one fixes the request count and the others
+// must match it.
+func (b *vllmRunBuilder) column(key string, col vllmColumn, vt pyjson.Token) error {
+	if vt.Kind != pyjson.ArrayStart {
+		return b.errAt(jsonread.KeyPlace(key), vt, "expected a list, found %s", vt.Kind)
+	}
+	b.have[col] = true
+	i := 0
+	for ; ; i++ {
+		if err := b.checkCtx(); err != nil {
+			return err
+		}
+		t, err := b.p.d.Next()
+		if err != nil {
+			return b.p.syntax(err, b.prefix+jsonread.ItemPlace(key, i))
+		}
+		if t.Kind == pyjson.ArrayEnd {
+			break
+		}
+		r := b.slot(i)
+		switch col {
+		case vcolInputLens, vcolOutputLens:
+			n, err := b.tokens(key, i, t)
+			if err != nil {
+				return err
+			}
+			if r != nil {
+				if col == vcolInputLens {
+					r.InputTokens = n
+				} else {
+					r.OutputTokens = n
+				}
+			}
+		case vcolTTFTs, vcolStartTimes, vcolLatencies, vcolQueueTimes:
+			v, err := b.seconds(key, i, t)
+			if err != nil {
+				return err
+			}
+			if r != nil {
+				switch col {
+				case vcolTTFTs:
+					r.TTFT = v
+				case vcolStartTimes:
+					r.Start = v
+				case vcolLatencies:
+					r.Latency = v
+				default:
+					r.QueueTime = v
+				}
+			}
+		case vcolITLs:
+			g, err := b.gaps(key, i, t)
+			if err != nil {
+				return err
+			}
+			if r != nil {
+				r.Gaps = g
+			}
+		case vcolErrors:
+			if t.Kind != pyjson.String {
+				return b.errAt(jsonread.ItemPlace(key, i), t, "expected a string, found %s", t.Kind)
+			}
+			if len(t.Bytes) > 0 {
+				b.errFailed++
+				if r != nil {
+					r.Error = string(t.Bytes)
+				}
+			}
+		}
+	}
+	if !b.nFixed {
+		b.nFixed, b.nKey = true, key
+		return nil
+	}
+	if i != len(b.reqs) {
+		return b.errAt(jsonread.KeyPlace(key), vt, "per-request lists differ in length: %q has %d items but %q has %d",
+			key, i, b.nKey, len(b.reqs))
+	}
+	return nil
+}
+
+// tokens reads a token count.
+func (b *vllmRunBuilder) tokens(key string, i int, t pyjson.Token) (int32, error) {
+	n, err := jsonread.Tokens(t)
+	if err != nil {
+		return 0, b.errAt(jsonread.ItemPlace(key, i), t, "%v", err)
+	}
+	return n, nil
+}
+
+// seconds reads a per-request time, which vLLM writes in seconds.
+func (b *vllmRunBuilder) seconds(key string, i int, t pyjson.Token) (float64, error) {
+	v, err := jsonread.Seconds(t)
+	if err != nil {
+		return 0, b.errAt(jsonread.ItemPlace(key, i), t, "%v", err)
+	}
+	return v, nil
+}
+
+// gaps reduces one request's list of inter-chunk gaps to its summary.
+func (b *vllmRunBuilder) gaps(key string, i int, t pyjson.Token) (benchrun.GapStats, error) {
+	return jsonread.Gaps(b.p.d, t, &b.p.tick, func(k int, tok pyjson.Token, reason string, syntax error) error {
+		where := jsonread.ItemPlace(key, i)
+		if k >= 0 {
+			where = fmt.Sprintf("key %q item %d gap %d, ", key, i, k)
+		}
+		if syntax != nil {
+			return b.p.syntax(syntax, b.prefix+where)
+		}
+		return b.errAt(where, tok, "%s", reason)
+	})
+}
+
+// finish checks the run as a whole and fills what is known only at its end.
+func (b *vllmRunBuilder) finish(inList bool) error {
+	run := b.run
+	if !b.completed && !b.duration {
+		return format.Errorf(b.p.file, run.Location, "not a vllm bench serve result: no \"completed\" or \"duration\" key")
+	}
+	if b.sglangKey != "" && !b.identity {
+		return format.Errorf(b.p.file, run.Location,
+			"not a vllm bench serve result: key %q and no model_id or date, as SGLang bench_serving writes", b.sglangKey)
+	}
+
+	legacy := b.legacyKey || !b.newer
+	variant := "serve.py"
+	run.Facts["measurement.client"] = "vllm bench serve"
+	if legacy {
+		variant = "benchmark_serving.py (legacy)"
+		run.Facts["measurement.client"] = "vllm benchmark_serving.py"
+	}
+	detailed := b.have[vcolInputLens] || b.have[vcolOutputLens] || b.have[vcolTTFTs] || b.have[vcolITLs] ||
+		b.have[vcolStartTimes] || b.have[vcolErrors] || b.texts
+	if !legacy && detailed {
+		variant += " --save-detailed"
+	}
+	if b.pooling {
+		variant += " pooling"
+	}
+	switch {
+	case inList:
+		variant += " sweep summary"
+	case b.runNumber:
+		variant += " sweep run"
+	}
+	run.FormatVariant = variant
+	if b.runNumber && b.maxConcRaw != "" {
+		// A sweep may have set max_concurrency as an override; keep it
+		// with the other override keys too.
+		run.Extra["max_concurrency"] = b.maxConcRaw
+	}
+
+	switch {
+	case b.hasBackend:
+		run.Facts["measurement.backend"] = b.backend
+		if b.hasEndp {
+			// Not mapped when backend is present, so kept as written.
+			run.Extra["endpoint_type"] = b.endpointRaw
+		}
+	case b.hasEndp:
+		run.Facts["measurement.backend"] = b.endpoint
+	}
+	if b.date != "" {
+		if t, err := time.Parse(vllmDateLayout, b.date); err == nil {
+			run.Facts["measurement.date"] = t.Format("2006-01-02T15:04:05")
+			b.note("measurement.date is the client's local time without a time zone, taken when the run ended (vLLM writes date so)")
+		} else {
+			run.Extra["date"] = b.dateRaw
+			b.note("date %q is not in vLLM's %%Y%%m%%d-%%H%%M%%S layout; no measurement.date recorded", b.date)
+		}
+	}
+
+	n := len(b.reqs)
+	if b.nFixed {
+		if n == 0 {
+			return format.Errorf(b.p.file, b.run.Location, "run has no requests: its per-request lists are empty")
+		}
+		b.requests()
+	} else if run.Completed == 0 && (run.Failed == 0 || (run.Failed < 0 && b.numPrompts <= 0)) {
+		return format.Errorf(b.p.file, b.run.Location, "run has no requests: completed is 0, no failures and no per-request records")
+	}
+	return nil
+}
+
+// requests finishes the per-request records once every list has been read.
+func (b *vllmRunBuilder) requests() {
+	run := b.run
+	run.Requests = b.reqs
+	run.HasRequests = true
+	n := int64(len(b.reqs))
+	if b.have[vcolStartTimes] {
+		run.Clock = benchrun.ClockMonotonic
+		run.Facts["measurement.clock"] = string(benchrun.ClockMonotonic)
+	}
+
+	switch {
+	case b.have[vcolErrors]:
+		if !b.failed {
+			run.Failed = b.errFailed
+		} else if run.Failed != b.errFailed {
+			b.note("failed states %d but the errors list has %d non-empty entries", run.Failed, b.errFailed)
+		}
+		if !b.completed {
+			run.Completed = n - b.errFailed
+		}
+	case b.have[vcolLatencies]:
+		// Saved without --save-detailed: no errors list, but vLLM writes
+		// latency 0.0 for every failed request.
+		var zero int64
+		for i := range b.reqs {
+			if r := &b.reqs[i]; r.Latency == 0 {
+				r.Error = "failed (the error text is not saved without --save-detailed)"
+				zero++
+			}
+		}
+		if zero > 0 {
+			b.note("%d requests taken as failed from their 0.0 latency placeholder: the file has no errors list", zero)
+		}
+		if b.failed && run.Failed != zero {
+			b.note("failed states %d but %d latencies are 0.0", run.Failed, zero)
+		}
+	}
+
+	// vLLM writes 0.0 for a failed request's TTFT and latency: unknown,
+	// not zero.
+	for i := range b.reqs {
+		r := &b.reqs[i]
+		if r.Error == "" {
+			continue
+		}
+		if r.TTFT == 0 {
+			r.TTFT = benchrun.Unknown
+		}
+		if r.Latency == 0 {
+			r.Latency = benchrun.Unknown
+		}
+	}
+
+	if !b.have[vcolLatencies] && b.have[vcolTTFTs] && b.have[vcolITLs] {
+		for i := range b.reqs {
+			if r := &b.reqs[i]; r.Error == "" && benchrun.IsKnown(r.TTFT) {
+				r.Latency = r.TTFT + r.Gaps.Sum
+			}
+		}
+		b.note("E2E latency derived as TTFT + sum of chunk gaps: the file has no latencies list")
+	}
+
+	if run.Completed >= 0 && run.Failed >= 0 && run.Completed+run.Failed != n {
+		b.note("completed + failed = %d but the per-request lists hold %d requests", run.Completed+run.Failed, n)
+	}
+}

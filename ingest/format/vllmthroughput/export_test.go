@@ -1,0 +1,4 @@
+package vllmthroughput
+
+// For the external tests.
+var Keys = vllmThroughputKeys

@@ -1,0 +1,158 @@
+package jsonread
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"unicode/utf8"
+
+	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/ingest/pyjson"
+)
+
+// The value readers below return the reason a value is bad as an error's
+// text; the caller names the place (each format words its places its own
+// way), so the checks and their messages exist once.
+
+// Tokens reads a per-request token count: a non-negative integer that fits
+// a benchrun.Request.
+func Tokens(t pyjson.Token) (int32, error) {
+	if t.Kind != pyjson.Number {
+		return 0, fmt.Errorf("expected a token count, found %s", t.Kind)
+	}
+	n, err := t.Int()
+	if err != nil {
+		return 0, fmt.Errorf("expected a token count, found %s", t.Bytes)
+	}
+	if n < 0 {
+		return 0, fmt.Errorf("negative token count %d", n)
+	}
+	if n > math.MaxInt32 {
+		return 0, fmt.Errorf("token count %d is implausibly large", n)
+	}
+	return int32(n), nil
+}
+
+// Seconds reads a per-request time written in seconds: finite and not
+// negative.
+func Seconds(t pyjson.Token) (float64, error) {
+	if t.Kind != pyjson.Number {
+		return 0, fmt.Errorf("expected a time in seconds, found %s", t.Kind)
+	}
+	v, err := t.Float()
+	if err != nil {
+		return 0, err
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("%s is not a valid time", t.Bytes)
+	}
+	if v < 0 {
+		return 0, fmt.Errorf("negative time %s", t.Bytes)
+	}
+	return v, nil
+}
+
+// Whole reads an integer that Python may have written as a float (200.0 for
+// 200): ok is false for a fraction, a non-finite value, or one beyond 2^53.
+func Whole(t pyjson.Token) (int64, bool) {
+	n, err := t.Int()
+	if err == nil {
+		return n, true
+	}
+	f, ferr := t.Float()
+	if ferr != nil || t.NonFinite() || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		return 0, false
+	}
+	return int64(f), true
+}
+
+// Ticker checks for cancellation once every CtxEvery items of a long list.
+type Ticker struct {
+	Ctx context.Context
+	n   int
+}
+
+// Tick counts an item and returns the context's error every CtxEvery items.
+func (t *Ticker) Tick() error {
+	t.n++
+	if t.n < CtxEvery {
+		return nil
+	}
+	t.n = 0
+	return t.Ctx.Err()
+}
+
+// GapFail reports a bad gap list: gap is -1 for the list itself, else the
+// index of the bad gap; syntax is a decoder error (reason is then empty).
+type GapFail func(gap int, tok pyjson.Token, reason string, syntax error) error
+
+// Gaps reduces one request's list of inter-chunk gaps in seconds, which
+// begins with t, to its summary as it streams past: a large file holds tens
+// of millions of gaps. tick counts each gap (cancellation).
+func Gaps(d *pyjson.Decoder, t pyjson.Token, tick *Ticker, fail GapFail) (benchrun.GapStats, error) {
+	g := benchrun.GapStats{Min: benchrun.Unknown, Max: benchrun.Unknown}
+	if t.Kind != pyjson.ArrayStart {
+		return g, fail(-1, t, fmt.Sprintf("expected a list of gaps, found %s", t.Kind), nil)
+	}
+	for k := 0; ; k++ {
+		if err := tick.Tick(); err != nil {
+			return g, err
+		}
+		e, err := d.Next()
+		if err != nil {
+			return g, fail(k, e, "", err)
+		}
+		if e.Kind == pyjson.ArrayEnd {
+			return g, nil
+		}
+		if e.Kind != pyjson.Number {
+			return g, fail(k, e, fmt.Sprintf("expected a time in seconds, found %s", e.Kind), nil)
+		}
+		v, err := e.Float()
+		if err != nil || v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+			return g, fail(k, e, fmt.Sprintf("%s is not a valid gap in seconds", e.Bytes), nil)
+		}
+		if g.Count == math.MaxInt32 {
+			return g, fail(k, e, "too many gaps in one request", nil)
+		}
+		g.Add(v)
+	}
+}
+
+// An error text is kept up to ErrorMax bytes, and identical texts share one
+// string (up to ErrorDistinct distinct ones), so a run of a million
+// failures costs one string, not a million.
+const (
+	ErrorMax      = 1 << 10
+	ErrorDistinct = 1 << 10
+)
+
+// ErrorTexts interns the error texts of a run's requests, each cut to
+// ErrorMax bytes on a rune boundary. The zero value is ready to use.
+type ErrorTexts struct {
+	Cut   int // texts shortened so far
+	texts map[string]string
+}
+
+// Intern returns the kept text for b.
+func (e *ErrorTexts) Intern(b []byte) string {
+	if len(b) > ErrorMax {
+		cut := ErrorMax
+		for cut > 0 && !utf8.RuneStart(b[cut]) {
+			cut--
+		}
+		b = b[:cut]
+		e.Cut++
+	}
+	if s, ok := e.texts[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if e.texts == nil {
+		e.texts = map[string]string{}
+	}
+	if len(e.texts) < ErrorDistinct {
+		e.texts[s] = s
+	}
+	return s
+}
