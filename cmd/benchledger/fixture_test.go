@@ -3,6 +3,7 @@ package main
 import (
 	"database/sql"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -22,6 +23,13 @@ import (
 // costs about ten seconds of CPU, which every test of the demo used to pay.
 
 func TestMain(m *testing.M) {
+	flag.Parse()
+	if f := flag.Lookup("test.run"); f != nil && f.Value.String() == "" {
+		// Every test runs: build the demo at once, beside the tests that
+		// do not need it, rather than when the first test that does
+		// blocks its slot waiting for it.
+		go demoOnce()
+	}
 	code := m.Run()
 	if sharedRoot != "" {
 		os.RemoveAll(sharedRoot)
