@@ -27,6 +27,7 @@ func sqliteExec(t *testing.T, db string, stmts ...string) {
 }
 
 func TestArchiveRefusals(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	f := filepath.Join(dir, "r.json")
 	writeVLLM(t, f, vllmSpec{n: 5})
@@ -63,6 +64,7 @@ func TestArchiveRefusals(t *testing.T) {
 }
 
 func TestReadOnlyArchive(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	f := filepath.Join(dir, "r.json")
 	writeVLLM(t, f, vllmSpec{n: 5})
@@ -93,6 +95,7 @@ func TestReadOnlyArchive(t *testing.T) {
 // TestConcurrentIngests runs two real processes into one archive at once:
 // both must complete, the second waiting for the writer lock.
 func TestConcurrentIngests(t *testing.T) {
+	t.Parallel()
 	bin := binary(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "a.db")
@@ -137,6 +140,7 @@ func bigFile(t *testing.T, dir string) string {
 // chance to clean up) and checks the archive holds exactly what it held
 // before that file, and still works.
 func TestKilledIngestLeavesArchiveAsItWas(t *testing.T) {
+	t.Parallel()
 	bin := binary(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "a.db")

@@ -45,20 +45,6 @@ func (d auditDoc) has(check, severity, run string) bool {
 	return false
 }
 
-// copyFile copies the archive so each tampering starts from a clean one.
-func copyArchive(t *testing.T, src string) string {
-	t.Helper()
-	data, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dst := filepath.Join(t.TempDir(), "copy.db")
-	if err := os.WriteFile(dst, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
-
 func openRaw(t *testing.T, path string) *sql.DB {
 	t.Helper()
 	db, err := sql.Open("sqlite3", "file:"+path+"?mode=rw")
@@ -71,12 +57,11 @@ func openRaw(t *testing.T, path string) *sql.DB {
 }
 
 func TestAuditDemo(t *testing.T) {
-	db, specPath := demoArchive(t)
-	// The ingest leaves a WAL beside the file; a read-only copy must hold
-	// everything, so checkpoint it first.
-	if _, err := openRaw(t, db).Exec("PRAGMA wal_checkpoint(TRUNCATE)"); err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
+	// The shared archive is only read; each tampering changes a copy of it
+	// (the fixture's WAL is checkpointed, so the file holds everything).
+	demo := sharedDemo(t)
+	db, specPath := demo.db, demo.spec()
 
 	t.Run("clean", func(t *testing.T) {
 		d, r := auditJSON(t, "--db", db, "--as-of", "2026-11-29", specPath)
@@ -121,7 +106,7 @@ func TestAuditDemo(t *testing.T) {
 
 	// A run with per-request records and a full vLLM summary.
 	var victim string
-	err := openRaw(t, db).QueryRow(`SELECT s.run_id FROM stated s JOIN runs r ON r.id = s.run_id
+	err := openRaw(t, copyArchive(t, db)).QueryRow(`SELECT s.run_id FROM stated s JOIN runs r ON r.id = s.run_id
 		WHERE s.metric = 'total_output_tokens' AND r.has_requests ORDER BY s.run_id LIMIT 1`).Scan(&victim)
 	if err != nil {
 		t.Fatal(err)
@@ -170,6 +155,7 @@ func TestAuditDemo(t *testing.T) {
 // A vLLM file whose own summary disagrees with its per-request records: the
 // stated output_throughput is 20% high.
 func TestAuditStatedThroughputDisagrees(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "base.json")
 	writeVLLM(t, path, vllmSpec{n: 40})
@@ -212,6 +198,7 @@ func TestAuditStatedThroughputDisagrees(t *testing.T) {
 }
 
 func TestAuditUsage(t *testing.T) {
+	t.Parallel()
 	r := bl(t, "audit", "--help")
 	if r.code != 0 || !strings.Contains(r.stderr+r.stdout, "integrity.blob_hash") || !strings.Contains(r.stderr+r.stdout, "Exit status") {
 		t.Fatalf("help must list the checks and exit codes: %v", r)
@@ -226,7 +213,9 @@ func TestAuditUsage(t *testing.T) {
 // (warnings, no failure); a declared claim is checked against the computed
 // figure at its displayed precision.
 func TestAuditClaims(t *testing.T) {
-	db, specPath := demoArchive(t)
+	t.Parallel()
+	// The archive is only read; the spec is changed, in a copy.
+	db, specPath := sharedDemo(t).db, demoSpecCopy(t)
 	d, r := auditJSON(t, "--db", db, specPath)
 	if r.code != 0 || d.Counts["fail"] != 0 || !d.has("claims.unbound", "warn", "") {
 		t.Fatalf("the demo must audit clean with claims.unbound warnings: %v", r)

@@ -11,6 +11,7 @@ import (
 // each bad file gets one line on stderr naming it and the place, nothing of
 // it is archived, the good file still is, and the exit status is 3.
 func TestBadInputBatch(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.json")
 	writeVLLM(t, good, vllmSpec{n: 20})
@@ -72,6 +73,7 @@ func TestBadInputBatch(t *testing.T) {
 }
 
 func TestAllFailedRunIsArchivedNotPublishable(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	f := filepath.Join(dir, "allfail.json")
 	writeVLLM(t, f, vllmSpec{n: 10, failEach: 1})
@@ -88,6 +90,7 @@ func TestAllFailedRunIsArchivedNotPublishable(t *testing.T) {
 }
 
 func TestNamedNonResultIsRejectedWalkedIsSkipped(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "a.db")
 	sub := filepath.Join(dir, "c")
@@ -105,6 +108,7 @@ func TestNamedNonResultIsRejectedWalkedIsSkipped(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"ingest"}, {"nosuchcommand"}, {"show"}, {"runs", "--since", "yesterday"}, {"ingest", "--format", "nope", "x"}, {"ingest", "--set", "nofield=1", "x"}} {
 		if r := bl(t, args...); r.code != 2 {
 			t.Errorf("%v: want usage exit 2, got %v", args, r)

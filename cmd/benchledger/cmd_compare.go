@@ -2,7 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -17,7 +17,7 @@ import (
 )
 
 func compareCommand() *command {
-	c := &command{
+	return newCommand(command{
 		name:  "compare",
 		args:  "BASELINE CANDIDATE",
 		short: "compare one figure of two runs, with what changed between them",
@@ -26,51 +26,43 @@ their per-request records: absolute change, % change and ratio (+132% = 2.32x), 
 provenance fields held fixed and those that changed. --intended names the field(s) the
 comparison sets out to vary; every other change is listed as a confounder. Caveat codes
 (single measurement, fixed output length, ...) follow.`,
-	}
-	c.run = func(ctx context.Context, e env, args []string) error {
-		fs := newFlags(c, e)
-		db := dbFlag(fs, e)
-		asJSON := fs.Bool("json", false, "print one JSON document")
-		metric := fs.String("metric", "output_throughput", "the figure to compare: "+strings.Join(spec.Metrics(), ", "))
-		intended := fs.String("intended", "", "comma-separated provenance fields the comparison means to change (e.g. runtime.server_args)")
-		rest, err := parseArgs(fs, args)
-		if err != nil {
-			return err
-		}
-		if len(rest) != 2 {
-			return usageErrorf("compare takes two run ids: BASELINE CANDIDATE")
-		}
-		if !spec.KnownMetric(*metric) {
-			return usageErrorf("unknown --metric %q (known: %s)", *metric, strings.Join(spec.Metrics(), ", "))
-		}
-		var fields []string
-		for _, f := range strings.Split(*intended, ",") {
-			if f = strings.TrimSpace(f); f != "" {
-				fields = append(fields, f)
-			}
-		}
-		a, err := openForReading(*db, e)
-		if err != nil {
-			return err
-		}
-		defer a.Close()
-		cf, err := casestudy.CompareRuns(ctx, a, rest[0], rest[1], *metric, fields, casestudy.Options{})
-		if err != nil {
-			return err
-		}
-		if *asJSON {
-			return writeJSON(e.stdout, cf)
-		}
-		writeComparison(e.stdout, cf, "")
-		return nil
-	}
-	return c
+	}, runCompare)
 }
 
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+// compareOptions are compare's flags.
+type compareOptions struct {
+	db, metric, intended string
+	json                 bool
+}
+
+func (o *compareOptions) addFlags(fs *flag.FlagSet, e env) {
+	dbFlag(fs, e, &o.db)
+	fs.BoolVar(&o.json, "json", false, "print one JSON document")
+	fs.StringVar(&o.metric, "metric", "output_throughput", "the figure to compare: "+strings.Join(spec.Metrics(), ", "))
+	fs.StringVar(&o.intended, "intended", "", "comma-separated provenance fields the comparison means to change (e.g. runtime.server_args)")
+}
+
+func runCompare(ctx context.Context, e env, opts compareOptions, args []string) error {
+	if len(args) != 2 {
+		return usageErrorf("compare takes two run ids: BASELINE CANDIDATE")
+	}
+	if !spec.KnownMetric(opts.metric) {
+		return usageErrorf("unknown --metric %q (known: %s)", opts.metric, strings.Join(spec.Metrics(), ", "))
+	}
+	a, err := openForReading(opts.db, e)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	cf, err := casestudy.CompareRuns(ctx, a, args[0], args[1], opts.metric, splitList(opts.intended), casestudy.Options{})
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		return writeJSON(e.stdout, cf)
+	}
+	writeComparison(e.stdout, cf, "")
+	return nil
 }
 
 // quantity prints a value in its unit, the console way.

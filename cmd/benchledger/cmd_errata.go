@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"slices"
@@ -15,7 +16,7 @@ import (
 )
 
 func errataCommand() *command {
-	c := &command{
+	return newCommand(command{
 		name:  "errata",
 		args:  "SPEC",
 		short: "list a case study's recorded versions and their errata",
@@ -23,37 +24,41 @@ func errataCommand() *command {
 first, each with its date, archive digest and errata: what changed from the version before,
 with the old and the new value (docs/casestudy.md, "Versions and errata"). The archive is
 only read. --json prints one document with the versions oldest first.`,
+	}, runErrata)
+}
+
+// errataOptions are errata's flags.
+type errataOptions struct {
+	db   string
+	json bool
+}
+
+func (o *errataOptions) addFlags(fs *flag.FlagSet, e env) {
+	dbFlag(fs, e, &o.db)
+	fs.BoolVar(&o.json, "json", false, "print one JSON document")
+}
+
+func runErrata(ctx context.Context, e env, opts errataOptions, args []string) error {
+	if len(args) != 1 {
+		return usageErrorf("errata takes one case-study spec")
 	}
-	c.run = func(ctx context.Context, e env, args []string) error {
-		fs := newFlags(c, e)
-		db := dbFlag(fs, e)
-		asJSON := fs.Bool("json", false, "print one JSON document")
-		rest, err := parseArgs(fs, args)
-		if err != nil {
-			return err
-		}
-		if len(rest) != 1 {
-			return usageErrorf("errata takes one case-study spec")
-		}
-		s, err := spec.Load(rest[0])
-		if err != nil {
-			return err
-		}
-		a, err := openForReading(*db, e)
-		if err != nil {
-			return err
-		}
-		defer a.Close()
-		pubs, err := a.Publications(s.ID)
-		if err != nil {
-			return err
-		}
-		if *asJSON {
-			return writeJSON(e.stdout, errataDocument(s.ID, pubs))
-		}
-		return writeErrata(e.stdout, s.ID, pubs)
+	s, err := spec.Load(args[0])
+	if err != nil {
+		return err
 	}
-	return c
+	a, err := openForReading(opts.db, e)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	pubs, err := a.Publications(s.ID)
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		return writeJSON(e.stdout, errataDocument(s.ID, pubs))
+	}
+	return writeErrata(e.stdout, s.ID, pubs)
 }
 
 // errataJSON is the --json document: the versions in order, each erratum

@@ -20,7 +20,7 @@ import (
 )
 
 func exportCommand() *command {
-	c := &command{
+	return newCommand(command{
 		name:  "export",
 		args:  "[SPEC]",
 		short: "export a case study or runs as a localised xlsx workbook and/or CSV files",
@@ -44,111 +44,113 @@ apostrophe. --redact hashes host names and IP addresses, and drops environment v
 internal paths and token-like strings before anything is written (docs/redaction.md);
 --base-url links each run id to its page of the static site (BASE/runs/ID.html).
 The files are written whole or not at all. Prints the written paths.`,
+	}, runExport)
+}
+
+// exportOptions are export's flags.
+type exportOptions struct {
+	db, xlsx, csvDir, lang, salt, baseURL string
+	bom, redact                           bool
+	requests                              setBool // its default depends on whether a spec is given
+	asOf                                  asOfDate
+	runs                                  runList
+	filter                                store.Filter
+}
+
+func (o *exportOptions) addFlags(fs *flag.FlagSet, e env) {
+	dbFlag(fs, e, &o.db)
+	fs.StringVar(&o.xlsx, "xlsx", "", "write the workbook to this file")
+	fs.StringVar(&o.csvDir, "csv", "", "write one CSV file per table into this folder")
+	fs.BoolVar(&o.bom, "bom", false, "start each CSV file with a UTF-8 byte-order mark (Excel reads UTF-8 CSV with it)")
+	fs.StringVar(&o.lang, "lang", "en", "language of sheet names, headers and caveats: en, zh, ja, es, es-419")
+	fs.BoolVar(&o.redact, "redact", false, "hash host names and IP addresses, drop environment values, internal paths and token-like strings")
+	fs.StringVar(&o.salt, "redact-salt", "", "with --redact: key of the hashes, so two exports name one host alike (default: random per export)")
+	fs.StringVar(&o.baseURL, "base-url", "", "link run ids to BASE/runs/ID.html, the run pages of the static site")
+	fs.Var(&o.requests, "requests", "add the per-request records (Requests sheet / requests.csv); the default without a spec, --requests=false leaves them out")
+	asOfFlag(fs, &o.asOf, false)
+	fs.Var(&o.runs, "run", "export this run (id or unique prefix); repeatable")
+	filterFlags(fs, &o.filter)
+}
+
+func runExport(ctx context.Context, e env, opts exportOptions, args []string) error {
+	switch {
+	case len(args) > 1:
+		return usageErrorf("export takes at most one case-study spec")
+	case opts.xlsx == "" && opts.csvDir == "":
+		return usageErrorf("say where to write: --xlsx FILE and/or --csv DIR")
+	case len(args) == 1 && (filtered(opts.filter) || len(opts.runs) > 0):
+		return usageErrorf("a case study exports its own runs: give a spec or run filters, not both")
+	case opts.salt != "" && !opts.redact:
+		return usageErrorf("--redact-salt needs --redact")
 	}
-	c.run = func(ctx context.Context, e env, args []string) error {
-		fs := newFlags(c, e)
-		db := dbFlag(fs, e)
-		xlsxPath := fs.String("xlsx", "", "write the workbook to this file")
-		csvDir := fs.String("csv", "", "write one CSV file per table into this folder")
-		bom := fs.Bool("bom", false, "start each CSV file with a UTF-8 byte-order mark (Excel reads UTF-8 CSV with it)")
-		lang := fs.String("lang", "en", "language of sheet names, headers and caveats: en, zh, ja, es, es-419")
-		redactOn := fs.Bool("redact", false, "hash host names and IP addresses, drop environment values, internal paths and token-like strings")
-		salt := fs.String("redact-salt", "", "with --redact: key of the hashes, so two exports name one host alike (default: random per export)")
-		baseURL := fs.String("base-url", "", "link run ids to BASE/runs/ID.html, the run pages of the static site")
-		requests := fs.Bool("requests", false, "add the per-request records (Requests sheet / requests.csv); the default without a spec, --requests=false leaves them out")
-		asOf := asOfFlag(fs)
-		var runs runList
-		fs.Var(&runs, "run", "export this run (id or unique prefix); repeatable")
-		filter := filterFlags(fs)
-		rest, err := parseArgs(fs, args)
-		if err != nil {
-			return err
+	if err := checkFilter(opts.filter); err != nil {
+		return err
+	}
+	if l, err := locales.Match(opts.lang); err != nil || !sameLanguage(opts.lang, l.Tag()) {
+		return usageErrorf("--lang %q: supported: %s", opts.lang, strings.Join(locales.Supported(), ", "))
+	}
+	if opts.baseURL != "" {
+		if u, err := url.Parse(opts.baseURL); err != nil || u.Scheme == "" || u.Host == "" && u.Scheme != "file" {
+			return usageErrorf("--base-url %q is not an absolute URL", opts.baseURL)
 		}
-		switch {
-		case len(rest) > 1:
-			return usageErrorf("export takes at most one case-study spec")
-		case *xlsxPath == "" && *csvDir == "":
-			return usageErrorf("say where to write: --xlsx FILE and/or --csv DIR")
-		case len(rest) == 1 && (filtered(*filter) || len(runs) > 0):
-			return usageErrorf("a case study exports its own runs: give a spec or run filters, not both")
-		case *salt != "" && !*redactOn:
-			return usageErrorf("--redact-salt needs --redact")
-		}
-		if err := checkFilter(*filter); err != nil {
-			return err
-		}
-		if l, err := locales.Match(*lang); err != nil || !sameLanguage(*lang, l.Tag()) {
-			return usageErrorf("--lang %q: supported: %s", *lang, strings.Join(locales.Supported(), ", "))
-		}
-		if *baseURL != "" {
-			if u, err := url.Parse(*baseURL); err != nil || u.Scheme == "" || u.Host == "" && u.Scheme != "file" {
-				return usageErrorf("--base-url %q is not an absolute URL", *baseURL)
-			}
-		}
-		// Without a spec the export is the runs themselves, records
-		// included unless --requests=false; a case study's are optional.
-		withRequests := *requests || len(rest) == 0
-		fs.Visit(func(f *flag.Flag) {
-			if f.Name == "requests" {
-				withRequests = *requests
-			}
-		})
-		opt := export.Options{Lang: *lang, Requests: withRequests, BaseURL: *baseURL}
-		var red *redact.Redactor
-		if *redactOn {
-			key := []byte(*salt)
-			if len(key) == 0 {
-				key = make([]byte, 16)
-				if _, err := rand.Read(key); err != nil {
-					return err
-				}
-			}
-			red = redact.New(redact.Options{Salt: key})
-			opt.Redact = red
-		}
-		title := "benchledger export"
-		if len(rest) == 1 {
-			res, a, err := evaluateSpec(ctx, e, *db, rest[0], *asOf)
-			if err != nil {
+	}
+	// Without a spec the export is the runs themselves, records
+	// included unless --requests=false; a case study's are optional.
+	withRequests := opts.requests.or(len(args) == 0)
+	opt := export.Options{Lang: opts.lang, Requests: withRequests, BaseURL: opts.baseURL}
+	var red *redact.Redactor
+	if opts.redact {
+		key := []byte(opts.salt)
+		if len(key) == 0 {
+			key = make([]byte, 16)
+			if _, err := rand.Read(key); err != nil {
 				return err
 			}
-			defer a.Close()
-			opt.Result, opt.RunIDs = res, res.RunIDs
-			if t := res.Spec.Title[*lang]; t != "" {
-				title = t
-			} else if t := res.Spec.Title["en"]; t != "" {
-				title = t
-			}
-			return writeExport(ctx, e, a, opt, title, *xlsxPath, *csvDir, *bom, red)
 		}
-		a, err := openForReading(*db, e)
+		red = redact.New(redact.Options{Salt: key})
+		opt.Redact = red
+	}
+	title := "benchledger export"
+	if len(args) == 1 {
+		res, a, err := evaluateSpec(ctx, e, opts.db, args[0], opts.asOf)
 		if err != nil {
 			return err
 		}
 		defer a.Close()
-		if len(runs) > 0 {
-			for _, r := range runs {
-				id, err := a.ResolveRunID(r)
-				if err != nil {
-					return err
-				}
-				opt.RunIDs = append(opt.RunIDs, id)
-			}
-		} else {
-			list, err := a.ListRuns(*filter)
+		opt.Result, opt.RunIDs = res, res.RunIDs
+		if t := res.Spec.Title[opts.lang]; t != "" {
+			title = t
+		} else if t := res.Spec.Title["en"]; t != "" {
+			title = t
+		}
+		return writeExport(ctx, e, a, opt, title, opts.xlsx, opts.csvDir, opts.bom, red)
+	}
+	a, err := openForReading(opts.db, e)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	if len(opts.runs) > 0 {
+		for _, r := range opts.runs {
+			id, err := a.ResolveRunID(r)
 			if err != nil {
 				return err
 			}
-			for _, s := range list {
-				opt.RunIDs = append(opt.RunIDs, s.ID)
-			}
+			opt.RunIDs = append(opt.RunIDs, id)
 		}
-		if len(opt.RunIDs) == 0 {
-			return fmt.Errorf("no runs to export (the archive is empty or the filters select none)")
+	} else {
+		list, err := a.ListRuns(opts.filter)
+		if err != nil {
+			return err
 		}
-		return writeExport(ctx, e, a, opt, title, *xlsxPath, *csvDir, *bom, red)
+		for _, s := range list {
+			opt.RunIDs = append(opt.RunIDs, s.ID)
+		}
 	}
-	return c
+	if len(opt.RunIDs) == 0 {
+		return fmt.Errorf("no runs to export (the archive is empty or the filters select none)")
+	}
+	return writeExport(ctx, e, a, opt, title, opts.xlsx, opts.csvDir, opts.bom, red)
 }
 
 // writeExport builds the tables once and writes them; a streamed requests

@@ -1,22 +1,21 @@
 package main
 
 import (
-	"flag"
-
 	"context"
+	"flag"
 	"fmt"
-	"github.com/benchledger/benchledger/store"
 	"io"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/benchledger/benchledger/casestudy"
+	"github.com/benchledger/benchledger/caveat"
 	"github.com/benchledger/benchledger/spec"
+	"github.com/benchledger/benchledger/store"
 )
 
 func figuresCommand() *command {
-	c := &command{
+	return newCommand(command{
 		name:  "figures",
 		args:  "SPEC",
 		short: "compute a case study's figures, with confounders and caveat codes",
@@ -25,54 +24,49 @@ provenance, recomputes every figure from the per-request records, and prints the
 figures first, then the rest — each with the runs behind it, what was held fixed, the
 confounders, and the caveat codes the data raises. --json prints everything as one
 document.`,
-	}
-	c.run = func(ctx context.Context, e env, args []string) error {
-		fs := newFlags(c, e)
-		db := dbFlag(fs, e)
-		asJSON := fs.Bool("json", false, "print one JSON document")
-		asOf := asOfFlag(fs)
-		rest, err := parseArgs(fs, args)
-		if err != nil {
-			return err
-		}
-		if len(rest) != 1 {
-			return usageErrorf("figures takes one case-study spec")
-		}
-		res, a, err := evaluateSpec(ctx, e, *db, rest[0], *asOf)
-		if err != nil {
-			return err
-		}
-		defer a.Close()
-		if *asJSON {
-			return writeJSON(e.stdout, res)
-		}
-		writeResult(e.stdout, res)
-		return nil
-	}
-	return c
+	}, runFigures)
 }
 
-func asOfFlag(fs *flag.FlagSet) *string {
-	return fs.String("as-of", "", "judge the age of external references on this date (YYYY-MM-DD); without it no staleness is judged, so the output does not depend on today's date")
+// figuresOptions are figures' flags.
+type figuresOptions struct {
+	db   string
+	json bool
+	asOf asOfDate
+}
+
+func (o *figuresOptions) addFlags(fs *flag.FlagSet, e env) {
+	dbFlag(fs, e, &o.db)
+	fs.BoolVar(&o.json, "json", false, "print one JSON document")
+	asOfFlag(fs, &o.asOf, false)
+}
+
+func runFigures(ctx context.Context, e env, opts figuresOptions, args []string) error {
+	if len(args) != 1 {
+		return usageErrorf("figures takes one case-study spec")
+	}
+	res, a, err := evaluateSpec(ctx, e, opts.db, args[0], opts.asOf)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	if opts.json {
+		return writeJSON(e.stdout, res)
+	}
+	writeResult(e.stdout, res)
+	return nil
 }
 
 // evaluateSpec loads a case-study spec and evaluates it against the archive
 // (opened for reading; the caller closes it).
-func evaluateSpec(ctx context.Context, e env, dbPath, specPath, asOf string) (*casestudy.Result, *store.Archive, error) {
+func evaluateSpec(ctx context.Context, e env, dbPath, specPath string, asOf asOfDate) (*casestudy.Result, *store.Archive, error) {
 	return evaluateSpecIn(ctx, specPath, asOf, func() (*store.Archive, error) { return openForReading(dbPath, e) })
 }
 
 // evaluateSpecIn is evaluateSpec on the archive open returns (report opens
-// it for writing, to record the publication).
-func evaluateSpecIn(ctx context.Context, specPath, asOf string, open func() (*store.Archive, error)) (*casestudy.Result, *store.Archive, error) {
-	var opt casestudy.Options
-	if asOf != "" {
-		d, err := time.Parse("2006-01-02", asOf)
-		if err != nil {
-			return nil, nil, usageErrorf("--as-of %q is not a date (YYYY-MM-DD)", asOf)
-		}
-		opt.Caveats.Now = d
-	}
+// it for writing, to record the publication). The caveats judge the age of
+// external references as of --as-of, and none without it.
+func evaluateSpecIn(ctx context.Context, specPath string, asOf asOfDate, open func() (*store.Archive, error)) (*casestudy.Result, *store.Archive, error) {
+	opt := casestudy.Options{Caveats: caveat.Options{Now: asOf.Day()}}
 	s, err := spec.Load(specPath)
 	if err != nil {
 		return nil, nil, err

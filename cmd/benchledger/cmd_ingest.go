@@ -2,11 +2,10 @@ package main
 
 import (
 	"context"
-	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"os/user"
-	"runtime/debug"
 	"strings"
 	"text/tabwriter"
 
@@ -17,7 +16,7 @@ import (
 )
 
 func ingestCommand() *command {
-	c := &command{
+	return newCommand(command{
 		name:  "ingest",
 		args:  "PATH...",
 		short: "archive result files and folders with their provenance",
@@ -35,135 +34,116 @@ files are still ingested and the exit status is 3. Folders' non-result files (ma
 narratives, sources) are skipped with a note. Re-ingesting the same bytes creates nothing.
 A manifest's external references (references:) are archived with the first file that uses
 the manifest; each one recorded or re-checked is noted on stderr, not listed on stdout.`,
-	}
-	c.run = func(ctx context.Context, e env, args []string) error {
-		fs := newFlags(c, e)
-		db := dbFlag(fs, e)
-		meta := fs.String("meta", "", "provenance manifest for every file (default: the nearest campaign.yaml)")
-		format := fs.String("format", "", "force the input format: "+strings.Join(registry.IDs(), ", "))
-		asJSON := fs.Bool("json", false, "print one JSON document instead of lines")
-		var sets provenance.Record
-		fs.Func("set", "provenance `field=value` for every run (repeatable; overrides the manifest)", func(s string) error {
-			en, err := provenance.ParseSet(s)
-			if err != nil {
-				return err
-			}
-			sets = append(sets, en)
-			return nil
-		})
-		paths, err := parseArgs(fs, args)
-		if err != nil {
-			return err
-		}
-		if len(paths) == 0 {
-			return usageErrorf("no files or folders to ingest")
-		}
-		if *format != "" {
-			if _, ok := registry.ByID(*format); !ok {
-				return usageErrorf("unknown --format %q (known: %s)", *format, strings.Join(registry.IDs(), ", "))
-			}
-		}
-		// Ingest memory is bounded by design (streamed files, chunked blobs),
-		// so the garbage collector is tuned by that bound rather than by heap
-		// growth: a soft limit keeps a large file's heap from doubling past
-		// it, and a lazy GOGC stops a batch of small files (whose live heap is
-		// tiny) from collecting every few megabytes — that alone took a third
-		// of the time of ingesting 1,000 files.
-		if e.getenv("GOMEMLIMIT") == "" {
-			debug.SetMemoryLimit(ingestMemoryLimit)
-		}
-		if e.getenv("GOGC") == "" {
-			debug.SetGCPercent(ingestGCPercent)
-		}
-		a, err := store.Open(*db, store.Options{})
-		if err != nil {
-			return err
-		}
-		defer a.Close()
-
-		prog := newProgress(e.stderr, !*asJSON)
-		defer prog.done()
-		waited := false
-		opt := ingest.Options{
-			Archive: a, Manifest: *meta, Set: sets, Format: *format,
-			ToolVersion: toolVersion(), Actor: osUser(),
-			OnWait: func() {
-				if !waited {
-					prog.note("waiting for the archive's writer lock: another ingest is writing to " + *db)
-					waited = true
-				}
-			},
-			OnFile: func(n, total int, path string) { prog.status(fmt.Sprintf("ingesting %d/%d %s", n, total, path)) },
-		}
-		var outs []ingest.Outcome
-		tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-		rejected := 0
-		report := func(o ingest.Outcome) {
-			outs = append(outs, o)
-			switch o.Status {
-			case ingest.StatusRejected:
-				rejected++
-				prog.note("rejected: " + placeLine(o.File, o.Place, o.Reason))
-			case ingest.StatusSkipped:
-				prog.note("skipped: " + o.File + ": " + o.Reason)
-			case ingest.StatusReference:
-				// Not a run: stdout keeps one line per run.
-				id, what, _ := strings.Cut(o.Reason, ": ")
-				prog.note(fmt.Sprintf("note: %s: reference %s %s", o.File, id, what))
-			default:
-				if !*asJSON {
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", o.RunID, o.Status, o.Format, o.File)
-					tw.Flush()
-				}
-				switch {
-				case o.Status == ingest.StatusDuplicate:
-					prog.note(fmt.Sprintf("note: %s is already archived as run %s; nothing was added", o.File, o.RunID))
-				case o.Status == ingest.StatusCompleted && o.Companion != "":
-					prog.note(fmt.Sprintf("note: %s is another file of run %s; it added %s", o.File, o.RunID, summariseAdded(o.Added)))
-				case o.Status == ingest.StatusCompleted:
-					prog.note(fmt.Sprintf("note: run %s was already archived; added provenance: %s", o.RunID, strings.Join(o.Added, ", ")))
-				}
-				if !o.Publishable {
-					prog.note(fmt.Sprintf("warning: run %s (%s) is archived but not publishable; missing: %s", o.RunID, o.File, strings.Join(o.Missing, ", ")))
-				}
-			}
-		}
-		err = ingest.Batch(ctx, paths, opt, report)
-		tw.Flush()
-		if *asJSON {
-			doc := struct {
-				SchemaVersion int              `json:"schema_version"`
-				Outcomes      []ingest.Outcome `json:"outcomes"`
-			}{1, outs}
-			if doc.Outcomes == nil {
-				doc.Outcomes = []ingest.Outcome{}
-			}
-			enc := json.NewEncoder(e.stdout)
-			enc.SetIndent("", "  ")
-			enc.Encode(doc)
-		}
-		if err != nil {
-			if ctx.Err() != nil {
-				prog.note("interrupted: the file in progress was not archived; files before it were")
-			}
-			return err
-		}
-		if rejected > 0 {
-			prog.note(fmt.Sprintf("%d input(s) rejected", rejected))
-			return errProblems
-		}
-		return nil
-	}
-	return c
+	}, runIngest)
 }
 
-// ingestMemoryLimit is the soft heap limit of an ingest (see above). At
-// 72 MiB a 950 MB file peaks at 112–121 MB of RSS, in the same time; at
-// 80 MiB it reached 128 MB, the bound issue 2 set.
-const (
-	ingestMemoryLimit = 72 << 20
-	ingestGCPercent   = 800
-)
+// ingestOptions are ingest's flags.
+type ingestOptions struct {
+	db, meta, format string
+	json             bool
+	set              provenance.Record
+}
+
+func (o *ingestOptions) addFlags(fs *flag.FlagSet, e env) {
+	dbFlag(fs, e, &o.db)
+	fs.StringVar(&o.meta, "meta", "", "provenance manifest for every file (default: the nearest campaign.yaml)")
+	fs.StringVar(&o.format, "format", "", "force the input format: "+strings.Join(registry.IDs(), ", "))
+	fs.BoolVar(&o.json, "json", false, "print one JSON document instead of lines")
+	fs.Func("set", "provenance `field=value` for every run (repeatable; overrides the manifest)", func(s string) error {
+		en, err := provenance.ParseSet(s)
+		if err != nil {
+			return err
+		}
+		o.set = append(o.set, en)
+		return nil
+	})
+}
+
+func runIngest(ctx context.Context, e env, opts ingestOptions, paths []string) error {
+	if len(paths) == 0 {
+		return usageErrorf("no files or folders to ingest")
+	}
+	if opts.format != "" {
+		if _, ok := registry.ByID(opts.format); !ok {
+			return usageErrorf("unknown --format %q (known: %s)", opts.format, strings.Join(registry.IDs(), ", "))
+		}
+	}
+	a, err := store.Open(opts.db, store.Options{})
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+
+	prog := newProgress(e.stderr, !opts.json)
+	defer prog.done()
+	waited := false
+	opt := ingest.Options{
+		Archive: a, Manifest: opts.meta, Set: opts.set, Format: opts.format,
+		ToolVersion: toolVersion(), Actor: osUser(),
+		OnWait: func() {
+			if !waited {
+				prog.note("waiting for the archive's writer lock: another ingest is writing to " + opts.db)
+				waited = true
+			}
+		},
+		OnFile: func(n, total int, path string) { prog.status(fmt.Sprintf("ingesting %d/%d %s", n, total, path)) },
+	}
+	var outs []ingest.Outcome
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	rejected := 0
+	report := func(o ingest.Outcome) {
+		outs = append(outs, o)
+		switch o.Status {
+		case ingest.StatusRejected:
+			rejected++
+			prog.note("rejected: " + placeLine(o.File, o.Place, o.Reason))
+		case ingest.StatusSkipped:
+			prog.note("skipped: " + o.File + ": " + o.Reason)
+		case ingest.StatusReference:
+			// Not a run: stdout keeps one line per run.
+			id, what, _ := strings.Cut(o.Reason, ": ")
+			prog.note(fmt.Sprintf("note: %s: reference %s %s", o.File, id, what))
+		default:
+			if !opts.json {
+				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", o.RunID, o.Status, o.Format, o.File)
+				tw.Flush()
+			}
+			switch {
+			case o.Status == ingest.StatusDuplicate:
+				prog.note(fmt.Sprintf("note: %s is already archived as run %s; nothing was added", o.File, o.RunID))
+			case o.Status == ingest.StatusCompleted && o.Companion != "":
+				prog.note(fmt.Sprintf("note: %s is another file of run %s; it added %s", o.File, o.RunID, summariseAdded(o.Added)))
+			case o.Status == ingest.StatusCompleted:
+				prog.note(fmt.Sprintf("note: run %s was already archived; added provenance: %s", o.RunID, strings.Join(o.Added, ", ")))
+			}
+			if !o.Publishable {
+				prog.note(fmt.Sprintf("warning: run %s (%s) is archived but not publishable; missing: %s", o.RunID, o.File, strings.Join(o.Missing, ", ")))
+			}
+		}
+	}
+	err = ingest.Batch(ctx, paths, opt, report)
+	tw.Flush()
+	if opts.json {
+		doc := struct {
+			Outcomes []ingest.Outcome `json:"outcomes"`
+		}{outs}
+		if doc.Outcomes == nil {
+			doc.Outcomes = []ingest.Outcome{}
+		}
+		writeJSON(e.stdout, doc)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			prog.note("interrupted: the file in progress was not archived; files before it were")
+		}
+		return err
+	}
+	if rejected > 0 {
+		prog.note(fmt.Sprintf("%d input(s) rejected", rejected))
+		return errProblems
+	}
+	return nil
+}
 
 func placeLine(file, place, reason string) string {
 	if place == "" {

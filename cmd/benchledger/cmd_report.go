@@ -1,20 +1,20 @@
 package main
 
 import (
-	"os"
-
 	"context"
+	"flag"
 	"fmt"
-	"github.com/benchledger/benchledger/internal/browser"
+	"os"
 	"strings"
 
 	"github.com/benchledger/benchledger/audit"
+	"github.com/benchledger/benchledger/internal/browser"
 	"github.com/benchledger/benchledger/render/report"
 	"github.com/benchledger/benchledger/store"
 )
 
 func reportCommand() *command {
-	c := &command{
+	return newCommand(command{
 		name:  "report",
 		args:  "SPEC",
 		short: "render a case study as HTML and Markdown in each language",
@@ -38,104 +38,109 @@ The case study is also audited (the checks of benchledger audit SPEC, with the s
 an audit page beside its report, <id>.audit.<lang>.html and .md, which the report links
 near its top. A failed check does not change the exit status: the audit page and the
 report's audit line say so. --no-audit skips the audit and its pages.`,
+	}, runReport)
+}
+
+// reportOptions are report's flags.
+type reportOptions struct {
+	db, langs, formats, out, templates string
+	asOf                               asOfDate
+	draft, noAudit                     bool
+}
+
+func (o *reportOptions) addFlags(fs *flag.FlagSet, e env) {
+	dbFlag(fs, e, &o.db)
+	fs.StringVar(&o.langs, "lang", "", "comma-separated languages (en, zh, ja, es-419, es); default: the spec's languages")
+	fs.StringVar(&o.formats, "format", "html,md", "comma-separated formats: html, md, pdf (printed from the HTML by headless Chromium)")
+	fs.StringVar(&o.out, "out", "out", "output directory")
+	fs.StringVar(&o.templates, "templates", "", "directory whose report.html.tmpl / report.md.tmpl / audit.html.tmpl / audit.md.tmpl replace the embedded templates")
+	asOfFlag(fs, &o.asOf, false)
+	fs.BoolVar(&o.draft, "draft", false, "render without recording a version in the archive (which may then be read-only); the page is marked as a draft")
+	fs.BoolVar(&o.noAudit, "no-audit", false, "do not audit the case study: no audit pages, no audit line in the report")
+}
+
+func runReport(ctx context.Context, e env, opts reportOptions, args []string) error {
+	if len(args) != 1 {
+		return usageErrorf("report takes one case-study spec")
 	}
-	c.run = func(ctx context.Context, e env, args []string) error {
-		fs := newFlags(c, e)
-		db := dbFlag(fs, e)
-		langs := fs.String("lang", "", "comma-separated languages (en, zh, ja, es-419, es); default: the spec's languages")
-		formats := fs.String("format", "html,md", "comma-separated formats: html, md, pdf (printed from the HTML by headless Chromium)")
-		out := fs.String("out", "out", "output directory")
-		tmpl := fs.String("templates", "", "directory whose report.html.tmpl / report.md.tmpl / audit.html.tmpl / audit.md.tmpl replace the embedded templates")
-		asOf := asOfFlag(fs)
-		draft := fs.Bool("draft", false, "render without recording a version in the archive (which may then be read-only); the page is marked as a draft")
-		noAudit := fs.Bool("no-audit", false, "do not audit the case study: no audit pages, no audit line in the report")
-		rest, err := parseArgs(fs, args)
-		if err != nil {
-			return err
+	ropt := report.Options{Langs: splitList(opts.langs), Out: opts.out, Templates: opts.templates}
+	wantPDF, wantHTML := false, false
+	for _, f := range splitList(opts.formats) {
+		switch f {
+		case report.FormatHTML, report.FormatMarkdown:
+			ropt.Formats = append(ropt.Formats, f)
+			wantHTML = wantHTML || f == report.FormatHTML
+		case formatPDF:
+			wantPDF = true
+		default:
+			return usageErrorf("--format %q: known formats are html, md and pdf", f)
 		}
-		if len(rest) != 1 {
-			return usageErrorf("report takes one case-study spec")
-		}
-		ropt := report.Options{Langs: splitList(*langs), Out: *out, Templates: *tmpl}
-		wantPDF, wantHTML := false, false
-		for _, f := range splitList(*formats) {
-			switch f {
-			case report.FormatHTML, report.FormatMarkdown:
-				ropt.Formats = append(ropt.Formats, f)
-				wantHTML = wantHTML || f == report.FormatHTML
-			case formatPDF:
-				wantPDF = true
-			default:
-				return usageErrorf("--format %q: known formats are html, md and pdf", f)
-			}
-		}
-		if wantPDF {
-			// The PDF is the HTML report printed by headless Chromium, so
-			// say at once when there is none rather than after rendering.
-			if _, ok := browser.Available(); !ok {
-				return fmt.Errorf("--format pdf: %w", browser.ErrNoChromium)
-			}
-			if !wantHTML {
-				ropt.Formats = append(ropt.Formats, report.FormatHTML)
-			}
-		}
-		open := func() (*store.Archive, error) { return openForPublishing(*db) }
-		if *draft {
-			open = func() (*store.Archive, error) { return openForReading(*db, e) }
-		}
-		res, a, err := evaluateSpecIn(ctx, rest[0], *asOf, open)
-		if err != nil {
-			return err
-		}
-		defer a.Close()
-		// Audit before a version is recorded, so that an audit that cannot
-		// run leaves no version behind without its report.
-		if !*noAudit {
-			if ropt.Audit, err = reportAudit(ctx, a, res, *asOf); err != nil {
-				return err
-			}
-			if ropt.Audit == nil {
-				fmt.Fprintln(e.stderr, "note: the case study uses no runs: no audit page")
-			}
-		}
-		if *draft {
-			ropt.Publication, err = draftPublication(a, res.Spec.ID)
-		} else {
-			ropt.Publication, err = recordPublication(ctx, a, res)
-		}
-		if err != nil {
-			return err
-		}
-		paths, err := report.Render(ctx, res, a, ropt)
-		if err != nil {
-			return err
-		}
-		for _, p := range paths {
-			if !strings.HasSuffix(p, ".html") || !wantPDF {
-				fmt.Fprintln(e.stdout, p)
-				continue
-			}
-			pdf := strings.TrimSuffix(p, ".html") + ".pdf"
-			if err := browser.PrintPDF(ctx, p, pdf); err != nil {
-				return fmt.Errorf("printing %s: %w", p, err)
-			}
-			if wantHTML {
-				fmt.Fprintln(e.stdout, p)
-			} else if err := os.Remove(p); err != nil {
-				return err
-			}
-			fmt.Fprintln(e.stdout, pdf)
-		}
-		// The report is still the product (exit 0); a failed check is said
-		// on stderr so that it is not only in a file nobody opens.
-		if ropt.Audit != nil {
-			if n := ropt.Audit.Counts()[audit.Fail]; n > 0 {
-				fmt.Fprintf(e.stderr, "warning: the audit of the case study found %d failures; its audit pages list them\n", n)
-			}
-		}
-		return nil
 	}
-	return c
+	if wantPDF {
+		// The PDF is the HTML report printed by headless Chromium, so
+		// say at once when there is none rather than after rendering.
+		if _, ok := browser.Available(); !ok {
+			return fmt.Errorf("--format pdf: %w", browser.ErrNoChromium)
+		}
+		if !wantHTML {
+			ropt.Formats = append(ropt.Formats, report.FormatHTML)
+		}
+	}
+	open := func() (*store.Archive, error) { return openForPublishing(opts.db) }
+	if opts.draft {
+		open = func() (*store.Archive, error) { return openForReading(opts.db, e) }
+	}
+	res, a, err := evaluateSpecIn(ctx, args[0], opts.asOf, open)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	// Audit before a version is recorded, so that an audit that cannot
+	// run leaves no version behind without its report.
+	if !opts.noAudit {
+		if ropt.Audit, err = reportAudit(ctx, a, res, opts.asOf.String()); err != nil {
+			return err
+		}
+		if ropt.Audit == nil {
+			fmt.Fprintln(e.stderr, "note: the case study uses no runs: no audit page")
+		}
+	}
+	if opts.draft {
+		ropt.Publication, err = draftPublication(a, res.Spec.ID)
+	} else {
+		ropt.Publication, err = recordPublication(ctx, a, res)
+	}
+	if err != nil {
+		return err
+	}
+	paths, err := report.Render(ctx, res, a, ropt)
+	if err != nil {
+		return err
+	}
+	for _, p := range paths {
+		if !strings.HasSuffix(p, ".html") || !wantPDF {
+			fmt.Fprintln(e.stdout, p)
+			continue
+		}
+		pdf := strings.TrimSuffix(p, ".html") + ".pdf"
+		if err := browser.PrintPDF(ctx, p, pdf); err != nil {
+			return fmt.Errorf("printing %s: %w", p, err)
+		}
+		if wantHTML {
+			fmt.Fprintln(e.stdout, p)
+		} else if err := os.Remove(p); err != nil {
+			return err
+		}
+		fmt.Fprintln(e.stdout, pdf)
+	}
+	// The report is still the product (exit 0); a failed check is said
+	// on stderr so that it is not only in a file nobody opens.
+	if ropt.Audit != nil {
+		if n := ropt.Audit.Counts()[audit.Fail]; n > 0 {
+			fmt.Fprintf(e.stderr, "warning: the audit of the case study found %d failures; its audit pages list them\n", n)
+		}
+	}
+	return nil
 }
 
 // formatPDF is the HTML report printed to PDF by headless Chromium.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"text/tabwriter"
@@ -11,67 +10,70 @@ import (
 )
 
 func runsCommand() *command {
-	c := &command{
+	return newCommand(command{
 		name:  "runs",
 		short: "list archived runs",
 		long: `Lists the archived runs with their campaign, role, model, engine, GPU and date.
 Filters match case-insensitive substrings; dates are YYYY-MM-DD and inclusive.
 --json prints a JSON array with one object per run.`,
+	}, runRuns)
+}
+
+// runsOptions are runs' flags.
+type runsOptions struct {
+	db            string
+	json, idsOnly bool
+	filter        store.Filter
+}
+
+func (o *runsOptions) addFlags(fs *flag.FlagSet, e env) {
+	dbFlag(fs, e, &o.db)
+	fs.BoolVar(&o.json, "json", false, "print a JSON array")
+	fs.BoolVar(&o.idsOnly, "q", false, "print only the run ids, one per line")
+	filterFlags(fs, &o.filter)
+}
+
+func runRuns(ctx context.Context, e env, opts runsOptions, args []string) error {
+	if len(args) > 0 {
+		return usageErrorf("unexpected argument %q (runs takes only flags)", args[0])
 	}
-	c.run = func(ctx context.Context, e env, args []string) error {
-		fs := newFlags(c, e)
-		db := dbFlag(fs, e)
-		asJSON := fs.Bool("json", false, "print a JSON array")
-		idsOnly := fs.Bool("q", false, "print only the run ids, one per line")
-		f := filterFlags(fs)
-		rest, err := parseArgs(fs, args)
-		if err != nil {
-			return err
+	if err := checkFilter(opts.filter); err != nil {
+		return err
+	}
+	a, err := openForReading(opts.db, e)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	list, err := a.ListRuns(opts.filter)
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		// store.RunSummary's JSON form is the settled `runs --json` shape.
+		out := list
+		if out == nil {
+			out = []store.RunSummary{}
 		}
-		if len(rest) > 0 {
-			return usageErrorf("unexpected argument %q (runs takes only flags)", rest[0])
-		}
-		if err := checkFilter(*f); err != nil {
-			return err
-		}
-		a, err := openForReading(*db, e)
-		if err != nil {
-			return err
-		}
-		defer a.Close()
-		list, err := a.ListRuns(*f)
-		if err != nil {
-			return err
-		}
-		if *asJSON {
-			// store.RunSummary's JSON form is the settled `runs --json` shape.
-			out := list
-			if out == nil {
-				out = []store.RunSummary{}
-			}
-			enc := json.NewEncoder(e.stdout)
-			enc.SetIndent("", "  ")
-			return enc.Encode(out)
-		}
-		if *idsOnly {
-			for _, r := range list {
-				fmt.Fprintln(e.stdout, r.ID)
-			}
-			return nil
-		}
-		if len(list) == 0 {
-			fmt.Fprintln(e.stderr, "no runs match")
-			return nil
-		}
-		tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tCAMPAIGN\tROLE\tMODEL\tENGINE\tGPU\tDATE\tREQUESTS\tPUBLISHABLE\tFILE")
+		return writeJSON(e.stdout, out)
+	}
+	if opts.idsOnly {
 		for _, r := range list {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, dash(r.Campaign), dash(r.Role), dash(r.Model),
-				dash(joinNonEmpty(r.Engine, r.EngineVersion)), dash(r.GPU), dash(r.Date), countText(r.RequestCount), yesNo(r.Publishable), r.FileName)
+			fmt.Fprintln(e.stdout, r.ID)
 		}
-		return tw.Flush()
+		return nil
 	}
-	return c
+	if len(list) == 0 {
+		fmt.Fprintln(e.stderr, "no runs match")
+		return nil
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tCAMPAIGN\tROLE\tMODEL\tENGINE\tGPU\tDATE\tREQUESTS\tPUBLISHABLE\tFILE")
+	for _, r := range list {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, dash(r.Campaign), dash(r.Role), dash(r.Model),
+			dash(joinNonEmpty(r.Engine, r.EngineVersion)), dash(r.GPU), dash(r.Date), countText(r.RequestCount), yesNo(r.Publishable), r.FileName)
+	}
+	return tw.Flush()
 }
 
 func isDate(s string) bool {
@@ -117,9 +119,8 @@ func countText(n int64) string {
 	return groupInt(n)
 }
 
-// filterFlags declares the run filters runs and export share.
-func filterFlags(fs *flag.FlagSet) *store.Filter {
-	var f store.Filter
+// filterFlags binds the run filters runs and export share.
+func filterFlags(fs *flag.FlagSet, f *store.Filter) {
 	fs.StringVar(&f.Campaign, "campaign", "", "only runs of this campaign")
 	fs.StringVar(&f.Model, "model", "", "only runs whose model contains this")
 	fs.StringVar(&f.Engine, "engine", "", "only runs whose engine contains this")
@@ -127,7 +128,6 @@ func filterFlags(fs *flag.FlagSet) *store.Filter {
 	fs.StringVar(&f.Role, "role", "", "only runs with this role")
 	fs.StringVar(&f.Since, "since", "", "only runs measured on or after this date (YYYY-MM-DD)")
 	fs.StringVar(&f.Until, "until", "", "only runs measured on or before this date (YYYY-MM-DD)")
-	return &f
 }
 
 // checkFilter refuses a filter date that is not a date.

@@ -2,7 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
+	"flag"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -13,7 +13,7 @@ import (
 )
 
 func showCommand() *command {
-	c := &command{
+	return newCommand(command{
 		name:  "show",
 		args:  "RUN",
 		short: "show one run: provenance, figures, completion, what is missing",
@@ -21,51 +21,53 @@ func showCommand() *command {
 that stated it), its completion, its summary figures recomputed from the per-request
 records beside the figures the source tool stated, and what it still lacks to be
 publishable. RUN is a run id or a unique prefix of one.`,
+	}, runShow)
+}
+
+// showOptions are show's flags.
+type showOptions struct {
+	db   string
+	json bool
+}
+
+func (o *showOptions) addFlags(fs *flag.FlagSet, e env) {
+	dbFlag(fs, e, &o.db)
+	fs.BoolVar(&o.json, "json", false, "print one JSON document")
+}
+
+func runShow(ctx context.Context, e env, opts showOptions, args []string) error {
+	if len(args) != 1 {
+		return usageErrorf("show takes exactly one run id")
 	}
-	c.run = func(ctx context.Context, e env, args []string) error {
-		fs := newFlags(c, e)
-		db := dbFlag(fs, e)
-		asJSON := fs.Bool("json", false, "print one JSON document")
-		rest, err := parseArgs(fs, args)
-		if err != nil {
-			return err
-		}
-		if len(rest) != 1 {
-			return usageErrorf("show takes exactly one run id")
-		}
-		a, err := openForReading(*db, e)
-		if err != nil {
-			return err
-		}
-		defer a.Close()
-		rec, err := a.Run(rest[0])
-		if err != nil {
-			return err
-		}
-		reqs := rec.Run.Requests
-		if reqs == nil && rec.Run.HasRequests {
-			if reqs, err = a.Requests(rec.ID); err != nil {
-				return err
-			}
-		}
-		view := runview.Build(rec, reqs)
-		events, err := a.Events(rec.ID)
-		if err != nil {
-			return err
-		}
-		for _, ev := range events {
-			view.History = append(view.History, runview.HistoryRow{At: ev.At.UTC().Format(time.RFC3339), Action: ev.Action,
-				Actor: ev.Actor, ToolVersion: ev.ToolVersion, Detail: ev.Detail})
-		}
-		if *asJSON {
-			enc := json.NewEncoder(e.stdout)
-			enc.SetIndent("", "  ")
-			return enc.Encode(view)
-		}
-		writeRunText(e, view)
-		return nil
+	a, err := openForReading(opts.db, e)
+	if err != nil {
+		return err
 	}
-	return c
+	defer a.Close()
+	rec, err := a.Run(args[0])
+	if err != nil {
+		return err
+	}
+	reqs := rec.Run.Requests
+	if reqs == nil && rec.Run.HasRequests {
+		if reqs, err = a.Requests(rec.ID); err != nil {
+			return err
+		}
+	}
+	view := runview.Build(rec, reqs)
+	events, err := a.Events(rec.ID)
+	if err != nil {
+		return err
+	}
+	for _, ev := range events {
+		view.History = append(view.History, runview.HistoryRow{At: ev.At.UTC().Format(time.RFC3339), Action: ev.Action,
+			Actor: ev.Actor, ToolVersion: ev.ToolVersion, Detail: ev.Detail})
+	}
+	if opts.json {
+		return writeJSON(e.stdout, view)
+	}
+	writeRunText(e, view)
+	return nil
 }
 
 func valueText(p *float64, unit string) string {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 
 	"github.com/benchledger/benchledger/publish"
@@ -10,7 +11,7 @@ import (
 )
 
 func siteCommand() *command {
-	c := &command{
+	return newCommand(command{
 		name:  "site",
 		args:  "--out DIR [SPEC...]",
 		short: "write a static, multilingual site of the whole archive (opens from disk)",
@@ -32,57 +33,62 @@ recorded in the archive without a SPEC here get a page with their versions and e
 A rebuild is incremental: DIR/.benchledger-site.json records what each run's pages were
 made from, so only the pages of new or changed runs are made again, and a file is
 rewritten only when its bytes change. --force makes everything again.`,
+	}, runSite)
+}
+
+// siteOptions are site's flags.
+type siteOptions struct {
+	db, out, langs, templates string
+	asOf                      asOfDate
+	force, quiet, raw         bool
+}
+
+func (o *siteOptions) addFlags(fs *flag.FlagSet, e env) {
+	dbFlag(fs, e, &o.db)
+	fs.StringVar(&o.out, "out", "", "the site's folder (required)")
+	fs.StringVar(&o.langs, "lang", "en,zh,ja,es-419", "comma-separated languages (en, zh, ja, es-419, es)")
+	fs.StringVar(&o.templates, "templates", "", "folder whose files replace the embedded site templates of the same name (templates/site)")
+	asOfFlag(fs, &o.asOf, false)
+	fs.BoolVar(&o.force, "force", false, "make every page again, ignoring the previous build's record")
+	fs.BoolVar(&o.quiet, "q", false, "print only the path of the site's index")
+	fs.BoolVar(&o.raw, "raw", true, "copy each raw file's original bytes into the site for download (-raw=false: digests only)")
+}
+
+func runSite(ctx context.Context, e env, opts siteOptions, specs []string) error {
+	if opts.out == "" {
+		return usageErrorf("site needs --out DIR")
 	}
-	c.run = func(ctx context.Context, e env, args []string) error {
-		fs := newFlags(c, e)
-		db := dbFlag(fs, e)
-		out := fs.String("out", "", "the site's folder (required)")
-		langs := fs.String("lang", "en,zh,ja,es-419", "comma-separated languages (en, zh, ja, es-419, es)")
-		tmpl := fs.String("templates", "", "folder whose files replace the embedded site templates of the same name (templates/site)")
-		asOf := asOfFlag(fs)
-		force := fs.Bool("force", false, "make every page again, ignoring the previous build's record")
-		quiet := fs.Bool("q", false, "print only the path of the site's index")
-		raw := fs.Bool("raw", true, "copy each raw file's original bytes into the site for download (-raw=false: digests only)")
-		rest, err := parseArgs(fs, args)
-		if err != nil {
-			return err
-		}
-		if *out == "" {
-			return usageErrorf("site needs --out DIR")
-		}
-		a, err := openForReading(*db, e)
-		if err != nil {
-			return err
-		}
-		defer a.Close()
-		opt := site.Options{Out: *out, Langs: splitList(*langs), Templates: *tmpl, Force: *force, NoRaw: !*raw, ToolVersion: toolVersion()}
-		for _, specPath := range rest {
-			res, _, err := evaluateSpecIn(ctx, specPath, *asOf, func() (*store.Archive, error) { return a, nil })
-			if err != nil {
-				return fmt.Errorf("%s: %w", specPath, err)
-			}
-			sc := site.Case{Result: res}
-			if sc.Audit, err = reportAudit(ctx, a, res, *asOf); err != nil {
-				return fmt.Errorf("%s: %w", specPath, err)
-			}
-			if sc.Publication, err = publish.Current(a, res); err != nil {
-				return fmt.Errorf("%s: %w", specPath, err)
-			}
-			opt.Cases = append(opt.Cases, sc)
-		}
-		prog := newProgress(e.stderr, !*quiet)
-		opt.Progress = func(done, total int) { prog.status(fmt.Sprintf("site: %d/%d runs", done, total)) }
-		st, err := site.Build(ctx, a, opt)
-		prog.done()
-		if err != nil {
-			return err
-		}
-		if !*quiet {
-			fmt.Fprintf(e.stderr, "site: %d runs (%d made again), %d files written, %d unchanged, %d removed\n",
-				st.Runs, st.RunsRebuilt, st.Written, st.Unchanged, st.Removed)
-		}
-		fmt.Fprintln(e.stdout, st.Index)
-		return nil
+	a, err := openForReading(opts.db, e)
+	if err != nil {
+		return err
 	}
-	return c
+	defer a.Close()
+	opt := site.Options{Out: opts.out, Langs: splitList(opts.langs), Templates: opts.templates, Force: opts.force, NoRaw: !opts.raw, ToolVersion: toolVersion()}
+	for _, specPath := range specs {
+		res, _, err := evaluateSpecIn(ctx, specPath, opts.asOf, func() (*store.Archive, error) { return a, nil })
+		if err != nil {
+			return fmt.Errorf("%s: %w", specPath, err)
+		}
+		sc := site.Case{Result: res}
+		if sc.Audit, err = reportAudit(ctx, a, res, opts.asOf.String()); err != nil {
+			return fmt.Errorf("%s: %w", specPath, err)
+		}
+		if sc.Publication, err = publish.Current(a, res); err != nil {
+			return fmt.Errorf("%s: %w", specPath, err)
+		}
+		opt.Cases = append(opt.Cases, sc)
+	}
+	prog := newProgress(e.stderr, !opts.quiet)
+	opt.Progress = func(done, total int) { prog.status(fmt.Sprintf("site: %d/%d runs", done, total)) }
+	st, err := site.Build(ctx, a, opt)
+	prog.done()
+	if err != nil {
+		return err
+	}
+	if !opts.quiet {
+		fmt.Fprintf(e.stderr, "site: %d runs (%d made again), %d files written, %d unchanged, %d removed\n",
+			st.Runs, st.RunsRebuilt, st.Written, st.Unchanged, st.Removed)
+	}
+	fmt.Fprintln(e.stdout, st.Index)
+	return nil
 }

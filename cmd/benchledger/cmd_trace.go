@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -16,7 +17,7 @@ import (
 )
 
 func traceCommand() *command {
-	c := &command{
+	return newCommand(command{
 		name:  "trace",
 		args:  "RUN",
 		short: "write an archived run's per-request records as a benchledger trace (the interchange format)",
@@ -26,51 +27,54 @@ about the client and workload, then one line per request. Ingesting the trace gi
 same records, so the trace is how runs move between archives and tools. The run must have
 per-request records with send times (a clock). Writes to stdout, or to -o FILE (whole or
 not at all).`,
+	}, runTrace)
+}
+
+// traceOptions are trace's flags.
+type traceOptions struct {
+	db, out string
+}
+
+func (o *traceOptions) addFlags(fs *flag.FlagSet, e env) {
+	dbFlag(fs, e, &o.db)
+	fs.StringVar(&o.out, "o", "", "write to this file instead of stdout")
+}
+
+func runTrace(ctx context.Context, e env, opts traceOptions, args []string) error {
+	if len(args) != 1 {
+		return usageErrorf("trace takes one run id")
 	}
-	c.run = func(ctx context.Context, e env, args []string) error {
-		fs := newFlags(c, e)
-		db := dbFlag(fs, e)
-		out := fs.String("o", "", "write to this file instead of stdout")
-		rest, err := parseArgs(fs, args)
-		if err != nil {
-			return err
+	a, err := openForReading(opts.db, e)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	rec, err := a.Run(args[0])
+	if err != nil {
+		return err
+	}
+	run := rec.Run
+	switch {
+	case !run.HasRequests || len(run.Requests) == 0:
+		return fmt.Errorf("run %s (%s) has no per-request records: a trace is per-request", rec.ID, rec.FileName)
+	case run.Clock != benchrun.ClockEpoch && run.Clock != benchrun.ClockMonotonic:
+		return fmt.Errorf("run %s (%s) has no send times on a known clock: a trace needs them", rec.ID, rec.FileName)
+	}
+	h := traceHeader(run, provenance.Record(rec.Provenance).Effective())
+	if opts.out == "" {
+		return trace.Write(e.stdout, h, run.Requests)
+	}
+	err = atomicfile.WriteWith(opts.out, func(w io.Writer) error {
+		if err := trace.Write(w, h, run.Requests); err != nil {
+			return fmt.Errorf("run %s: %w", rec.ID, err)
 		}
-		if len(rest) != 1 {
-			return usageErrorf("trace takes one run id")
-		}
-		a, err := openForReading(*db, e)
-		if err != nil {
-			return err
-		}
-		defer a.Close()
-		rec, err := a.Run(rest[0])
-		if err != nil {
-			return err
-		}
-		run := rec.Run
-		switch {
-		case !run.HasRequests || len(run.Requests) == 0:
-			return fmt.Errorf("run %s (%s) has no per-request records: a trace is per-request", rec.ID, rec.FileName)
-		case run.Clock != benchrun.ClockEpoch && run.Clock != benchrun.ClockMonotonic:
-			return fmt.Errorf("run %s (%s) has no send times on a known clock: a trace needs them", rec.ID, rec.FileName)
-		}
-		h := traceHeader(run, provenance.Record(rec.Provenance).Effective())
-		if *out == "" {
-			return trace.Write(e.stdout, h, run.Requests)
-		}
-		err = atomicfile.WriteWith(*out, func(w io.Writer) error {
-			if err := trace.Write(w, h, run.Requests); err != nil {
-				return fmt.Errorf("run %s: %w", rec.ID, err)
-			}
-			return nil
-		})
-		if err != nil {
-			return err
-		}
-		fmt.Fprintln(e.stdout, *out)
 		return nil
+	})
+	if err != nil {
+		return err
 	}
-	return c
+	fmt.Fprintln(e.stdout, opts.out)
+	return nil
 }
 
 // traceHeader states in the trace header what the run's provenance says of

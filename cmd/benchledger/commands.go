@@ -20,13 +20,31 @@ type env struct {
 	getenv func(string) string
 }
 
-// command is one subcommand: a name, its help and a run function.
+// command is one subcommand: its name and help, and bind, which binds the
+// flags of a fresh options value to a flag set and returns the command's
+// run function over them (restic's pattern: an options struct, its
+// addFlags, and runX(ctx, env, opts, args); see newCommand).
 type command struct {
 	name  string
 	args  string // argument synopsis after the flags
 	short string
 	long  string
-	run   func(ctx context.Context, e env, args []string) error
+	bind  func(fs *flag.FlagSet, e env) func(ctx context.Context, e env, args []string) error
+}
+
+// newCommand makes a command of options type O: each invocation binds a
+// fresh O's flags, parses the command line into it and calls
+// run(ctx, e, opts, args) with the positional arguments.
+func newCommand[O any, P interface {
+	*O
+	addFlags(fs *flag.FlagSet, e env)
+}](c command, run func(ctx context.Context, e env, opts O, args []string) error) *command {
+	c.bind = func(fs *flag.FlagSet, e env) func(context.Context, env, []string) error {
+		opts := new(O)
+		P(opts).addFlags(fs, e)
+		return func(ctx context.Context, e env, args []string) error { return run(ctx, e, *opts, args) }
+	}
+	return &c
 }
 
 func commandTable() []*command {
@@ -66,7 +84,7 @@ func run(ctx context.Context, args []string, e env) int {
 	}
 	for _, c := range cmds {
 		if c.name == name {
-			err := c.run(ctx, e, args[1:])
+			err := c.invoke(ctx, e, args[1:])
 			if errors.Is(err, flag.ErrHelp) {
 				return exitOK
 			}
@@ -90,6 +108,20 @@ func printUsage(w io.Writer, cmds []*command) {
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.short)
 	}
 	fmt.Fprintf(w, "\nThe archive is ./benchledger.db unless --db or $BENCHLEDGER_DB names another.\nRun 'benchledger <command> --help' for a command's flags.\n\n%s", exitCodeHelp)
+}
+
+// invoke parses the command line into the command's options and runs it.
+func (c *command) invoke(ctx context.Context, e env, args []string) error {
+	fs := newFlags(c, e)
+	runWith := c.bind(fs, e)
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if err := checkFlags(fs); err != nil {
+		return err
+	}
+	return runWith(ctx, e, pos)
 }
 
 // newFlags makes a command's flag set with help that ends in the exit codes.
@@ -129,24 +161,25 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// dbFlag registers --db with the documented default.
-func dbFlag(fs *flag.FlagSet, e env) *string {
+// dbFlag binds --db with the documented default.
+func dbFlag(fs *flag.FlagSet, e env, db *string) {
 	def := e.getenv("BENCHLEDGER_DB")
 	if def == "" {
 		def = "benchledger.db"
 	}
-	return fs.String("db", def, "archive file (default ./benchledger.db or $BENCHLEDGER_DB)")
+	fs.StringVar(db, "db", def, "archive file (default ./benchledger.db or $BENCHLEDGER_DB)")
 }
 
 func versionCommand() *command {
-	c := &command{name: "version", short: "print the tool version", long: "Prints the benchledger version."}
-	c.run = func(ctx context.Context, e env, args []string) error {
-		fs := newFlags(c, e)
-		if _, err := parseArgs(fs, args); err != nil {
-			return err
-		}
-		fmt.Fprintf(e.stdout, "benchledger %s\n", toolVersion())
-		return nil
-	}
-	return c
+	return newCommand(command{name: "version", short: "print the tool version", long: "Prints the benchledger version."}, runVersion)
+}
+
+// versionOptions: version has no flags of its own.
+type versionOptions struct{}
+
+func (o *versionOptions) addFlags(fs *flag.FlagSet, e env) {}
+
+func runVersion(ctx context.Context, e env, opts versionOptions, args []string) error {
+	fmt.Fprintf(e.stdout, "benchledger %s\n", toolVersion())
+	return nil
 }

@@ -12,6 +12,7 @@ import (
 // one more field changed: the change is computed from the recomputed
 // figures, and the other field is a confounder.
 func TestCompareNamesConfounders(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "a.db")
 	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")

@@ -9,9 +9,14 @@ import (
 // TestDemoCampaign runs what `make demo` runs, on a copy of the example
 // campaign: the generated files ingest under the shipped campaign.yaml as
 // publishable runs, and show on the baseline prints the published 17,961
-// output tok/s recomputed from the per-request records.
+// output tok/s recomputed from the per-request records. The list of runs
+// and the baseline's page are also golden files (testdata/*.demo.stdout).
 func TestDemoCampaign(t *testing.T) {
-	db, _ := demoArchive(t)
+	t.Parallel()
+	demo := sharedDemo(t)
+	db := demo.db
+	dirs := map[string]string{"$DEMO": demo.dir}
+	checkGolden(t, "runs.demo.stdout", stable(bl(t, "runs", "--db", db).stdout, dirs))
 	ids := map[string]string{}
 	for _, role := range []string{"baseline", "tuned"} {
 		q := bl(t, "runs", "--db", db, "--campaign", "qwen3-batch", "--role", role, "-q")
@@ -35,5 +40,6 @@ func TestDemoCampaign(t *testing.T) {
 		if !strings.Contains(s.stdout, "synthetic") || !strings.Contains(s.stdout, "publishable  yes") {
 			t.Errorf("%s: the demo runs are labelled synthetic and publishable:\n%s", role, s.stdout)
 		}
+		checkGolden(t, "show.demo-"+role+".stdout", stable(s.stdout, dirs))
 	}
 }

@@ -72,7 +72,9 @@ func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(math.Abs(a
 // equal to what `figures --json` computes, the sweep chart, the caveats
 // with their sentences.
 func TestExportDemo(t *testing.T) {
-	db, specPath := demoArchive(t)
+	t.Parallel()
+	demo := sharedDemo(t)
+	db, specPath := demo.db, demo.spec()
 	r := bl(t, "figures", "--db", db, "--json", specPath)
 	var fig struct {
 		Figures     map[string]struct{ Value float64 }
@@ -182,6 +184,7 @@ func TestExportDemo(t *testing.T) {
 // internal path: the workbook and the CSV files show the formulas as
 // text, and the redacted values appear nowhere.
 func TestExportHostileAndRedacted(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "a.db")
 	files := []string{filepath.Join(dir, "=1+1.json"), filepath.Join(dir, "plain.json")}
@@ -311,6 +314,7 @@ func isNumberText(s string) bool {
 // headless (Debian's libreoffice-calc-nogui, installed by .ci/run): it must
 // open and its first sheet convert with the headline values.
 func TestExportOpensInLibreOffice(t *testing.T) {
+	t.Parallel()
 	soffice, err := exec.LookPath("soffice")
 	if err != nil {
 		if os.Getenv("CI") != "" {
@@ -318,7 +322,8 @@ func TestExportOpensInLibreOffice(t *testing.T) {
 		}
 		t.Skip("LibreOffice is not installed (apt-get install libreoffice-calc-nogui): skipping the conversion test")
 	}
-	db, specPath := demoArchive(t)
+	demo := sharedDemo(t)
+	db, specPath := demo.db, demo.spec()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "demo.xlsx")
 	if r := bl(t, "export", "--db", db, "--lang", "ja", "--xlsx", path, specPath); r.code != 0 {
@@ -344,7 +349,9 @@ func TestExportOpensInLibreOffice(t *testing.T) {
 }
 
 func TestExportUsage(t *testing.T) {
-	db, specPath := demoArchive(t)
+	t.Parallel()
+	demo := sharedDemo(t)
+	db, specPath := demo.db, demo.spec()
 	x := filepath.Join(t.TempDir(), "x.xlsx")
 	for _, args := range [][]string{
 		{"export", "--db", db, specPath},

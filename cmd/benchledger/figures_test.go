@@ -3,47 +3,9 @@ package main
 import (
 	"encoding/json"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/benchledger/benchledger/internal/democampaign"
 )
-
-// demoArchive generates the example campaign, ingests it with its shipped
-// manifest and returns the archive and the shipped case-study spec.
-func demoArchive(t *testing.T) (db, spec string) {
-	t.Helper()
-	dir := filepath.Join(t.TempDir(), "qwen3-batch")
-	if _, err := democampaign.Generate(dir); err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range []string{"campaign.yaml", "casestudy.yaml"} {
-		m, err := os.ReadFile(filepath.Join("..", "..", "results", "qwen3-batch", f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		writeFile(t, filepath.Join(dir, f), string(m))
-	}
-	// The spec names its narrative files, which must exist beside it.
-	narratives, err := filepath.Glob(filepath.Join("..", "..", "results", "qwen3-batch", "narrative", "*.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range narratives {
-		m, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		writeFile(t, filepath.Join(dir, "narrative", filepath.Base(p)), string(m))
-	}
-	db = filepath.Join(t.TempDir(), "demo.db")
-	if r := bl(t, "ingest", "--db", db, dir); r.code != 0 || strings.Contains(r.stderr, "warning") {
-		t.Fatalf("demo ingest must be clean and publishable: %v", r)
-	}
-	return db, filepath.Join(dir, "casestudy.yaml")
-}
 
 func round(v float64, decimals int) float64 {
 	p := math.Pow(10, float64(decimals))
@@ -54,7 +16,9 @@ func round(v float64, decimals int) float64 {
 // (../shared/facts/qwen3-batch-case.md) from the archived demo runs, through
 // the same command a user runs.
 func TestPublishedFiguresFromDemo(t *testing.T) {
-	db, specPath := demoArchive(t)
+	t.Parallel()
+	demo := sharedDemo(t)
+	db, specPath := demo.db, demo.spec()
 	r := bl(t, "figures", "--db", db, "--json", specPath)
 	if r.code != 0 {
 		t.Fatal(r)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,6 +23,12 @@ type result struct {
 // bl runs the command in-process, as main would, with buffers for output.
 func bl(t *testing.T, args ...string) result {
 	t.Helper()
+	return runCommand(args...)
+}
+
+// runCommand is bl for a fixture made outside a test. The environment is
+// empty: no $BENCHLEDGER_DB, whatever the shell has.
+func runCommand(args ...string) result {
 	var out, errb bytes.Buffer
 	code := run(context.Background(), args, env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb,
 		getenv: func(string) string { return "" }})
@@ -167,3 +174,52 @@ runs:
   - files: "base*.json"
     role: baseline
 `
+
+// checkGolden compares a command's output with testdata/NAME, benchstat's
+// way: `go test -run TEST -update` rewrites the file, to be reviewed in the
+// diff before it is committed.
+func checkGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		writeFile(t, path, got)
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -run '^%s$' -update writes it)", err, t.Name())
+	}
+	if got == string(want) {
+		return
+	}
+	g, w := strings.Split(got, "\n"), strings.Split(string(want), "\n")
+	for i := 0; i < max(len(g), len(w)); i++ {
+		var gl, wl string
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if gl != wl {
+			t.Errorf("output differs from %s at line %d (go test -run '^%s$' -update rewrites it; review the diff):\ngot:  %q\nwant: %q\n--- got\n%s", path, i+1, t.Name(), gl, wl, got)
+			return
+		}
+	}
+}
+
+var (
+	rfc3339RE = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)`)
+	byUserRE  = regexp.MustCompile(` by \S+ with benchledger \S+`)
+)
+
+// stable masks what differs between two runs of a test in a command's
+// output: the given folders (by name), the times of ingests and who made
+// them with which build.
+func stable(out string, dirs map[string]string) string {
+	for name, dir := range dirs {
+		out = strings.ReplaceAll(out, dir, name)
+	}
+	out = rfc3339RE.ReplaceAllString(out, "TIME")
+	return byUserRE.ReplaceAllString(out, " by USER with benchledger VERSION")
+}

@@ -35,6 +35,7 @@ func counts(t *testing.T, db string) map[string]int {
 var idLine = regexp.MustCompile(`(?m)^([0-9a-f]{12})\s+(new|duplicate|completed)\s+(\S+)\s+(.+)$`)
 
 func TestIngestCampaignFolderThenShow(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "a.db")
 	camp := filepath.Join(dir, "camp")
@@ -121,6 +122,7 @@ func TestIngestCampaignFolderThenShow(t *testing.T) {
 }
 
 func TestIngestIsIdempotent(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "a.db")
 	f := filepath.Join(dir, "run.json")
@@ -151,6 +153,7 @@ func TestIngestIsIdempotent(t *testing.T) {
 }
 
 func TestProvenanceConflictAndCompletion(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "a.db")
 	f := filepath.Join(dir, "run.json")
@@ -182,6 +185,7 @@ func TestProvenanceConflictAndCompletion(t *testing.T) {
 }
 
 func TestContradictionWithFileIsRefused(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "a.db")
 	camp := filepath.Join(dir, "camp")

@@ -108,6 +108,7 @@ func mistakesCampaign(t *testing.T) (db, specPath string) {
 // TestAuditFindsKnownMistakes: each known mistake of the fixture campaign
 // (testdata/mistakes/README.md) is found, with its check id and severity.
 func TestAuditFindsKnownMistakes(t *testing.T) {
+	t.Parallel()
 	db, specPath := mistakesCampaign(t)
 	d, r := auditJSON(t, "--db", db, "--as-of", "2026-11-29", specPath)
 	if r.code != exitProblems {

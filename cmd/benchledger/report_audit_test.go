@@ -57,7 +57,8 @@ func wantVerdict(tag string, d auditDoc) string {
 // links between the report and its audit page. A second spec with a wrong
 // declared claim fails a check: the report still exits 0 and says so.
 func TestReportAuditPages(t *testing.T) {
-	db, specPath := demoReportArchive(t)
+	t.Parallel()
+	db, specPath := demoArchive(t)
 	// A date past the reference's allowed age, so that --as-of reaches the
 	// audit (reference.stale) and not only the caveats.
 	const asOf = "2027-06-01"

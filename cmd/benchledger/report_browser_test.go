@@ -28,8 +28,9 @@ func needBrowser(t *testing.T) {
 // nothing is fetched, the language links resolve, and a screenshot is taken
 // (kept in $BENCHLEDGER_SCREENSHOTS when set, for a person to look at).
 func TestReportInBrowser(t *testing.T) {
+	t.Parallel()
 	needBrowser(t)
-	db, specPath := demoReportArchive(t)
+	db, specPath := demoArchive(t)
 	out := t.TempDir()
 	if r := bl(t, "report", "--db", db, "--out", out, "--format", "html,pdf", specPath); r.code != 0 {
 		t.Fatal(r)
@@ -98,17 +99,13 @@ func TestReportInBrowser(t *testing.T) {
 // TestHostileTextInBrowser renders hostile narrative and provenance text and
 // checks, in the browser, that it shows as text and runs nothing.
 func TestHostileTextInBrowser(t *testing.T) {
+	t.Parallel()
 	needBrowser(t)
-	db, specPath := demoArchive(t)
+	specPath := demoSpecCopy(t)
 	dir := filepath.Dir(specPath)
-	copyNarratives(t, dir)
 	hostile := `</script><script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">`
 	writeFile(t, filepath.Join(dir, "narrative", "en.md"), "# Note\n\n"+hostile+"\n\n{{node}}\n")
-	db2 := filepath.Join(t.TempDir(), "hostile.db")
-	if r := bl(t, "ingest", "--db", db2, "--set", "hardware.driver="+hostile, dir); r.code != 0 {
-		t.Fatal(r)
-	}
-	_ = db
+	db2 := hostileDemoArchive(t, hostile)
 	out := t.TempDir()
 	if r := bl(t, "report", "--db", db2, "--out", out, "--lang", "en", "--format", "html", specPath); r.code != 0 {
 		t.Fatal(r)

@@ -12,6 +12,7 @@ import (
 // the derived CI table is refused as not a result when named, and skipped
 // with a note when met in a folder.
 func TestRealVLLMSamples(t *testing.T) {
+	t.Parallel()
 	files := testshared.Samples(t, "vllm")
 	db := filepath.Join(t.TempDir(), "a.db")
 	r := bl(t, append([]string{"ingest", "--db", db}, files...)...)
@@ -61,6 +62,7 @@ func TestRealVLLMSamples(t *testing.T) {
 // refused as not a run, the vLLM CI table skipped; companion files make one
 // run; and the audit of the whole archive finds no integrity problem.
 func TestEverySampleIngests(t *testing.T) {
+	t.Parallel()
 	root := testshared.Root()
 	if root == "" {
 		t.Skip("../shared is not beside the repository (a user's clone): skipping the sample tests")

@@ -51,8 +51,9 @@ func eval[T any](t *testing.T, p *browser.Page, expr string) T {
 // switch its language, pick two runs and compare them, follow the case
 // study to its report; no console error and no network request anywhere.
 func TestSiteInBrowser(t *testing.T) {
+	t.Parallel()
 	needBrowser(t)
-	db, specPath := demoReportArchive(t)
+	db, specPath := demoArchive(t)
 	site := filepath.Join(t.TempDir(), "site")
 	if r := bl(t, "site", "--db", db, "--out", site, specPath); r.code != 0 {
 		t.Fatal(r)
@@ -218,6 +219,7 @@ func TestSiteInBrowser(t *testing.T) {
 // TestSiteHostileInBrowser: a hostile campaign name and image shows as the
 // text it is, runs no script, adds no element.
 func TestSiteHostileInBrowser(t *testing.T) {
+	t.Parallel()
 	needBrowser(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "a.db")

@@ -107,7 +107,8 @@ func changedFiles(before, after map[string]string) []string {
 // a second build writes nothing, and after one new ingest exactly the new
 // run's files and the pages listing runs change.
 func TestSiteDemo(t *testing.T) {
-	db, specPath := demoReportArchive(t)
+	t.Parallel()
+	db, specPath := demoArchive(t)
 	out := filepath.Join(t.TempDir(), "site")
 	r := bl(t, "site", "--db", db, "--out", out, specPath)
 	if r.code != 0 {
@@ -304,6 +305,7 @@ func TestSiteDemo(t *testing.T) {
 // TestSiteHostileStrings: provenance values and file names a tool or a
 // person could write are text on every page, never markup or script.
 func TestSiteHostileStrings(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "a.db")
 	file := filepath.Join(dir, `x"><img src=y onerror=alert(1)>.json`)
@@ -344,6 +346,7 @@ func TestSiteHostileStrings(t *testing.T) {
 // their SHA-256 is not offered for download; its run page shows the
 // integrity failure, and the runs table counts it.
 func TestSiteDamagedRawFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "a.db")
 	writeVLLM(t, filepath.Join(dir, "r.json"), vllmSpec{n: 30, seed: 2})
@@ -378,6 +381,7 @@ func TestSiteDamagedRawFile(t *testing.T) {
 // trtllm-bench console report) gets a page with the client's figures, says
 // it has no records, and draws no chart.
 func TestSiteSummaryOnlyRun(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "a.db")
 	if r := bl(t, "ingest", "--db", db, filepath.Join("..", "..", "ingest", "format", "trtllm", "testdata", "console_pytorch_streaming.log")); r.code != 0 {
@@ -404,6 +408,7 @@ func TestSiteSummaryOnlyRun(t *testing.T) {
 // TestSiteUsage: the output folder is required; unknown languages are
 // refused by name.
 func TestSiteUsage(t *testing.T) {
+	t.Parallel()
 	if r := bl(t, "site"); r.code != 2 || !strings.Contains(r.stderr, "--out") {
 		t.Errorf("no --out: %v", r)
 	}
@@ -443,6 +448,7 @@ func TestSiteUsage(t *testing.T) {
 // labels and the lists the default template's parts are made of; changing
 // it rebuilds the pages, and a broken one is an error naming the file.
 func TestSiteTemplateOverride(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "a.db")
 	file := filepath.Join(dir, "run.json")

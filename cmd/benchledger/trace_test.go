@@ -13,6 +13,7 @@ import (
 // and ingested again gives the same per-request records and the same
 // client and workload provenance.
 func TestTraceRoundTrip(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	src := filepath.Join(dir, "run.json")
 	// A detailed vLLM file whose chunk gaps add up to latency − TTFT, as

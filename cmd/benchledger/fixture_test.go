@@ -1,0 +1,200 @@
+package main
+
+import (
+	"database/sql"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	_ "github.com/mattn/go-sqlite3"
+
+	"github.com/benchledger/benchledger/internal/democampaign"
+)
+
+// The fixtures below are made once per test binary, on first use, in a
+// folder TestMain removes: generating and ingesting the 94 MB demo campaign
+// costs about ten seconds of CPU, which every test of the demo used to pay.
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if f := flag.Lookup("test.run"); f != nil && f.Value.String() == "" {
+		// Every test runs: build the demo at once, beside the tests that
+		// do not need it, rather than when the first test that does
+		// blocks its slot waiting for it.
+		go demoOnce()
+	}
+	code := m.Run()
+	if sharedRoot != "" {
+		os.RemoveAll(sharedRoot)
+	}
+	os.Exit(code)
+}
+
+var (
+	sharedOnce sync.Once
+	sharedRoot string
+	sharedErr  error
+)
+
+// sharedDir is a new folder for a fixture the tests share (t.TempDir is the
+// test's own and goes with it).
+func sharedDir(name string) (string, error) {
+	sharedOnce.Do(func() { sharedRoot, sharedErr = os.MkdirTemp("", "benchledger-fixtures") })
+	if sharedErr != nil {
+		return "", sharedErr
+	}
+	dir := filepath.Join(sharedRoot, name)
+	return dir, os.MkdirAll(dir, 0o755)
+}
+
+// demoFixture is the example campaign generated and ingested with its
+// shipped campaign.yaml: what `make demo` makes.
+type demoFixture struct {
+	dir string // the campaign folder: result files, campaign.yaml, casestudy.yaml, narrative/
+	db  string // its archive, one file (the WAL checkpointed into it)
+}
+
+// spec is the case study's spec in the shared folder.
+func (d *demoFixture) spec() string { return filepath.Join(d.dir, "casestudy.yaml") }
+
+// specFiles are the files of the demo folder that are not results: what a
+// test that edits the case study copies.
+var specFiles = []string{"campaign.yaml", "casestudy.yaml", "narrative"}
+
+var demoOnce = sync.OnceValues(func() (*demoFixture, error) {
+	root, err := sharedDir("demo")
+	if err != nil {
+		return nil, err
+	}
+	d := &demoFixture{dir: filepath.Join(root, "qwen3-batch"), db: filepath.Join(root, "demo.db")}
+	if _, err := democampaign.Generate(d.dir); err != nil {
+		return nil, err
+	}
+	src := filepath.Join("..", "..", "results", "qwen3-batch")
+	for _, f := range specFiles {
+		if err := copyTree(filepath.Join(src, f), filepath.Join(d.dir, f)); err != nil {
+			return nil, err
+		}
+	}
+	if r := runCommand("ingest", "--db", d.db, d.dir); r.code != 0 || strings.Contains(r.stderr, "warning") {
+		return nil, fmt.Errorf("demo ingest must be clean and publishable: %v", r)
+	}
+	return d, checkpoint(d.db)
+})
+
+// sharedDemo is the demo fixture itself, for tests that only read it (they
+// may run in parallel); a test that writes to the archive or the case
+// study takes demoArchive's copies instead.
+func sharedDemo(t testing.TB) *demoFixture {
+	t.Helper()
+	d, err := demoOnce()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// demoArchive is a private copy of the demo archive and of the case study's
+// folder (spec, manifest and narratives; the result files stay in the
+// shared folder, where the archive names them): the test may change either.
+func demoArchive(t *testing.T) (db, spec string) {
+	t.Helper()
+	d := sharedDemo(t)
+	return copyArchive(t, d.db), demoSpecCopy(t)
+}
+
+// demoSpecCopy is a private copy of the demo case study's folder, for a
+// test that edits the spec or its narratives but only reads the archive.
+func demoSpecCopy(t *testing.T) string {
+	t.Helper()
+	d := sharedDemo(t)
+	dir := filepath.Join(t.TempDir(), "qwen3-batch")
+	for _, f := range specFiles {
+		if err := copyTree(filepath.Join(d.dir, f), filepath.Join(dir, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return filepath.Join(dir, "casestudy.yaml")
+}
+
+// copyArchive copies an archive file so that the test may change it; the
+// source must have no write-ahead log left (see checkpoint).
+func copyArchive(t *testing.T, src string) string {
+	t.Helper()
+	if st, err := os.Stat(src + "-wal"); err == nil && st.Size() > 0 {
+		t.Fatalf("%s has a write-ahead log: checkpoint it before copying", src)
+	}
+	dst := filepath.Join(t.TempDir(), filepath.Base(src))
+	if err := copyFile(src, dst); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// checkpoint moves an archive's write-ahead log into its file, so that the
+// file alone is the archive (to copy or share read-only).
+func checkpoint(db string) error {
+	conn, err := sql.Open("sqlite3", "file:"+db+"?mode=rw")
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	_, err = conn.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+	return err
+}
+
+// copyTree copies a file or a folder with everything in it.
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return err
+		}
+		return copyFile(p, target)
+	})
+}
+
+func copyFile(src, dst string) (err error) {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, out.Close()) }()
+	_, err = io.Copy(out, in)
+	return err
+}
+
+// hostileDemoArchive is a copy of the demo archive whose runs all carry
+// the hostile text as their hardware.driver (added by ingesting the same
+// files again with --set, as a user completing provenance would).
+func hostileDemoArchive(t *testing.T, hostile string) string {
+	t.Helper()
+	d := sharedDemo(t)
+	db := copyArchive(t, d.db)
+	if r := bl(t, "ingest", "--db", db, "--set", "hardware.driver="+hostile, d.dir); r.code != 0 || !strings.Contains(r.stdout, "completed") {
+		t.Fatal(r)
+	}
+	return db
+}
