@@ -22,14 +22,14 @@ type env struct {
 
 // command is one subcommand: its name and help, and bind, which binds the
 // flags of a fresh options value to a flag set and returns the command's
-// run function over them (restic's pattern: an options struct, its
-// addFlags, and runX(ctx, env, opts, args); see newCommand).
+// run over them and e (restic's pattern: an options struct, its addFlags,
+// and runX(ctx, env, opts, args); see newCommand).
 type command struct {
 	name  string
 	args  string // argument synopsis after the flags
 	short string
 	long  string
-	bind  func(fs *flag.FlagSet, e env) func(ctx context.Context, e env, args []string) error
+	bind  func(fs *flag.FlagSet, e env) func(ctx context.Context, args []string) error
 }
 
 // newCommand makes a command of options type O: each invocation binds a
@@ -39,10 +39,10 @@ func newCommand[O any, P interface {
 	*O
 	addFlags(fs *flag.FlagSet, e env)
 }](c command, run func(ctx context.Context, e env, opts O, args []string) error) *command {
-	c.bind = func(fs *flag.FlagSet, e env) func(context.Context, env, []string) error {
+	c.bind = func(fs *flag.FlagSet, e env) func(context.Context, []string) error {
 		opts := new(O)
 		P(opts).addFlags(fs, e)
-		return func(ctx context.Context, e env, args []string) error { return run(ctx, e, *opts, args) }
+		return func(ctx context.Context, args []string) error { return run(ctx, e, *opts, args) }
 	}
 	return &c
 }
@@ -121,7 +121,7 @@ func (c *command) invoke(ctx context.Context, e env, args []string) error {
 	if err := checkFlags(fs); err != nil {
 		return err
 	}
-	return runWith(ctx, e, pos)
+	return runWith(ctx, pos)
 }
 
 // newFlags makes a command's flag set with help that ends in the exit codes.

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestAsOfFlag: --as-of is one flag type with one parser for every command
+// that takes it; a date that is not one is a usage error before any work,
+// with the same message everywhere.
+func TestAsOfFlag(t *testing.T) {
+	t.Parallel()
+	var d asOfDate
+	if err := d.Set("2026-11-29"); err != nil || d.check() != nil || !d.Day().Equal(time.Date(2026, 11, 29, 0, 0, 0, 0, time.UTC)) || d.String() != "2026-11-29" {
+		t.Errorf("a date: %v %v %v", d.Day(), d.check(), d.String())
+	}
+	var unset asOfDate
+	if !unset.Day().IsZero() || unset.check() != nil {
+		t.Errorf("unset: day %v, check %v", unset.Day(), unset.check())
+	}
+	for _, args := range [][]string{{"audit"}, {"figures"}, {"report", "--out", "x"}, {"export", "--xlsx", "x.xlsx"}, {"site", "--out", "x"}} {
+		r := bl(t, append(args, "--db", "nowhere.db", "--as-of", "2026-13-01", "spec.yaml")...)
+		if r.code != exitUsage || !strings.Contains(r.stderr, `benchledger `+args[0]+`: --as-of "2026-13-01" is not a date (YYYY-MM-DD)`) {
+			t.Errorf("%s --as-of 2026-13-01: want exit 2 and the date message, got %v", args[0], r)
+		}
+	}
+}
+
+// TestSetBool: a boolean flag that knows whether it was given.
+func TestSetBool(t *testing.T) {
+	t.Parallel()
+	var b setBool
+	if b.or(true) != true || b.or(false) != false {
+		t.Error("not given: the default")
+	}
+	if err := b.Set("false"); err != nil || b.or(true) != false {
+		t.Error("--requests=false overrides a default of true")
+	}
+	if err := b.Set("maybe"); err == nil || err.Error() != "parse error" {
+		t.Errorf("a bad value: %v, want the flag package's own parse error", err)
+	}
+}
+
+// TestWriteJSON: every object document carries schema_version (added first
+// when its type does not state it), arrays are printed as they are, and
+// the bytes are those of an indenting json.Encoder.
+func TestWriteJSON(t *testing.T) {
+	t.Parallel()
+	type plain struct {
+		Name string `json:"name"`
+		HTML string `json:"html"`
+	}
+	type versioned struct {
+		SchemaVersion int `json:"schema_version"`
+		N             int `json:"n"`
+	}
+	encode := func(v any) string {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetIndent("", "  ")
+		enc.Encode(v)
+		return b.String()
+	}
+	for _, c := range []struct {
+		name string
+		doc  any
+		want string
+	}{
+		{"object without", plain{"a", "<b>&"}, "{\n  \"schema_version\": 1,\n  \"name\": \"a\",\n  \"html\": \"\\u003cb\\u003e\\u0026\"\n}\n"},
+		{"empty object", struct{}{}, "{\n  \"schema_version\": 1\n}\n"},
+		{"object with", versioned{2, 3}, encode(versioned{2, 3})},
+		{"map with", map[string]any{"schema_version": 1, "findings": []int{}, "counts": map[string]int{"fail": 0}}, encode(map[string]any{"schema_version": 1, "findings": []int{}, "counts": map[string]int{"fail": 0}})},
+		{"nested key only", map[string]any{"x": map[string]int{"schema_version": 5}}, "{\n  \"schema_version\": 1,\n  \"x\": {\n    \"schema_version\": 5\n  }\n}\n"},
+		{"array", []plain{{"a", ""}}, encode([]plain{{"a", ""}})},
+	} {
+		var b bytes.Buffer
+		if err := writeJSON(&b, c.doc); err != nil {
+			t.Fatal(err)
+		}
+		if b.String() != c.want {
+			t.Errorf("%s:\n%s\nwant\n%s", c.name, b.String(), c.want)
+		}
+	}
+}
