@@ -98,7 +98,7 @@ func runReport(ctx context.Context, e env, opts reportOptions, args []string) er
 	// Audit before a version is recorded, so that an audit that cannot
 	// run leaves no version behind without its report.
 	if !opts.noAudit {
-		if ropt.Audit, err = reportAudit(ctx, a, res, opts.asOf.String()); err != nil {
+		if ropt.Audit, err = audit.CaseStudyReport(ctx, a, res, opts.asOf.Day()); err != nil {
 			return err
 		}
 		if ropt.Audit == nil {

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/benchledger/benchledger/audit"
 	"github.com/benchledger/benchledger/publish"
 	"github.com/benchledger/benchledger/render/site"
 	"github.com/benchledger/benchledger/store"
@@ -70,7 +71,7 @@ func runSite(ctx context.Context, e env, opts siteOptions, specs []string) error
 			return fmt.Errorf("%s: %w", specPath, err)
 		}
 		sc := site.Case{Result: res}
-		if sc.Audit, err = reportAudit(ctx, a, res, opts.asOf.String()); err != nil {
+		if sc.Audit, err = audit.CaseStudyReport(ctx, a, res, opts.asOf.Day()); err != nil {
 			return fmt.Errorf("%s: %w", specPath, err)
 		}
 		if sc.Publication, err = publish.Current(a, res); err != nil {
