@@ -74,19 +74,12 @@ func (traceJSONL) Sniff(name string, head []byte) bool {
 	if tok, err := d.Next(); err != nil || tok.Kind != pyjson.ObjectStart {
 		return false
 	}
-	for {
-		k, err := d.Next()
-		if err != nil || k.Kind != pyjson.Key {
-			return false
-		}
-		if string(k.Bytes) == "benchledger_trace" {
-			return true
-		}
-		v, err := d.Next()
-		if err != nil || d.Skip(v) != nil {
-			return false
-		}
-	}
+	found := false
+	jsonread.SniffObject(d, func(key string, _ pyjson.Token) bool {
+		found = key == "benchledger_trace"
+		return !found
+	})
+	return found
 }
 
 // Parse reads the header and every request line, then emits the one run.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/ingest/format"
+	"github.com/benchledger/benchledger/ingest/jsonread"
 	"github.com/benchledger/benchledger/ingest/pyjson"
 )
 
@@ -54,36 +55,27 @@ func (genaiPerfJSON) Sniff(name string, head []byte) bool {
 		return false
 	}
 	blocks := 0
-	for {
-		k, err := d.Next()
-		if err != nil || k.Kind != pyjson.Key {
+	found := false
+	jsonread.SniffObject(d, func(key string, v pyjson.Token) bool {
+		switch {
+		case aiperfJSONMarkers[key] || key == "records":
 			return false
-		}
-		key := string(k.Bytes)
-		if aiperfJSONMarkers[key] || key == "records" {
+		case key == "input_config":
+			found = blocks > 0
 			return false
-		}
-		if key == "input_config" {
-			return blocks > 0
-		}
-		v, err := d.Next()
-		if err != nil {
-			return false
-		}
-		if genaiPerfMetrics[key] && v.Kind == pyjson.ObjectStart {
+		case genaiPerfMetrics[key] && v.Kind == pyjson.ObjectStart:
 			// statistics.py adds "unit" first.
-			if u, err := d.Next(); err == nil && u.Kind == pyjson.Key && string(u.Bytes) == "unit" {
+			u, err := d.Next()
+			if err != nil || u.Kind == pyjson.ObjectEnd {
+				return false // an empty block ends the look, as it always has
+			}
+			if u.Kind == pyjson.Key && string(u.Bytes) == "unit" {
 				blocks++
 			}
-			if d.Skip(pyjson.Token{Kind: pyjson.ObjectStart}) != nil {
-				return false
-			}
-			continue
 		}
-		if d.Skip(v) != nil {
-			return false
-		}
-	}
+		return v.Kind != pyjson.EOF
+	})
+	return found
 }
 
 func (genaiPerfJSON) Parse(ctx context.Context, name string, r io.Reader, emit func(*benchrun.Run) error) error {

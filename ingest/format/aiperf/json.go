@@ -12,6 +12,7 @@ import (
 
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/ingest/format"
+	"github.com/benchledger/benchledger/ingest/jsonread"
 	"github.com/benchledger/benchledger/ingest/pyjson"
 )
 
@@ -59,26 +60,19 @@ func (aiperfJSON) Sniff(name string, head []byte) bool {
 	if tok, err := d.Next(); err != nil || tok.Kind != pyjson.ObjectStart {
 		return false
 	}
-	for {
-		k, err := d.Next()
-		if err != nil || k.Kind != pyjson.Key {
-			return false
-		}
-		key := string(k.Bytes)
-		if aiperfJSONMarkers[key] {
+	found := false
+	jsonread.SniffObject(d, func(key string, v pyjson.Token) bool {
+		switch {
+		case aiperfJSONMarkers[key]:
+			found = true
+		case key == "records" && v.Kind == pyjson.ObjectStart:
+			found = aiperfSniffRecords(d)
+		default:
 			return true
 		}
-		v, err := d.Next()
-		if err != nil {
-			return false
-		}
-		if key == "records" && v.Kind == pyjson.ObjectStart {
-			return aiperfSniffRecords(d)
-		}
-		if d.Skip(v) != nil {
-			return false
-		}
-	}
+		return false
+	})
+	return found
 }
 
 // aiperfSniffRecords looks at the first metric block of an early "records"
@@ -91,22 +85,12 @@ func aiperfSniffRecords(d *pyjson.Decoder) bool {
 		return false
 	}
 	var tag, header bool
-	for {
-		k, err := d.Next()
-		if err != nil || k.Kind != pyjson.Key {
-			return tag && header
-		}
-		switch string(k.Bytes) {
-		case "tag":
-			tag = true
-		case "header":
-			header = true
-		}
-		v, err := d.Next()
-		if err != nil || d.Skip(v) != nil {
-			return tag && header
-		}
-	}
+	jsonread.SniffObject(d, func(key string, _ pyjson.Token) bool {
+		tag = tag || key == "tag"
+		header = header || key == "header"
+		return true
+	})
+	return tag && header
 }
 
 // Parse reads the summary and emits its one run.

@@ -55,44 +55,28 @@ func (aiperfRecords) Sniff(name string, head []byte) bool {
 	if tok, err := d.Next(); err != nil || tok.Kind != pyjson.ObjectStart {
 		return false
 	}
-	var meta bool
-	for {
-		k, err := d.Next()
-		if err != nil || k.Kind != pyjson.Key {
-			return false
-		}
-		key := string(k.Bytes)
+	var meta, found bool
+	jsonread.SniffObject(d, func(key string, v pyjson.Token) bool {
 		if meta && (key == "metrics" || key == "error") {
-			return true
-		}
-		v, err := d.Next()
-		if err != nil {
+			found = true
 			return false
 		}
 		if key == "metadata" && v.Kind == pyjson.ObjectStart {
+			depth := d.Depth()
 			var start, marker bool
-			for {
-				mk, err := d.Next()
-				if err != nil {
-					return false
-				}
-				if mk.Kind == pyjson.ObjectEnd {
-					break
-				}
-				mv, err := d.Next()
-				if err != nil || d.Skip(mv) != nil {
-					return false
-				}
-				start = start || aiperfStartKeys[string(mk.Bytes)] && mv.Kind == pyjson.Number
-				marker = marker || aiperfMetadataMarkers[string(mk.Bytes)]
+			jsonread.SniffObject(d, func(mk string, mv pyjson.Token) bool {
+				start = start || aiperfStartKeys[mk] && mv.Kind == pyjson.Number
+				marker = marker || aiperfMetadataMarkers[mk]
+				return true
+			})
+			if d.Depth() >= depth {
+				return false // the metadata is cut off
 			}
 			meta = start && marker
-			continue
 		}
-		if d.Skip(v) != nil {
-			return false
-		}
-	}
+		return v.Kind != pyjson.EOF
+	})
+	return found
 }
 
 // Parse reads every line and emits the one run.

@@ -62,92 +62,67 @@ func (guidellmReport) Sniff(name string, head []byte) bool {
 		return false
 	}
 	found := false
-	for {
-		k, err := d.Next()
-		if err != nil || k.Kind != pyjson.Key {
-			return found
-		}
-		key := string(k.Bytes)
-		v, err := d.Next()
-		if err != nil {
-			return found
+	jsonread.SniffObject(d, func(key string, v pyjson.Token) bool {
+		if v.Kind == pyjson.EOF {
+			return false
 		}
 		switch key {
 		case "model_instance_name", "snapshot", "raw_metrics", "gpu_summary":
+			found = false // GPUStack's
 			return false
 		case "metadata":
-			if v.Kind == pyjson.ObjectStart && glSniffObjectKey(d, "guidellm_version") {
-				found = true
+			switch v.Kind {
+			case pyjson.ObjectStart:
+				found = glSniffObjectKey(d, "guidellm_version") || found
+			case pyjson.ArrayStart:
+				return false // not a report's metadata
 			}
-			continue
 		case "benchmarks":
 			if v.Kind != pyjson.ArrayStart {
+				found = false
 				return false
 			}
-			e, err := d.Next()
-			if err != nil || e.Kind != pyjson.ObjectStart {
-				return found
+			if e, err := d.Next(); err == nil && e.Kind == pyjson.ObjectStart {
+				found = found || glSniffBenchmark(d)
 			}
-			return found || glSniffBenchmark(d)
+			return false
 		}
-		if d.Skip(v) != nil {
-			return found
-		}
-	}
+		return true
+	})
+	return found
 }
 
 // glSniffObjectKey reads the object just opened and reports whether it has
 // key with a string value; it consumes the object.
 func glSniffObjectKey(d *pyjson.Decoder, key string) bool {
 	has := false
-	for {
-		k, err := d.Next()
-		if err != nil || k.Kind != pyjson.Key {
-			return has
-		}
-		name := string(k.Bytes)
-		v, err := d.Next()
-		if err != nil {
-			return has
-		}
-		if name == key && v.Kind == pyjson.String && len(v.Bytes) > 0 {
-			has = true
-		}
-		if d.Skip(v) != nil {
-			return has
-		}
-	}
+	jsonread.SniffObject(d, func(name string, v pyjson.Token) bool {
+		has = has || name == key && v.Kind == pyjson.String && len(v.Bytes) > 0
+		return true
+	})
+	return has
 }
 
 // glSniffBenchmark reads the first benchmark's keys: guidellm writes type_
 // "generative_benchmark" first; older dumps are known by their keys.
 func glSniffBenchmark(d *pyjson.Decoder) bool {
-	var metrics, scheduler bool
-	for {
-		k, err := d.Next()
-		if err != nil || k.Kind != pyjson.Key {
-			return metrics && scheduler
-		}
-		key := string(k.Bytes)
-		v, err := d.Next()
-		if err != nil {
-			return metrics && scheduler
+	var metrics, scheduler, typed bool
+	jsonread.SniffObject(d, func(key string, v pyjson.Token) bool {
+		if v.Kind == pyjson.EOF {
+			return false // the value is cut off: the key does not count
 		}
 		switch key {
 		case "type_":
-			return v.Kind == pyjson.String && string(v.Bytes) == "generative_benchmark"
+			typed = v.Kind == pyjson.String && string(v.Bytes) == "generative_benchmark"
+			return false
 		case "metrics":
 			metrics = true
 		case "run_stats", "scheduler_metrics", "scheduler_state":
 			scheduler = true
 		}
-		if metrics && scheduler {
-			return true
-		}
-		if d.Skip(v) != nil {
-			return false
-		}
-	}
+		return !(metrics && scheduler)
+	})
+	return typed || metrics && scheduler
 }
 
 // glYAMLLooksLike tells a YAML guidellm report from a GPUStack export by

@@ -151,16 +151,7 @@ func (trtllmJSON) Sniff(name string, head []byte) bool {
 		return false
 	}
 	var engine, other bool
-	for !(engine && other) {
-		k, err := d.Next()
-		if err != nil || k.Kind != pyjson.Key {
-			break
-		}
-		key := string(k.Bytes)
-		v, err := d.Next()
-		if err != nil {
-			break
-		}
+	jsonread.SniffObject(d, func(key string, v pyjson.Token) bool {
 		if v.Kind == pyjson.ObjectStart {
 			switch key {
 			case "engine":
@@ -169,10 +160,8 @@ func (trtllmJSON) Sniff(name string, head []byte) bool {
 				other = true
 			}
 		}
-		if d.Skip(v) != nil {
-			break
-		}
-	}
+		return !(engine && other)
+	})
 	return engine && other
 }
 

@@ -52,15 +52,9 @@ func (vllmJSON) Sniff(name string, head []byte) bool {
 		return false
 	}
 	var identity, result bool
-	for !(identity && result) {
-		k, err := d.Next()
-		if err != nil || k.Kind != pyjson.Key {
-			break // the end of the object or of head
-		}
-		key := string(k.Bytes)
-		v, err := d.Next()
-		if err != nil {
-			break
+	jsonread.SniffObject(d, func(key string, v pyjson.Token) bool {
+		if v.Kind == pyjson.EOF {
+			return false // the value is cut off: the key does not count
 		}
 		switch key {
 		case "model_id", "tokenizer_id", "num_prompts", "endpoint_type":
@@ -73,10 +67,8 @@ func (vllmJSON) Sniff(name string, head []byte) bool {
 		case "completed", "duration":
 			result = result || v.Kind == pyjson.Number
 		}
-		if d.Skip(v) != nil {
-			break
-		}
-	}
+		return !(identity && result)
+	})
 	return identity && result
 }
 

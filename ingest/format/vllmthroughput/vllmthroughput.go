@@ -49,27 +49,21 @@ func (vllmThroughput) Sniff(name string, head []byte) bool {
 		return false
 	}
 	have := map[string]bool{}
-	for {
-		k, err := d.Next()
-		if err != nil || k.Kind != pyjson.Key {
-			break
-		}
-		key := string(k.Bytes)
-		v, err := d.Next()
-		if err != nil {
-			break
+	serve := false
+	jsonread.SniffObject(d, func(key string, v pyjson.Token) bool {
+		if v.Kind == pyjson.EOF {
+			return false
 		}
 		switch key {
 		case "elapsed_time", "requests_per_second", "tokens_per_second", "num_requests":
 			have[key] = v.Kind == pyjson.Number
 		case "duration", "completed", "model_id", "date", "ttfts":
-			return false // a vllm bench serve result
+			serve = true // a vllm bench serve result
+			return false
 		}
-		if d.Skip(v) != nil {
-			break
-		}
-	}
-	return have["elapsed_time"] && have["requests_per_second"] && have["tokens_per_second"] && have["num_requests"]
+		return true
+	})
+	return !serve && have["elapsed_time"] && have["requests_per_second"] && have["tokens_per_second"] && have["num_requests"]
 }
 
 // Parse reads the one result object of the file.
