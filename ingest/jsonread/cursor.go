@@ -20,6 +20,8 @@ type Cursor struct {
 	// Syntax(File, Prefix+where, err); where is "" at a key and
 	// KeyPlace(key) at the key's value.
 	Wrap func(where string, err error) error
+	// Repeat, when set, makes the error for a key repeated in one object.
+	Repeat func(m Member) error
 }
 
 // A Member is one key of an object and the first token of its value.
@@ -29,19 +31,17 @@ type Member struct {
 	Value pyjson.Token
 }
 
-// Dup makes the error for a key repeated in one object.
-type Dup func(m Member) error
-
 // Next reads a token; a decoder error is placed at where.
 func (c *Cursor) Next(where string) (pyjson.Token, error) {
 	tok, err := c.Dec.Next()
 	if err != nil {
-		return tok, c.syntax(where, err)
+		return tok, c.Syntax(where, err)
 	}
 	return tok, nil
 }
 
-func (c *Cursor) syntax(where string, err error) error {
+// Syntax converts a decoder error met at where (see Wrap).
+func (c *Cursor) Syntax(where string, err error) error {
 	if c.Wrap != nil {
 		return c.Wrap(where, err)
 	}
@@ -55,13 +55,10 @@ func (c *Cursor) Errorf(where string, tok pyjson.Token, msgf string, args ...any
 
 // Object reads the members of the object whose '{' was just read, up to
 // its '}', which it returns. fn gets each member and reads (or skips) its
-// value whole. When dup is set the keys are remembered and a repeated one
-// is dup's error.
-func (c *Cursor) Object(dup Dup, fn func(m Member) error) (pyjson.Token, error) {
-	var seen map[string]bool
-	if dup != nil {
-		seen = make(map[string]bool, 16)
-	}
+// value whole. With seen set, the object's keys are remembered in it and a
+// repeated one is an error: Repeat's, else "key %q appears twice" at the
+// key.
+func (c *Cursor) Object(seen map[string]bool, fn func(m Member) error) (pyjson.Token, error) {
 	for n := 0; ; n++ {
 		if c.Ctx != nil && n%1024 == 0 {
 			if err := c.Ctx.Err(); err != nil {
@@ -78,7 +75,10 @@ func (c *Cursor) Object(dup Dup, fn func(m Member) error) (pyjson.Token, error) 
 		m := Member{Key: string(kt.Bytes), At: pyjson.Token{Kind: kt.Kind, Line: kt.Line, Offset: kt.Offset}}
 		if seen != nil {
 			if seen[m.Key] {
-				return kt, dup(m)
+				if c.Repeat != nil {
+					return kt, c.Repeat(m)
+				}
+				return kt, c.Errorf("", m.At, "key %q appears twice", m.Key)
 			}
 			seen[m.Key] = true
 		}
@@ -94,7 +94,7 @@ func (c *Cursor) Object(dup Dup, fn func(m Member) error) (pyjson.Token, error) 
 // Skip reads past the rest of the value that starts with t.
 func (c *Cursor) Skip(where string, t pyjson.Token) error {
 	if err := c.Dec.Skip(t); err != nil {
-		return c.syntax(where, err)
+		return c.Syntax(where, err)
 	}
 	return nil
 }
@@ -105,20 +105,12 @@ func (c *Cursor) Skip(where string, t pyjson.Token) error {
 func (c *Cursor) Keep(where string, t pyjson.Token) (string, error) {
 	raw, size, err := c.Dec.Capture(t, ExtraLimit, nil)
 	if err != nil {
-		return "", c.syntax(where, err)
+		return "", c.Syntax(where, err)
 	}
 	if size > ExtraLimit {
 		return OversizeNote(size), nil
 	}
 	return string(raw), nil
-}
-
-// Repeated is the usual Dup: "key %q appears twice" and a suffix (" in one
-// run"), at the key.
-func (c *Cursor) Repeated(suffix string) Dup {
-	return func(m Member) error {
-		return c.Errorf("", m.At, "key %q appears twice%s", m.Key, suffix)
-	}
 }
 
 // SniffObject walks the members of the object whose '{' was just read,

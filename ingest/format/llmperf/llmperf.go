@@ -333,31 +333,9 @@ func (llmperfSummary) Parse(ctx context.Context, name string, r io.Reader, emit 
 			Failed:           -1,
 		},
 	}
-	for n := 0; ; n++ {
-		if n%1024 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		kt, err := d.Next()
-		if err != nil {
-			return jsonread.Syntax(name, "", err)
-		}
-		if kt.Kind == pyjson.ObjectEnd {
-			break
-		}
-		key := string(kt.Bytes)
-		if s.seen[key] {
-			return format.Errorf(name, jsonread.Place("", kt), "key %q appears twice", key)
-		}
-		s.seen[key] = true
-		vt, err := d.Next()
-		if err != nil {
-			return jsonread.Syntax(name, jsonread.KeyPlace(key), err)
-		}
-		if err := s.field(key, vt); err != nil {
-			return err
-		}
+	c := jsonread.Cursor{Dec: d, File: name, Ctx: ctx}
+	if _, err := c.Object(s.seen, func(m jsonread.Member) error { return s.field(m.Key, m.Value) }); err != nil {
+		return err
 	}
 	if err := jsonread.End(name, d, "an llmperf summary"); err != nil {
 		return err

@@ -2,6 +2,7 @@ package sglang
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -167,52 +168,38 @@ func sglangKeyPlace(key string) string { return fmt.Sprintf("key %q", key) }
 
 func sglangItemPlace(key string, i int) string { return fmt.Sprintf("key %q item %d", key, i) }
 
-func (b *sglangRun) next(where string) (pyjson.Token, *sglangBad) {
-	tok, err := b.d.Next()
-	if err != nil {
-		return tok, b.p.syntax(err, where)
-	}
-	return tok, nil
-}
-
 // object reads the run object whose '{' was just read.
 func (b *sglangRun) object() *sglangBad {
 	return b.keys(false)
 }
 
 // keys reads keys up to the end of the current object; nested is true for
-// the "details" object, which holds only per-request lists.
+// the "details" object, which holds only per-request lists (its keys are
+// checked for repeats apart from the run's own).
 func (b *sglangRun) keys(nested bool) *sglangBad {
-	for {
-		kt, bad := b.next("")
-		if bad != nil {
-			return bad
-		}
-		if kt.Kind == pyjson.ObjectEnd {
-			return nil
-		}
-		key := string(kt.Bytes)
-		seenKey := key
-		if nested {
-			seenKey = "details." + key
-		}
-		if b.seen[seenKey] {
-			return b.bad("", kt, "key %q appears twice in one run", key)
-		}
-		b.seen[seenKey] = true
-		vt, bad := b.next(sglangKeyPlace(key))
-		if bad != nil {
-			return bad
-		}
-		if nested {
-			bad = b.detail(key, vt)
-		} else {
-			bad = b.field(key, vt)
-		}
-		if bad != nil {
-			return bad
-		}
+	seen, field := b.seen, b.field
+	if nested {
+		seen, field = map[string]bool{}, b.detail
 	}
+	c := jsonread.Cursor{Dec: b.d,
+		Wrap: func(where string, err error) error { return b.p.syntax(err, strings.TrimSuffix(where, ", ")) },
+		Repeat: func(m jsonread.Member) error {
+			return b.bad("", m.At, "key %q appears twice in one run", m.Key)
+		}}
+	_, err := c.Object(seen, func(m jsonread.Member) error {
+		if bad := field(m.Key, m.Value); bad != nil {
+			return bad
+		}
+		return nil
+	})
+	var bad *sglangBad
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &bad):
+		return bad
+	}
+	return &sglangBad{reason: err.Error(), err: err}
 }
 
 // keepExtra stores a value's raw JSON text in Extra, or a short note for a

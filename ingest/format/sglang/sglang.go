@@ -177,6 +177,9 @@ type sglangBad struct {
 	err    error
 }
 
+// Error lets a sglangBad pass through jsonread.Cursor.
+func (b *sglangBad) Error() string { return b.reason }
+
 func (b *sglangBad) place() string {
 	s := b.where
 	if b.col > 0 {

@@ -241,7 +241,6 @@ type vllmRunBuilder struct {
 	p      *vllmJSONParser
 	run    *benchrun.Run
 	prefix string // "object 2, " when the file has several runs
-	seen   map[string]bool
 
 	reqs      []benchrun.Request
 	nFixed    bool   // the first per-request list has ended and set the count
@@ -280,7 +279,6 @@ func (b *vllmRunBuilder) next(prefix string) (pyjson.Token, error) {
 func (p *vllmJSONParser) object(first pyjson.Token, ordinal int, inList bool) (*benchrun.Run, error) {
 	b := &vllmRunBuilder{
 		p:          p,
-		seen:       make(map[string]bool, 64),
 		numPrompts: -1,
 		run: &benchrun.Run{
 			Ordinal:          ordinal,
@@ -297,26 +295,13 @@ func (p *vllmJSONParser) object(first pyjson.Token, ordinal int, inList bool) (*
 	if ordinal > 0 || inList {
 		b.prefix = fmt.Sprintf("object %d, ", ordinal)
 	}
-	for {
-		kt, err := b.next("")
-		if err != nil {
-			return nil, err
-		}
-		if kt.Kind == pyjson.ObjectEnd {
-			break
-		}
-		key := string(kt.Bytes)
-		if b.seen[key] {
-			return nil, b.errAt("", kt, "key %q appears twice in one run", key)
-		}
-		b.seen[key] = true
-		vt, err := b.next(jsonread.KeyPlace(key))
-		if err != nil {
-			return nil, err
-		}
-		if err := b.field(key, vt); err != nil {
-			return nil, err
-		}
+	c := jsonread.Cursor{Dec: b.p.d, File: b.p.file, Prefix: b.prefix, Repeat: func(m jsonread.Member) error {
+		return b.errAt("", m.At, "key %q appears twice in one run", m.Key)
+	}}
+	if _, err := c.Object(make(map[string]bool, 64), func(m jsonread.Member) error {
+		return b.field(m.Key, m.Value)
+	}); err != nil {
+		return nil, err
 	}
 	if err := b.finish(inList); err != nil {
 		return nil, err
