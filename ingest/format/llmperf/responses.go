@@ -105,23 +105,18 @@ func (p *llmperfResponsesRun) record(i int) error {
 		total               int64 = -1
 		hasTTFT, hasLatency bool
 	)
-	for {
-		kt, err := p.d.Next()
-		if err != nil {
-			return jsonread.Syntax(p.file, fmt.Sprintf("record %d, ", i), err)
-		}
-		if kt.Kind == pyjson.ObjectEnd {
-			break
-		}
-		key := string(kt.Bytes)
-		if seen[key] {
-			return format.Errorf(p.file, jsonread.Place(fmt.Sprintf("record %d, ", i), kt), "key %q appears twice in one record", key)
-		}
-		seen[key] = true
-		vt, err := p.d.Next()
-		if err != nil {
-			return jsonread.Syntax(p.file, fmt.Sprintf("record %d key %q, ", i, key), err)
-		}
+	c := jsonread.Cursor{Dec: p.d, File: p.file,
+		Wrap: func(where string, err error) error {
+			if where == "" {
+				return jsonread.Syntax(p.file, fmt.Sprintf("record %d, ", i), err)
+			}
+			return jsonread.Syntax(p.file, fmt.Sprintf("record %d ", i)+where, err)
+		},
+		Repeat: func(m jsonread.Member) error {
+			return format.Errorf(p.file, jsonread.Place(fmt.Sprintf("record %d, ", i), m.At), "key %q appears twice in one record", m.Key)
+		}}
+	_, err := c.Object(seen, func(m jsonread.Member) error {
+		key, vt := m.Key, m.Value
 		switch key {
 		case "error_code":
 			switch vt.Kind {
@@ -147,7 +142,7 @@ func (p *llmperfResponsesRun) record(i int) error {
 			}
 		case "ttft_s", "end_to_end_latency_s", "inter_token_latency_s", "request_output_throughput_token_per_s":
 			if vt.Kind == pyjson.Null {
-				continue
+				return nil
 			}
 			v, finite, viaString, err := llmperfNumber(vt)
 			switch {
@@ -168,7 +163,7 @@ func (p *llmperfResponsesRun) record(i int) error {
 			}
 		case "number_input_tokens", "number_output_tokens", "number_total_tokens":
 			if vt.Kind == pyjson.Null {
-				continue
+				return nil
 			}
 			if vt.Kind != pyjson.Number {
 				return p.errAt(i, key, vt, "expected a token count, found %s", vt.Kind)
@@ -194,14 +189,16 @@ func (p *llmperfResponsesRun) record(i int) error {
 			// Generated text: kept in the raw bytes only.
 			p.genText = true
 			if _, _, err := p.d.Capture(vt, 0, nil); err != nil {
-				return jsonread.Syntax(p.file, fmt.Sprintf("record %d key %q, ", i, key), err)
+				return c.Syntax(jsonread.KeyPlace(key), err)
 			}
 		default:
 			p.unknownKeys[key] = true
-			if err := p.d.Skip(vt); err != nil {
-				return jsonread.Syntax(p.file, fmt.Sprintf("record %d key %q, ", i, key), err)
-			}
+			return c.Skip(jsonread.KeyPlace(key), vt)
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if total >= 0 && req.InputTokens >= 0 && req.OutputTokens >= 0 && total != int64(req.InputTokens)+int64(req.OutputTokens) {
 		p.totalMismatch++
