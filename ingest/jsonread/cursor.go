@@ -17,12 +17,35 @@ type Cursor struct {
 	// Ctx, when set, is checked once every 1024 members of an object.
 	Ctx context.Context
 	// Wrap, when set, converts a decoder error in place of
-	// Syntax(File, Prefix+where, err); where is "" at a key and
-	// KeyPlace(key) at the key's value.
-	Wrap func(where string, err error) error
+	// Syntax(File, Prefix+where, err).
+	Wrap Wrapper
 	// Repeat, when set, makes the error for a key repeated in one object.
-	Repeat func(m Member) error
+	Repeat Repeater
 }
+
+// A Wrapper converts a decoder error met at where: "" at a key,
+// KeyPlace(key) at the key's value. A parser that is one (a method, not a
+// closure) costs no allocation per cursor.
+type Wrapper interface {
+	Syntax(where string, err error) error
+}
+
+// A Repeater makes the error for a key repeated in one object.
+type Repeater interface {
+	Repeat(m Member) error
+}
+
+// WrapFunc is a Wrapper written as a function.
+type WrapFunc func(where string, err error) error
+
+// Syntax calls f.
+func (f WrapFunc) Syntax(where string, err error) error { return f(where, err) }
+
+// RepeatFunc is a Repeater written as a function.
+type RepeatFunc func(m Member) error
+
+// Repeat calls f.
+func (f RepeatFunc) Repeat(m Member) error { return f(m) }
 
 // A Member is one key of an object and the first token of its value.
 type Member struct {
@@ -43,7 +66,7 @@ func (c *Cursor) Next(where string) (pyjson.Token, error) {
 // Syntax converts a decoder error met at where (see Wrap).
 func (c *Cursor) Syntax(where string, err error) error {
 	if c.Wrap != nil {
-		return c.Wrap(where, err)
+		return c.Wrap.Syntax(where, err)
 	}
 	return Syntax(c.File, c.Prefix+where, err)
 }
@@ -76,19 +99,43 @@ func (c *Cursor) Object(seen map[string]bool, fn func(m Member) error) (pyjson.T
 		if seen != nil {
 			if seen[m.Key] {
 				if c.Repeat != nil {
-					return kt, c.Repeat(m)
+					return kt, c.Repeat.Repeat(m)
 				}
 				return kt, c.Errorf("", m.At, "key %q appears twice", m.Key)
 			}
 			seen[m.Key] = true
 		}
-		if m.Value, err = c.Next(KeyPlace(m.Key)); err != nil {
-			return m.Value, err
+		if m.Value, err = c.Dec.Next(); err != nil {
+			return m.Value, c.Syntax(KeyPlace(m.Key), err)
 		}
 		if err := fn(m); err != nil {
 			return m.Value, err
 		}
 	}
+}
+
+// Keys is Object for a loop that must not make a string of each key (one
+// request line among millions): fn gets each key's token, whose Bytes last
+// until the next read, and reads the key's value itself, with Value.
+func (c *Cursor) Keys(fn func(k pyjson.Token) error) (pyjson.Token, error) {
+	for {
+		kt, err := c.Next("")
+		if err != nil || kt.Kind == pyjson.ObjectEnd {
+			return kt, err
+		}
+		if err := fn(kt); err != nil {
+			return kt, err
+		}
+	}
+}
+
+// Value reads the first token of the value of the key k (Keys).
+func (c *Cursor) Value(k pyjson.Token) (pyjson.Token, error) {
+	tok, err := c.Dec.Next()
+	if err != nil {
+		return tok, c.Syntax(KeyPlace(string(k.Bytes)), err)
+	}
+	return tok, nil
 }
 
 // Skip reads past the rest of the value that starts with t.

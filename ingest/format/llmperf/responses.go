@@ -106,15 +106,15 @@ func (p *llmperfResponsesRun) record(i int) error {
 		hasTTFT, hasLatency bool
 	)
 	c := jsonread.Cursor{Dec: p.d, File: p.file,
-		Wrap: func(where string, err error) error {
+		Wrap: jsonread.WrapFunc(func(where string, err error) error {
 			if where == "" {
 				return jsonread.Syntax(p.file, fmt.Sprintf("record %d, ", i), err)
 			}
 			return jsonread.Syntax(p.file, fmt.Sprintf("record %d ", i)+where, err)
-		},
-		Repeat: func(m jsonread.Member) error {
+		}),
+		Repeat: jsonread.RepeatFunc(func(m jsonread.Member) error {
 			return format.Errorf(p.file, jsonread.Place(fmt.Sprintf("record %d, ", i), m.At), "key %q appears twice in one record", m.Key)
-		}}
+		})}
 	_, err := c.Object(seen, func(m jsonread.Member) error {
 		key, vt := m.Key, m.Value
 		switch key {

@@ -182,10 +182,10 @@ func (b *sglangRun) keys(nested bool) *sglangBad {
 		seen, field = map[string]bool{}, b.detail
 	}
 	c := jsonread.Cursor{Dec: b.d,
-		Wrap: func(where string, err error) error { return b.p.syntax(err, strings.TrimSuffix(where, ", ")) },
-		Repeat: func(m jsonread.Member) error {
+		Wrap: jsonread.WrapFunc(func(where string, err error) error { return b.p.syntax(err, strings.TrimSuffix(where, ", ")) }),
+		Repeat: jsonread.RepeatFunc(func(m jsonread.Member) error {
 			return b.bad("", m.At, "key %q appears twice in one run", m.Key)
-		}}
+		})}
 	_, err := c.Object(seen, func(m jsonread.Member) error {
 		if bad := field(m.Key, m.Value); bad != nil {
 			return bad
