@@ -116,7 +116,7 @@ func (c *Cursor) Object(seen map[string]bool, fn func(m Member) error) (pyjson.T
 
 // Keys is Object for a loop that must not make a string of each key (one
 // request line among millions): fn gets each key's token, whose Bytes last
-// until the next read, and reads the key's value itself, with Value.
+// until the next read, and reads the key's value itself with Next.
 func (c *Cursor) Keys(fn func(k pyjson.Token) error) (pyjson.Token, error) {
 	for {
 		kt, err := c.Next("")
@@ -127,15 +127,6 @@ func (c *Cursor) Keys(fn func(k pyjson.Token) error) (pyjson.Token, error) {
 			return kt, err
 		}
 	}
-}
-
-// Value reads the first token of the value of the key k (Keys).
-func (c *Cursor) Value(k pyjson.Token) (pyjson.Token, error) {
-	tok, err := c.Dec.Next()
-	if err != nil {
-		return tok, c.Syntax(KeyPlace(string(k.Bytes)), err)
-	}
-	return tok, nil
 }
 
 // Skip reads past the rest of the value that starts with t.

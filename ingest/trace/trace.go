@@ -488,7 +488,7 @@ func (p *traceParser) request(first pyjson.Token) (pyjson.Token, error) {
 		if !known && len(p.extras) < 16 && !p.extras[string(kt.Bytes)] {
 			p.extras[string(kt.Bytes)] = true // now: the token's bytes last until the next call
 		}
-		vt, err := c.Value(kt)
+		vt, err := c.Next("")
 		if err != nil {
 			return err
 		}
@@ -644,7 +644,7 @@ func (p *traceParser) gapSummary(line int, vt pyjson.Token) (benchrun.GapStats, 
 	c := p.cursor()
 	_, err := c.Keys(func(kt pyjson.Token) error {
 		key := string(kt.Bytes) // on the stack: it does not escape
-		v, err := c.Value(kt)
+		v, err := c.Next("")
 		if err != nil {
 			return err
 		}
