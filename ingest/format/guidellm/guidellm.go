@@ -293,55 +293,46 @@ func glReadJSON(ctx context.Context, name string, r io.Reader) (*glEnvelope, []*
 	env := &glEnvelope{}
 	var benches []*glBench
 	haveList := false
-	seen := map[string]bool{}
-	for {
-		k, err := d.Next()
-		if err != nil {
-			return nil, nil, glSyntax(name, err)
-		}
-		if k.Kind == pyjson.ObjectEnd {
-			break
-		}
-		key := string(k.Bytes)
-		if seen[key] {
-			return nil, nil, format.Errorf(name, fmt.Sprintf("byte %d (line %d)", k.Offset, k.Line), "key %q appears twice in the report", key)
-		}
-		seen[key] = true
-		v, err := d.Next()
-		if err != nil {
-			return nil, nil, glSyntax(name, err)
-		}
+	c := jsonread.Cursor{Dec: d, File: name,
+		Wrap: jsonread.WrapFunc(func(_ string, err error) error { return glSyntax(name, err) }),
+		Repeat: jsonread.RepeatFunc(func(m jsonread.Member) error {
+			return format.Errorf(name, jsonread.Place("", m.At), "key %q appears twice in the report", m.Key)
+		})}
+	_, err = c.Object(map[string]bool{}, func(m jsonread.Member) error {
+		key, v := m.Key, m.Value
 		if key != "benchmarks" {
 			g.nodes = 0
 			n, err := g.value(v, glSummaryOmit)
 			if err != nil {
-				return nil, nil, glSyntax(name, err)
+				return glSyntax(name, err)
 			}
 			env.set(key, n)
-			continue
+			return nil
 		}
 		if v.Kind != pyjson.ArrayStart {
-			return nil, nil, format.Errorf(name, fmt.Sprintf("byte %d (line %d)", v.Offset, v.Line),
-				"not a guidellm report: \"benchmarks\" holds a %s, not a list", v.Kind)
+			return format.Errorf(name, jsonread.Place("", v), "not a guidellm report: \"benchmarks\" holds a %s, not a list", v.Kind)
 		}
 		haveList = true
 		for i := 0; ; i++ {
 			if err := ctx.Err(); err != nil {
-				return nil, nil, err
+				return err
 			}
-			e, err := d.Next()
+			e, err := c.Next("")
 			if err != nil {
-				return nil, nil, glSyntax(name, err)
+				return err
 			}
 			if e.Kind == pyjson.ArrayEnd {
-				break
+				return nil
 			}
 			b, err := glReadBench(g, e, i)
 			if err != nil {
-				return nil, nil, glSyntax(name, err)
+				return glSyntax(name, err)
 			}
 			benches = append(benches, b)
 		}
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	if t, err := d.Next(); err != nil {
 		return nil, nil, glSyntax(name, err)
@@ -400,31 +391,27 @@ func glReadBench(g *glJSONReader, t pyjson.Token, index int) (*glBench, error) {
 	}
 	g.nodes = 1
 	b.node = &glNode{kind: glObj, line: t.Line, off: t.Offset}
-	for {
-		k, err := g.d.Next()
-		if err != nil {
-			return nil, err
-		}
-		if k.Kind == pyjson.ObjectEnd {
-			return b, nil
-		}
-		key := string(k.Bytes)
-		v, err := g.d.Next()
-		if err != nil {
-			return nil, err
-		}
+	c := g.cursor()
+	_, err := c.Object(nil, func(m jsonread.Member) error {
+		key, v := m.Key, m.Value
 		var n *glNode
+		var err error
 		if key == "requests" && v.Kind == pyjson.ObjectStart {
 			n, err = glStreamRequests(g, v, b)
 		} else {
 			n, err = g.value(v, glSummaryOmit)
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		b.node.keys = append(b.node.keys, key)
 		b.node.vals = append(b.node.vals, n)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return b, nil
 }
 
 // glStreamRequests reads {"successful": [...], "errored": [...],
@@ -432,34 +419,24 @@ func glReadBench(g *glJSONReader, t pyjson.Token, index int) (*glBench, error) {
 // read; the tree keeps only a placeholder.
 func glStreamRequests(g *glJSONReader, t pyjson.Token, b *glBench) (*glNode, error) {
 	holder := &glNode{kind: glObj, line: t.Line, off: t.Offset}
-	for {
-		k, err := g.d.Next()
-		if err != nil {
-			return nil, err
-		}
-		if k.Kind == pyjson.ObjectEnd {
-			return holder, nil
-		}
-		key := string(k.Bytes)
-		v, err := g.d.Next()
-		if err != nil {
-			return nil, err
-		}
+	c := g.cursor()
+	_, err := c.Object(nil, func(m jsonread.Member) error {
+		key, v := m.Key, m.Value
 		status := slices.Index(glStatuses, key)
 		if status < 0 || v.Kind != pyjson.ArrayStart {
 			n, err := g.value(v, glRequestOmit)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			holder.keys, holder.vals = append(holder.keys, key), append(holder.vals, n)
-			continue
+			return nil
 		}
 		b.samples = true
 		count := 0
 		for {
 			e, err := g.d.Next()
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if e.Kind == pyjson.ArrayEnd {
 				break
@@ -467,7 +444,7 @@ func glStreamRequests(g *glJSONReader, t pyjson.Token, b *glBench) (*glNode, err
 			g.nodes = 0
 			n, err := g.value(e, glRequestOmit)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if b.bad == "" {
 				q, why := glRequestFromNode(n, status)
@@ -482,7 +459,12 @@ func glStreamRequests(g *glJSONReader, t pyjson.Token, b *glBench) (*glNode, err
 		holder.keys = append(holder.keys, key)
 		holder.vals = append(holder.vals, &glNode{kind: glOmitted, line: v.Line, off: v.Offset,
 			text: strconv.Quote(fmt.Sprintf("<%d request samples, read as per-request records>", count))})
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return holder, nil
 }
 
 // glReadYAML reads a report written as YAML (guidellm's .yaml output).
