@@ -35,6 +35,24 @@ type Repeater interface {
 	Repeat(m Member) error
 }
 
+// Raw is the Wrapper that keeps a decoder error as it is (a *pyjson.Error)
+// for a parser that places it where its loop returns (see Placed): a
+// Wrapper holding the parser itself would move the parser to the heap.
+var Raw Wrapper = rawErrors{}
+
+type rawErrors struct{}
+
+func (rawErrors) Syntax(_ string, err error) error { return err }
+
+// Placed converts err with place when it is a decoder error a Raw cursor
+// passed on, and returns any other error as it is.
+func Placed(err error, place func(error) error) error {
+	if _, ok := err.(*pyjson.Error); ok {
+		return place(err)
+	}
+	return err
+}
+
 // WrapFunc is a Wrapper written as a function.
 type WrapFunc func(where string, err error) error
 

@@ -133,23 +133,17 @@ func (p *traceParser) syntax(err error) error {
 	return jsonread.LinesSyntax(p.file, p.cur, "not a JSON Lines trace", err)
 }
 
-// cursor reads the current line's object, with the parser's wording: a
-// line costs no allocation.
+// cursor reads the current line's object; its decoder errors are placed
+// at the line (placed) where each loop returns, so a line costs no
+// allocation.
 func (p *traceParser) cursor() *jsonread.Cursor {
 	if p.rd.Dec == nil {
-		p.rd = jsonread.Cursor{Dec: p.d, File: p.file, Wrap: p, Repeat: p}
+		p.rd = jsonread.Cursor{Dec: p.d, File: p.file, Wrap: jsonread.Raw}
 	}
 	return &p.rd
 }
 
-// Syntax places every decoder error at its line (jsonread.Wrapper).
-func (p *traceParser) Syntax(_ string, err error) error { return p.syntax(err) }
-
-// Repeat words a repeated key; only the header's keys are checked by name
-// (jsonread.Repeater).
-func (p *traceParser) Repeat(m jsonread.Member) error {
-	return p.errAt(p.cur, "header key %q appears twice", m.Key)
-}
+func (p *traceParser) placed(err error) error { return jsonread.Placed(err, p.syntax) }
 
 func (p *traceParser) next() (pyjson.Token, error) {
 	tok, err := p.d.Next()
@@ -271,9 +265,18 @@ func (p *traceParser) header(first pyjson.Token) (pyjson.Token, error) {
 	line := first.Line
 	p.hdr = traceHead{line: line, requests: -1}
 	version := false
+	seen := map[string]bool{}
 	c := p.cursor()
-	end, err := c.Object(map[string]bool{}, func(m jsonread.Member) error {
-		key, vt := m.Key, m.Value
+	end, err := c.Keys(func(kt pyjson.Token) error {
+		key := string(kt.Bytes)
+		if seen[key] {
+			return p.errAt(line, "header key %q appears twice", key)
+		}
+		seen[key] = true
+		vt, err := c.Next("")
+		if err != nil {
+			return err
+		}
 		if vt.Kind == pyjson.Null {
 			switch {
 			case key == "benchledger_trace":
@@ -287,7 +290,7 @@ func (p *traceParser) header(first pyjson.Token) (pyjson.Token, error) {
 	})
 	switch {
 	case err != nil:
-		return end, err
+		return end, p.placed(err)
 	case !version:
 		return end, p.errAt(line, "not a benchledger trace header: no \"benchledger_trace\" version key (the first line must be the header)")
 	case p.hdr.clock == benchrun.ClockNone:
@@ -439,7 +442,7 @@ func (p *traceParser) metadata(line int, vt pyjson.Token) error {
 		}
 		return nil
 	})
-	return err
+	return p.placed(err)
 }
 
 // traceReq is one request line as read, before its checks.
@@ -498,7 +501,7 @@ func (p *traceParser) request(first pyjson.Token) (pyjson.Token, error) {
 		return p.reqKey(line, bit, &q, vt)
 	})
 	if err != nil {
-		return end, err
+		return end, p.placed(err)
 	}
 	return end, p.addRequest(line, &q)
 }
@@ -684,7 +687,7 @@ func (p *traceParser) gapSummary(line int, vt pyjson.Token) (benchrun.GapStats, 
 		return nil
 	})
 	if err != nil {
-		return g, err
+		return g, p.placed(err)
 	}
 	switch {
 	case n < 0:

@@ -74,18 +74,28 @@ func (p *perfAnalyzerParser) syntax(err error) error {
 	return jsonread.Syntax(p.file, "", err)
 }
 
-// Syntax places a decoder error by its own byte alone (jsonread.Wrapper).
-func (p *perfAnalyzerParser) Syntax(_ string, err error) error { return p.syntax(err) }
+func (p *perfAnalyzerParser) next() (pyjson.Token, error) {
+	tok, err := p.d.Next()
+	if err != nil {
+		return tok, p.syntax(err)
+	}
+	return tok, nil
+}
 
-func (p *perfAnalyzerParser) next() (pyjson.Token, error) { return p.c.Next("") }
-
-func (p *perfAnalyzerParser) skip(v pyjson.Token) error { return p.c.Skip("", v) }
+func (p *perfAnalyzerParser) skip(v pyjson.Token) error {
+	if err := p.d.Skip(v); err != nil {
+		return p.syntax(err)
+	}
+	return nil
+}
 
 // Parse reads the whole file (the version and service kind come after the
 // experiments) and emits one run per experiment.
 func (perfAnalyzerJSON) Parse(ctx context.Context, name string, r io.Reader, emit func(*benchrun.Run) error) error {
 	p := &perfAnalyzerParser{ctx: ctx, file: name, d: pyjson.NewDecoder(r), errs: map[string]string{}}
-	p.c = jsonread.Cursor{Dec: p.d, File: name, Wrap: p}
+	// The cursor passes its decoder errors on as they are; they are placed
+	// (by their byte alone) where the export's loop returns.
+	p.c = jsonread.Cursor{Dec: p.d, File: name, Wrap: jsonread.Raw}
 	first, err := p.next()
 	if err != nil {
 		return err
@@ -120,7 +130,7 @@ func (perfAnalyzerJSON) Parse(ctx context.Context, name string, r io.Reader, emi
 		return err
 	})
 	if err != nil {
-		return err
+		return jsonread.Placed(err, p.syntax)
 	}
 	if end, err := p.next(); err != nil {
 		return err

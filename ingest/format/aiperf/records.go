@@ -216,24 +216,21 @@ func (p *aiperfRecordsParser) record(line int) (pyjson.Token, error) {
 		return c.Skip("", v)
 	})
 	if err != nil {
-		return end, err
+		return end, jsonread.Placed(err, p.syntax)
 	}
 	return end, p.add(&q)
 }
 
 func (p *aiperfRecordsParser) skip(v pyjson.Token) error { return p.cursor().Skip("", v) }
 
-// cursor reads the current line's objects, every decoder error placed at
-// the line; it is made once, so a record costs no allocation for it.
+// cursor reads the current line's objects; its decoder errors are placed
+// at the line where record returns, so a record costs no allocation.
 func (p *aiperfRecordsParser) cursor() *jsonread.Cursor {
 	if p.rd.Dec == nil {
-		p.rd = jsonread.Cursor{Dec: p.d, File: p.file, Wrap: p}
+		p.rd = jsonread.Cursor{Dec: p.d, File: p.file, Wrap: jsonread.Raw}
 	}
 	return &p.rd
 }
-
-// Syntax places a decoder error at the record's line (jsonread.Wrapper).
-func (p *aiperfRecordsParser) Syntax(_ string, err error) error { return p.syntax(err) }
 
 // epochNs reads an epoch time in integer nanoseconds.
 func (p *aiperfRecordsParser) epochNs(line int, what string, v pyjson.Token) (int64, error) {

@@ -135,11 +135,8 @@ type glJSONReader struct {
 // cursor reads an object of the stream; its decoder errors stay as they
 // are, for glSyntax to place.
 func (g *glJSONReader) cursor() *jsonread.Cursor {
-	return &jsonread.Cursor{Dec: g.d, Wrap: g}
+	return &jsonread.Cursor{Dec: g.d, Wrap: jsonread.Raw}
 }
-
-// Syntax keeps a decoder error as it is (jsonread.Wrapper).
-func (g *glJSONReader) Syntax(_ string, err error) error { return err }
 
 // value reads the value that begins with t. Keys in omit, at any depth, are
 // skipped and stand as glOmitted nodes.

@@ -105,18 +105,22 @@ func (p *llmperfResponsesRun) record(i int) error {
 		total               int64 = -1
 		hasTTFT, hasLatency bool
 	)
-	c := jsonread.Cursor{Dec: p.d, File: p.file,
-		Wrap: jsonread.WrapFunc(func(where string, err error) error {
-			if where == "" {
-				return jsonread.Syntax(p.file, fmt.Sprintf("record %d, ", i), err)
-			}
-			return jsonread.Syntax(p.file, fmt.Sprintf("record %d ", i)+where, err)
-		}),
-		Repeat: jsonread.RepeatFunc(func(m jsonread.Member) error {
-			return format.Errorf(p.file, jsonread.Place(fmt.Sprintf("record %d, ", i), m.At), "key %q appears twice in one record", m.Key)
-		})}
-	_, err := c.Object(seen, func(m jsonread.Member) error {
-		key, vt := m.Key, m.Value
+	// The cursor passes a decoder error at a key on as it is, placed where
+	// the loop returns.
+	c := jsonread.Cursor{Dec: p.d, File: p.file, Wrap: jsonread.Raw}
+	_, err := c.Keys(func(kt pyjson.Token) error {
+		key := string(kt.Bytes)
+		if seen[key] {
+			return format.Errorf(p.file, jsonread.Place(fmt.Sprintf("record %d, ", i), kt), "key %q appears twice in one record", key)
+		}
+		seen[key] = true
+		valueSyntax := func(err error) error {
+			return jsonread.Syntax(p.file, fmt.Sprintf("record %d key %q, ", i, key), err)
+		}
+		vt, err := p.d.Next()
+		if err != nil {
+			return valueSyntax(err)
+		}
 		switch key {
 		case "error_code":
 			switch vt.Kind {
@@ -189,16 +193,18 @@ func (p *llmperfResponsesRun) record(i int) error {
 			// Generated text: kept in the raw bytes only.
 			p.genText = true
 			if _, _, err := p.d.Capture(vt, 0, nil); err != nil {
-				return c.Syntax(jsonread.KeyPlace(key), err)
+				return valueSyntax(err)
 			}
 		default:
 			p.unknownKeys[key] = true
-			return c.Skip(jsonread.KeyPlace(key), vt)
+			if err := p.d.Skip(vt); err != nil {
+				return valueSyntax(err)
+			}
 		}
 		return nil
 	})
 	if err != nil {
-		return err
+		return jsonread.Placed(err, func(err error) error { return jsonread.Syntax(p.file, fmt.Sprintf("record %d, ", i), err) })
 	}
 	if total >= 0 && req.InputTokens >= 0 && req.OutputTokens >= 0 && total != int64(req.InputTokens)+int64(req.OutputTokens) {
 		p.totalMismatch++

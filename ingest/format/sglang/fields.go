@@ -2,7 +2,6 @@ package sglang
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -174,32 +173,40 @@ func (b *sglangRun) object() *sglangBad {
 }
 
 // keys reads keys up to the end of the current object; nested is true for
-// the "details" object, which holds only per-request lists (its keys are
-// checked for repeats apart from the run's own).
+// the "details" object, which holds only per-request lists.
 func (b *sglangRun) keys(nested bool) *sglangBad {
-	seen, field := b.seen, b.field
+	field := b.field
 	if nested {
-		seen, field = map[string]bool{}, b.detail
+		field = b.detail
 	}
-	c := jsonread.Cursor{Dec: b.d,
-		Wrap: jsonread.WrapFunc(func(where string, err error) error { return b.p.syntax(err, strings.TrimSuffix(where, ", ")) }),
-		Repeat: jsonread.RepeatFunc(func(m jsonread.Member) error {
-			return b.bad("", m.At, "key %q appears twice in one run", m.Key)
-		})}
-	_, err := c.Object(seen, func(m jsonread.Member) error {
-		if bad := field(m.Key, m.Value); bad != nil {
+	// The cursor passes a decoder error at a key on as it is.
+	c := jsonread.Cursor{Dec: b.d, Wrap: jsonread.Raw}
+	_, err := c.Keys(func(kt pyjson.Token) error {
+		key := string(kt.Bytes)
+		seenKey := key
+		if nested {
+			seenKey = "details." + key
+		}
+		if b.seen[seenKey] {
+			return b.bad("", kt, "key %q appears twice in one run", key)
+		}
+		b.seen[seenKey] = true
+		vt, err := b.d.Next()
+		if err != nil {
+			return b.p.syntax(err, sglangKeyPlace(key))
+		}
+		if bad := field(key, vt); bad != nil {
 			return bad
 		}
 		return nil
 	})
-	var bad *sglangBad
-	switch {
-	case err == nil:
+	switch e := err.(type) {
+	case nil:
 		return nil
-	case errors.As(err, &bad):
-		return bad
+	case *sglangBad:
+		return e
 	}
-	return &sglangBad{reason: err.Error(), err: err}
+	return b.p.syntax(err, "")
 }
 
 // keepExtra stores a value's raw JSON text in Extra, or a short note for a

@@ -267,11 +267,6 @@ func (b *vllmRunBuilder) errAt(prefix string, tok pyjson.Token, msgf string, arg
 	return format.Errorf(b.p.file, jsonread.Place(b.prefix+prefix, tok), msgf, args...)
 }
 
-// Repeat words a key repeated in the run object (jsonread.Repeater).
-func (b *vllmRunBuilder) Repeat(m jsonread.Member) error {
-	return b.errAt("", m.At, "key %q appears twice in one run", m.Key)
-}
-
 func (b *vllmRunBuilder) next(prefix string) (pyjson.Token, error) {
 	tok, err := b.p.d.Next()
 	if err != nil {
@@ -300,9 +295,19 @@ func (p *vllmJSONParser) object(first pyjson.Token, ordinal int, inList bool) (*
 	if ordinal > 0 || inList {
 		b.prefix = fmt.Sprintf("object %d, ", ordinal)
 	}
-	c := jsonread.Cursor{Dec: b.p.d, File: b.p.file, Prefix: b.prefix, Repeat: b}
-	if _, err := c.Object(make(map[string]bool, 64), func(m jsonread.Member) error {
-		return b.field(m.Key, m.Value)
+	seen := make(map[string]bool, 64)
+	c := jsonread.Cursor{Dec: b.p.d, File: b.p.file, Prefix: b.prefix}
+	if _, err := c.Keys(func(kt pyjson.Token) error {
+		key := string(kt.Bytes)
+		if seen[key] {
+			return b.errAt("", kt, "key %q appears twice in one run", key)
+		}
+		seen[key] = true
+		vt, err := b.p.d.Next()
+		if err != nil {
+			return b.p.syntax(err, b.prefix+jsonread.KeyPlace(key))
+		}
+		return b.field(key, vt)
 	}); err != nil {
 		return nil, err
 	}
