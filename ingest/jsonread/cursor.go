@@ -19,20 +19,13 @@ type Cursor struct {
 	// Wrap, when set, converts a decoder error in place of
 	// Syntax(File, Prefix+where, err).
 	Wrap Wrapper
-	// Repeat, when set, makes the error for a key repeated in one object.
-	Repeat Repeater
 }
 
 // A Wrapper converts a decoder error met at where: "" at a key,
-// KeyPlace(key) at the key's value. A parser that is one (a method, not a
-// closure) costs no allocation per cursor.
+// KeyPlace(key) at the key's value. Make it a value that does not hold the
+// parser (Raw, a small struct): one that does moves the parser to the heap.
 type Wrapper interface {
 	Syntax(where string, err error) error
-}
-
-// A Repeater makes the error for a key repeated in one object.
-type Repeater interface {
-	Repeat(m Member) error
 }
 
 // Raw is the Wrapper that keeps a decoder error as it is (a *pyjson.Error)
@@ -52,18 +45,6 @@ func Placed(err error, place func(error) error) error {
 	}
 	return err
 }
-
-// WrapFunc is a Wrapper written as a function.
-type WrapFunc func(where string, err error) error
-
-// Syntax calls f.
-func (f WrapFunc) Syntax(where string, err error) error { return f(where, err) }
-
-// RepeatFunc is a Repeater written as a function.
-type RepeatFunc func(m Member) error
-
-// Repeat calls f.
-func (f RepeatFunc) Repeat(m Member) error { return f(m) }
 
 // A Member is one key of an object and the first token of its value.
 type Member struct {
@@ -97,8 +78,8 @@ func (c *Cursor) Errorf(where string, tok pyjson.Token, msgf string, args ...any
 // Object reads the members of the object whose '{' was just read, up to
 // its '}', which it returns. fn gets each member and reads (or skips) its
 // value whole. With seen set, the object's keys are remembered in it and a
-// repeated one is an error: Repeat's, else "key %q appears twice" at the
-// key.
+// repeated one is the error "key %q appears twice" at the key (a format
+// that words it otherwise checks in a Keys loop, before the value).
 func (c *Cursor) Object(seen map[string]bool, fn func(m Member) error) (pyjson.Token, error) {
 	for n := 0; ; n++ {
 		if c.Ctx != nil && n%1024 == 0 {
@@ -116,9 +97,6 @@ func (c *Cursor) Object(seen map[string]bool, fn func(m Member) error) (pyjson.T
 		m := Member{Key: string(kt.Bytes), At: pyjson.Token{Kind: kt.Kind, Line: kt.Line, Offset: kt.Offset}}
 		if seen != nil {
 			if seen[m.Key] {
-				if c.Repeat != nil {
-					return kt, c.Repeat.Repeat(m)
-				}
 				return kt, c.Errorf("", m.At, "key %q appears twice", m.Key)
 			}
 			seen[m.Key] = true

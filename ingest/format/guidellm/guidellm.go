@@ -293,13 +293,20 @@ func glReadJSON(ctx context.Context, name string, r io.Reader) (*glEnvelope, []*
 	env := &glEnvelope{}
 	var benches []*glBench
 	haveList := false
-	c := jsonread.Cursor{Dec: d, File: name,
-		Wrap: jsonread.WrapFunc(func(_ string, err error) error { return glSyntax(name, err) }),
-		Repeat: jsonread.RepeatFunc(func(m jsonread.Member) error {
-			return format.Errorf(name, jsonread.Place("", m.At), "key %q appears twice in the report", m.Key)
-		})}
-	_, err = c.Object(map[string]bool{}, func(m jsonread.Member) error {
-		key, v := m.Key, m.Value
+	// The cursor passes decoder errors on as they are, for glSyntax where
+	// the loop returns.
+	c := jsonread.Cursor{Dec: d, File: name, Wrap: jsonread.Raw}
+	seen := map[string]bool{}
+	_, err = c.Keys(func(kt pyjson.Token) error {
+		key := string(kt.Bytes)
+		if seen[key] {
+			return format.Errorf(name, jsonread.Place("", kt), "key %q appears twice in the report", key)
+		}
+		seen[key] = true
+		v, err := c.Next("")
+		if err != nil {
+			return err
+		}
 		if key != "benchmarks" {
 			g.nodes = 0
 			n, err := g.value(v, glSummaryOmit)
@@ -332,7 +339,7 @@ func glReadJSON(ctx context.Context, name string, r io.Reader) (*glEnvelope, []*
 		}
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, jsonread.Placed(err, func(err error) error { return glSyntax(name, err) })
 	}
 	if t, err := d.Next(); err != nil {
 		return nil, nil, glSyntax(name, err)
