@@ -1,9 +1,11 @@
 // Package jsonread is the reading toolkit the JSON formats share, over the
-// pyjson tokenizer: the place of an InputError ("key \"ttfts\" item 3, byte
-// B (line L)"), the conversion of decoder errors, the per-request value
-// readers (token counts, seconds, gap lists, error texts), the bounds on
-// what is kept, and one node tree with one Extra encoding for the formats
-// that need random access to a small file.
+// pyjson tokenizer: a Cursor that walks an object's members once for every
+// format (and SniffObject, the detectors' lenient walk), the place of an
+// InputError ("key \"ttfts\" item 3, byte B (line L)"), the conversion of
+// decoder errors, the per-request value readers (token counts, seconds, gap
+// lists, error texts), the bounds on what is kept, and one node tree
+// (Node, TreeReader) with one Extra encoding for the formats that need
+// random access to a small file.
 package jsonread
 
 import (

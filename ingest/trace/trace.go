@@ -74,19 +74,12 @@ func (traceJSONL) Sniff(name string, head []byte) bool {
 	if tok, err := d.Next(); err != nil || tok.Kind != pyjson.ObjectStart {
 		return false
 	}
-	for {
-		k, err := d.Next()
-		if err != nil || k.Kind != pyjson.Key {
-			return false
-		}
-		if string(k.Bytes) == "benchledger_trace" {
-			return true
-		}
-		v, err := d.Next()
-		if err != nil || d.Skip(v) != nil {
-			return false
-		}
-	}
+	found := false
+	jsonread.SniffObject(d, func(key string, _ pyjson.Token) bool {
+		found = key == "benchledger_trace"
+		return !found
+	})
+	return found
 }
 
 // Parse reads the header and every request line, then emits the one run.
@@ -113,6 +106,7 @@ type traceParser struct {
 	run      *benchrun.Run
 	hdr      traceHead
 	cur      int // line of the object being read; 0 between objects
+	rd       jsonread.Cursor
 	prevLine int // line of the previous request, for the duplicate message
 
 	errs     jsonread.ErrorTexts
@@ -138,6 +132,18 @@ func (p *traceParser) errAt(line int, msgf string, args ...any) error {
 func (p *traceParser) syntax(err error) error {
 	return jsonread.LinesSyntax(p.file, p.cur, "not a JSON Lines trace", err)
 }
+
+// cursor reads the current line's object; its decoder errors are placed
+// at the line (placed) where each loop returns, so a line costs no
+// allocation.
+func (p *traceParser) cursor() *jsonread.Cursor {
+	if p.rd.Dec == nil {
+		p.rd = jsonread.Cursor{Dec: p.d, File: p.file, Wrap: jsonread.Raw}
+	}
+	return &p.rd
+}
+
+func (p *traceParser) placed(err error) error { return jsonread.Placed(err, p.syntax) }
 
 func (p *traceParser) next() (pyjson.Token, error) {
 	tok, err := p.d.Next()
@@ -260,45 +266,39 @@ func (p *traceParser) header(first pyjson.Token) (pyjson.Token, error) {
 	p.hdr = traceHead{line: line, requests: -1}
 	version := false
 	seen := map[string]bool{}
-	for {
-		kt, err := p.next()
-		if err != nil {
-			return kt, err
-		}
-		if kt.Kind == pyjson.ObjectEnd {
-			if !version {
-				return kt, p.errAt(line, "not a benchledger trace header: no \"benchledger_trace\" version key (the first line must be the header)")
-			}
-			if p.hdr.clock == benchrun.ClockNone {
-				return kt, p.errAt(line, "the header has no \"clock\": \"epoch\" or \"monotonic\"")
-			}
-			if p.run.SourceTool == "" {
-				return kt, p.errAt(line, "the header has no \"client\" naming the tool that wrote the trace")
-			}
-			return kt, nil
-		}
+	c := p.cursor()
+	end, err := c.Keys(func(kt pyjson.Token) error {
 		key := string(kt.Bytes)
 		if seen[key] {
-			return kt, p.errAt(line, "header key %q appears twice", key)
+			return p.errAt(line, "header key %q appears twice", key)
 		}
 		seen[key] = true
-		vt, err := p.next()
+		vt, err := c.Next("")
 		if err != nil {
-			return vt, err
+			return err
 		}
 		if vt.Kind == pyjson.Null {
 			switch {
 			case key == "benchledger_trace":
-				return vt, p.errAt(line, "the header's \"benchledger_trace\" version is null")
+				return p.errAt(line, "the header's \"benchledger_trace\" version is null")
 			case !slices.Contains(traceHeaderKeys, key):
 				p.run.Extra[key] = "null"
 			}
-			continue // a known key left unstated
+			return nil // a known key left unstated
 		}
-		if err := p.headerKey(line, key, vt, &version); err != nil {
-			return vt, err
-		}
+		return p.headerKey(line, key, vt, &version)
+	})
+	switch {
+	case err != nil:
+		return end, p.placed(err)
+	case !version:
+		return end, p.errAt(line, "not a benchledger trace header: no \"benchledger_trace\" version key (the first line must be the header)")
+	case p.hdr.clock == benchrun.ClockNone:
+		return end, p.errAt(line, "the header has no \"clock\": \"epoch\" or \"monotonic\"")
+	case p.run.SourceTool == "":
+		return end, p.errAt(line, "the header has no \"client\" naming the tool that wrote the trace")
 	}
+	return end, nil
 }
 
 func (p *traceParser) headerKey(line int, key string, vt pyjson.Token, version *bool) error {
@@ -420,19 +420,9 @@ func (p *traceParser) metadata(line int, vt pyjson.Token) error {
 	if vt.Kind != pyjson.ObjectStart {
 		return p.errAt(line, "header key \"metadata\" must be an object of strings, found %s", jsonread.Show(vt))
 	}
-	for {
-		kt, err := p.next()
-		if err != nil {
-			return err
-		}
-		if kt.Kind == pyjson.ObjectEnd {
-			return nil
-		}
-		key := string(kt.Bytes)
-		v, err := p.next()
-		if err != nil {
-			return err
-		}
+	c := p.cursor()
+	_, err := c.Object(nil, func(m jsonread.Member) error {
+		key, v := m.Key, m.Value
 		var s string
 		switch v.Kind {
 		case pyjson.String, pyjson.Number:
@@ -440,7 +430,7 @@ func (p *traceParser) metadata(line int, vt pyjson.Token) error {
 		case pyjson.True, pyjson.False:
 			s = strconv.FormatBool(v.Kind == pyjson.True)
 		case pyjson.Null:
-			continue
+			return nil
 		default:
 			return p.errAt(line, "header \"metadata\" key %q must be a string, found %s", key, v.Kind)
 		}
@@ -450,7 +440,9 @@ func (p *traceParser) metadata(line int, vt pyjson.Token) error {
 		if s != "" {
 			p.run.Facts["metadata."+key] = s
 		}
-	}
+		return nil
+	})
+	return p.placed(err)
 }
 
 // traceReq is one request line as read, before its checks.
@@ -489,37 +481,27 @@ func (p *traceParser) request(first pyjson.Token) (pyjson.Token, error) {
 	line := first.Line
 	q := traceReq{in: -1, out: -1, gaps: benchrun.GapStats{Min: benchrun.Unknown, Max: benchrun.Unknown}}
 	seen := 0
-	var end pyjson.Token
-	for {
-		kt, err := p.next()
-		if err != nil {
-			return kt, err
-		}
-		if kt.Kind == pyjson.ObjectEnd {
-			end = kt
-			break
-		}
+	c := p.cursor()
+	end, err := c.Keys(func(kt pyjson.Token) error {
 		bit, known := traceReqKeys[string(kt.Bytes)]
 		if known && seen&bit != 0 {
-			return kt, p.errAt(line, "key %q appears twice in one request", kt.Bytes)
+			return p.errAt(line, "key %q appears twice in one request", kt.Bytes)
 		}
 		seen |= bit
 		if !known && len(p.extras) < 16 && !p.extras[string(kt.Bytes)] {
 			p.extras[string(kt.Bytes)] = true // now: the token's bytes last until the next call
 		}
-		vt, err := p.next()
+		vt, err := c.Next("")
 		if err != nil {
-			return vt, err
+			return err
 		}
 		if !known {
-			if err := p.d.Skip(vt); err != nil {
-				return vt, p.syntax(err)
-			}
-			continue
+			return c.Skip("", vt)
 		}
-		if err := p.reqKey(line, bit, &q, vt); err != nil {
-			return vt, err
-		}
+		return p.reqKey(line, bit, &q, vt)
+	})
+	if err != nil {
+		return end, p.placed(err)
 	}
 	return end, p.addRequest(line, &q)
 }
@@ -662,29 +644,23 @@ func (p *traceParser) gapSummary(line int, vt pyjson.Token) (benchrun.GapStats, 
 	n := int64(-1)
 	var sum float64
 	hasSum := false
-	for {
-		kt, err := p.next()
+	c := p.cursor()
+	_, err := c.Keys(func(kt pyjson.Token) error {
+		key := string(kt.Bytes) // on the stack: it does not escape
+		v, err := c.Next("")
 		if err != nil {
-			return g, err
-		}
-		if kt.Kind == pyjson.ObjectEnd {
-			break
-		}
-		key := string(kt.Bytes)
-		v, err := p.next()
-		if err != nil {
-			return g, err
+			return err
 		}
 		switch key {
 		case "n":
-			c, err := v.Int()
-			if v.Kind != pyjson.Number || err != nil || c < 0 || c > math.MaxInt32 {
-				return g, p.errAt(line, "\"gaps\" \"n\" must be a count of gaps, found %s", jsonread.Show(v))
+			count, err := v.Int()
+			if v.Kind != pyjson.Number || err != nil || count < 0 || count > math.MaxInt32 {
+				return p.errAt(line, "\"gaps\" \"n\" must be a count of gaps, found %s", jsonread.Show(v))
 			}
-			n = c
+			n = count
 		case "sum", "min", "max":
 			if v.Kind == pyjson.Null {
-				continue
+				return nil
 			}
 			name := "gaps sum"
 			switch key {
@@ -695,7 +671,7 @@ func (p *traceParser) gapSummary(line int, vt pyjson.Token) (benchrun.GapStats, 
 			}
 			s, err := p.seconds(line, name, v)
 			if err != nil {
-				return g, err
+				return err
 			}
 			switch key {
 			case "sum":
@@ -706,10 +682,12 @@ func (p *traceParser) gapSummary(line int, vt pyjson.Token) (benchrun.GapStats, 
 				g.Max = s
 			}
 		default:
-			if err := p.d.Skip(v); err != nil {
-				return g, p.syntax(err)
-			}
+			return c.Skip("", v)
 		}
+		return nil
+	})
+	if err != nil {
+		return g, p.placed(err)
 	}
 	switch {
 	case n < 0:

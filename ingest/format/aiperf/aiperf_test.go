@@ -16,6 +16,7 @@ import (
 	"github.com/benchledger/benchledger/ingest"
 	"github.com/benchledger/benchledger/ingest/format"
 	"github.com/benchledger/benchledger/ingest/format/aiperf"
+	"github.com/benchledger/benchledger/ingest/internal/ingesttest"
 	"github.com/benchledger/benchledger/ingest/registry"
 	"github.com/benchledger/benchledger/internal/testshared"
 	"github.com/benchledger/benchledger/store"
@@ -691,18 +692,9 @@ func apFuzz(f *testing.F, p format.Parser, glob, seed string) {
 					t.Fatalf("request %d: %+v", i, q)
 				}
 			}
-			for _, s := range r.Stated {
-				if !benchrun.IsKnown(s.Value) || math.IsInf(s.Value, 0) || s.Value < 0 || s.Metric == "" {
-					t.Fatalf("stated %+v", s)
-				}
-			}
+			ingesttest.FuzzStated(t, r)
 			return nil
 		})
-		if err != nil {
-			var ie *format.InputError
-			if !errors.As(err, &ie) || ie.File != "fuzz" || ie.Reason == "" {
-				t.Fatalf("error %T %v", err, err)
-			}
-		}
+		ingesttest.FuzzError(t, err, "fuzz")
 	})
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/ingest/format"
+	"github.com/benchledger/benchledger/ingest/jsonread"
 	"github.com/benchledger/benchledger/ingest/pyjson"
 )
 
@@ -54,36 +55,27 @@ func (genaiPerfJSON) Sniff(name string, head []byte) bool {
 		return false
 	}
 	blocks := 0
-	for {
-		k, err := d.Next()
-		if err != nil || k.Kind != pyjson.Key {
+	found := false
+	jsonread.SniffObject(d, func(key string, v pyjson.Token) bool {
+		switch {
+		case aiperfJSONMarkers[key] || key == "records":
 			return false
-		}
-		key := string(k.Bytes)
-		if aiperfJSONMarkers[key] || key == "records" {
+		case key == "input_config":
+			found = blocks > 0
 			return false
-		}
-		if key == "input_config" {
-			return blocks > 0
-		}
-		v, err := d.Next()
-		if err != nil {
-			return false
-		}
-		if genaiPerfMetrics[key] && v.Kind == pyjson.ObjectStart {
+		case genaiPerfMetrics[key] && v.Kind == pyjson.ObjectStart:
 			// statistics.py adds "unit" first.
-			if u, err := d.Next(); err == nil && u.Kind == pyjson.Key && string(u.Bytes) == "unit" {
+			u, err := d.Next()
+			if err != nil || u.Kind == pyjson.ObjectEnd {
+				return false // an empty block ends the look, as it always has
+			}
+			if u.Kind == pyjson.Key && string(u.Bytes) == "unit" {
 				blocks++
 			}
-			if d.Skip(pyjson.Token{Kind: pyjson.ObjectStart}) != nil {
-				return false
-			}
-			continue
 		}
-		if d.Skip(v) != nil {
-			return false
-		}
-	}
+		return v.Kind != pyjson.EOF
+	})
+	return found
 }
 
 func (genaiPerfJSON) Parse(ctx context.Context, name string, r io.Reader, emit func(*benchrun.Run) error) error {
@@ -101,12 +93,12 @@ func (genaiPerfJSON) Parse(ctx context.Context, name string, r io.Reader, emit f
 	return emit(run)
 }
 
-func genaiPerfJSONRun(file string, root *aiperfNode) (*benchrun.Run, error) {
-	if root.kind != pyjson.ObjectStart {
-		return nil, format.Errorf(file, root.place(), "not a GenAI-Perf result: the file holds a %s, not a JSON object", root.kind)
+func genaiPerfJSONRun(file string, root *jsonread.Node) (*benchrun.Run, error) {
+	if root.Kind != pyjson.ObjectStart {
+		return nil, format.Errorf(file, root.Place(), "not a GenAI-Perf result: the file holds a %s, not a JSON object", root.Kind)
 	}
 	run := &benchrun.Run{
-		Location:         "object at " + root.place(),
+		Location:         "object at " + root.Place(),
 		Format:           genaiPerfJSONID,
 		FormatVariant:    "statistics + input_config",
 		SourceTool:       genaiPerfClient,
@@ -120,34 +112,34 @@ func genaiPerfJSONRun(file string, root *aiperfNode) (*benchrun.Run, error) {
 	f.stateStd = true // statistics.py: np.std, the population deviation
 	var latency []string
 	blocks := 0
-	for i, key := range root.keys {
-		v := root.vals[i]
-		if key == "input_config" || v.kind != pyjson.ObjectStart || v.get("unit") == nil {
-			run.Extra[key] = extraOf(v)
+	for i, key := range root.Keys {
+		v := root.Vals[i]
+		if key == "input_config" || v.Kind != pyjson.ObjectStart || v.Get("unit") == nil {
+			run.Extra[key] = v.Extra()
 			continue
 		}
 		blocks++
-		unit, ok := v.get("unit").str()
+		unit, ok := v.Get("unit").Str()
 		if !ok {
-			return nil, format.Errorf(file, v.get("unit").place(), "metric %q: \"unit\" must be a string, found %s", key, v.get("unit").describe())
+			return nil, format.Errorf(file, v.Get("unit").Place(), "metric %q: \"unit\" must be a string, found %s", key, v.Get("unit").Describe())
 		}
 		mapped := false
-		for j, stat := range v.keys {
-			x := v.vals[j]
+		for j, stat := range v.Keys {
+			x := v.Vals[j]
 			if stat == "unit" {
 				continue
 			}
-			if x.kind != pyjson.Number {
-				if x.kind == pyjson.Null {
+			if x.Kind != pyjson.Number {
+				if x.Kind == pyjson.Null {
 					continue
 				}
-				return nil, format.Errorf(file, x.place(), "metric %q statistic %q must be a number, found %s", key, stat, x.describe())
+				return nil, format.Errorf(file, x.Place(), "metric %q statistic %q must be a number, found %s", key, stat, x.Describe())
 			}
-			val, ok := x.finite()
+			val, ok := x.Finite()
 			if !ok {
-				return nil, format.Errorf(file, x.place(), "metric %q statistic %q is %s, not a measurement", key, stat, x.text)
+				return nil, format.Errorf(file, x.Place(), "metric %q statistic %q is %s, not a measurement", key, stat, x.Text)
 			}
-			m, err := f.add(x.place(), key, stat, unit, val, key+"."+stat)
+			m, err := f.add(x.Place(), key, stat, unit, val, key+"."+stat)
 			if err != nil {
 				return nil, err
 			}
@@ -157,14 +149,14 @@ func genaiPerfJSONRun(file string, root *aiperfNode) (*benchrun.Run, error) {
 			latency = append(latency, key)
 		}
 		if !mapped {
-			run.Extra[key] = extraOf(v)
+			run.Extra[key] = v.Extra()
 		}
 	}
 	if blocks == 0 {
-		return nil, format.Errorf(file, root.place(), "not a GenAI-Perf result: no statistics blocks (objects with a \"unit\")")
+		return nil, format.Errorf(file, root.Place(), "not a GenAI-Perf result: no statistics blocks (objects with a \"unit\")")
 	}
 	if run.Completed == 0 {
-		return nil, format.Errorf(file, root.place(), "run has no requests: request_count is 0")
+		return nil, format.Errorf(file, root.Place(), "run has no requests: request_count is 0")
 	}
 	aiperfSummaryNotes(run, f, latency, false, "", false)
 	run.Notes = append(run.Notes,
@@ -173,7 +165,7 @@ func genaiPerfJSONRun(file string, root *aiperfNode) (*benchrun.Run, error) {
 	if run.Completed < 0 {
 		run.Notes = append(run.Notes, "completed is unknown: this GenAI-Perf version writes no request_count")
 	}
-	if ic := root.get("input_config"); ic != nil {
+	if ic := root.Get("input_config"); ic != nil {
 		genaiPerfConfigFacts(run, ic)
 	}
 	return run, nil
@@ -182,50 +174,50 @@ func genaiPerfJSONRun(file string, root *aiperfNode) (*benchrun.Run, error) {
 // genaiPerfConfigFacts reads input_config in its two shapes: the argparse
 // namespace of GenAI-Perf ≤ 0.0.x ("model", "concurrency", ...) and the
 // later ConfigCommand ("model_names", "perf_analyzer.stimulus", ...).
-func genaiPerfConfigFacts(run *benchrun.Run, ic *aiperfNode) {
-	set := func(field string, n *aiperfNode) {
-		if s, ok := n.str(); ok && strings.TrimSpace(s) != "" {
+func genaiPerfConfigFacts(run *benchrun.Run, ic *jsonread.Node) {
+	set := func(field string, n *jsonread.Node) {
+		if s, ok := n.Str(); ok && strings.TrimSpace(s) != "" {
 			run.Facts[field] = strings.TrimSpace(s)
 		} else if s, ok := aiperfNumberFact(n); ok {
 			run.Facts[field] = s
 		}
 	}
 	for _, key := range []string{"model", "model_names"} {
-		if m := ic.get(key); m != nil && m.kind == pyjson.ArrayStart && len(m.vals) > 0 {
-			set("checkpoint.model_id", m.vals[0])
+		if m := ic.Get(key); m != nil && m.Kind == pyjson.ArrayStart && len(m.Vals) > 0 {
+			set("checkpoint.model_id", m.Vals[0])
 		} else {
 			set("checkpoint.model_id", m)
 		}
 	}
-	set("measurement.backend", ic.get("endpoint_type"))
-	set("measurement.backend", ic.path("endpoint", "type"))
-	set("workload.concurrency", ic.get("concurrency"))
-	set("workload.concurrency", ic.path("perf_analyzer", "stimulus", "concurrency"))
-	set("workload.request_rate", ic.get("request_rate"))
-	set("workload.request_rate", ic.path("perf_analyzer", "stimulus", "request_rate"))
-	set("workload.request_count", ic.get("request_count"))
-	set("workload.request_count", ic.path("input", "request_count"))
-	set("workload.seed", ic.get("random_seed"))
-	set("workload.seed", ic.path("input", "random_seed"))
-	if t, ok := ic.get("tokenizer").str(); ok {
+	set("measurement.backend", ic.Get("endpoint_type"))
+	set("measurement.backend", ic.Path("endpoint", "type"))
+	set("workload.concurrency", ic.Get("concurrency"))
+	set("workload.concurrency", ic.Path("perf_analyzer", "stimulus", "concurrency"))
+	set("workload.request_rate", ic.Get("request_rate"))
+	set("workload.request_rate", ic.Path("perf_analyzer", "stimulus", "request_rate"))
+	set("workload.request_count", ic.Get("request_count"))
+	set("workload.request_count", ic.Path("input", "request_count"))
+	set("workload.seed", ic.Get("random_seed"))
+	set("workload.seed", ic.Path("input", "random_seed"))
+	if t, ok := ic.Get("tokenizer").Str(); ok {
 		run.Facts["checkpoint.tokenizer"] = t
 	}
-	set("checkpoint.tokenizer", ic.path("tokenizer", "name"))
-	genaiPerfLength(run, "workload.input_len", ic.get("synthetic_input_tokens_mean"), ic.get("synthetic_input_tokens_stddev"))
-	genaiPerfLength(run, "workload.input_len", ic.path("input", "synthetic_tokens", "mean"), ic.path("input", "synthetic_tokens", "stddev"))
-	genaiPerfLength(run, "workload.output_len", ic.get("output_tokens_mean"), ic.get("output_tokens_stddev"))
-	genaiPerfLength(run, "workload.output_len", ic.path("input", "output_tokens", "mean"), ic.path("input", "output_tokens", "stddev"))
+	set("checkpoint.tokenizer", ic.Path("tokenizer", "name"))
+	genaiPerfLength(run, "workload.input_len", ic.Get("synthetic_input_tokens_mean"), ic.Get("synthetic_input_tokens_stddev"))
+	genaiPerfLength(run, "workload.input_len", ic.Path("input", "synthetic_tokens", "mean"), ic.Path("input", "synthetic_tokens", "stddev"))
+	genaiPerfLength(run, "workload.output_len", ic.Get("output_tokens_mean"), ic.Get("output_tokens_stddev"))
+	genaiPerfLength(run, "workload.output_len", ic.Path("input", "output_tokens", "mean"), ic.Path("input", "output_tokens", "stddev"))
 }
 
 // genaiPerfLength states a requested length (mean, ± stddev when not 0).
 // GenAI-Perf writes -1 for an unset output length.
-func genaiPerfLength(run *benchrun.Run, field string, mean, sd *aiperfNode) {
-	m, ok := mean.finite()
+func genaiPerfLength(run *benchrun.Run, field string, mean, sd *jsonread.Node) {
+	m, ok := mean.Finite()
 	if !ok || m < 0 {
 		return
 	}
 	s := strconv.FormatFloat(m, 'g', -1, 64)
-	if d, ok := sd.finite(); ok && d > 0 {
+	if d, ok := sd.Finite(); ok && d > 0 {
 		s += "±" + strconv.FormatFloat(d, 'g', -1, 64)
 	}
 	run.Facts[field] = s

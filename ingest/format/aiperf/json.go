@@ -12,6 +12,7 @@ import (
 
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/ingest/format"
+	"github.com/benchledger/benchledger/ingest/jsonread"
 	"github.com/benchledger/benchledger/ingest/pyjson"
 )
 
@@ -59,26 +60,19 @@ func (aiperfJSON) Sniff(name string, head []byte) bool {
 	if tok, err := d.Next(); err != nil || tok.Kind != pyjson.ObjectStart {
 		return false
 	}
-	for {
-		k, err := d.Next()
-		if err != nil || k.Kind != pyjson.Key {
-			return false
-		}
-		key := string(k.Bytes)
-		if aiperfJSONMarkers[key] {
+	found := false
+	jsonread.SniffObject(d, func(key string, v pyjson.Token) bool {
+		switch {
+		case aiperfJSONMarkers[key]:
+			found = true
+		case key == "records" && v.Kind == pyjson.ObjectStart:
+			found = aiperfSniffRecords(d)
+		default:
 			return true
 		}
-		v, err := d.Next()
-		if err != nil {
-			return false
-		}
-		if key == "records" && v.Kind == pyjson.ObjectStart {
-			return aiperfSniffRecords(d)
-		}
-		if d.Skip(v) != nil {
-			return false
-		}
-	}
+		return false
+	})
+	return found
 }
 
 // aiperfSniffRecords looks at the first metric block of an early "records"
@@ -91,22 +85,12 @@ func aiperfSniffRecords(d *pyjson.Decoder) bool {
 		return false
 	}
 	var tag, header bool
-	for {
-		k, err := d.Next()
-		if err != nil || k.Kind != pyjson.Key {
-			return tag && header
-		}
-		switch string(k.Bytes) {
-		case "tag":
-			tag = true
-		case "header":
-			header = true
-		}
-		v, err := d.Next()
-		if err != nil || d.Skip(v) != nil {
-			return tag && header
-		}
-	}
+	jsonread.SniffObject(d, func(key string, _ pyjson.Token) bool {
+		tag = tag || key == "tag"
+		header = header || key == "header"
+		return true
+	})
+	return tag && header
 }
 
 // Parse reads the summary and emits its one run.
@@ -325,8 +309,8 @@ func aiperfEpochDate(ns float64) (string, bool) {
 }
 
 // aiperfNumberFact formats a number for a fact: 100 for 100.0.
-func aiperfNumberFact(n *aiperfNode) (string, bool) {
-	v, ok := n.finite()
+func aiperfNumberFact(n *jsonread.Node) (string, bool) {
+	v, ok := n.Finite()
 	if !ok {
 		return "", false
 	}
@@ -342,12 +326,12 @@ var aiperfTopKeys = map[string]bool{
 }
 
 // aiperfSummaryRun builds the run of one profile_export_aiperf.json.
-func aiperfSummaryRun(file string, root *aiperfNode) (*benchrun.Run, error) {
-	if root.kind != pyjson.ObjectStart {
-		return nil, format.Errorf(file, root.place(), "not an AIPerf summary: the file holds a %s, not a JSON object", root.kind)
+func aiperfSummaryRun(file string, root *jsonread.Node) (*benchrun.Run, error) {
+	if root.Kind != pyjson.ObjectStart {
+		return nil, format.Errorf(file, root.Place(), "not an AIPerf summary: the file holds a %s, not a JSON object", root.Kind)
 	}
 	run := &benchrun.Run{
-		Location:         "object at " + root.place(),
+		Location:         "object at " + root.Place(),
 		Format:           aiperfJSONID,
 		SourceTool:       aiperfClient,
 		PercentileMethod: "linear",
@@ -362,19 +346,19 @@ func aiperfSummaryRun(file string, root *aiperfNode) (*benchrun.Run, error) {
 	// The metric blocks: inside "records" (early), or top-level keys.
 	type block struct {
 		tag  string
-		node *aiperfNode
+		node *jsonread.Node
 	}
 	var blocks []block
-	records := root.get("records")
-	schema, hasSchema := root.get("schema_version").str()
+	records := root.Get("records")
+	schema, hasSchema := root.Get("schema_version").Str()
 	switch {
 	case records != nil:
-		if records.kind != pyjson.ObjectStart {
-			return nil, format.Errorf(file, records.place(), "\"records\" must be an object of metric blocks, found %s", records.describe())
+		if records.Kind != pyjson.ObjectStart {
+			return nil, format.Errorf(file, records.Place(), "\"records\" must be an object of metric blocks, found %s", records.Describe())
 		}
 		run.FormatVariant = "records layout (AIPerf 0.1)"
-		for i, tag := range records.keys {
-			blocks = append(blocks, block{tag, records.vals[i]})
+		for i, tag := range records.Keys {
+			blocks = append(blocks, block{tag, records.Vals[i]})
 		}
 	case hasSchema:
 		run.FormatVariant = "schema " + schema
@@ -384,59 +368,59 @@ func aiperfSummaryRun(file string, root *aiperfNode) (*benchrun.Run, error) {
 	// The early and flat generations compute std with np.std (population);
 	// the versioned generation's documentation calls it a sample deviation.
 	f.stateStd = !hasSchema
-	for i, key := range root.keys {
-		v := root.vals[i]
+	for i, key := range root.Keys {
+		v := root.Vals[i]
 		if aiperfTopKeys[key] {
 			continue
 		}
-		if v.kind == pyjson.ObjectStart && v.get("unit") != nil {
+		if v.Kind == pyjson.ObjectStart && v.Get("unit") != nil {
 			blocks = append(blocks, block{key, v})
 			continue
 		}
-		run.Extra[key] = extraOf(v)
+		run.Extra[key] = v.Extra()
 	}
 	if len(blocks) == 0 {
-		return nil, format.Errorf(file, root.place(), "not an AIPerf summary: no metric blocks (objects with a \"unit\")")
+		return nil, format.Errorf(file, root.Place(), "not an AIPerf summary: no metric blocks (objects with a \"unit\")")
 	}
 
 	var minReq float64 = math.NaN()
 	var mappedLatency []string
 	for _, b := range blocks {
-		if b.node.kind != pyjson.ObjectStart {
-			return nil, format.Errorf(file, b.node.place(), "metric %q must be an object, found %s", b.tag, b.node.describe())
+		if b.node.Kind != pyjson.ObjectStart {
+			return nil, format.Errorf(file, b.node.Place(), "metric %q must be an object, found %s", b.tag, b.node.Describe())
 		}
-		unitNode := b.node.get("unit")
-		unit, ok := unitNode.str()
-		if unitNode != nil && !ok && unitNode.kind != pyjson.Null {
-			return nil, format.Errorf(file, unitNode.place(), "metric %q: \"unit\" must be a string, found %s", b.tag, unitNode.describe())
+		unitNode := b.node.Get("unit")
+		unit, ok := unitNode.Str()
+		if unitNode != nil && !ok && unitNode.Kind != pyjson.Null {
+			return nil, format.Errorf(file, unitNode.Place(), "metric %q: \"unit\" must be a string, found %s", b.tag, unitNode.Describe())
 		}
 		mapped := false
-		for j, stat := range b.node.keys {
-			v := b.node.vals[j]
+		for j, stat := range b.node.Keys {
+			v := b.node.Vals[j]
 			switch stat {
 			case "unit", "tag", "header":
 				continue
 			}
-			switch v.kind {
+			switch v.Kind {
 			case pyjson.Null:
 				continue // AIPerf writes null for a statistic it did not compute
 			case pyjson.Number:
 			default:
 				if stat == "count" || stat == "sum" || strings.HasPrefix(stat, "adj_") || aiperfStatKnown(stat) {
-					return nil, format.Errorf(file, v.place(), "metric %q statistic %q must be a number, found %s", b.tag, stat, v.describe())
+					return nil, format.Errorf(file, v.Place(), "metric %q statistic %q must be a number, found %s", b.tag, stat, v.Describe())
 				}
 				continue // a field of a newer version, kept with the block
 			}
-			x, ok := v.finite()
+			x, ok := v.Finite()
 			if !ok {
-				return nil, format.Errorf(file, v.place(), "metric %q statistic %q is %s: AIPerf writes null, never a non-finite number", b.tag, stat, v.text)
+				return nil, format.Errorf(file, v.Place(), "metric %q statistic %q is %s: AIPerf writes null, never a non-finite number", b.tag, stat, v.Text)
 			}
 			if b.tag == "min_request_timestamp" && stat == "avg" {
 				if div, ok := aiperfUnitDivisor("s", unit); ok {
 					minReq = x / div * 1e9
 				}
 			}
-			m, err := f.add(v.place(), b.tag, stat, unit, x, b.tag+"."+stat)
+			m, err := f.add(v.Place(), b.tag, stat, unit, x, b.tag+"."+stat)
 			if err != nil {
 				return nil, err
 			}
@@ -446,7 +430,7 @@ func aiperfSummaryRun(file string, root *aiperfNode) (*benchrun.Run, error) {
 			mappedLatency = append(mappedLatency, b.tag)
 		}
 		if !mapped {
-			run.Extra[b.tag] = extraOf(b.node)
+			run.Extra[b.tag] = b.node.Extra()
 		}
 	}
 
@@ -457,19 +441,19 @@ func aiperfSummaryRun(file string, root *aiperfNode) (*benchrun.Run, error) {
 	// Failures: error_request_count when stated, otherwise the error
 	// summary, which every generation writes (empty when none failed).
 	summaryFailed := int64(-1)
-	if es := root.get("error_summary"); es != nil {
-		run.Extra["error_summary"] = extraOf(es)
-		if es.kind == pyjson.ArrayStart {
+	if es := root.Get("error_summary"); es != nil {
+		run.Extra["error_summary"] = es.Extra()
+		if es.Kind == pyjson.ArrayStart {
 			var total int64
 			var parts []string
-			for _, item := range es.vals {
-				c, ok := item.get("count").finite()
+			for _, item := range es.Vals {
+				c, ok := item.Get("count").Finite()
 				if !ok || c < 0 || c != math.Trunc(c) {
-					return nil, format.Errorf(file, item.place(), "error_summary entry has no valid \"count\"")
+					return nil, format.Errorf(file, item.Place(), "error_summary entry has no valid \"count\"")
 				}
 				total += int64(c)
-				typ, _ := item.path("error_details", "type").str()
-				code, _ := aiperfNumberFact(item.path("error_details", "code"))
+				typ, _ := item.Path("error_details", "type").Str()
+				code, _ := aiperfNumberFact(item.Path("error_details", "code"))
 				parts = append(parts, strings.TrimSpace(code+" "+typ)+fmt.Sprintf(" (%d)", int64(c)))
 			}
 			summaryFailed = total
@@ -485,38 +469,38 @@ func aiperfSummaryRun(file string, root *aiperfNode) (*benchrun.Run, error) {
 		note("error_request_count states %d failed requests but error_summary counts %d", run.Failed, summaryFailed)
 	}
 	if run.Completed < 0 {
-		return nil, format.Errorf(file, root.place(), "not an AIPerf result: no request_count")
+		return nil, format.Errorf(file, root.Place(), "not an AIPerf result: no request_count")
 	}
 	if run.Completed == 0 && run.Failed <= 0 {
-		return nil, format.Errorf(file, root.place(), "run has no requests: request_count is 0 and no request failed")
+		return nil, format.Errorf(file, root.Place(), "run has no requests: request_count is 0 and no request failed")
 	}
 
-	if v := root.get("was_cancelled"); v != nil {
-		run.Extra["was_cancelled"] = extraOf(v)
-		if v.kind == pyjson.True {
+	if v := root.Get("was_cancelled"); v != nil {
+		run.Extra["was_cancelled"] = v.Extra()
+		if v.Kind == pyjson.True {
 			note("the benchmark was cancelled before it finished (was_cancelled)")
 		}
 	}
 	for _, k := range []string{"start_time", "end_time", "benchmark_id", "run_info", "schema_version", "telemetry_data", "warmup_metrics", "runtime_submission_invalid_reasons", "branch_stats"} {
-		if v := root.get(k); v != nil {
-			run.Extra[k] = extraOf(v)
+		if v := root.Get(k); v != nil {
+			run.Extra[k] = v.Extra()
 		}
 	}
-	if v, ok := root.get("aiperf_version").str(); ok && v != "" {
+	if v, ok := root.Get("aiperf_version").Str(); ok && v != "" {
 		run.Facts["measurement.client_version"] = v
 	}
 	if date, ok := aiperfEpochDate(minReq); ok {
 		run.Facts["measurement.date"] = date
 		note("measurement.date is the first request's send time (min_request_timestamp, epoch ns) in UTC")
-	} else if st, ok := root.get("start_time").str(); ok {
+	} else if st, ok := root.Get("start_time").Str(); ok {
 		note("start_time %q is the client's local time without a zone (Python datetime.fromtimestamp); not recorded as measurement.date, which the per-request profile_export.jsonl states in UTC", st)
 	}
-	aiperfGPUFact(run, root.get("telemetry_data"))
-	if ic := root.get("input_config"); ic != nil {
-		run.Extra["input_config"] = extraOf(ic)
+	aiperfGPUFact(run, root.Get("telemetry_data"))
+	if ic := root.Get("input_config"); ic != nil {
+		run.Extra["input_config"] = ic.Extra()
 		aiperfConfigFacts(run, ic)
 	}
-	if v, ok := root.path("run_info", "random_seed").finite(); ok {
+	if v, ok := root.Path("run_info", "random_seed").Finite(); ok {
 		run.Facts["workload.seed"] = strconv.FormatFloat(v, 'g', -1, 64)
 	}
 	aiperfCompanionNote(run, f.requests, f.errors, f.osl, f.duration)
@@ -556,19 +540,19 @@ func aiperfSummaryNotes(run *benchrun.Run, f *aiperfFigures, latency []string, h
 
 // aiperfGPUFact states the GPU model when AIPerf's telemetry saw GPUs of
 // one model only.
-func aiperfGPUFact(run *benchrun.Run, tel *aiperfNode) {
-	eps := tel.get("endpoints")
-	if eps == nil || eps.kind != pyjson.ObjectStart {
+func aiperfGPUFact(run *benchrun.Run, tel *jsonread.Node) {
+	eps := tel.Get("endpoints")
+	if eps == nil || eps.Kind != pyjson.ObjectStart {
 		return
 	}
 	model := ""
-	for _, ep := range eps.vals {
-		gpus := ep.get("gpus")
-		if gpus == nil || gpus.kind != pyjson.ObjectStart {
+	for _, ep := range eps.Vals {
+		gpus := ep.Get("gpus")
+		if gpus == nil || gpus.Kind != pyjson.ObjectStart {
 			continue
 		}
-		for _, g := range gpus.vals {
-			name, ok := g.get("gpu_name").str()
+		for _, g := range gpus.Vals {
+			name, ok := g.Get("gpu_name").Str()
 			if !ok || name == "" {
 				continue
 			}
@@ -587,25 +571,25 @@ func aiperfGPUFact(run *benchrun.Run, tel *aiperfNode) {
 // aiperfConfigFacts reads the workload and checkpoint facts from
 // input_config, in the early shape (endpoint.model_names, loadgen.*) and
 // the versioned one (models.items[], phases[], datasets[]).
-func aiperfConfigFacts(run *benchrun.Run, ic *aiperfNode) {
-	set := func(field string, n *aiperfNode) {
-		if s, ok := n.str(); ok && strings.TrimSpace(s) != "" {
+func aiperfConfigFacts(run *benchrun.Run, ic *jsonread.Node) {
+	set := func(field string, n *jsonread.Node) {
+		if s, ok := n.Str(); ok && strings.TrimSpace(s) != "" {
 			run.Facts[field] = strings.TrimSpace(s)
 		} else if s, ok := aiperfNumberFact(n); ok {
 			run.Facts[field] = s
 		}
 	}
 	var models []string
-	if names := ic.path("endpoint", "model_names"); names != nil && names.kind == pyjson.ArrayStart {
-		for _, m := range names.vals {
-			if s, ok := m.str(); ok {
+	if names := ic.Path("endpoint", "model_names"); names != nil && names.Kind == pyjson.ArrayStart {
+		for _, m := range names.Vals {
+			if s, ok := m.Str(); ok {
 				models = append(models, s)
 			}
 		}
 	}
-	if items := ic.path("models", "items"); items != nil && items.kind == pyjson.ArrayStart {
-		for _, m := range items.vals {
-			if s, ok := m.get("name").str(); ok {
+	if items := ic.Path("models", "items"); items != nil && items.Kind == pyjson.ArrayStart {
+		for _, m := range items.Vals {
+			if s, ok := m.Get("name").Str(); ok {
 				models = append(models, s)
 			}
 		}
@@ -616,43 +600,43 @@ func aiperfConfigFacts(run *benchrun.Run, ic *aiperfNode) {
 			run.Notes = append(run.Notes, fmt.Sprintf("the benchmark named %d models (%s); checkpoint.model_id is the first", len(models), strings.Join(models, ", ")))
 		}
 	}
-	set("measurement.backend", ic.path("endpoint", "type"))
-	set("checkpoint.tokenizer", ic.path("tokenizer", "name"))
-	set("workload.concurrency", ic.path("loadgen", "concurrency"))
-	set("workload.request_rate", ic.path("loadgen", "request_rate"))
-	set("workload.request_count", ic.path("loadgen", "request_count"))
-	set("workload.seed", ic.path("input", "random_seed"))
-	set("workload.seed", ic.get("random_seed"))
-	aiperfLengthFact(run, "workload.input_len", ic.path("input", "prompt", "input_tokens"))
-	aiperfLengthFact(run, "workload.output_len", ic.path("input", "prompt", "output_tokens"))
-	if phases := ic.get("phases"); phases != nil && phases.kind == pyjson.ArrayStart {
-		for _, ph := range phases.vals {
-			if name, _ := ph.get("name").str(); name != "profiling" && len(phases.vals) > 1 {
+	set("measurement.backend", ic.Path("endpoint", "type"))
+	set("checkpoint.tokenizer", ic.Path("tokenizer", "name"))
+	set("workload.concurrency", ic.Path("loadgen", "concurrency"))
+	set("workload.request_rate", ic.Path("loadgen", "request_rate"))
+	set("workload.request_count", ic.Path("loadgen", "request_count"))
+	set("workload.seed", ic.Path("input", "random_seed"))
+	set("workload.seed", ic.Get("random_seed"))
+	aiperfLengthFact(run, "workload.input_len", ic.Path("input", "prompt", "input_tokens"))
+	aiperfLengthFact(run, "workload.output_len", ic.Path("input", "prompt", "output_tokens"))
+	if phases := ic.Get("phases"); phases != nil && phases.Kind == pyjson.ArrayStart {
+		for _, ph := range phases.Vals {
+			if name, _ := ph.Get("name").Str(); name != "profiling" && len(phases.Vals) > 1 {
 				continue
 			}
-			set("workload.concurrency", ph.get("concurrency"))
-			set("workload.request_rate", ph.get("rate"))
-			set("workload.request_rate", ph.get("request_rate"))
-			set("workload.request_count", ph.get("requests"))
-			set("workload.request_count", ph.get("request_count"))
+			set("workload.concurrency", ph.Get("concurrency"))
+			set("workload.request_rate", ph.Get("rate"))
+			set("workload.request_rate", ph.Get("request_rate"))
+			set("workload.request_count", ph.Get("requests"))
+			set("workload.request_count", ph.Get("request_count"))
 		}
 	}
-	if ds := ic.get("datasets"); ds != nil && ds.kind == pyjson.ArrayStart && len(ds.vals) == 1 {
-		d := ds.vals[0]
-		set("workload.seed", d.get("random_seed"))
-		aiperfLengthFact(run, "workload.input_len", d.path("prompts", "isl"))
-		aiperfLengthFact(run, "workload.output_len", d.path("prompts", "osl"))
+	if ds := ic.Get("datasets"); ds != nil && ds.Kind == pyjson.ArrayStart && len(ds.Vals) == 1 {
+		d := ds.Vals[0]
+		set("workload.seed", d.Get("random_seed"))
+		aiperfLengthFact(run, "workload.input_len", d.Path("prompts", "isl"))
+		aiperfLengthFact(run, "workload.output_len", d.Path("prompts", "osl"))
 	}
 }
 
 // aiperfLengthFact states a requested token length: the mean of AIPerf's
 // distribution, as a fixed length only when its deviation is zero or unset.
-func aiperfLengthFact(run *benchrun.Run, field string, spec *aiperfNode) {
-	mean, ok := aiperfNumberFact(spec.get("mean"))
+func aiperfLengthFact(run *benchrun.Run, field string, spec *jsonread.Node) {
+	mean, ok := aiperfNumberFact(spec.Get("mean"))
 	if !ok {
 		return
 	}
-	if sd, ok := spec.get("stddev").finite(); ok && sd != 0 {
+	if sd, ok := spec.Get("stddev").Finite(); ok && sd != 0 {
 		run.Facts[field] = fmt.Sprintf("%s±%s", mean, strconv.FormatFloat(sd, 'g', -1, 64))
 		return
 	}

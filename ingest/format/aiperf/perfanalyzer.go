@@ -66,6 +66,7 @@ type perfAnalyzerParser struct {
 	ctx  context.Context
 	file string
 	d    *pyjson.Decoder
+	c    jsonread.Cursor
 	errs map[string]string
 }
 
@@ -92,6 +93,9 @@ func (p *perfAnalyzerParser) skip(v pyjson.Token) error {
 // experiments) and emits one run per experiment.
 func (perfAnalyzerJSON) Parse(ctx context.Context, name string, r io.Reader, emit func(*benchrun.Run) error) error {
 	p := &perfAnalyzerParser{ctx: ctx, file: name, d: pyjson.NewDecoder(r), errs: map[string]string{}}
+	// The cursor passes its decoder errors on as they are; they are placed
+	// (by their byte alone) where the export's loop returns.
+	p.c = jsonread.Cursor{Dec: p.d, File: name, Wrap: jsonread.Raw}
 	first, err := p.next()
 	if err != nil {
 		return err
@@ -107,41 +111,26 @@ func (perfAnalyzerJSON) Parse(ctx context.Context, name string, r io.Reader, emi
 	var exps []*perfAnalyzerExperiment
 	haveExps := false
 	top := map[string]string{}
-	for {
-		k, err := p.next()
-		if err != nil {
-			return err
-		}
-		if k.Kind == pyjson.ObjectEnd {
-			break
-		}
-		key := string(k.Bytes)
-		v, err := p.next()
-		if err != nil {
-			return err
-		}
+	_, err = p.c.Object(nil, func(m jsonread.Member) error {
+		key, v := m.Key, m.Value
 		if key == "experiments" {
 			if haveExps {
-				return format.Errorf(name, jsonread.Place("", k), "key \"experiments\" appears twice")
+				return format.Errorf(name, jsonread.Place("", m.At), "key \"experiments\" appears twice")
 			}
 			haveExps = true
 			if v.Kind != pyjson.ArrayStart {
 				return format.Errorf(name, jsonread.Place("", v), "\"experiments\" must be a list, found %s", v.Kind)
 			}
-			if exps, err = p.experiments(); err != nil {
-				return err
-			}
-			continue
+			var err error
+			exps, err = p.experiments()
+			return err
 		}
-		raw, size, err := p.d.Capture(v, jsonread.ExtraLimit, nil)
-		if err != nil {
-			return p.syntax(err)
-		}
-		if size > jsonread.ExtraLimit {
-			top[key] = jsonread.OversizeNote(size)
-		} else {
-			top[key] = string(raw)
-		}
+		var err error
+		top[key], err = p.c.Keep("", v)
+		return err
+	})
+	if err != nil {
+		return jsonread.Placed(err, p.syntax)
 	}
 	if end, err := p.next(); err != nil {
 		return err
@@ -204,47 +193,24 @@ func perfAnalyzerBadf(msgf string, args ...any) error {
 // a wrong value rejects the experiment, whose rest is skipped.
 func (p *perfAnalyzerParser) experiment(x *perfAnalyzerExperiment) error {
 	seen := map[string]bool{}
-	for {
-		k, err := p.next()
-		if err != nil {
-			return err
-		}
-		if k.Kind == pyjson.ObjectEnd {
-			break
-		}
-		key := string(k.Bytes)
-		v, err := p.next()
-		if err != nil {
-			return err
-		}
+	_, err := p.c.Object(nil, func(m jsonread.Member) error {
+		key, v := m.Key, m.Value
 		if x.rejection != "" {
-			if err := p.skip(v); err != nil {
-				return err
-			}
-			continue
+			return p.skip(v)
 		}
 		if seen[key] {
 			x.rejection = fmt.Sprintf("key %q appears twice in the experiment", key)
-			if err := p.skip(v); err != nil {
-				return err
-			}
-			continue
+			return p.skip(v)
 		}
 		seen[key] = true
+		var err error
 		switch key {
 		case "experiment":
 			err = p.mode(x, v)
 		case "requests":
 			err = p.requests(x, v)
 		case "window_boundaries":
-			raw, size, cerr := p.d.Capture(v, jsonread.ExtraLimit, nil)
-			if cerr != nil {
-				return p.syntax(cerr)
-			}
-			x.windows = string(raw)
-			if size > jsonread.ExtraLimit {
-				x.windows = jsonread.OversizeNote(size)
-			}
+			x.windows, err = p.c.Keep("", v)
 		default:
 			err = p.skip(v)
 		}
@@ -253,14 +219,12 @@ func (p *perfAnalyzerParser) experiment(x *perfAnalyzerExperiment) error {
 			x.rejection = bad.msg
 			// The value that went wrong is consumed up to where it failed;
 			// finish it at its own depth.
-			if err := p.finishValue(); err != nil {
-				return err
-			}
-			continue
+			return p.finishValue()
 		}
-		if err != nil {
-			return err
-		}
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	if x.rejection == "" {
 		switch {
@@ -291,15 +255,8 @@ func (p *perfAnalyzerParser) mode(x *perfAnalyzerExperiment, v pyjson.Token) err
 	if v.Kind != pyjson.ObjectStart {
 		return perfAnalyzerBadf("\"experiment\" must be an object {mode, value}, found %s", v.Kind)
 	}
-	for {
-		k, err := p.next()
-		if err != nil {
-			return err
-		}
-		if k.Kind == pyjson.ObjectEnd {
-			break
-		}
-		key := string(k.Bytes)
+	_, err := p.c.Keys(func(k pyjson.Token) error {
+		key := string(k.Bytes) // on the stack: it does not escape
 		mv, err := p.next()
 		if err != nil {
 			return err
@@ -317,10 +274,12 @@ func (p *perfAnalyzerParser) mode(x *perfAnalyzerExperiment, v pyjson.Token) err
 			}
 			x.value = strconv.FormatFloat(f, 'g', -1, 64)
 		default:
-			if err := p.skip(mv); err != nil {
-				return err
-			}
+			return p.skip(mv)
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if x.mode == "" || x.value == "" {
 		return perfAnalyzerBadf("\"experiment\" needs both mode and value")
@@ -365,60 +324,53 @@ func (p *perfAnalyzerParser) request(x *perfAnalyzerExperiment, i int) (benchrun
 	var stamps []int64
 	var content []bool // per response: it carried text (or could not be read)
 	hasOutputs := false
-	for {
-		k, err := p.next()
-		if err != nil {
-			return r, err
-		}
-		if k.Kind == pyjson.ObjectEnd {
-			break
-		}
-		key := string(k.Bytes)
+	_, err := p.c.Keys(func(k pyjson.Token) error {
+		key := string(k.Bytes) // on the stack: it does not escape
 		v, err := p.next()
 		if err != nil {
-			return r, err
+			return err
 		}
 		switch key {
 		case "timestamp":
 			n, err := v.Int()
 			if v.Kind != pyjson.Number || err != nil || n < aiperfEpochMinNs || n >= aiperfEpochMaxNs {
-				return r, perfAnalyzerBadf("request %d: timestamp %s is not an epoch time in nanoseconds", i, jsonread.Show(v))
+				return perfAnalyzerBadf("request %d: timestamp %s is not an epoch time in nanoseconds", i, jsonread.Show(v))
 			}
 			start, hasStart = n, true
 		case "response_timestamps":
 			if v.Kind != pyjson.ArrayStart {
-				return r, perfAnalyzerBadf("request %d: response_timestamps must be a list, found %s", i, v.Kind)
+				return perfAnalyzerBadf("request %d: response_timestamps must be a list, found %s", i, v.Kind)
 			}
 			for j := 0; ; j++ {
 				t, err := p.next()
 				if err != nil {
-					return r, err
+					return err
 				}
 				if t.Kind == pyjson.ArrayEnd {
 					break
 				}
 				n, err := t.Int()
 				if t.Kind != pyjson.Number || err != nil || n < aiperfEpochMinNs || n >= aiperfEpochMaxNs {
-					return r, perfAnalyzerBadf("request %d: response timestamp %d (%s) is not an epoch time in nanoseconds", i, j, jsonread.Show(t))
+					return perfAnalyzerBadf("request %d: response timestamp %d (%s) is not an epoch time in nanoseconds", i, j, jsonread.Show(t))
 				}
 				stamps = append(stamps, n)
 			}
 		case "response_outputs":
 			if v.Kind != pyjson.ArrayStart {
-				return r, perfAnalyzerBadf("request %d: response_outputs must be a list, found %s", i, v.Kind)
+				return perfAnalyzerBadf("request %d: response_outputs must be a list, found %s", i, v.Kind)
 			}
 			hasOutputs = true
 			for j := 0; ; j++ {
 				o, err := p.next()
 				if err != nil {
-					return r, err
+					return err
 				}
 				if o.Kind == pyjson.ArrayEnd {
 					break
 				}
 				has, undecoded, err := p.responseOutput(i, j, o)
 				if err != nil {
-					return r, err
+					return err
 				}
 				if undecoded {
 					x.undecoded++
@@ -426,10 +378,12 @@ func (p *perfAnalyzerParser) request(x *perfAnalyzerExperiment, i int) (benchrun
 				content = append(content, has)
 			}
 		default:
-			if err := p.skip(v); err != nil {
-				return r, err
-			}
+			return p.skip(v)
 		}
+		return nil
+	})
+	if err != nil {
+		return r, err
 	}
 	if !hasStart {
 		return r, perfAnalyzerBadf("request %d has no timestamp", i)
@@ -473,29 +427,24 @@ func (p *perfAnalyzerParser) responseOutput(i, j int, o pyjson.Token) (has, unde
 		return false, false, perfAnalyzerBadf("request %d: response output %d must be an object, found %s", i, j, o.Kind)
 	}
 	has = true
-	for {
-		k, err := p.next()
-		if err != nil {
-			return false, false, err
-		}
-		if k.Kind == pyjson.ObjectEnd {
-			return has, undecoded, nil
-		}
-		key := string(k.Bytes)
+	_, err = p.c.Keys(func(k pyjson.Token) error {
+		response := string(k.Bytes) == "response"
 		v, err := p.next()
 		if err != nil {
-			return false, false, err
+			return err
 		}
-		if key == "response" && v.Kind == pyjson.String {
+		if response && v.Kind == pyjson.String {
 			var ok bool
 			has, ok = genaiPerfSSEContent(v.Bytes)
 			undecoded = !ok
-			continue
+			return nil
 		}
-		if err := p.skip(v); err != nil {
-			return false, false, err
-		}
+		return p.skip(v)
+	})
+	if err != nil {
+		return false, false, err
 	}
+	return has, undecoded, nil
 }
 
 // genaiPerfSSEContent reports whether an OpenAI response text carries

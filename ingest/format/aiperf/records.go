@@ -55,44 +55,28 @@ func (aiperfRecords) Sniff(name string, head []byte) bool {
 	if tok, err := d.Next(); err != nil || tok.Kind != pyjson.ObjectStart {
 		return false
 	}
-	var meta bool
-	for {
-		k, err := d.Next()
-		if err != nil || k.Kind != pyjson.Key {
-			return false
-		}
-		key := string(k.Bytes)
+	var meta, found bool
+	jsonread.SniffObject(d, func(key string, v pyjson.Token) bool {
 		if meta && (key == "metrics" || key == "error") {
-			return true
-		}
-		v, err := d.Next()
-		if err != nil {
+			found = true
 			return false
 		}
 		if key == "metadata" && v.Kind == pyjson.ObjectStart {
+			depth := d.Depth()
 			var start, marker bool
-			for {
-				mk, err := d.Next()
-				if err != nil {
-					return false
-				}
-				if mk.Kind == pyjson.ObjectEnd {
-					break
-				}
-				mv, err := d.Next()
-				if err != nil || d.Skip(mv) != nil {
-					return false
-				}
-				start = start || aiperfStartKeys[string(mk.Bytes)] && mv.Kind == pyjson.Number
-				marker = marker || aiperfMetadataMarkers[string(mk.Bytes)]
+			jsonread.SniffObject(d, func(mk string, mv pyjson.Token) bool {
+				start = start || aiperfStartKeys[mk] && mv.Kind == pyjson.Number
+				marker = marker || aiperfMetadataMarkers[mk]
+				return true
+			})
+			if d.Depth() >= depth {
+				return false // the metadata is cut off
 			}
 			meta = start && marker
-			continue
 		}
-		if d.Skip(v) != nil {
-			return false
-		}
-	}
+		return v.Kind != pyjson.EOF
+	})
+	return found
 }
 
 // Parse reads every line and emits the one run.
@@ -114,6 +98,7 @@ type aiperfRecordsParser struct {
 	file string
 	d    *pyjson.Decoder
 	cur  int // line of the object being read; 0 between objects
+	rd   jsonread.Cursor
 
 	reqs    []benchrun.Request
 	startNs []int64 // each record's send time, for the dispatch order
@@ -209,47 +194,42 @@ type aiperfRec struct {
 func (p *aiperfRecordsParser) record(line int) (pyjson.Token, error) {
 	q := aiperfRec{line: line, in: -1, out: -1, answer: -1}
 	seen := map[string]bool{}
-	for {
-		k, err := p.next()
-		if err != nil {
-			return k, err
-		}
-		if k.Kind == pyjson.ObjectEnd {
-			if err := p.add(&q); err != nil {
-				return k, err
-			}
-			return k, nil
-		}
+	c := p.cursor()
+	end, err := c.Keys(func(k pyjson.Token) error {
 		key := string(k.Bytes)
 		if seen[key] {
-			return k, p.errAt(line, "key %q appears twice in the record", key)
+			return p.errAt(line, "key %q appears twice in the record", key)
 		}
 		seen[key] = true
-		v, err := p.next()
+		v, err := c.Next("")
 		if err != nil {
-			return v, err
+			return err
 		}
 		switch key {
 		case "metadata":
-			err = p.metadata(&q, v)
+			return p.metadata(&q, v)
 		case "metrics":
-			err = p.metrics(&q, v)
+			return p.metrics(&q, v)
 		case "error":
-			err = p.errorField(&q, v)
-		default:
-			err = p.skip(v)
+			return p.errorField(&q, v)
 		}
-		if err != nil {
-			return v, err
-		}
+		return c.Skip("", v)
+	})
+	if err != nil {
+		return end, jsonread.Placed(err, p.syntax)
 	}
+	return end, p.add(&q)
 }
 
-func (p *aiperfRecordsParser) skip(v pyjson.Token) error {
-	if err := p.d.Skip(v); err != nil {
-		return p.syntax(err)
+func (p *aiperfRecordsParser) skip(v pyjson.Token) error { return p.cursor().Skip("", v) }
+
+// cursor reads the current line's objects; its decoder errors are placed
+// at the line where record returns, so a record costs no allocation.
+func (p *aiperfRecordsParser) cursor() *jsonread.Cursor {
+	if p.rd.Dec == nil {
+		p.rd = jsonread.Cursor{Dec: p.d, File: p.file, Wrap: jsonread.Raw}
 	}
-	return nil
+	return &p.rd
 }
 
 // epochNs reads an epoch time in integer nanoseconds.
@@ -269,20 +249,14 @@ func (p *aiperfRecordsParser) metadata(q *aiperfRec, v pyjson.Token) error {
 		return p.errAt(q.line, "\"metadata\" must be an object, found %s", jsonread.Show(v))
 	}
 	seen := map[string]bool{}
-	for {
-		k, err := p.next()
-		if err != nil {
-			return err
-		}
-		if k.Kind == pyjson.ObjectEnd {
-			return nil
-		}
+	c := p.cursor()
+	_, err := c.Keys(func(k pyjson.Token) error {
 		key := string(k.Bytes)
 		if seen[key] {
 			return p.errAt(q.line, "metadata key %q appears twice", key)
 		}
 		seen[key] = true
-		mv, err := p.next()
+		mv, err := c.Next("")
 		if err != nil {
 			return err
 		}
@@ -302,7 +276,7 @@ func (p *aiperfRecordsParser) metadata(q *aiperfRec, v pyjson.Token) error {
 			}
 		case "request_end_ns":
 			if mv.Kind == pyjson.Null {
-				continue
+				return nil
 			}
 			if q.endNs, err = p.epochNs(q.line, "metadata."+key, mv); err != nil {
 				return err
@@ -314,11 +288,11 @@ func (p *aiperfRecordsParser) metadata(q *aiperfRec, v pyjson.Token) error {
 			}
 			q.phase = string(mv.Bytes)
 		default:
-			if err := p.skip(mv); err != nil {
-				return err
-			}
+			return c.Skip("", mv)
 		}
-	}
+		return nil
+	})
+	return err
 }
 
 // metrics reads {"<tag>": {"value": number | [numbers], "unit": "<unit>"}}.
@@ -330,27 +304,20 @@ func (p *aiperfRecordsParser) metrics(q *aiperfRec, v pyjson.Token) error {
 		return p.errAt(q.line, "\"metrics\" must be an object, found %s", jsonread.Show(v))
 	}
 	seen := map[string]bool{}
-	for {
-		k, err := p.next()
-		if err != nil {
-			return err
-		}
-		if k.Kind == pyjson.ObjectEnd {
-			return nil
-		}
+	c := p.cursor()
+	_, err := c.Keys(func(k pyjson.Token) error {
 		tag := string(k.Bytes)
 		if seen[tag] {
 			return p.errAt(q.line, "metric %q appears twice in the record", tag)
 		}
 		seen[tag] = true
-		mv, err := p.next()
+		mv, err := c.Next("")
 		if err != nil {
 			return err
 		}
-		if err := p.metric(q, tag, mv); err != nil {
-			return err
-		}
-	}
+		return p.metric(q, tag, mv)
+	})
+	return err
 }
 
 // aiperfRecordTags are the per-request metrics the archive keeps.
@@ -374,16 +341,10 @@ func (p *aiperfRecordsParser) metric(q *aiperfRec, tag string, v pyjson.Token) e
 	var intVal int64
 	var isInt bool
 	var gaps benchrun.GapStats
-	for {
-		k, err := p.next()
-		if err != nil {
-			return err
-		}
-		if k.Kind == pyjson.ObjectEnd {
-			break
-		}
-		key := string(k.Bytes)
-		fv, err := p.next()
+	c := p.cursor()
+	_, err := c.Keys(func(k pyjson.Token) error {
+		key := string(k.Bytes) // on the stack: it does not escape
+		fv, err := c.Next("")
 		if err != nil {
 			return err
 		}
@@ -399,10 +360,8 @@ func (p *aiperfRecordsParser) metric(q *aiperfRec, tag string, v pyjson.Token) e
 			}
 			hasValue = true
 			if tag == "inter_chunk_latency" {
-				if gaps, err = p.gapList(q.line, fv); err != nil {
-					return err
-				}
-				continue
+				gaps, err = p.gapList(q.line, fv)
+				return err
 			}
 			if fv.Kind != pyjson.Number {
 				return p.errAt(q.line, "metric %q: value must be a number, found %s", tag, jsonread.Show(fv))
@@ -419,10 +378,12 @@ func (p *aiperfRecordsParser) metric(q *aiperfRec, tag string, v pyjson.Token) e
 			intVal, err = fv.Int()
 			isInt = err == nil
 		default:
-			if err := p.skip(fv); err != nil {
-				return err
-			}
+			return c.Skip("", fv)
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if !hasValue {
 		return p.errAt(q.line, "metric %q has no \"value\"", tag)
@@ -516,16 +477,10 @@ func (p *aiperfRecordsParser) errorField(q *aiperfRec, v pyjson.Token) error {
 		return p.errAt(q.line, "\"error\" must be null or an object, found %s", jsonread.Show(v))
 	}
 	var code, typ, msg string
-	for {
-		k, err := p.next()
-		if err != nil {
-			return err
-		}
-		if k.Kind == pyjson.ObjectEnd {
-			break
-		}
-		key := string(k.Bytes)
-		ev, err := p.next()
+	c := p.cursor()
+	_, err := c.Keys(func(k pyjson.Token) error {
+		key := string(k.Bytes) // on the stack: it does not escape
+		ev, err := c.Next("")
 		if err != nil {
 			return err
 		}
@@ -537,10 +492,12 @@ func (p *aiperfRecordsParser) errorField(q *aiperfRec, v pyjson.Token) error {
 		case key == "message" && ev.Kind == pyjson.String:
 			msg = string(ev.Bytes)
 		default:
-			if err := p.skip(ev); err != nil {
-				return err
-			}
+			return c.Skip("", ev)
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	text := strings.TrimSpace(code + " " + typ)
 	switch {

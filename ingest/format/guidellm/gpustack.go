@@ -11,6 +11,7 @@ import (
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/ingest/format"
 	"github.com/benchledger/benchledger/ingest/format/vllmconsole"
+	"github.com/benchledger/benchledger/ingest/jsonread"
 	"github.com/benchledger/benchledger/ingest/pyjson"
 	"github.com/benchledger/benchledger/ingest/textread"
 )
@@ -61,45 +62,30 @@ func (gpustackBenchmark) Sniff(name string, head []byte) bool {
 	if tok, err := d.Next(); err != nil || tok.Kind != pyjson.ObjectStart {
 		return false
 	}
-	for {
-		k, err := d.Next()
-		if err != nil || k.Kind != pyjson.Key {
-			return false
-		}
-		key := string(k.Bytes)
-		v, err := d.Next()
-		if err != nil {
+	found := false
+	jsonread.SniffObject(d, func(key string, v pyjson.Token) bool {
+		if v.Kind == pyjson.EOF {
 			return false
 		}
 		switch key {
 		case "model_instance_name":
-			return true
+			found = true
+			return false
 		case "benchmarks":
-			if v.Kind != pyjson.ArrayStart {
-				return false
-			}
-			e, err := d.Next()
-			if err != nil || e.Kind != pyjson.ObjectStart {
-				return false
-			}
-			for {
-				k, err := d.Next()
-				if err != nil || k.Kind != pyjson.Key {
-					return false
-				}
-				if string(k.Bytes) == "model_instance_name" {
-					return true
-				}
-				v, err := d.Next()
-				if err != nil || d.Skip(v) != nil {
-					return false
+			// The first benchmark decides.
+			if v.Kind == pyjson.ArrayStart {
+				if e, err := d.Next(); err == nil && e.Kind == pyjson.ObjectStart {
+					jsonread.SniffObject(d, func(key string, _ pyjson.Token) bool {
+						found = key == "model_instance_name"
+						return !found
+					})
 				}
 			}
-		}
-		if d.Skip(v) != nil {
 			return false
 		}
-	}
+		return true
+	})
+	return found
 }
 
 // gsConsoleLine finds GPUStack's rendered console block: vLLM's header with

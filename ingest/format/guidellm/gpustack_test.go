@@ -14,6 +14,7 @@ import (
 	"github.com/benchledger/benchledger/ingest"
 	"github.com/benchledger/benchledger/ingest/format"
 	"github.com/benchledger/benchledger/ingest/format/guidellm"
+	"github.com/benchledger/benchledger/ingest/internal/ingesttest"
 	"github.com/benchledger/benchledger/ingest/registry"
 	"github.com/benchledger/benchledger/internal/testshared"
 	"github.com/benchledger/benchledger/provenance"
@@ -335,11 +336,6 @@ func FuzzGPUStack(f *testing.F) {
 			}
 			return nil
 		})
-		if err != nil {
-			var ie *format.InputError
-			if !errors.As(err, &ie) || ie.File != "fuzz.json" || ie.Reason == "" {
-				t.Fatalf("error %T %v", err, err)
-			}
-		}
+		ingesttest.FuzzError(t, err, "fuzz.json")
 	})
 }

@@ -62,92 +62,67 @@ func (guidellmReport) Sniff(name string, head []byte) bool {
 		return false
 	}
 	found := false
-	for {
-		k, err := d.Next()
-		if err != nil || k.Kind != pyjson.Key {
-			return found
-		}
-		key := string(k.Bytes)
-		v, err := d.Next()
-		if err != nil {
-			return found
+	jsonread.SniffObject(d, func(key string, v pyjson.Token) bool {
+		if v.Kind == pyjson.EOF {
+			return false
 		}
 		switch key {
 		case "model_instance_name", "snapshot", "raw_metrics", "gpu_summary":
+			found = false // GPUStack's
 			return false
 		case "metadata":
-			if v.Kind == pyjson.ObjectStart && glSniffObjectKey(d, "guidellm_version") {
-				found = true
+			switch v.Kind {
+			case pyjson.ObjectStart:
+				found = glSniffObjectKey(d, "guidellm_version") || found
+			case pyjson.ArrayStart:
+				return false // not a report's metadata
 			}
-			continue
 		case "benchmarks":
 			if v.Kind != pyjson.ArrayStart {
+				found = false
 				return false
 			}
-			e, err := d.Next()
-			if err != nil || e.Kind != pyjson.ObjectStart {
-				return found
+			if e, err := d.Next(); err == nil && e.Kind == pyjson.ObjectStart {
+				found = found || glSniffBenchmark(d)
 			}
-			return found || glSniffBenchmark(d)
+			return false
 		}
-		if d.Skip(v) != nil {
-			return found
-		}
-	}
+		return true
+	})
+	return found
 }
 
 // glSniffObjectKey reads the object just opened and reports whether it has
 // key with a string value; it consumes the object.
 func glSniffObjectKey(d *pyjson.Decoder, key string) bool {
 	has := false
-	for {
-		k, err := d.Next()
-		if err != nil || k.Kind != pyjson.Key {
-			return has
-		}
-		name := string(k.Bytes)
-		v, err := d.Next()
-		if err != nil {
-			return has
-		}
-		if name == key && v.Kind == pyjson.String && len(v.Bytes) > 0 {
-			has = true
-		}
-		if d.Skip(v) != nil {
-			return has
-		}
-	}
+	jsonread.SniffObject(d, func(name string, v pyjson.Token) bool {
+		has = has || name == key && v.Kind == pyjson.String && len(v.Bytes) > 0
+		return true
+	})
+	return has
 }
 
 // glSniffBenchmark reads the first benchmark's keys: guidellm writes type_
 // "generative_benchmark" first; older dumps are known by their keys.
 func glSniffBenchmark(d *pyjson.Decoder) bool {
-	var metrics, scheduler bool
-	for {
-		k, err := d.Next()
-		if err != nil || k.Kind != pyjson.Key {
-			return metrics && scheduler
-		}
-		key := string(k.Bytes)
-		v, err := d.Next()
-		if err != nil {
-			return metrics && scheduler
+	var metrics, scheduler, typed bool
+	jsonread.SniffObject(d, func(key string, v pyjson.Token) bool {
+		if v.Kind == pyjson.EOF {
+			return false // the value is cut off: the key does not count
 		}
 		switch key {
 		case "type_":
-			return v.Kind == pyjson.String && string(v.Bytes) == "generative_benchmark"
+			typed = v.Kind == pyjson.String && string(v.Bytes) == "generative_benchmark"
+			return false
 		case "metrics":
 			metrics = true
 		case "run_stats", "scheduler_metrics", "scheduler_state":
 			scheduler = true
 		}
-		if metrics && scheduler {
-			return true
-		}
-		if d.Skip(v) != nil {
-			return false
-		}
-	}
+		return !(metrics && scheduler)
+	})
+	return typed || metrics && scheduler
 }
 
 // glYAMLLooksLike tells a YAML guidellm report from a GPUStack export by
@@ -318,55 +293,53 @@ func glReadJSON(ctx context.Context, name string, r io.Reader) (*glEnvelope, []*
 	env := &glEnvelope{}
 	var benches []*glBench
 	haveList := false
+	// The cursor passes decoder errors on as they are, for glSyntax where
+	// the loop returns.
+	c := jsonread.Cursor{Dec: d, File: name, Wrap: jsonread.Raw}
 	seen := map[string]bool{}
-	for {
-		k, err := d.Next()
-		if err != nil {
-			return nil, nil, glSyntax(name, err)
-		}
-		if k.Kind == pyjson.ObjectEnd {
-			break
-		}
-		key := string(k.Bytes)
+	_, err = c.Keys(func(kt pyjson.Token) error {
+		key := string(kt.Bytes)
 		if seen[key] {
-			return nil, nil, format.Errorf(name, fmt.Sprintf("byte %d (line %d)", k.Offset, k.Line), "key %q appears twice in the report", key)
+			return format.Errorf(name, jsonread.Place("", kt), "key %q appears twice in the report", key)
 		}
 		seen[key] = true
-		v, err := d.Next()
+		v, err := c.Next("")
 		if err != nil {
-			return nil, nil, glSyntax(name, err)
+			return err
 		}
 		if key != "benchmarks" {
 			g.nodes = 0
 			n, err := g.value(v, glSummaryOmit)
 			if err != nil {
-				return nil, nil, glSyntax(name, err)
+				return glSyntax(name, err)
 			}
 			env.set(key, n)
-			continue
+			return nil
 		}
 		if v.Kind != pyjson.ArrayStart {
-			return nil, nil, format.Errorf(name, fmt.Sprintf("byte %d (line %d)", v.Offset, v.Line),
-				"not a guidellm report: \"benchmarks\" holds a %s, not a list", v.Kind)
+			return format.Errorf(name, jsonread.Place("", v), "not a guidellm report: \"benchmarks\" holds a %s, not a list", v.Kind)
 		}
 		haveList = true
 		for i := 0; ; i++ {
 			if err := ctx.Err(); err != nil {
-				return nil, nil, err
+				return err
 			}
-			e, err := d.Next()
+			e, err := c.Next("")
 			if err != nil {
-				return nil, nil, glSyntax(name, err)
+				return err
 			}
 			if e.Kind == pyjson.ArrayEnd {
-				break
+				return nil
 			}
 			b, err := glReadBench(g, e, i)
 			if err != nil {
-				return nil, nil, glSyntax(name, err)
+				return glSyntax(name, err)
 			}
 			benches = append(benches, b)
 		}
+	})
+	if err != nil {
+		return nil, nil, jsonread.Placed(err, func(err error) error { return glSyntax(name, err) })
 	}
 	if t, err := d.Next(); err != nil {
 		return nil, nil, glSyntax(name, err)
@@ -425,31 +398,27 @@ func glReadBench(g *glJSONReader, t pyjson.Token, index int) (*glBench, error) {
 	}
 	g.nodes = 1
 	b.node = &glNode{kind: glObj, line: t.Line, off: t.Offset}
-	for {
-		k, err := g.d.Next()
-		if err != nil {
-			return nil, err
-		}
-		if k.Kind == pyjson.ObjectEnd {
-			return b, nil
-		}
-		key := string(k.Bytes)
-		v, err := g.d.Next()
-		if err != nil {
-			return nil, err
-		}
+	c := g.cursor()
+	_, err := c.Object(nil, func(m jsonread.Member) error {
+		key, v := m.Key, m.Value
 		var n *glNode
+		var err error
 		if key == "requests" && v.Kind == pyjson.ObjectStart {
 			n, err = glStreamRequests(g, v, b)
 		} else {
 			n, err = g.value(v, glSummaryOmit)
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		b.node.keys = append(b.node.keys, key)
 		b.node.vals = append(b.node.vals, n)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return b, nil
 }
 
 // glStreamRequests reads {"successful": [...], "errored": [...],
@@ -457,34 +426,24 @@ func glReadBench(g *glJSONReader, t pyjson.Token, index int) (*glBench, error) {
 // read; the tree keeps only a placeholder.
 func glStreamRequests(g *glJSONReader, t pyjson.Token, b *glBench) (*glNode, error) {
 	holder := &glNode{kind: glObj, line: t.Line, off: t.Offset}
-	for {
-		k, err := g.d.Next()
-		if err != nil {
-			return nil, err
-		}
-		if k.Kind == pyjson.ObjectEnd {
-			return holder, nil
-		}
-		key := string(k.Bytes)
-		v, err := g.d.Next()
-		if err != nil {
-			return nil, err
-		}
+	c := g.cursor()
+	_, err := c.Object(nil, func(m jsonread.Member) error {
+		key, v := m.Key, m.Value
 		status := slices.Index(glStatuses, key)
 		if status < 0 || v.Kind != pyjson.ArrayStart {
 			n, err := g.value(v, glRequestOmit)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			holder.keys, holder.vals = append(holder.keys, key), append(holder.vals, n)
-			continue
+			return nil
 		}
 		b.samples = true
 		count := 0
 		for {
 			e, err := g.d.Next()
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if e.Kind == pyjson.ArrayEnd {
 				break
@@ -492,7 +451,7 @@ func glStreamRequests(g *glJSONReader, t pyjson.Token, b *glBench) (*glNode, err
 			g.nodes = 0
 			n, err := g.value(e, glRequestOmit)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if b.bad == "" {
 				q, why := glRequestFromNode(n, status)
@@ -507,7 +466,12 @@ func glStreamRequests(g *glJSONReader, t pyjson.Token, b *glBench) (*glNode, err
 		holder.keys = append(holder.keys, key)
 		holder.vals = append(holder.vals, &glNode{kind: glOmitted, line: v.Line, off: v.Offset,
 			text: strconv.Quote(fmt.Sprintf("<%d request samples, read as per-request records>", count))})
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	return holder, nil
 }
 
 // glReadYAML reads a report written as YAML (guidellm's .yaml output).

@@ -132,6 +132,12 @@ type glJSONReader struct {
 	nodes int
 }
 
+// cursor reads an object of the stream; its decoder errors stay as they
+// are, for glSyntax to place.
+func (g *glJSONReader) cursor() *jsonread.Cursor {
+	return &jsonread.Cursor{Dec: g.d, Wrap: jsonread.Raw}
+}
+
 // value reads the value that begins with t. Keys in omit, at any depth, are
 // skipped and stand as glOmitted nodes.
 func (g *glJSONReader) value(t pyjson.Token, omit map[string]bool) (*glNode, error) {
@@ -171,30 +177,23 @@ func (g *glJSONReader) value(t pyjson.Token, omit map[string]bool) (*glNode, err
 		}
 	case pyjson.ObjectStart:
 		n.kind = glObj
-		for {
-			k, err := g.d.Next()
-			if err != nil {
-				return nil, err
-			}
-			if k.Kind == pyjson.ObjectEnd {
-				break
-			}
-			key := string(k.Bytes)
-			vt, err := g.d.Next()
-			if err != nil {
-				return nil, err
-			}
+		_, err := g.cursor().Object(nil, func(m jsonread.Member) error {
 			var v *glNode
-			if omit[key] && vt.Kind != pyjson.Null {
-				v, err = g.omitted(vt)
+			var err error
+			if omit[m.Key] && m.Value.Kind != pyjson.Null {
+				v, err = g.omitted(m.Value)
 			} else {
-				v, err = g.value(vt, omit)
+				v, err = g.value(m.Value, omit)
 			}
 			if err != nil {
-				return nil, err
+				return err
 			}
-			n.keys = append(n.keys, key)
+			n.keys = append(n.keys, m.Key)
 			n.vals = append(n.vals, v)
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
 	default:
 		return nil, &pyjson.Error{Offset: t.Offset, Line: t.Line, Msg: "unexpected " + t.Kind.String()}

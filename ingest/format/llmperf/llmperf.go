@@ -106,15 +106,9 @@ func (llmperfSummary) Sniff(name string, head []byte) bool {
 		return false
 	}
 	var results, identity bool
-	for !(results && identity) {
-		k, err := d.Next()
-		if err != nil || k.Kind != pyjson.Key {
-			break
-		}
-		key := string(k.Bytes)
-		v, err := d.Next()
-		if err != nil {
-			break
+	jsonread.SniffObject(d, func(key string, v pyjson.Token) bool {
+		if v.Kind == pyjson.EOF {
+			return false // the value is cut off: the key does not count
 		}
 		switch key {
 		case "version", "num_concurrent_requests", "mean_input_tokens", "mean_output_tokens":
@@ -126,10 +120,8 @@ func (llmperfSummary) Sniff(name string, head []byte) bool {
 				results = true
 			}
 		}
-		if d.Skip(v) != nil {
-			break
-		}
-	}
+		return !(results && identity)
+	})
 	return results && identity
 }
 
@@ -145,24 +137,12 @@ func (llmperfResponses) Sniff(name string, head []byte) bool {
 		return false
 	}
 	var code, ttft, e2e bool
-	for !(code && ttft && e2e) {
-		k, err := d.Next()
-		if err != nil || k.Kind != pyjson.Key {
-			break
-		}
-		switch string(k.Bytes) {
-		case "error_code":
-			code = true
-		case "ttft_s":
-			ttft = true
-		case "end_to_end_latency_s":
-			e2e = true
-		}
-		v, err := d.Next()
-		if err != nil || d.Skip(v) != nil {
-			break
-		}
-	}
+	jsonread.SniffObject(d, func(key string, _ pyjson.Token) bool {
+		code = code || key == "error_code"
+		ttft = ttft || key == "ttft_s"
+		e2e = e2e || key == "end_to_end_latency_s"
+		return !(code && ttft && e2e)
+	})
 	return code && ttft && e2e
 }
 
@@ -353,31 +333,9 @@ func (llmperfSummary) Parse(ctx context.Context, name string, r io.Reader, emit 
 			Failed:           -1,
 		},
 	}
-	for n := 0; ; n++ {
-		if n%1024 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		kt, err := d.Next()
-		if err != nil {
-			return jsonread.Syntax(name, "", err)
-		}
-		if kt.Kind == pyjson.ObjectEnd {
-			break
-		}
-		key := string(kt.Bytes)
-		if s.seen[key] {
-			return format.Errorf(name, jsonread.Place("", kt), "key %q appears twice", key)
-		}
-		s.seen[key] = true
-		vt, err := d.Next()
-		if err != nil {
-			return jsonread.Syntax(name, jsonread.KeyPlace(key), err)
-		}
-		if err := s.field(key, vt); err != nil {
-			return err
-		}
+	c := jsonread.Cursor{Dec: d, File: name, Ctx: ctx}
+	if _, err := c.Object(s.seen, func(m jsonread.Member) error { return s.field(m.Key, m.Value) }); err != nil {
+		return err
 	}
 	if err := jsonread.End(name, d, "an llmperf summary"); err != nil {
 		return err

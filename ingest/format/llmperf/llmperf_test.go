@@ -3,8 +3,6 @@ package llmperf_test
 import (
 	"bytes"
 	"context"
-	"errors"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -412,19 +410,10 @@ func lpFuzz(t *testing.T, p format.Parser, data []byte) {
 				t.Fatalf("request %d: %+v", i, q)
 			}
 		}
-		for _, s := range r.Stated {
-			if !benchrun.IsKnown(s.Value) || math.IsInf(s.Value, 0) || s.Value < 0 || s.Metric == "" {
-				t.Fatalf("stated %+v", s)
-			}
-		}
+		ingesttest.FuzzStated(t, r)
 		return nil
 	})
-	if err != nil {
-		var ie *format.InputError
-		if !errors.As(err, &ie) || ie.File != "fuzz.json" || ie.Reason == "" {
-			t.Fatalf("error %T %v", err, err)
-		}
-	}
+	ingesttest.FuzzError(t, err, "fuzz.json")
 }
 
 func FuzzLLMPerfSummary(f *testing.F) {

@@ -105,22 +105,21 @@ func (p *llmperfResponsesRun) record(i int) error {
 		total               int64 = -1
 		hasTTFT, hasLatency bool
 	)
-	for {
-		kt, err := p.d.Next()
-		if err != nil {
-			return jsonread.Syntax(p.file, fmt.Sprintf("record %d, ", i), err)
-		}
-		if kt.Kind == pyjson.ObjectEnd {
-			break
-		}
+	// The cursor passes a decoder error at a key on as it is, placed where
+	// the loop returns.
+	c := jsonread.Cursor{Dec: p.d, File: p.file, Wrap: jsonread.Raw}
+	_, err := c.Keys(func(kt pyjson.Token) error {
 		key := string(kt.Bytes)
 		if seen[key] {
 			return format.Errorf(p.file, jsonread.Place(fmt.Sprintf("record %d, ", i), kt), "key %q appears twice in one record", key)
 		}
 		seen[key] = true
+		valueSyntax := func(err error) error {
+			return jsonread.Syntax(p.file, fmt.Sprintf("record %d key %q, ", i, key), err)
+		}
 		vt, err := p.d.Next()
 		if err != nil {
-			return jsonread.Syntax(p.file, fmt.Sprintf("record %d key %q, ", i, key), err)
+			return valueSyntax(err)
 		}
 		switch key {
 		case "error_code":
@@ -147,7 +146,7 @@ func (p *llmperfResponsesRun) record(i int) error {
 			}
 		case "ttft_s", "end_to_end_latency_s", "inter_token_latency_s", "request_output_throughput_token_per_s":
 			if vt.Kind == pyjson.Null {
-				continue
+				return nil
 			}
 			v, finite, viaString, err := llmperfNumber(vt)
 			switch {
@@ -168,7 +167,7 @@ func (p *llmperfResponsesRun) record(i int) error {
 			}
 		case "number_input_tokens", "number_output_tokens", "number_total_tokens":
 			if vt.Kind == pyjson.Null {
-				continue
+				return nil
 			}
 			if vt.Kind != pyjson.Number {
 				return p.errAt(i, key, vt, "expected a token count, found %s", vt.Kind)
@@ -194,14 +193,18 @@ func (p *llmperfResponsesRun) record(i int) error {
 			// Generated text: kept in the raw bytes only.
 			p.genText = true
 			if _, _, err := p.d.Capture(vt, 0, nil); err != nil {
-				return jsonread.Syntax(p.file, fmt.Sprintf("record %d key %q, ", i, key), err)
+				return valueSyntax(err)
 			}
 		default:
 			p.unknownKeys[key] = true
 			if err := p.d.Skip(vt); err != nil {
-				return jsonread.Syntax(p.file, fmt.Sprintf("record %d key %q, ", i, key), err)
+				return valueSyntax(err)
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return jsonread.Placed(err, func(err error) error { return jsonread.Syntax(p.file, fmt.Sprintf("record %d, ", i), err) })
 	}
 	if total >= 0 && req.InputTokens >= 0 && req.OutputTokens >= 0 && total != int64(req.InputTokens)+int64(req.OutputTokens) {
 		p.totalMismatch++

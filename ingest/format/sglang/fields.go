@@ -167,14 +167,6 @@ func sglangKeyPlace(key string) string { return fmt.Sprintf("key %q", key) }
 
 func sglangItemPlace(key string, i int) string { return fmt.Sprintf("key %q item %d", key, i) }
 
-func (b *sglangRun) next(where string) (pyjson.Token, *sglangBad) {
-	tok, err := b.d.Next()
-	if err != nil {
-		return tok, b.p.syntax(err, where)
-	}
-	return tok, nil
-}
-
 // object reads the run object whose '{' was just read.
 func (b *sglangRun) object() *sglangBad {
 	return b.keys(false)
@@ -183,14 +175,13 @@ func (b *sglangRun) object() *sglangBad {
 // keys reads keys up to the end of the current object; nested is true for
 // the "details" object, which holds only per-request lists.
 func (b *sglangRun) keys(nested bool) *sglangBad {
-	for {
-		kt, bad := b.next("")
-		if bad != nil {
-			return bad
-		}
-		if kt.Kind == pyjson.ObjectEnd {
-			return nil
-		}
+	field := b.field
+	if nested {
+		field = b.detail
+	}
+	// The cursor passes a decoder error at a key on as it is.
+	c := jsonread.Cursor{Dec: b.d, Wrap: jsonread.Raw}
+	_, err := c.Keys(func(kt pyjson.Token) error {
 		key := string(kt.Bytes)
 		seenKey := key
 		if nested {
@@ -200,19 +191,22 @@ func (b *sglangRun) keys(nested bool) *sglangBad {
 			return b.bad("", kt, "key %q appears twice in one run", key)
 		}
 		b.seen[seenKey] = true
-		vt, bad := b.next(sglangKeyPlace(key))
-		if bad != nil {
+		vt, err := b.d.Next()
+		if err != nil {
+			return b.p.syntax(err, sglangKeyPlace(key))
+		}
+		if bad := field(key, vt); bad != nil {
 			return bad
 		}
-		if nested {
-			bad = b.detail(key, vt)
-		} else {
-			bad = b.field(key, vt)
-		}
-		if bad != nil {
-			return bad
-		}
+		return nil
+	})
+	switch e := err.(type) {
+	case nil:
+		return nil
+	case *sglangBad:
+		return e
 	}
+	return b.p.syntax(err, "")
 }
 
 // keepExtra stores a value's raw JSON text in Extra, or a short note for a

@@ -60,14 +60,11 @@ func (sglangJSONL) Sniff(name string, head []byte) bool {
 		return false
 	}
 	var backend, dataset, lengths bool
-	for {
-		k, err := d.Next()
-		if err != nil || k.Kind != pyjson.Key {
-			break // the end of the object, or of the head
-		}
-		key := string(k.Bytes)
+	vllm := false
+	jsonread.SniffObject(d, func(key string, _ pyjson.Token) bool {
 		switch {
 		case sglangVLLMIdentity[key]:
+			vllm = true
 			return false
 		case key == "backend":
 			backend = true
@@ -76,12 +73,9 @@ func (sglangJSONL) Sniff(name string, head []byte) bool {
 		case key == "random_input_len", key == "random_output_len", key == "random_range_ratio", key == "sharegpt_output_len":
 			lengths = true
 		}
-		v, err := d.Next()
-		if err != nil || d.Skip(v) != nil {
-			break
-		}
-	}
-	return backend && dataset && lengths
+		return true
+	})
+	return !vllm && backend && dataset && lengths
 }
 
 // sglangLines hands the decoder one line of the file at a time, so a
@@ -182,6 +176,9 @@ type sglangBad struct {
 	reason string
 	err    error
 }
+
+// Error lets a sglangBad pass through jsonread.Cursor.
+func (b *sglangBad) Error() string { return b.reason }
 
 func (b *sglangBad) place() string {
 	s := b.where

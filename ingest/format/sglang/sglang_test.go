@@ -926,18 +926,11 @@ func FuzzSGLang(f *testing.F) {
 					t.Fatalf("request %d: %+v", i, q)
 				}
 			}
-			for _, s := range r.Stated {
-				if !benchrun.IsKnown(s.Value) || math.IsInf(s.Value, 0) || s.Value < 0 || s.Metric == "" {
-					t.Fatalf("stated %+v", s)
-				}
-			}
+			ingesttest.FuzzStated(t, r)
 			return nil
 		})
 		if err != nil {
-			var ie *format.InputError
-			if !errors.As(err, &ie) || ie.File != "fuzz.jsonl" || ie.Reason == "" {
-				t.Fatalf("error %T %v", err, err)
-			}
+			ingesttest.FuzzError(t, err, "fuzz.jsonl")
 			if good {
 				t.Fatalf("a file-level error after a good run")
 			}

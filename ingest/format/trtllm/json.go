@@ -19,130 +19,6 @@ import (
 // ---------------------------------------------------------------------------
 // --report_json
 
-// trtllmNode is one JSON value of a report, kept with where it was.
-type trtllmNode struct {
-	kind  pyjson.Kind
-	raw   string // a scalar's JSON text as written
-	str   string // a string's decoded text
-	keys  []string
-	kids  map[string]*trtllmNode
-	items []*trtllmNode
-	at    pyjson.Token // Offset and Line of the value's first token
-}
-
-// trtllmTree decodes the value that begins with first.
-type trtllmTree struct {
-	file  string
-	d     *pyjson.Decoder
-	nodes int
-}
-
-func (t *trtllmTree) value(first pyjson.Token, path string) (*trtllmNode, error) {
-	t.nodes++
-	if t.nodes > trtllmMaxNodes {
-		return nil, format.Errorf(t.file, jsonread.Place("", first), "more than %d JSON values: too large for a trtllm-bench report", trtllmMaxNodes)
-	}
-	n := &trtllmNode{kind: first.Kind, at: pyjson.Token{Offset: first.Offset, Line: first.Line}}
-	prefix := ""
-	if path != "" {
-		prefix = jsonread.KeyPlace(path)
-	}
-	switch first.Kind {
-	case pyjson.ObjectStart:
-		n.kids = map[string]*trtllmNode{}
-		for {
-			kt, err := t.d.Next()
-			if err != nil {
-				return nil, jsonread.Syntax(t.file, prefix, err)
-			}
-			if kt.Kind == pyjson.ObjectEnd {
-				return n, nil
-			}
-			key := string(kt.Bytes)
-			child := key
-			if path != "" {
-				child = path + "." + key
-			}
-			if _, dup := n.kids[key]; dup {
-				return nil, format.Errorf(t.file, jsonread.Place("", kt), "key %q appears twice", child)
-			}
-			vt, err := t.d.Next()
-			if err != nil {
-				return nil, jsonread.Syntax(t.file, jsonread.KeyPlace(child), err)
-			}
-			kid, err := t.value(vt, child)
-			if err != nil {
-				return nil, err
-			}
-			n.keys = append(n.keys, key)
-			n.kids[key] = kid
-		}
-	case pyjson.ArrayStart:
-		for i := 0; ; i++ {
-			vt, err := t.d.Next()
-			if err != nil {
-				return nil, jsonread.Syntax(t.file, prefix, err)
-			}
-			if vt.Kind == pyjson.ArrayEnd {
-				return n, nil
-			}
-			kid, err := t.value(vt, fmt.Sprintf("%s[%d]", path, i))
-			if err != nil {
-				return nil, err
-			}
-			n.items = append(n.items, kid)
-		}
-	case pyjson.String:
-		n.str = string(first.Bytes)
-		n.raw = string(jsonread.AppendExtraString(nil, n.str))
-	case pyjson.Number:
-		n.raw = string(first.Bytes)
-	case pyjson.True:
-		n.raw = "true"
-	case pyjson.False:
-		n.raw = "false"
-	case pyjson.Null:
-		n.raw = "null"
-	default:
-		return nil, format.Errorf(t.file, jsonread.Place(prefix, first), "unexpected %s", first.Kind)
-	}
-	return n, nil
-}
-
-// text is the node's Run.Extra text (jsonread's compact encoding).
-func (n *trtllmNode) text() string {
-	var b strings.Builder
-	n.write(&b)
-	return jsonread.Extra(b.String())
-}
-
-func (n *trtllmNode) write(b *strings.Builder) {
-	switch n.kind {
-	case pyjson.ObjectStart:
-		b.WriteByte('{')
-		for i, k := range n.keys {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.Write(jsonread.AppendExtraString(nil, k))
-			b.WriteByte(':')
-			n.kids[k].write(b)
-		}
-		b.WriteByte('}')
-	case pyjson.ArrayStart:
-		b.WriteByte('[')
-		for i, it := range n.items {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			it.write(b)
-		}
-		b.WriteByte(']')
-	default:
-		b.WriteString(n.raw)
-	}
-}
-
 // Sniff reads the top-level keys: a report dict starts with "engine" and
 // has the "world_info", "request_info" and "performance" dicts beside it.
 func (trtllmJSON) Sniff(name string, head []byte) bool {
@@ -151,16 +27,7 @@ func (trtllmJSON) Sniff(name string, head []byte) bool {
 		return false
 	}
 	var engine, other bool
-	for !(engine && other) {
-		k, err := d.Next()
-		if err != nil || k.Kind != pyjson.Key {
-			break
-		}
-		key := string(k.Bytes)
-		v, err := d.Next()
-		if err != nil {
-			break
-		}
+	jsonread.SniffObject(d, func(key string, v pyjson.Token) bool {
 		if v.Kind == pyjson.ObjectStart {
 			switch key {
 			case "engine":
@@ -169,10 +36,8 @@ func (trtllmJSON) Sniff(name string, head []byte) bool {
 				other = true
 			}
 		}
-		if d.Skip(v) != nil {
-			break
-		}
-	}
+		return !(engine && other)
+	})
 	return engine && other
 }
 
@@ -183,103 +48,103 @@ type trtllmJSONRun struct {
 	stated trtllmStated
 }
 
-func (r *trtllmJSONRun) errAt(path string, n *trtllmNode, msgf string, args ...any) error {
-	return format.Errorf(r.file, jsonread.Place(jsonread.KeyPlace(path), n.at), msgf, args...)
+func (r *trtllmJSONRun) errAt(path string, n *jsonread.Node, msgf string, args ...any) error {
+	return format.Errorf(r.file, jsonread.Place(jsonread.KeyPlace(path), n.At), msgf, args...)
 }
 
 // number reads a numeric leaf; ok is false for NaN, ±Infinity and null,
 // which are kept in Extra with a note.
-func (r *trtllmJSONRun) number(path string, n *trtllmNode) (float64, bool, error) {
-	switch n.kind {
+func (r *trtllmJSONRun) number(path string, n *jsonread.Node) (float64, bool, error) {
+	switch n.Kind {
 	case pyjson.Null:
 		r.run.Extra[path] = "null"
 		return 0, false, nil
 	case pyjson.Number:
 	default:
-		return 0, false, r.errAt(path, n, "expected a number, found %s", n.kind)
+		return 0, false, r.errAt(path, n, "expected a number, found %s", n.Kind)
 	}
-	if c := strings.TrimPrefix(n.raw, "-"); strings.HasPrefix(c, "N") || strings.HasPrefix(c, "I") {
+	if c := strings.TrimPrefix(n.Text, "-"); strings.HasPrefix(c, "N") || strings.HasPrefix(c, "I") {
 		// Python's json.dumps writes NaN and ±Infinity bare.
-		r.run.Extra[path] = n.raw
-		r.run.Notes = append(r.run.Notes, fmt.Sprintf("%s is %s in the file: not stated as a figure", path, n.raw))
+		r.run.Extra[path] = n.Text
+		r.run.Notes = append(r.run.Notes, fmt.Sprintf("%s is %s in the file: not stated as a figure", path, n.Text))
 		return 0, false, nil
 	}
-	v, err := strconv.ParseFloat(n.raw, 64)
+	v, err := strconv.ParseFloat(n.Text, 64)
 	if err != nil && (math.IsInf(v, 0) || !errors.Is(err, strconv.ErrRange)) {
-		return 0, false, r.errAt(path, n, "number %s is out of range", n.raw)
+		return 0, false, r.errAt(path, n, "number %s is out of range", n.Text)
 	}
 	return v, true, nil
 }
 
 // figure states a non-negative figure in its canonical unit.
-func (r *trtllmJSONRun) figure(path string, n *trtllmNode, metric, unit, srcUnit string) error {
+func (r *trtllmJSONRun) figure(path string, n *jsonread.Node, metric, unit, srcUnit string) error {
 	v, ok, err := r.number(path, n)
 	if err != nil || !ok {
 		return err
 	}
 	if v < 0 {
-		return r.errAt(path, n, "negative %s %s", metric, n.raw)
+		return r.errAt(path, n, "negative %s %s", metric, n.Text)
 	}
 	cv := v
 	if srcUnit == "ms" {
-		cv = trtllmMS(n.raw, v)
+		cv = trtllmMS(n.Text, v)
 	}
-	r.stated.add(benchrun.Stated{Metric: metric, Value: cv, Unit: unit, SourceKey: path, SourceUnit: srcUnit}, path, n.raw)
+	r.stated.add(benchrun.Stated{Metric: metric, Value: cv, Unit: unit, SourceKey: path, SourceUnit: srcUnit}, path, n.Text)
 	return nil
 }
 
 // count reads a non-negative whole number.
-func (r *trtllmJSONRun) count(path string, n *trtllmNode) (int64, bool, error) {
+func (r *trtllmJSONRun) count(path string, n *jsonread.Node) (int64, bool, error) {
 	v, ok, err := r.number(path, n)
 	if err != nil || !ok {
 		return 0, false, err
 	}
 	if v != math.Trunc(v) || math.Abs(v) > 1<<53 {
-		return 0, false, r.errAt(path, n, "expected a whole number, found %s", n.raw)
+		return 0, false, r.errAt(path, n, "expected a whole number, found %s", n.Text)
 	}
 	if v < 0 {
-		return 0, false, r.errAt(path, n, "negative count %s", n.raw)
+		return 0, false, r.errAt(path, n, "negative count %s", n.Text)
 	}
 	return int64(v), true, nil
 }
 
 // str reads a string leaf; null is absent.
-func (r *trtllmJSONRun) str(path string, n *trtllmNode) (string, bool, error) {
-	switch n.kind {
+func (r *trtllmJSONRun) str(path string, n *jsonread.Node) (string, bool, error) {
+	switch n.Kind {
 	case pyjson.String:
-		return n.str, true, nil
+		return n.Text, true, nil
 	case pyjson.Null:
 		return "", false, nil
 	}
-	return "", false, r.errAt(path, n, "expected a string, found %s", n.kind)
+	return "", false, r.errAt(path, n, "expected a string, found %s", n.Kind)
 }
 
 // section returns the dict under key, nil when absent or null.
-func (r *trtllmJSONRun) section(root *trtllmNode, key string) (*trtllmNode, error) {
-	n, ok := root.kids[key]
-	if !ok || n.kind == pyjson.Null {
+func (r *trtllmJSONRun) section(root *jsonread.Node, key string) (*jsonread.Node, error) {
+	n := root.Get(key)
+	if n == nil || n.Kind == pyjson.Null {
 		return nil, nil
 	}
-	if n.kind != pyjson.ObjectStart {
-		return nil, r.errAt(key, n, "expected a dict, found %s", n.kind)
+	if n.Kind != pyjson.ObjectStart {
+		return nil, r.errAt(key, n, "expected a dict, found %s", n.Kind)
 	}
 	return n, nil
 }
 
 // percentiles states one PercentileStats dict of a latency metric (ms).
-func (r *trtllmJSONRun) percentiles(path string, n *trtllmNode, metric string) error {
-	if n.kind == pyjson.Null {
+func (r *trtllmJSONRun) percentiles(path string, n *jsonread.Node, metric string) error {
+	if n.Kind == pyjson.Null {
 		r.run.Extra[path] = "null"
 		return nil
 	}
-	if n.kind != pyjson.ObjectStart {
-		return r.errAt(path, n, "expected a dict of percentiles, found %s", n.kind)
+	if n.Kind != pyjson.ObjectStart {
+		return r.errAt(path, n, "expected a dict of percentiles, found %s", n.Kind)
 	}
-	for _, k := range n.keys {
-		kid, p := n.kids[k], path+"."+k
+	for i, k := range n.Keys {
+		kid, p := n.Vals[i], path+"."+k
 		stat, ok := trtllmStat(k)
 		if !ok {
-			r.run.Extra[p] = kid.text()
+			r.run.Extra[p] = kid.Extra()
 			continue
 		}
 		if err := r.figure(p, kid, metric+"."+stat, "s", "ms"); err != nil {
@@ -308,8 +173,9 @@ func (trtllmJSON) Parse(ctx context.Context, name string, rd io.Reader, emit fun
 	if first.Kind != pyjson.ObjectStart {
 		return format.Errorf(name, jsonread.Place("", first), "not a trtllm-bench report: the file holds a %s, not a JSON object", first.Kind)
 	}
-	tree := &trtllmTree{file: name, d: d}
-	root, err := tree.value(first, "")
+	tree := &jsonread.TreeReader{Cursor: jsonread.Cursor{Dec: d, File: name},
+		MaxNodes: trtllmMaxNodes, TooMany: "too large for a trtllm-bench report", Paths: true}
+	root, err := tree.Value(first)
 	if err != nil {
 		return err
 	}
@@ -336,7 +202,7 @@ func (trtllmJSON) Parse(ctx context.Context, name string, rd io.Reader, emit fun
 	return emit(r.run)
 }
 
-func (r *trtllmJSONRun) interpret(root *trtllmNode) error {
+func (r *trtllmJSONRun) interpret(root *jsonread.Node) error {
 	run := r.run
 	perf, err := r.section(root, "performance")
 	if err != nil {
@@ -349,8 +215,8 @@ func (r *trtllmJSONRun) interpret(root *trtllmNode) error {
 	if eng, err := r.section(root, "engine"); err != nil {
 		return err
 	} else if eng != nil {
-		for _, k := range eng.keys {
-			n, p := eng.kids[k], "engine."+k
+		for i, k := range eng.Keys {
+			n, p := eng.Vals[i], "engine."+k
 			switch k {
 			case "model", "version", "backend":
 				s, ok, err := r.str(p, n)
@@ -366,24 +232,24 @@ func (r *trtllmJSONRun) interpret(root *trtllmNode) error {
 					run.Facts["measurement.client_version"] = s
 				default:
 					backend = s
-					run.Extra[p] = n.raw
+					run.Extra[p] = n.Raw()
 				}
 			default:
 				// dtype, kv_cache_dtype and quantization are TRT-LLM's own
 				// spellings (bfloat16, FP8, null): kept as written rather
 				// than set as checkpoint.precision, which the manifest
 				// states in the project's terms.
-				run.Extra[p] = n.text()
+				run.Extra[p] = n.Extra()
 			}
 		}
 	}
 	if world, err := r.section(root, "world_info"); err != nil {
 		return err
 	} else if world != nil {
-		for _, k := range world.keys {
-			n, p := world.kids[k], "world_info."+k
-			run.Extra[p] = n.text()
-			if k == "world_size" && n.kind == pyjson.Number {
+		for i, k := range world.Keys {
+			n, p := world.Vals[i], "world_info."+k
+			run.Extra[p] = n.Extra()
+			if k == "world_size" && n.Kind == pyjson.Number {
 				if c, ok, err := r.count(p, n); err != nil {
 					return err
 				} else if ok && c > 0 {
@@ -395,10 +261,10 @@ func (r *trtllmJSONRun) interpret(root *trtllmNode) error {
 	if req, err := r.section(root, "request_info"); err != nil {
 		return err
 	} else if req != nil {
-		for _, k := range req.keys {
-			n, p := req.kids[k], "request_info."+k
+		for i, k := range req.Keys {
+			n, p := req.Vals[i], "request_info."+k
 			if k != "num_requests" {
-				run.Extra[p] = n.text()
+				run.Extra[p] = n.Extra()
 				continue
 			}
 			c, ok, err := r.count(p, n)
@@ -413,8 +279,8 @@ func (r *trtllmJSONRun) interpret(root *trtllmNode) error {
 			}
 		}
 	}
-	for _, k := range perf.keys {
-		n, p := perf.kids[k], "performance."+k
+	for i, k := range perf.Keys {
+		n, p := perf.Vals[i], "performance."+k
 		if m, ok := trtllmPerformanceKeys[k]; ok {
 			if err := r.figure(p, n, m.metric, m.unit, m.src); err != nil {
 				return err
@@ -428,15 +294,15 @@ func (r *trtllmJSONRun) interpret(root *trtllmNode) error {
 			continue
 		}
 		// Per-user and per-GPU output throughput have no canonical metric.
-		run.Extra[p] = n.text()
+		run.Extra[p] = n.Extra()
 	}
 	streaming := false
 	if sm, err := r.section(root, "streaming_metrics"); err != nil {
 		return err
 	} else if sm != nil {
 		streaming = true
-		for _, k := range sm.keys {
-			n, p := sm.kids[k], "streaming_metrics."+k
+		for i, k := range sm.Keys {
+			n, p := sm.Vals[i], "streaming_metrics."+k
 			var err error
 			switch k {
 			case "avg_ttft_ms":
@@ -450,20 +316,20 @@ func (r *trtllmJSONRun) interpret(root *trtllmNode) error {
 			default:
 				// token_output_speed_tok_s, gen_tps_percentiles: generation
 				// speed per user, no canonical metric.
-				run.Extra[p] = n.text()
+				run.Extra[p] = n.Extra()
 			}
 			if err != nil {
 				return err
 			}
 		}
 	}
-	for _, k := range root.keys {
+	for i, k := range root.Keys {
 		switch k {
 		case "engine", "world_info", "request_info", "performance", "streaming_metrics":
 			continue
 		}
 		// decoding_stats, dataset, energy and keys of newer versions.
-		run.Extra[k] = root.kids[k].text()
+		run.Extra[k] = root.Vals[i].Extra()
 	}
 	if _, ok := run.StatedValue("output_throughput"); !ok {
 		if _, ok := run.StatedValue("duration"); !ok {
@@ -483,7 +349,7 @@ func (r *trtllmJSONRun) interpret(root *trtllmNode) error {
 	if streaming {
 		variant += ", streaming"
 	}
-	if _, ok := root.kids["decoding_stats"]; ok {
+	if root.Get("decoding_stats") != nil {
 		variant += ", speculative decoding"
 	}
 	run.FormatVariant = variant

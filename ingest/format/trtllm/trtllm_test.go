@@ -3,7 +3,6 @@ package trtllm_test
 import (
 	"bytes"
 	"context"
-	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -472,19 +471,10 @@ func ttFuzz(t *testing.T, p format.Parser, data []byte) {
 		if r.Format != p.ID() || r.Facts == nil || r.Extra == nil || r.HasRequests {
 			t.Fatalf("run %+v", r)
 		}
-		for _, s := range r.Stated {
-			if !benchrun.IsKnown(s.Value) || math.IsInf(s.Value, 0) || s.Value < 0 || s.Metric == "" {
-				t.Fatalf("stated %+v", s)
-			}
-		}
+		ingesttest.FuzzStated(t, r)
 		return nil
 	})
-	if err != nil {
-		var ie *format.InputError
-		if !errors.As(err, &ie) || ie.File != "fuzz.txt" || ie.Reason == "" {
-			t.Fatalf("error %T %v", err, err)
-		}
-	}
+	ingesttest.FuzzError(t, err, "fuzz.txt")
 }
 
 func FuzzTRTLLMJSON(f *testing.F) {

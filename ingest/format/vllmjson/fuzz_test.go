@@ -3,7 +3,6 @@ package vllmjson_test
 import (
 	"bytes"
 	"context"
-	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/ingest/format"
 	"github.com/benchledger/benchledger/ingest/format/vllmjson"
+	"github.com/benchledger/benchledger/ingest/internal/ingesttest"
 	"github.com/benchledger/benchledger/internal/testshared"
 )
 
@@ -64,11 +64,6 @@ func FuzzVLLMJSON(f *testing.F) {
 			ordinal++
 			return nil
 		})
-		if err != nil {
-			var ie *format.InputError
-			if !errors.As(err, &ie) || ie.File != "fuzz.json" || ie.Reason == "" {
-				t.Fatalf("error %T %v", err, err)
-			}
-		}
+		ingesttest.FuzzError(t, err, "fuzz.json")
 	})
 }

@@ -52,15 +52,9 @@ func (vllmJSON) Sniff(name string, head []byte) bool {
 		return false
 	}
 	var identity, result bool
-	for !(identity && result) {
-		k, err := d.Next()
-		if err != nil || k.Kind != pyjson.Key {
-			break // the end of the object or of head
-		}
-		key := string(k.Bytes)
-		v, err := d.Next()
-		if err != nil {
-			break
+	jsonread.SniffObject(d, func(key string, v pyjson.Token) bool {
+		if v.Kind == pyjson.EOF {
+			return false // the value is cut off: the key does not count
 		}
 		switch key {
 		case "model_id", "tokenizer_id", "num_prompts", "endpoint_type":
@@ -73,10 +67,8 @@ func (vllmJSON) Sniff(name string, head []byte) bool {
 		case "completed", "duration":
 			result = result || v.Kind == pyjson.Number
 		}
-		if d.Skip(v) != nil {
-			break
-		}
-	}
+		return !(identity && result)
+	})
 	return identity && result
 }
 
@@ -249,7 +241,6 @@ type vllmRunBuilder struct {
 	p      *vllmJSONParser
 	run    *benchrun.Run
 	prefix string // "object 2, " when the file has several runs
-	seen   map[string]bool
 
 	reqs      []benchrun.Request
 	nFixed    bool   // the first per-request list has ended and set the count
@@ -288,7 +279,6 @@ func (b *vllmRunBuilder) next(prefix string) (pyjson.Token, error) {
 func (p *vllmJSONParser) object(first pyjson.Token, ordinal int, inList bool) (*benchrun.Run, error) {
 	b := &vllmRunBuilder{
 		p:          p,
-		seen:       make(map[string]bool, 64),
 		numPrompts: -1,
 		run: &benchrun.Run{
 			Ordinal:          ordinal,
@@ -305,26 +295,21 @@ func (p *vllmJSONParser) object(first pyjson.Token, ordinal int, inList bool) (*
 	if ordinal > 0 || inList {
 		b.prefix = fmt.Sprintf("object %d, ", ordinal)
 	}
-	for {
-		kt, err := b.next("")
-		if err != nil {
-			return nil, err
-		}
-		if kt.Kind == pyjson.ObjectEnd {
-			break
-		}
+	seen := make(map[string]bool, 64)
+	c := jsonread.Cursor{Dec: b.p.d, File: b.p.file, Prefix: b.prefix}
+	if _, err := c.Keys(func(kt pyjson.Token) error {
 		key := string(kt.Bytes)
-		if b.seen[key] {
-			return nil, b.errAt("", kt, "key %q appears twice in one run", key)
+		if seen[key] {
+			return b.errAt("", kt, "key %q appears twice in one run", key)
 		}
-		b.seen[key] = true
-		vt, err := b.next(jsonread.KeyPlace(key))
+		seen[key] = true
+		vt, err := b.p.d.Next()
 		if err != nil {
-			return nil, err
+			return b.p.syntax(err, b.prefix+jsonread.KeyPlace(key))
 		}
-		if err := b.field(key, vt); err != nil {
-			return nil, err
-		}
+		return b.field(key, vt)
+	}); err != nil {
+		return nil, err
 	}
 	if err := b.finish(inList); err != nil {
 		return nil, err

@@ -49,27 +49,21 @@ func (vllmThroughput) Sniff(name string, head []byte) bool {
 		return false
 	}
 	have := map[string]bool{}
-	for {
-		k, err := d.Next()
-		if err != nil || k.Kind != pyjson.Key {
-			break
-		}
-		key := string(k.Bytes)
-		v, err := d.Next()
-		if err != nil {
-			break
+	serve := false
+	jsonread.SniffObject(d, func(key string, v pyjson.Token) bool {
+		if v.Kind == pyjson.EOF {
+			return false
 		}
 		switch key {
 		case "elapsed_time", "requests_per_second", "tokens_per_second", "num_requests":
 			have[key] = v.Kind == pyjson.Number
 		case "duration", "completed", "model_id", "date", "ttfts":
-			return false // a vllm bench serve result
+			serve = true // a vllm bench serve result
+			return false
 		}
-		if d.Skip(v) != nil {
-			break
-		}
-	}
-	return have["elapsed_time"] && have["requests_per_second"] && have["tokens_per_second"] && have["num_requests"]
+		return true
+	})
+	return !serve && have["elapsed_time"] && have["requests_per_second"] && have["tokens_per_second"] && have["num_requests"]
 }
 
 // Parse reads the one result object of the file.
@@ -100,45 +94,19 @@ func (vllmThroughput) Parse(ctx context.Context, name string, r io.Reader, emit 
 	}
 	vals := map[string]value{}
 	var unknown []string
-	seen := map[string]bool{}
-	for n := 0; ; n++ {
-		if n%1024 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		kt, err := d.Next()
-		if err != nil {
-			return jsonread.Syntax(name, "", err)
-		}
-		if kt.Kind == pyjson.ObjectEnd {
-			break
-		}
-		key := string(kt.Bytes)
-		if seen[key] {
-			return format.Errorf(name, jsonread.Place("", kt), "key %q appears twice", key)
-		}
-		seen[key] = true
-		vt, err := d.Next()
-		if err != nil {
-			return jsonread.Syntax(name, jsonread.KeyPlace(key), err)
-		}
+	c := jsonread.Cursor{Dec: d, File: name, Ctx: ctx}
+	_, err = c.Object(map[string]bool{}, func(m jsonread.Member) error {
+		key, vt := m.Key, m.Value
 		known := false
 		for _, k := range vllmThroughputKeys {
 			known = known || k == key
 		}
 		if !known {
 			// A fork's additions (extract_tokens, ...) or a newer key.
-			raw, size, err := d.Capture(vt, jsonread.ExtraLimit, nil)
-			if err != nil {
-				return jsonread.Syntax(name, jsonread.KeyPlace(key), err)
-			}
-			run.Extra[key] = string(raw)
-			if size > jsonread.ExtraLimit {
-				run.Extra[key] = jsonread.OversizeNote(size)
-			}
+			var err error
+			run.Extra[key], err = c.Keep(jsonread.KeyPlace(key), vt)
 			unknown = append(unknown, key)
-			continue
+			return err
 		}
 		place := jsonread.Place(jsonread.KeyPlace(key), vt)
 		if vt.Kind != pyjson.Number {
@@ -154,6 +122,10 @@ func (vllmThroughput) Parse(ctx context.Context, name string, r io.Reader, emit 
 			return format.Errorf(name, place, "negative %s %s", key, vt.Bytes)
 		}
 		vals[key] = value{v, string(vt.Bytes), pyjson.Token{Offset: vt.Offset, Line: vt.Line}}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	if err := jsonread.End(name, d, "a vllm bench throughput result"); err != nil {
 		return err

@@ -1,7 +1,6 @@
 package vllmthroughput_test
 
 import (
-	"errors"
 	"math"
 	"os"
 	"path/filepath"
@@ -199,7 +198,7 @@ func FuzzVLLMThroughput(f *testing.F) {
 		p.Sniff("fuzz.json", data[:min(len(data), format.HeadSize)])
 		runs, err := ingesttest.Parse(p, "fuzz.json", data)
 		if err != nil {
-			ltFuzzInputError(t, err)
+			ingesttest.FuzzError(t, err, "fuzz.json")
 			return
 		}
 		for _, r := range runs {
@@ -210,12 +209,4 @@ func FuzzVLLMThroughput(f *testing.F) {
 			}
 		}
 	})
-}
-
-func ltFuzzInputError(t *testing.T, err error) {
-	t.Helper()
-	var ie *format.InputError
-	if !errors.As(err, &ie) || ie.File != "fuzz.json" || ie.Reason == "" {
-		t.Fatalf("error %T %v", err, err)
-	}
 }

@@ -110,6 +110,30 @@ func WantInputError(t testing.TB, err error, place, reason string) {
 	}
 }
 
+// FuzzError fails unless err, what a parser returned for arbitrary bytes
+// named file, is nil or an InputError naming file with a reason: no other
+// error may come from the bytes alone.
+func FuzzError(t testing.TB, err error, file string) {
+	t.Helper()
+	if err != nil {
+		var ie *format.InputError
+		if !errors.As(err, &ie) || ie.File != file || ie.Reason == "" {
+			t.Fatalf("error %T %v", err, err)
+		}
+	}
+}
+
+// FuzzStated fails on a stated figure of r that is unknown, infinite,
+// negative or unnamed.
+func FuzzStated(t testing.TB, r *benchrun.Run) {
+	t.Helper()
+	for _, s := range r.Stated {
+		if !benchrun.IsKnown(s.Value) || math.IsInf(s.Value, 0) || s.Value < 0 || s.Metric == "" {
+			t.Fatalf("stated %+v", s)
+		}
+	}
+}
+
 // Detect returns the format id Detect picks for a file ("" for none).
 func Detect(path string, data []byte) string {
 	d := registry.Detect(path, data[:min(len(data), format.HeadSize)])
