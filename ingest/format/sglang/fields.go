@@ -620,8 +620,12 @@ func sglangServerStrings(raw []byte, top bool) map[string]string {
 			out[key] = string(v.Bytes)
 		case top && key == "decode" && v.Kind == pyjson.ArrayStart:
 			el, err := d.Next()
-			if err != nil {
+			if err != nil || el.Kind == pyjson.EOF {
 				return out
+			}
+			if el.Kind == pyjson.ArrayEnd {
+				// An empty list: nothing of the decode server's to read.
+				continue
 			}
 			if el.Kind == pyjson.ObjectStart {
 				sub, size, err := d.Capture(el, sglangServerInfoLimit, nil)
@@ -635,7 +639,7 @@ func sglangServerStrings(raw []byte, top bool) map[string]string {
 			// The rest of the list.
 			for {
 				t, err := d.Next()
-				if err != nil {
+				if err != nil || t.Kind == pyjson.EOF {
 					return out
 				}
 				if t.Kind == pyjson.ArrayEnd {

@@ -475,6 +475,12 @@ func TestSGLangVariants(t *testing.T) {
 					t.Errorf("extra %v notes %q", r.Extra, r.Notes)
 				}
 			}, "benchmark/serving.py (with server_info)"},
+		// An empty decode list once made the server_info walk read past
+		// the list's end and loop at the end of the value.
+		{"server_info with an empty decode list", `{"tag": "x", "backend": "sglang", "dataset_name": "random", "request_rate": 1.0, "max_concurrency": null, "sharegpt_output_len": null, "random_input_len": 8, "random_output_len": 8, "random_range_ratio": 1.0, "server_info": {"decode": [], "version": "0.5.3", "model_path": "/models/qwen"}, "duration": 9.5, "completed": 10}`,
+			func(t *testing.T, r *benchrun.Run) {
+				sgCheckFacts(t, r, map[string]string{"runtime.version": "0.5.3", "checkpoint.model_id": "/models/qwen"})
+			}, "benchmark/serving.py (with server_info)"},
 		{"server_info of another server", `{"tag": "x", "backend": "sglang", "dataset_name": "random", "request_rate": 1.0, "max_concurrency": null, "sharegpt_output_len": null, "random_input_len": 8, "random_output_len": 8, "random_range_ratio": 1.0, "server_info": {"detail": "Not Found"}, "duration": 9.5, "completed": 10}`,
 			func(t *testing.T, r *benchrun.Run) {
 				sgCheckFacts(t, r, nil, "runtime.engine", "runtime.version")
