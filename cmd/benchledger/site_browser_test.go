@@ -132,7 +132,7 @@ func TestSiteInBrowser(t *testing.T) {
 	if n := eval[int](t, p, `document.querySelectorAll('table.comparison tbody tr').length`); n != 1 {
 		t.Errorf("comparison page has %d figure rows", n)
 	}
-	if err := p.Eval(`history.back()`, nil); err != nil {
+	if err := p.Eval(`(setTimeout(function(){ history.back(); }, 0), true)`, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := p.WaitFor(`location.pathname.endsWith('/runs.html') && document.readyState === 'complete' && document.getElementById('compare') !== null`); err != nil {
@@ -162,7 +162,7 @@ func TestSiteInBrowser(t *testing.T) {
 	// A diff of a run the site does not have says so, without an error
 	// in the console.
 	dp := openSitePage(t, site, "en/diff.html", "document.readyState === 'complete'")
-	if err := dp.Eval(`location.hash = '#a=`+sweepIDs[0]+`&b=zz0000000000'; location.reload(); true`, nil); err != nil {
+	if err := dp.Eval(`location.hash = '#a=`+sweepIDs[0]+`&b=zz0000000000'; setTimeout(function(){ location.reload(); }, 0); true`, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := dp.WaitFor(`window.__diffReady === true && !document.getElementById('diff-error').hidden`); err != nil {

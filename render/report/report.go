@@ -193,7 +193,7 @@ func Render(ctx context.Context, res *casestudy.Result, src Source, opt Options)
 				if err := ctx.Err(); err != nil {
 					return written, err
 				}
-				data, err := svg.RenderNumbers(c.option, chartWidth, chartHeight, p.number)
+				data, err := svg.RenderWith(c.option, chartWidth, chartHeight, svg.Numbers{Key: p.Lang, Format: p.number})
 				if err != nil {
 					return written, fmt.Errorf("report: chart %s (%s): %w", c.ID, p.Lang, err)
 				}

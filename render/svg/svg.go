@@ -9,10 +9,12 @@
 package svg
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -171,6 +173,61 @@ func RenderNumbers(option json.RawMessage, width, height int, number func(float6
 	}
 	defaultMu.Unlock()
 	return r.RenderNumbers(option, width, height, number)
+}
+
+// Numbers is how a chart's value-axis numbers are written: Format (nil
+// keeps ECharts' own) and Key, which names that format (a language tag), so
+// that a chart already drawn with the same format can be reused.
+type Numbers struct {
+	Key    string
+	Format func(float64) string
+}
+
+// drawn holds the charts this process has drawn, by option, size and
+// numbers key. A chart is a pure function of those, and drawing one in
+// ECharts under goja costs tens of milliseconds: a report in HTML and
+// Markdown, the site's copy of a case study and a test binary's many
+// renders of one campaign each draw the same charts again.
+var drawn struct {
+	sync.Mutex
+	svgs  map[[sha256.Size]byte][]byte
+	bytes int
+}
+
+// drawnLimit bounds the memory the drawn charts hold; past it the cache
+// starts again empty.
+const drawnLimit = 32 << 20
+
+// RenderWith is RenderNumbers for a named number format: equal options,
+// sizes and keys give the chart drawn before (a copy of it). A format
+// without a key is drawn every time.
+func RenderWith(option json.RawMessage, width, height int, n Numbers) ([]byte, error) {
+	if n.Format != nil && n.Key == "" {
+		return RenderNumbers(option, width, height, n.Format)
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%d\x00%d\x00%q\x00%t\x00", width, height, n.Key, n.Format != nil)
+	h.Write(option)
+	var key [sha256.Size]byte
+	h.Sum(key[:0])
+	drawn.Lock()
+	svg, ok := drawn.svgs[key]
+	drawn.Unlock()
+	if ok {
+		return slices.Clone(svg), nil
+	}
+	svg, err := RenderNumbers(option, width, height, n.Format)
+	if err != nil {
+		return nil, err
+	}
+	drawn.Lock()
+	if drawn.svgs == nil || drawn.bytes+len(svg) > drawnLimit {
+		drawn.svgs, drawn.bytes = map[[sha256.Size]byte][]byte{}, 0
+	}
+	drawn.svgs[key] = slices.Clone(svg)
+	drawn.bytes += len(svg)
+	drawn.Unlock()
+	return svg, nil
 }
 
 // zrender names CSS classes, gradients, clip paths and patterns after a

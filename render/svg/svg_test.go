@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -273,5 +274,58 @@ func BenchmarkRender(b *testing.B) {
 		if _, err := r.Render(c.Option, 640, 400); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestRenderWithReusesDrawnCharts: a chart asked for again with the same
+// option, size and numbers key is the one drawn before, byte for byte and
+// without drawing; another key or size is drawn anew; a caller that changes
+// the returned bytes does not change the next caller's.
+func TestRenderWithReusesDrawnCharts(t *testing.T) {
+	renderer(t) // skips without the asset
+	c := sampleCharts(t, chinese)[0]
+	comma := Numbers{Key: "test-comma", Format: func(v float64) string { return strings.ReplaceAll(strconv.FormatFloat(v, 'f', -1, 64), ".", ",") + "u" }}
+	first, err := RenderWith(c.Option, 600, 360, comma)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := RenderNumbers(c.Option, 600, 360, comma.Format)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(first, want) {
+		t.Fatal("RenderWith draws what RenderNumbers draws")
+	}
+	first[0] = 'X'
+	drawnCount := func() int { drawn.Lock(); defer drawn.Unlock(); return len(drawn.svgs) }
+	n := drawnCount()
+	again, err := RenderWith(c.Option, 600, 360, comma)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if drawnCount() != n {
+		t.Error("a chart asked for again was drawn again")
+	}
+	if !bytes.Equal(again, want) {
+		t.Error("a chart asked for again is the one drawn before, unchanged by what a caller did to its copy")
+	}
+	// A format under another key is drawn, not taken from the cache.
+	plain := Numbers{Key: "test-plain", Format: func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) + "v" }}
+	other, err := RenderWith(c.Option, 600, 360, plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(other, want) || !bytes.Contains(other, []byte("v<")) {
+		t.Error("another numbers key is drawn with its own format")
+	}
+	bigger, err := RenderWith(c.Option, 700, 360, comma)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Equal(bigger, want) {
+		t.Error("another size is drawn anew")
+	}
+	if drawnCount() != n+2 {
+		t.Errorf("another key and another size are kept beside the first: %d charts, want %d", drawnCount(), n+2)
 	}
 }
