@@ -219,7 +219,8 @@ func TestReportUnknownBinding(t *testing.T) {
 	db, specPath := demoArchive(t)
 	writeFile(t, filepath.Join(filepath.Dir(specPath), "narrative", "en.md"), "Throughput rose to {{scheduler_tuning.nope}}.\n")
 	out := t.TempDir()
-	r := bl(t, "report", "--db", db, "--out", out, "--lang", "en", specPath)
+	// The binding is the point, not the audit pages.
+	r := bl(t, "report", "--db", db, "--out", out, "--lang", "en", "--no-audit", specPath)
 	if r.code != 1 {
 		t.Fatalf("want exit 1, got %v", r)
 	}
@@ -242,7 +243,7 @@ func TestReportEscapesHostileText(t *testing.T) {
 	// An archive whose runs carry hostile provenance text.
 	db2 := hostileDemoArchive(t, hostile)
 	out := t.TempDir()
-	if r := bl(t, "report", "--db", db2, "--out", out, "--lang", "en", "--format", "html,md", specPath); r.code != 0 {
+	if r := bl(t, "report", "--db", db2, "--out", out, "--lang", "en", "--format", "html,md", "--no-audit", specPath); r.code != 0 {
 		t.Fatal(r)
 	}
 	html, _ := os.ReadFile(filepath.Join(out, "qwen3-batch.en.html"))
