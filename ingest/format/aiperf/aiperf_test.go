@@ -45,15 +45,6 @@ func apOne(t *testing.T, p format.Parser, name string, data []byte) *benchrun.Ru
 	return runs[0]
 }
 
-func apRead(t testing.TB, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // apDetect names the format Detect picks for a file ("" for none).
 func apDetect(name string, data []byte) string {
 	d := registry.Detect(name, data[:min(len(data), format.HeadSize)])
@@ -270,7 +261,7 @@ func TestAIPerfSamples(t *testing.T) {
 	for _, path := range testshared.Samples(t, "aiperf") {
 		name := filepath.Base(path)
 		t.Run(name, func(t *testing.T) {
-			data := apRead(t, path)
+			data := ingesttest.Read(t, path)
 			c, known := checks[name]
 			got := apDetect(name, data)
 			if !known {
@@ -298,7 +289,7 @@ func TestAIPerfSamples(t *testing.T) {
 // is AIPerf's window; percentiles linear; population std).
 func TestAIPerfSampleFiguresAgree(t *testing.T) {
 	dir := testshared.Dir(t, filepath.Join("samples", "aiperf"))
-	records := apOne(t, aiperf.NewRecords(), apSampleJSONL, apRead(t, filepath.Join(dir, apSampleJSONL)))
+	records := apOne(t, aiperf.NewRecords(), apSampleJSONL, ingesttest.Read(t, filepath.Join(dir, apSampleJSONL)))
 	for _, c := range []struct {
 		file    string
 		p       format.Parser
@@ -308,7 +299,7 @@ func TestAIPerfSampleFiguresAgree(t *testing.T) {
 		{apSampleJSON, aiperf.NewJSON(), false, 44},
 		{apSampleCSV, aiperf.NewCSV(), true, 44},
 	} {
-		r := apOne(t, c.p, c.file, apRead(t, filepath.Join(dir, c.file)))
+		r := apOne(t, c.p, c.file, ingesttest.Read(t, filepath.Join(dir, c.file)))
 		a := apCheck(t, r, records, c.rounded)
 		for _, d := range a.Disagreements() {
 			t.Errorf("%s: %s stated %.9g recomputed %.9g: %s", c.file, d.Metric, d.Stated, d.Recomputed, d.Reason)
@@ -343,7 +334,7 @@ func TestAIPerfSampleFiguresAgree(t *testing.T) {
 func TestAIPerfFixtures(t *testing.T) {
 	const key = "aiperf:requests=3,errors=1,output_tokens=13,duration=0.70s"
 	dir := filepath.Join("testdata", "aiperf")
-	records := apOne(t, aiperf.NewRecords(), "current_profile_export.jsonl", apRead(t, filepath.Join(dir, "current_profile_export.jsonl")))
+	records := apOne(t, aiperf.NewRecords(), "current_profile_export.jsonl", ingesttest.Read(t, filepath.Join(dir, "current_profile_export.jsonl")))
 	t.Run("records", func(t *testing.T) {
 		r := records
 		if r.FormatVariant != "request_start_ns metadata" || len(r.Requests) != 4 || r.Completed != 3 || r.Failed != 1 {
@@ -370,7 +361,7 @@ func TestAIPerfFixtures(t *testing.T) {
 		}
 	})
 	t.Run("versioned json", func(t *testing.T) {
-		r := apOne(t, aiperf.NewJSON(), "current_profile_export_aiperf.json", apRead(t, filepath.Join(dir, "current_profile_export_aiperf.json")))
+		r := apOne(t, aiperf.NewJSON(), "current_profile_export_aiperf.json", ingesttest.Read(t, filepath.Join(dir, "current_profile_export_aiperf.json")))
 		if r.FormatVariant != "schema 1.5" || r.Companion != key || r.Completed != 3 || r.Failed != 1 {
 			t.Errorf("variant %q companion %q completed %d failed %d", r.FormatVariant, r.Companion, r.Completed, r.Failed)
 		}
@@ -387,7 +378,7 @@ func TestAIPerfFixtures(t *testing.T) {
 		}
 	})
 	t.Run("csv with sum and p10", func(t *testing.T) {
-		r := apOne(t, aiperf.NewCSV(), "current_profile_export_aiperf.csv", apRead(t, filepath.Join(dir, "current_profile_export_aiperf.csv")))
+		r := apOne(t, aiperf.NewCSV(), "current_profile_export_aiperf.csv", ingesttest.Read(t, filepath.Join(dir, "current_profile_export_aiperf.csv")))
 		if r.FormatVariant != "two sections, statistics with p10" || r.Companion != key || r.Completed != 3 || r.Failed != 1 {
 			t.Errorf("variant %q companion %q", r.FormatVariant, r.Companion)
 		}
@@ -400,7 +391,7 @@ func TestAIPerfFixtures(t *testing.T) {
 		}
 	})
 	t.Run("flat json", func(t *testing.T) {
-		r := apOne(t, aiperf.NewJSON(), "flat_profile_export_aiperf.json", apRead(t, filepath.Join(dir, "flat_profile_export_aiperf.json")))
+		r := apOne(t, aiperf.NewJSON(), "flat_profile_export_aiperf.json", ingesttest.Read(t, filepath.Join(dir, "flat_profile_export_aiperf.json")))
 		if r.FormatVariant != "flat (GenAI-Perf-compatible, no schema_version)" || r.Companion != key {
 			t.Errorf("variant %q companion %q", r.FormatVariant, r.Companion)
 		}
@@ -417,7 +408,7 @@ func TestAIPerfFixtures(t *testing.T) {
 			"current_profile_export.jsonl": "aiperf-records", "current_profile_export_aiperf.json": "aiperf-json",
 			"current_profile_export_aiperf.csv": "aiperf-csv", "flat_profile_export_aiperf.json": "aiperf-json",
 		} {
-			if got := apDetect(file, apRead(t, filepath.Join(dir, file))); got != want {
+			if got := apDetect(file, ingesttest.Read(t, filepath.Join(dir, file))); got != want {
 				t.Errorf("%s detected as %q, want %q", file, got, want)
 			}
 		}
@@ -427,25 +418,14 @@ func TestAIPerfFixtures(t *testing.T) {
 // TestAIPerfSniffOthers: no other tool's sample is taken for AIPerf, and
 // AIPerf's files are not taken for another format.
 func TestAIPerfSniffOthers(t *testing.T) {
-	root := testshared.Dir(t, "samples")
-	dirs, err := os.ReadDir(root)
-	if err != nil {
-		t.Fatal(err)
-	}
 	ours := []format.Parser{aiperf.NewJSON(), aiperf.NewCSV(), aiperf.NewRecords()}
-	for _, d := range dirs {
-		if !d.IsDir() || d.Name() == "aiperf" {
-			continue
-		}
-		for _, path := range testshared.Samples(t, d.Name()) {
-			data := apRead(t, path)
-			for _, p := range ours {
-				if p.Sniff(filepath.Base(path), data[:min(len(data), format.HeadSize)]) {
-					t.Errorf("%s/%s sniffed as %s", d.Name(), filepath.Base(path), p.ID())
-				}
+	ingesttest.EachSample(t, func(tool, path string, head []byte) {
+		for _, p := range ours {
+			if tool != "aiperf" && p.Sniff(filepath.Base(path), head) {
+				t.Errorf("%s/%s sniffed as %s", tool, filepath.Base(path), p.ID())
 			}
 		}
-	}
+	})
 	for _, s := range []string{
 		``, `{}`, `[]`, `{"records": []}`, `{"records": {"x": {"value": 1}}}`, `{"time_to_first_token": {"unit": "ms", "avg": 1.0}, "input_config": {}}`,
 		`{"benchledger_trace": 1}`, `{"metadata": {"timestamp_ns": 1}, "metrics": {}}`, `{"metadata": {"worker_id": "w"}, "metrics": {}}`,

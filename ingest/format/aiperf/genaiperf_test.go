@@ -46,7 +46,7 @@ func TestGenAIPerfIdentity(t *testing.T) {
 // gpRecords parses the perf_analyzer fixture: two experiments.
 func gpRecords(t *testing.T) []*benchrun.Run {
 	t.Helper()
-	runs, err := apParse(aiperf.NewPerfAnalyzerJSON(), "profile_export.json", apRead(t, filepath.Join(gpDir, "profile_export.json")))
+	runs, err := apParse(aiperf.NewPerfAnalyzerJSON(), "profile_export.json", ingesttest.Read(t, filepath.Join(gpDir, "profile_export.json")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,8 +101,8 @@ func TestPerfAnalyzerFixture(t *testing.T) {
 
 func TestGenAIPerfFixtures(t *testing.T) {
 	records := gpRecords(t)[0]
-	jsonRun := apOne(t, aiperf.NewGenAIPerfJSON(), "profile_export_genai_perf.json", apRead(t, filepath.Join(gpDir, "profile_export_genai_perf.json")))
-	csvRun := apOne(t, aiperf.NewGenAIPerfCSV(), "profile_export_genai_perf.csv", apRead(t, filepath.Join(gpDir, "profile_export_genai_perf.csv")))
+	jsonRun := apOne(t, aiperf.NewGenAIPerfJSON(), "profile_export_genai_perf.json", ingesttest.Read(t, filepath.Join(gpDir, "profile_export_genai_perf.json")))
+	csvRun := apOne(t, aiperf.NewGenAIPerfCSV(), "profile_export_genai_perf.csv", ingesttest.Read(t, filepath.Join(gpDir, "profile_export_genai_perf.csv")))
 
 	r := jsonRun
 	if r.Format != "genai-perf-json" || r.SourceTool != "genai-perf" || r.Completed != -1 || r.Failed != -1 {
@@ -179,7 +179,7 @@ func TestGenAIPerfDetect(t *testing.T) {
 		"profile_export.json": "perf-analyzer-json", "profile_export_genai_perf.json": "genai-perf-json",
 		"profile_export_genai_perf.csv": "genai-perf-csv",
 	} {
-		if got := apDetect(file, apRead(t, filepath.Join(gpDir, file))); got != want {
+		if got := apDetect(file, ingesttest.Read(t, filepath.Join(gpDir, file))); got != want {
 			t.Errorf("%s detected as %q, want %q", file, got, want)
 		}
 	}
@@ -191,7 +191,7 @@ func TestGenAIPerfDetect(t *testing.T) {
 		aiperfFiles = append(aiperfFiles, shared...)
 	}
 	for _, path := range aiperfFiles {
-		data := apRead(t, path)
+		data := ingesttest.Read(t, path)
 		for _, p := range ours {
 			if p.Sniff(filepath.Base(path), data[:min(len(data), format.HeadSize)]) {
 				t.Errorf("%s sniffed as %s", path, p.ID())

@@ -41,7 +41,7 @@ func gsRawFigures() map[string]float64 {
 }
 
 func TestGPUStackRecordJSON(t *testing.T) {
-	data := glRead(t, "testdata/gpustack/record_single.json")
+	data := ingesttest.Read(t, "testdata/gpustack/record_single.json")
 	if got := glDetected("record_single.json", data); got != guidellm.GPUStackID {
 		t.Errorf("detected as %q", got)
 	}
@@ -85,7 +85,7 @@ func TestGPUStackRecordJSON(t *testing.T) {
 }
 
 func TestGPUStackExportYAML(t *testing.T) {
-	data := glRead(t, "testdata/gpustack/export.yaml")
+	data := ingesttest.Read(t, "testdata/gpustack/export.yaml")
 	var sniffed []string
 	for _, p := range registry.Parsers() {
 		if p.Sniff("export.yaml", data[:min(len(data), format.HeadSize)]) {
@@ -149,7 +149,7 @@ func TestGPUStackExportYAML(t *testing.T) {
 func TestGPUStackConsoleSample(t *testing.T) {
 	for _, path := range testshared.Samples(t, "gpustack") {
 		name := filepath.Base(path)
-		data := glRead(t, path)
+		data := ingesttest.Read(t, path)
 		p := guidellm.NewGPUStack()
 		if !p.Sniff(name, data) {
 			t.Errorf("%s not sniffed", name)
@@ -172,7 +172,7 @@ func TestGPUStackConsoleSample(t *testing.T) {
 }
 
 func TestGPUStackBadInput(t *testing.T) {
-	record := string(glRead(t, "testdata/gpustack/record_single.json"))
+	record := string(ingesttest.Read(t, "testdata/gpustack/record_single.json"))
 	fileErrors := []struct{ name, data, place, reason string }{
 		{"empty", "", "", "the file is empty"},
 		{"blank", "\n  \n", "", "the file is empty"},

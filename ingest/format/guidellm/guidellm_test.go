@@ -40,15 +40,6 @@ func glMustParse(t *testing.T, p format.Parser, name string, data []byte) []*ben
 	return runs
 }
 
-func glRead(t testing.TB, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 // glDetected is the format Detect picks for a file, or why it picks none.
 func glDetected(name string, data []byte) string {
 	d := registry.Detect(name, data[:min(len(data), format.HeadSize)])
@@ -273,7 +264,7 @@ func TestGuidellmSamples(t *testing.T) {
 	for _, path := range testshared.Samples(t, "guidellm") {
 		name := filepath.Base(path)
 		t.Run(name, func(t *testing.T) {
-			data := glRead(t, path)
+			data := ingesttest.Read(t, path)
 			if got := glDetected(name, data); got != "guidellm-report" {
 				t.Errorf("detected as %q", got)
 			}
@@ -299,7 +290,7 @@ func TestGuidellmSamples(t *testing.T) {
 func TestGuidellmFixtures(t *testing.T) {
 	p := guidellm.New()
 	t.Run("sweep_v07_samples.json", func(t *testing.T) {
-		runs := glMustParse(t, p, "sweep_v07_samples.json", glRead(t, "testdata/guidellm/sweep_v07_samples.json"))
+		runs := glMustParse(t, p, "sweep_v07_samples.json", ingesttest.Read(t, "testdata/guidellm/sweep_v07_samples.json"))
 		if len(runs) != 3 {
 			t.Fatalf("%d runs", len(runs))
 		}
@@ -358,7 +349,7 @@ func TestGuidellmFixtures(t *testing.T) {
 		}
 	})
 	t.Run("args_v04.json", func(t *testing.T) {
-		runs := glMustParse(t, p, "args_v04.json", glRead(t, "testdata/guidellm/args_v04.json"))
+		runs := glMustParse(t, p, "args_v04.json", ingesttest.Read(t, "testdata/guidellm/args_v04.json"))
 		r := runs[0]
 		if len(runs) != 1 || r.FormatVariant != "0.4 (args)" {
 			t.Fatalf("%d runs, variant %q", len(runs), r.FormatVariant)
@@ -372,12 +363,12 @@ func TestGuidellmFixtures(t *testing.T) {
 		glWant(t, r, map[string]float64{"completed": 10, "total_output_tokens": 610})
 	})
 	t.Run("report_v07.yaml", func(t *testing.T) {
-		data := glRead(t, "testdata/guidellm/report_v07.yaml")
+		data := ingesttest.Read(t, "testdata/guidellm/report_v07.yaml")
 		if !p.Sniff("report_v07.yaml", data) {
 			t.Error("YAML report not sniffed")
 		}
 		runs := glMustParse(t, p, "report_v07.yaml", data)
-		json := glMustParse(t, p, "sweep_v07_samples.json", glRead(t, "testdata/guidellm/sweep_v07_samples.json"))
+		json := glMustParse(t, p, "sweep_v07_samples.json", ingesttest.Read(t, "testdata/guidellm/sweep_v07_samples.json"))
 		r := runs[0]
 		if len(runs) != 1 || !strings.HasSuffix(r.FormatVariant, ", YAML") || !strings.HasPrefix(r.Location, "benchmark 0 at line ") {
 			t.Fatalf("%d runs %q %q", len(runs), r.FormatVariant, r.Location)
@@ -415,7 +406,7 @@ func glReportJSON(benches ...string) string {
 
 func TestGuidellmBadInput(t *testing.T) {
 	good := glBenchJSON(nil)
-	sweep := glRead(t, "testdata/guidellm/sweep_v07_samples.json")
+	sweep := ingesttest.Read(t, "testdata/guidellm/sweep_v07_samples.json")
 	fileErrors := []struct {
 		name, data, place, reason string
 	}{
@@ -495,7 +486,7 @@ func TestGuidellmBadInput(t *testing.T) {
 func TestGuidellmSniff(t *testing.T) {
 	p := guidellm.New()
 	for _, path := range []string{"testdata/guidellm/sweep_v07_samples.json", "testdata/guidellm/args_v04.json", "testdata/guidellm/report_v07.yaml"} {
-		if !p.Sniff(filepath.Base(path), glRead(t, path)) {
+		if !p.Sniff(filepath.Base(path), ingesttest.Read(t, path)) {
 			t.Errorf("%s not sniffed", path)
 		}
 	}
@@ -532,7 +523,7 @@ func TestGuidellmSniff(t *testing.T) {
 			continue
 		}
 		for _, path := range testshared.Samples(t, d.Name()) {
-			data := glRead(t, path)
+			data := ingesttest.Read(t, path)
 			head := data[:min(len(data), format.HeadSize)]
 			if got := p.Sniff(filepath.Base(path), head); got != (d.Name() == "guidellm") {
 				t.Errorf("%s/%s: guidellm Sniff %v", d.Name(), filepath.Base(path), got)
@@ -550,7 +541,7 @@ func TestGuidellmSniff(t *testing.T) {
 }
 
 func TestGuidellmEmitErrorAndCancel(t *testing.T) {
-	data := glRead(t, "testdata/guidellm/sweep_v07_samples.json")
+	data := ingesttest.Read(t, "testdata/guidellm/sweep_v07_samples.json")
 	stop := errors.New("stop")
 	n := 0
 	err := guidellm.New().Parse(context.Background(), "s.json", bytes.NewReader(data), func(*benchrun.Run) error {

@@ -318,23 +318,11 @@ func TestLLMPerfSniffsOnlyItsOwn(t *testing.T) {
 			t.Errorf("sniffed %q", s)
 		}
 	}
-	root := testshared.Root()
-	if root == "" {
-		return
-	}
-	dirs, _ := os.ReadDir(filepath.Join(root, "samples"))
-	for _, d := range dirs {
-		if !d.IsDir() || d.Name() == "llmperf" {
-			continue
+	ingesttest.EachSample(t, func(tool, path string, head []byte) {
+		if tool != "llmperf" && (sumP.Sniff(path, head) || respP.Sniff(path, head)) {
+			t.Errorf("%s/%s sniffed as llmperf", tool, filepath.Base(path))
 		}
-		for _, path := range testshared.Samples(t, d.Name()) {
-			head := ingesttest.Read(t, path)
-			head = head[:min(len(head), format.HeadSize)]
-			if sumP.Sniff(path, head) || respP.Sniff(path, head) {
-				t.Errorf("%s/%s sniffed as llmperf", d.Name(), filepath.Base(path))
-			}
-		}
-	}
+	})
 }
 
 // TestLLMPerfIngest ingests the pair with the batch pipeline: the second

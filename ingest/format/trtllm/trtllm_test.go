@@ -380,23 +380,11 @@ func TestTRTLLMSniffsOnlyItsOwn(t *testing.T) {
 			t.Errorf("%s detected as %q", p, got)
 		}
 	}
-	root := testshared.Root()
-	if root == "" {
-		return
-	}
-	dirs, _ := os.ReadDir(filepath.Join(root, "samples"))
-	for _, d := range dirs {
-		if !d.IsDir() || d.Name() == "trtllm" {
-			continue
+	ingesttest.EachSample(t, func(tool, path string, head []byte) {
+		if tool != "trtllm" && (jp.Sniff(path, head) || cp.Sniff(path, head)) {
+			t.Errorf("%s/%s sniffed as trtllm-bench", tool, filepath.Base(path))
 		}
-		for _, path := range testshared.Samples(t, d.Name()) {
-			head := ingesttest.Read(t, path)
-			head = head[:min(len(head), format.HeadSize)]
-			if jp.Sniff(path, head) || cp.Sniff(path, head) {
-				t.Errorf("%s/%s sniffed as trtllm-bench", d.Name(), filepath.Base(path))
-			}
-		}
-	}
+	})
 }
 
 // TestTRTLLMIngest ingests the reports with the batch pipeline.

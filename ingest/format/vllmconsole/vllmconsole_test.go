@@ -13,6 +13,7 @@ import (
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/ingest/format"
 	"github.com/benchledger/benchledger/ingest/format/vllmconsole"
+	"github.com/benchledger/benchledger/ingest/internal/ingesttest"
 	"github.com/benchledger/benchledger/internal/testshared"
 )
 
@@ -110,7 +111,7 @@ func TestConsoleSharedSample(t *testing.T) {
 	if r.Location != "line 1" || r.Ordinal != 0 || !strings.Contains(r.FormatVariant, "v0.11") {
 		t.Errorf("location %q ordinal %d variant %q", r.Location, r.Ordinal, r.FormatVariant)
 	}
-	if !vllmconsole.New().Sniff(filepath.Base(path), mustRead(t, path)) {
+	if !vllmconsole.New().Sniff(filepath.Base(path), ingesttest.Read(t, path)) {
 		t.Error("Sniff rejects the sample")
 	}
 }
@@ -125,15 +126,6 @@ func TestConsoleGPUStackSample(t *testing.T) {
 	if ie.Place != "line 12" || !strings.Contains(ie.Reason, "GPUStack") || !strings.Contains(ie.Reason, "guidellm") {
 		t.Errorf("place %q reason %q", ie.Place, ie.Reason)
 	}
-}
-
-func mustRead(t testing.TB, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 func TestConsoleCurrentLayout(t *testing.T) {
@@ -227,7 +219,7 @@ func hasNote(r *benchrun.Run, sub string) bool {
 
 func TestConsoleMarkdownIndented(t *testing.T) {
 	path := consoleFixture("markdown_indented.txt")
-	if !vllmconsole.New().Sniff(path, mustRead(t, path)) {
+	if !vllmconsole.New().Sniff(path, ingesttest.Read(t, path)) {
 		t.Error("Sniff rejects an indented block")
 	}
 	r := mustConsole(t, path)[0]

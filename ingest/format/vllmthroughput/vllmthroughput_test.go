@@ -15,7 +15,6 @@ import (
 	"github.com/benchledger/benchledger/ingest/format/vllmthroughput"
 	"github.com/benchledger/benchledger/ingest/internal/ingesttest"
 	"github.com/benchledger/benchledger/ingest/registry"
-	"github.com/benchledger/benchledger/internal/testshared"
 )
 
 const vtFixture = "testdata/throughput_random_1024_256.json"
@@ -143,22 +142,11 @@ func TestVLLMThroughputSniffsOnlyItsOwn(t *testing.T) {
 			t.Errorf("sniffed %q", s)
 		}
 	}
-	root := testshared.Root()
-	if root == "" {
-		return
-	}
-	dirs, _ := os.ReadDir(filepath.Join(root, "samples"))
-	for _, d := range dirs {
-		if !d.IsDir() {
-			continue
+	ingesttest.EachSample(t, func(tool, path string, head []byte) {
+		if p.Sniff(path, head) {
+			t.Errorf("%s/%s sniffed as vllm bench throughput", tool, filepath.Base(path))
 		}
-		for _, path := range testshared.Samples(t, d.Name()) {
-			head := ingesttest.Read(t, path)
-			if p.Sniff(path, head[:min(len(head), format.HeadSize)]) {
-				t.Errorf("%s/%s sniffed as vllm bench throughput", d.Name(), filepath.Base(path))
-			}
-		}
-	}
+	})
 }
 
 func TestVLLMThroughputIngest(t *testing.T) {

@@ -20,6 +20,7 @@ import (
 	"github.com/benchledger/benchledger/ingest"
 	"github.com/benchledger/benchledger/ingest/format"
 	"github.com/benchledger/benchledger/ingest/registry"
+	"github.com/benchledger/benchledger/internal/testshared"
 	"github.com/benchledger/benchledger/store"
 )
 
@@ -198,4 +199,31 @@ func Fixtures() []string {
 		}
 	}
 	return out
+}
+
+// Head is what detection sees of a file: its first format.HeadSize bytes.
+func Head(data []byte) []byte { return data[:min(len(data), format.HeadSize)] }
+
+// EachSample calls fn for every real result file in ../shared/samples, with
+// the tool folder it sits in and its head: the detectors' tests check that
+// other tools' files are not taken for theirs. Without ../shared it calls
+// nothing (the tests' own fixtures still run).
+func EachSample(t testing.TB, fn func(tool, path string, head []byte)) {
+	t.Helper()
+	root := testshared.Root()
+	if root == "" {
+		return
+	}
+	dirs, err := os.ReadDir(filepath.Join(root, "samples"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range dirs {
+		if !d.IsDir() {
+			continue
+		}
+		for _, path := range testshared.Samples(t, d.Name()) {
+			fn(d.Name(), path, Head(Read(t, path)))
+		}
+	}
 }
