@@ -1,6 +1,7 @@
 package jsonread
 
 import (
+	"bytes"
 	"context"
 
 	"github.com/benchledger/benchledger/ingest/format"
@@ -145,6 +146,17 @@ func (c *Cursor) Keep(where string, t pyjson.Token) (string, error) {
 		return OversizeNote(size), nil
 	}
 	return string(raw), nil
+}
+
+// HeadObject starts a detector's walk over a file's first bytes: a decoder
+// over head that has read the opening '{' of a top-level object, or false
+// when head does not start with one.
+func HeadObject(head []byte) (*pyjson.Decoder, bool) {
+	d := pyjson.NewDecoderSize(bytes.NewReader(head), len(head)+16)
+	if tok, err := d.Next(); err != nil || tok.Kind != pyjson.ObjectStart {
+		return nil, false
+	}
+	return d, true
 }
 
 // SniffObject walks the members of the object whose '{' was just read,

@@ -70,8 +70,8 @@ func (traceJSONL) Sniff(name string, head []byte) bool {
 	if i := bytes.IndexByte(head, '\n'); i >= 0 {
 		head = head[:i]
 	}
-	d := pyjson.NewDecoderSize(bytes.NewReader(head), len(head)+16)
-	if tok, err := d.Next(); err != nil || tok.Kind != pyjson.ObjectStart {
+	d, ok := jsonread.HeadObject(head)
+	if !ok {
 		return false
 	}
 	found := false

@@ -1,7 +1,6 @@
 package aiperf
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"strconv"
@@ -50,8 +49,8 @@ var genaiPerfMetrics = map[string]bool{
 // writes after its statistics: at least one GenAI-Perf statistics block and
 // none of the keys only AIPerf writes.
 func (genaiPerfJSON) Sniff(name string, head []byte) bool {
-	d := pyjson.NewDecoderSize(bytes.NewReader(head), len(head)+16)
-	if tok, err := d.Next(); err != nil || tok.Kind != pyjson.ObjectStart {
+	d, ok := jsonread.HeadObject(head)
+	if !ok {
 		return false
 	}
 	blocks := 0

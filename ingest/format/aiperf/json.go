@@ -1,7 +1,6 @@
 package aiperf
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -56,8 +55,8 @@ var aiperfJSONMarkers = map[string]bool{
 // Sniff reads the top-level keys in head. The early layout is recognised by
 // its "records" object of metric blocks that carry a "tag" and a "header".
 func (aiperfJSON) Sniff(name string, head []byte) bool {
-	d := pyjson.NewDecoderSize(bytes.NewReader(head), len(head)+16)
-	if tok, err := d.Next(); err != nil || tok.Kind != pyjson.ObjectStart {
+	d, ok := jsonread.HeadObject(head)
+	if !ok {
 		return false
 	}
 	found := false

@@ -51,8 +51,8 @@ var aiperfMetadataMarkers = map[string]bool{
 // gaps is still recognised.
 func (aiperfRecords) Sniff(name string, head []byte) bool {
 	head = bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
-	d := pyjson.NewDecoderSize(bytes.NewReader(head), len(head)+16)
-	if tok, err := d.Next(); err != nil || tok.Kind != pyjson.ObjectStart {
+	d, ok := jsonread.HeadObject(head)
+	if !ok {
 		return false
 	}
 	var meta, found bool

@@ -101,8 +101,8 @@ func llmperfSeriesKey(key string) (int, string, bool) {
 // Sniff reads the keys of the top-level object in head: llmperf's summary
 // has "results_..." statistics beside its own identity keys.
 func (llmperfSummary) Sniff(name string, head []byte) bool {
-	d := pyjson.NewDecoderSize(bytes.NewReader(head), len(head)+16)
-	if tok, err := d.Next(); err != nil || tok.Kind != pyjson.ObjectStart {
+	d, ok := jsonread.HeadObject(head)
+	if !ok {
 		return false
 	}
 	var results, identity bool

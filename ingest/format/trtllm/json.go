@@ -1,7 +1,6 @@
 package trtllm
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -22,8 +21,8 @@ import (
 // Sniff reads the top-level keys: a report dict starts with "engine" and
 // has the "world_info", "request_info" and "performance" dicts beside it.
 func (trtllmJSON) Sniff(name string, head []byte) bool {
-	d := pyjson.NewDecoderSize(bytes.NewReader(head), len(head)+16)
-	if tok, err := d.Next(); err != nil || tok.Kind != pyjson.ObjectStart {
+	d, ok := jsonread.HeadObject(head)
+	if !ok {
 		return false
 	}
 	var engine, other bool

@@ -1,7 +1,6 @@
 package vllmthroughput
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -44,8 +43,8 @@ var vllmThroughputKeys = []string{"elapsed_time", "num_requests", "total_num_tok
 // Sniff reads the top-level keys: the offline result has elapsed_time and
 // the two rates, and none of the serving result's keys.
 func (vllmThroughput) Sniff(name string, head []byte) bool {
-	d := pyjson.NewDecoderSize(bytes.NewReader(head), len(head)+16)
-	if tok, err := d.Next(); err != nil || tok.Kind != pyjson.ObjectStart {
+	d, ok := jsonread.HeadObject(head)
+	if !ok {
 		return false
 	}
 	have := map[string]bool{}
