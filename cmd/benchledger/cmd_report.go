@@ -9,6 +9,7 @@ import (
 
 	"github.com/benchledger/benchledger/audit"
 	"github.com/benchledger/benchledger/internal/browser"
+	"github.com/benchledger/benchledger/publish"
 	"github.com/benchledger/benchledger/render/report"
 	"github.com/benchledger/benchledger/store"
 )
@@ -106,7 +107,8 @@ func runReport(ctx context.Context, e env, opts reportOptions, args []string) er
 		}
 	}
 	if opts.draft {
-		ropt.Publication, err = draftPublication(a, res.Spec.ID)
+		// The latest recorded version, if any, marked as a draft.
+		ropt.Publication, err = publish.Draft(a, res.Spec.ID)
 	} else {
 		ropt.Publication, err = recordPublication(ctx, a, res)
 	}

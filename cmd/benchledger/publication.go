@@ -39,9 +39,3 @@ func recordPublication(ctx context.Context, a *store.Archive, res *casestudy.Res
 	}
 	return publish.Record(ctx, a, res, toolVersion(), osUser())
 }
-
-// draftPublication is what a --draft report shows: the latest recorded
-// version, if any, marked as a draft.
-func draftPublication(a *store.Archive, caseID string) (*publish.Publication, error) {
-	return publish.Draft(a, caseID)
-}
