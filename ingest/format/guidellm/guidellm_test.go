@@ -513,31 +513,19 @@ func TestGuidellmSniff(t *testing.T) {
 	}
 	// No other tool's sample is taken for guidellm, and no other parser
 	// takes a guidellm sample.
-	root := testshared.Dir(t, "samples")
-	dirs, err := os.ReadDir(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range dirs {
-		if !d.IsDir() {
-			continue
+	ingesttest.EachSample(t, func(tool, path string, head []byte) {
+		if got := p.Sniff(filepath.Base(path), head); got != (tool == "guidellm") {
+			t.Errorf("%s/%s: guidellm Sniff %v", tool, filepath.Base(path), got)
 		}
-		for _, path := range testshared.Samples(t, d.Name()) {
-			data := ingesttest.Read(t, path)
-			head := data[:min(len(data), format.HeadSize)]
-			if got := p.Sniff(filepath.Base(path), head); got != (d.Name() == "guidellm") {
-				t.Errorf("%s/%s: guidellm Sniff %v", d.Name(), filepath.Base(path), got)
-			}
-			if d.Name() != "guidellm" {
-				continue
-			}
-			for _, other := range registry.Parsers() {
-				if other.ID() != guidellm.ID && other.Sniff(filepath.Base(path), head) {
-					t.Errorf("%s also sniffed by %s", filepath.Base(path), other.ID())
-				}
+		if tool != "guidellm" {
+			return
+		}
+		for _, other := range registry.Parsers() {
+			if other.ID() != guidellm.ID && other.Sniff(filepath.Base(path), head) {
+				t.Errorf("%s also sniffed by %s", filepath.Base(path), other.ID())
 			}
 		}
-	}
+	})
 }
 
 func TestGuidellmEmitErrorAndCancel(t *testing.T) {
