@@ -203,6 +203,9 @@ func TestAuditUsage(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stderr+r.stdout, "integrity.blob_hash") || !strings.Contains(r.stderr+r.stdout, "Exit status") {
 		t.Fatalf("help must list the checks and exit codes: %v", r)
 	}
+	if r := bl(t, "audit", "--check", "claims,clams"); r.code != exitUsage || !strings.Contains(r.stderr, `"clams"`) || !strings.Contains(r.stderr, "integrity") {
+		t.Errorf("an unknown check must be a usage error naming it and the groups: %v", r)
+	}
 	db := filepath.Join(t.TempDir(), "none.db")
 	if r := bl(t, "audit", "--db", db, "--run", "abc"); r.code == 0 {
 		t.Fatalf("an archive that does not exist must not audit clean: %v", r)
@@ -232,18 +235,28 @@ func TestAuditClaims(t *testing.T) {
 	withClaims(`  - {text: "published headline", value: 132, unit: "%", figure: scheduler_tuning.pct}
   - {text: "published table", value: 8.2, unit: "%", figure: nvidia_reference.pct}
 `)
-	if d, r := auditJSON(t, "--db", db, specPath); r.code != 0 || d.has("claims.stated", "fail", "") {
+	if d, r := auditJSON(t, "--db", db, "--check", "claims", specPath); r.code != 0 || d.has("claims.stated", "fail", "") {
 		t.Fatalf("claims that agree with the figures must pass: %v", r)
 	}
 
 	withClaims(`  - {text: "published headline", value: 135, unit: "%", figure: scheduler_tuning.pct}
   - {text: "published table", value: 8.3, unit: "%", figure: nvidia_reference.pct}
 `)
-	d, r = auditJSON(t, "--db", db, specPath)
+	// Only the claims need checking: the raw files are not read again.
+	d, r = auditJSON(t, "--db", db, "--check", "claims", specPath)
 	if r.code != exitProblems || !d.has("claims.stated", "fail", "") {
 		t.Fatalf("wrong claims: exit %d, want %d with claims.stated\n%v", r.code, exitProblems, r)
 	}
-	text := bl(t, "audit", "--db", db, specPath)
+	for _, f := range d.Findings {
+		if !strings.HasPrefix(f.Check, "claims.") {
+			t.Errorf("--check claims reported %s", f.Check)
+		}
+	}
+	text := bl(t, "audit", "--db", db, "--check", "claims.stated", specPath)
+	if !strings.Contains(text.stdout, "Only these checks ran: claims.stated") || strings.Contains(text.stdout, "claims.unbound") {
+		t.Errorf("--check claims.stated must say so and report nothing else: %v", text)
+	}
+	text = bl(t, "audit", "--db", db, specPath)
 	if text.code != exitProblems || !strings.Contains(text.stdout, "claims.stated") ||
 		!strings.Contains(text.stdout, "135") || !strings.Contains(text.stdout, "131.9") || !strings.Contains(text.stdout, "8.3") {
 		t.Fatalf("text output must name the check and both values: %v", text)

@@ -32,7 +32,8 @@ func TestReportInBrowser(t *testing.T) {
 	needBrowser(t)
 	db, specPath := demoArchive(t)
 	out := t.TempDir()
-	if r := bl(t, "report", "--db", db, "--out", out, "--format", "html,pdf", specPath); r.code != 0 {
+	// The audit pages have their own browser test (audit_browser_test.go).
+	if r := bl(t, "report", "--db", db, "--out", out, "--format", "html,pdf", "--no-audit", specPath); r.code != 0 {
 		t.Fatal(r)
 	}
 	shots := os.Getenv("BENCHLEDGER_SCREENSHOTS")

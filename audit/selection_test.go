@@ -1,0 +1,58 @@
+package audit
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestSelection(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		list      string
+		err       string
+		includes  []string
+		excludes  []string
+		needsRuns bool
+	}{
+		{list: "", includes: []string{CheckBlobHash, CheckClaimsText}, needsRuns: true},
+		{list: "claims", includes: []string{CheckClaimsStated, CheckClaimsText, CheckClaimsUnbound}, excludes: []string{CheckBlobHash, CheckConfounded}},
+		{list: "claims.stated, reference", includes: []string{CheckClaimsStated, CheckReferenceStale}, excludes: []string{CheckClaimsText}},
+		{list: "claims,integrity.records", includes: []string{CheckRecords}, excludes: []string{CheckBlobHash}, needsRuns: true},
+		{list: "provenance.engine", includes: []string{CheckEngine}, needsRuns: true}, // the client's backend is read per run
+		{list: "claim", err: `"claim"`},
+		{list: "claims.", err: `"claims."`},
+		{list: "integrity.blob", err: "the groups are integrity, recompute, plausibility"},
+	} {
+		sel, err := ParseSelection(tc.list)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: error %v, want one with %s", tc.list, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%q: %v", tc.list, err)
+		}
+		for _, id := range tc.includes {
+			if !sel.Includes(id) {
+				t.Errorf("%q leaves out %s", tc.list, id)
+			}
+		}
+		for _, id := range tc.excludes {
+			if sel.Includes(id) {
+				t.Errorf("%q includes %s", tc.list, id)
+			}
+		}
+		if got := sel.needsRuns(); got != tc.needsRuns {
+			t.Errorf("%q: needsRuns %v, want %v", tc.list, got, tc.needsRuns)
+		}
+		var all []Finding
+		for _, id := range append(tc.includes, tc.excludes...) {
+			all = append(all, Finding{Check: id})
+		}
+		kept := sel.Keep(all)
+		if len(kept) != len(tc.includes) {
+			t.Errorf("%q kept %v, want the findings of %v", tc.list, kept, tc.includes)
+		}
+	}
+}
