@@ -34,7 +34,7 @@ demo: build
 	$(BIN) runs --db $(DEMO_DB)
 	$(BIN) show --db $(DEMO_DB) $$($(BIN) runs --db $(DEMO_DB) --campaign qwen3-batch --role baseline -q)
 	$(BIN) figures --db $(DEMO_DB) results/qwen3-batch/casestudy.yaml
-	$(BIN) report --db $(DEMO_DB) --out out results/qwen3-batch/casestudy.yaml
+	$(BIN) report --publish --db $(DEMO_DB) --out out results/qwen3-batch/casestudy.yaml
 	@rm -rf out/site
 	$(BIN) site --db $(DEMO_DB) --out out/site results/qwen3-batch/casestudy.yaml
 

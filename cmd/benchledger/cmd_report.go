@@ -26,13 +26,14 @@ Narratives name figures as {{name}} (docs/casestudy.md, "Narrative bindings"); a
 name is an error listing the known ones. The same archive and spec give the same bytes.
 Prints the written paths.
 
-Each report is a version of the case study, recorded in the archive before rendering
-(docs/casestudy.md, "Versions and errata"): the first is version 1; rendering again when
-a figure's displayed value, a title, summary or narrative, the runs or the caveats changed
-records the next version with its errata (what changed, old and new value, when), and the
-report shows "Version N, recorded DATE" and its errata list. Otherwise nothing is written
-and the page keeps its version. History is append-only. --draft records nothing (the archive
-may be read-only) and marks the page as a draft of the latest recorded version.
+A report is a draft unless --publish is given: it records nothing (the archive may be
+read-only) and the page says it is a draft of the latest recorded version, so wording can be
+tuned as often as needed. --publish records the rendering as a version of the case study
+before rendering it (docs/casestudy.md, "Versions and errata"): the first is version 1;
+publishing again when a figure's displayed value, a title, summary or narrative, the runs or
+the caveats changed records the next version with its errata (what changed, old and new
+value, when), and the report shows "Version N, recorded DATE" and its errata list. Otherwise
+nothing is written and the page keeps its version. History is append-only.
 
 The case study is also audited (the checks of benchledger audit SPEC, with the same
 --as-of; without it the age of external references is not judged) and each language gets
@@ -46,7 +47,7 @@ report's audit line say so. --no-audit skips the audit and its pages.`,
 type reportOptions struct {
 	db, langs, formats, out, templates string
 	asOf                               asOfDate
-	draft, noAudit                     bool
+	publish, draft, noAudit            bool
 }
 
 func (o *reportOptions) addFlags(fs *flag.FlagSet, e env) {
@@ -56,13 +57,17 @@ func (o *reportOptions) addFlags(fs *flag.FlagSet, e env) {
 	fs.StringVar(&o.out, "out", "out", "output directory")
 	fs.StringVar(&o.templates, "templates", "", "directory whose report.html.tmpl / report.md.tmpl / audit.html.tmpl / audit.md.tmpl replace the embedded templates")
 	asOfFlag(fs, &o.asOf, false)
-	fs.BoolVar(&o.draft, "draft", false, "render without recording a version in the archive (which may then be read-only); the page is marked as a draft")
+	fs.BoolVar(&o.publish, "publish", false, "record this rendering as a version of the case study, with its errata (the archive must be writable)")
+	fs.BoolVar(&o.draft, "draft", false, "render a draft, recording nothing (the default; kept for scripts that say so)")
 	fs.BoolVar(&o.noAudit, "no-audit", false, "do not audit the case study: no audit pages, no audit line in the report")
 }
 
 func runReport(ctx context.Context, e env, opts reportOptions, args []string) error {
 	if len(args) != 1 {
 		return usageErrorf("report takes one case-study spec")
+	}
+	if opts.publish && opts.draft {
+		return usageErrorf("--publish and --draft: choose one (a report is a draft unless --publish is given)")
 	}
 	ropt := report.Options{Langs: splitList(opts.langs), Out: opts.out, Templates: opts.templates}
 	wantPDF, wantHTML := false, false
@@ -87,9 +92,9 @@ func runReport(ctx context.Context, e env, opts reportOptions, args []string) er
 			ropt.Formats = append(ropt.Formats, report.FormatHTML)
 		}
 	}
-	open := func() (*store.Archive, error) { return openForPublishing(opts.db) }
-	if opts.draft {
-		open = func() (*store.Archive, error) { return openForReading(opts.db, e) }
+	open := func() (*store.Archive, error) { return openForReading(opts.db, e) }
+	if opts.publish {
+		open = func() (*store.Archive, error) { return openForPublishing(opts.db) }
 	}
 	res, a, err := evaluateSpecIn(ctx, args[0], opts.asOf, open)
 	if err != nil {
@@ -106,11 +111,11 @@ func runReport(ctx context.Context, e env, opts reportOptions, args []string) er
 			fmt.Fprintln(e.stderr, "note: the case study uses no runs: no audit page")
 		}
 	}
-	if opts.draft {
+	if opts.publish {
+		ropt.Publication, err = recordPublication(ctx, a, res)
+	} else {
 		// The latest recorded version, if any, marked as a draft.
 		ropt.Publication, err = publish.Draft(a, res.Spec.ID)
-	} else {
-		ropt.Publication, err = recordPublication(ctx, a, res)
 	}
 	if err != nil {
 		return err

@@ -84,10 +84,29 @@ func TestReportVersionsAndErrata(t *testing.T) {
 		t.Helper()
 		return bl(t, append([]string{"report", "--db", db, "--out", out, "--no-audit"}, append(args, specPath)...)...)
 	}
+	publish := func(out string, args ...string) result {
+		t.Helper()
+		return render(out, append([]string{"--publish"}, args...)...)
+	}
+
+	// A report is a draft unless --publish is given: nothing recorded.
+	first := t.TempDir()
+	if r := render(first, "--lang", "en", "--format", "html"); r.code != 0 {
+		t.Fatal(r)
+	}
+	if p, e, ev := countPublished(t, db); p != 0 || e != 0 || ev != 0 {
+		t.Fatalf("a report without --publish recorded %d publications, %d errata, %d publish events", p, e, ev)
+	}
+	if html, _ := os.ReadFile(filepath.Join(first, "qwen3-batch.en.html")); !bytes.Contains(html, []byte(`class="version draft">Draft, not yet published`)) {
+		t.Errorf("a draft before any publication must say so:\n%s", regexp.MustCompile(`<p id="version"[^\n]*`).Find(html))
+	}
+	if r := render(t.TempDir(), "--publish", "--draft"); r.code != exitUsage {
+		t.Errorf("--publish --draft: want a usage error, got %v", r)
+	}
 
 	// Version 1: the version line in every language, no errata.
 	out1 := t.TempDir()
-	if r := render(out1, "--lang", strings.Join(langs, ","), "--format", "html,md"); r.code != 0 {
+	if r := publish(out1, "--lang", strings.Join(langs, ","), "--format", "html,md"); r.code != 0 {
 		t.Fatal(r)
 	}
 	versionLine := map[string]string{"en": "Version 1, recorded ", "zh": "第 1 版，记录于", "ja": "バージョン 1（", "es-419": "Versión 1, registrada el "}
@@ -111,7 +130,7 @@ func TestReportVersionsAndErrata(t *testing.T) {
 
 	// The same archive and spec again: no new row, the same bytes.
 	out2 := t.TempDir()
-	if r := render(out2, "--lang", strings.Join(langs, ","), "--format", "html,md"); r.code != 0 {
+	if r := publish(out2, "--lang", strings.Join(langs, ","), "--format", "html,md"); r.code != 0 {
 		t.Fatal(r)
 	}
 	if p, e, ev := countPublished(t, db); p != 1 || e != 0 || ev != 1 {
@@ -128,12 +147,13 @@ func TestReportVersionsAndErrata(t *testing.T) {
 	}
 
 	// A draft records nothing and says it is one, also from a read-only
-	// archive; without --draft a read-only archive is an error naming it.
+	// archive; with --publish a read-only archive is an error saying how to
+	// render without recording.
 	if err := os.Chmod(db, 0o444); err != nil {
 		t.Fatal(err)
 	}
-	if r := render(t.TempDir(), "--lang", "en", "--format", "md"); r.code != 1 || !strings.Contains(r.stderr, "--draft") || !strings.Contains(r.stderr, "read-only") {
-		t.Errorf("report on a read-only archive: want exit 1 naming --draft, got %v", r)
+	if r := publish(t.TempDir(), "--lang", "en", "--format", "md"); r.code != 1 || !strings.Contains(r.stderr, "without --publish") || !strings.Contains(r.stderr, "read-only") {
+		t.Errorf("report --publish on a read-only archive: want exit 1 saying a draft needs no write, got %v", r)
 	}
 	draft := t.TempDir()
 	if r := render(draft, "--draft", "--lang", "en", "--format", "html,md"); r.code != 0 {
@@ -171,7 +191,7 @@ func TestReportVersionsAndErrata(t *testing.T) {
 
 	all := append(langs, "es")
 	out3 := t.TempDir()
-	if r := render(out3, "--lang", strings.Join(all, ","), "--format", "html,md"); r.code != 0 {
+	if r := publish(out3, "--lang", strings.Join(all, ","), "--format", "html,md"); r.code != 0 {
 		t.Fatal(r)
 	}
 	if p, e, ev := countPublished(t, db); p != 2 || e != 2 || ev != 2 {

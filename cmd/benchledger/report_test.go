@@ -63,7 +63,7 @@ func TestReportDemo(t *testing.T) {
 	db, specPath := demoArchive(t)
 	out := t.TempDir()
 	start := time.Now()
-	r := bl(t, "report", "--db", db, "--out", out, "--lang", "zh,ja,es-419,en", "--format", "html,md", specPath)
+	r := bl(t, "report", "--publish", "--db", db, "--out", out, "--lang", "zh,ja,es-419,en", "--format", "html,md", specPath)
 	t.Logf("render of 4 languages (html+md, all charts): %v", time.Since(start))
 	if r.code != 0 {
 		t.Fatal(r)
@@ -200,7 +200,7 @@ func TestReportDemo(t *testing.T) {
 
 	// A second render gives the same bytes.
 	again := t.TempDir()
-	if r := bl(t, "report", "--db", db, "--out", again, specPath); r.code != 0 {
+	if r := bl(t, "report", "--publish", "--db", db, "--out", again, specPath); r.code != 0 {
 		t.Fatal(r)
 	}
 	a, b := readTree(t, out), readTree(t, again)
