@@ -78,6 +78,9 @@ func run(ctx context.Context, args []string, e env) int {
 		return exitOK
 	}
 	name := args[0]
+	if name == "--version" || name == "-v" || name == "-version" {
+		name, args = "version", []string{"version"}
+	}
 	if name == "help" {
 		name = args[1]
 		args = []string{name, "--help"}
@@ -107,14 +110,17 @@ func printUsage(w io.Writer, cmds []*command) {
 	for _, c := range cmds {
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.short)
 	}
-	fmt.Fprintf(w, "\nThe archive is ./benchledger.db unless --db or $BENCHLEDGER_DB names another.\nRun 'benchledger <command> --help' for a command's flags.\n\n%s", exitCodeHelp)
+	fmt.Fprintf(w, "\nThe archive is ./benchledger.db unless --db or $BENCHLEDGER_DB names another.\nRun 'benchledger <command> --help' for a command's flags; 'benchledger --version' (-v) prints the version.\n\n%s", exitCodeHelp)
 }
 
 // invoke parses the command line into the command's options and runs it.
 func (c *command) invoke(ctx context.Context, e env, args []string) error {
-	fs := newFlags(c, e)
+	fs, help := newFlags(c, e)
 	runWith := c.bind(fs, e)
 	pos, err := parseArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		help()
+	}
 	if err != nil {
 		return err
 	}
@@ -125,17 +131,48 @@ func (c *command) invoke(ctx context.Context, e env, args []string) error {
 }
 
 // newFlags makes a command's flag set with help that ends in the exit codes.
-func newFlags(c *command, e env) *flag.FlagSet {
-	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		out := fs.Output()
+// The help asked for goes to stdout (so that it can be paged); a parse error
+// is said once, by run, with a pointer to --help rather than the whole help.
+func newFlags(c *command, e env) (fs *flag.FlagSet, help func()) {
+	fs = flag.NewFlagSet(c.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return fs, func() {
+		out := e.stdout
 		fmt.Fprintf(out, "Usage: benchledger %s [flags] %s\n\n%s\n\nFlags:\n", c.name, c.args, strings.TrimSpace(c.long))
-		fs.PrintDefaults()
+		printFlags(out, fs)
 		fmt.Fprintf(out, "\n%s", exitCodeHelp)
 	}
-	return fs
 }
+
+// printFlags is flag.PrintDefaults with each default said once: a flag
+// whose usage already tells its default (--db names $BENCHLEDGER_DB) does
+// not get flag's "(default ...)" after it.
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		var b strings.Builder
+		fmt.Fprintf(&b, "  -%s", f.Name)
+		kind, usage := flag.UnquoteUsage(f)
+		if kind != "" {
+			b.WriteString(" " + kind)
+		}
+		if b.Len() <= 4 { // a one-letter boolean flag: the usage on the same line
+			b.WriteString("\t")
+		} else {
+			b.WriteString("\n    \t")
+		}
+		b.WriteString(strings.ReplaceAll(usage, "\n", "\n    \t"))
+		switch def := f.DefValue; {
+		case strings.Contains(usage, "default"), def == "", def == "false", def == "0":
+		case isString(f):
+			fmt.Fprintf(&b, " (default %q)", def)
+		default:
+			fmt.Fprintf(&b, " (default %v)", def)
+		}
+		fmt.Fprintln(w, b.String())
+	})
+}
+
 
 // parseArgs parses flags wherever they stand among the positional arguments
 // ("show RUN --json" as well as "show --json RUN"); "--" ends flag parsing.
@@ -144,7 +181,6 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				fs.SetOutput(io.Discard)
 				return nil, err
 			}
 			return nil, fmt.Errorf("%w: %v", errUsage, err)
@@ -161,13 +197,22 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+func isString(f *flag.Flag) bool {
+	g, ok := f.Value.(flag.Getter)
+	if !ok {
+		return false
+	}
+	_, ok = g.Get().(string)
+	return ok
+}
+
 // dbFlag binds --db with the documented default.
 func dbFlag(fs *flag.FlagSet, e env, db *string) {
 	def := e.getenv("BENCHLEDGER_DB")
 	if def == "" {
 		def = "benchledger.db"
 	}
-	fs.StringVar(db, "db", def, "archive file (default ./benchledger.db or $BENCHLEDGER_DB)")
+	fs.StringVar(db, "db", def, "archive file (default $BENCHLEDGER_DB, or ./benchledger.db when it is unset)")
 }
 
 func versionCommand() *command {

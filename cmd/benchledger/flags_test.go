@@ -85,3 +85,32 @@ func TestWriteJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandLineConventions: --version and -v print the version; a bad
+// flag is said once, on stderr, with a pointer to --help (exit 2); --help
+// goes to stdout; no flag's default is said twice.
+func TestCommandLineConventions(t *testing.T) {
+	t.Parallel()
+	want := bl(t, "version")
+	if want.code != 0 || !strings.HasPrefix(want.stdout, "benchledger ") {
+		t.Fatalf("version: %v", want)
+	}
+	for _, arg := range []string{"--version", "-v"} {
+		if r := bl(t, arg); r.code != 0 || r.stdout != want.stdout || r.stderr != "" {
+			t.Errorf("%s: %v, want %q", arg, r, want.stdout)
+		}
+	}
+	for _, c := range commandTable() {
+		r := bl(t, c.name, "--no-such-flag")
+		if r.code != exitUsage || r.stdout != "" || strings.Count(r.stderr, "no-such-flag") != 1 ||
+			!strings.Contains(r.stderr, "benchledger "+c.name+" --help") || strings.Contains(r.stderr, "Flags:") {
+			t.Errorf("%s --no-such-flag: want one line naming the flag and --help, exit 2; got %v", c.name, r)
+		}
+		help := bl(t, c.name, "--help").stdout
+		for _, line := range strings.Split(help, "\n") {
+			if strings.Count(line, "default") > 1 {
+				t.Errorf("%s --help: a default said twice: %q", c.name, line)
+			}
+		}
+	}
+}

@@ -37,10 +37,10 @@ func TestGoldenHelp(t *testing.T) {
 	t.Parallel()
 	for _, c := range commandTable() {
 		r := bl(t, c.name, "--help")
-		if r.code != 0 || r.stdout != "" {
-			t.Errorf("%s --help: %v", c.name, r)
+		if r.code != 0 || r.stderr != "" {
+			t.Errorf("%s --help: the help goes to stdout, exit 0: %v", c.name, r)
 		}
-		checkGolden(t, filepath.Join("help", c.name+".txt"), r.stderr)
+		checkGolden(t, filepath.Join("help", c.name+".txt"), r.stdout)
 	}
 	r := bl(t, "--help")
 	if r.code != 0 {
