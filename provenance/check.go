@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/benchledger/benchledger/internal/suggest"
 )
 
 // Roles are the words role may take (see the Fields doc of "role").
@@ -340,42 +342,7 @@ func suggestField(name string) string {
 	for _, f := range Fields {
 		names = append(names, f.Name)
 	}
-	return nearest(name, names)
-}
-
-// nearest returns the candidate closest to s by edit distance, if it is
-// close enough to be a likely typo.
-func nearest(s string, candidates []string) string {
-	best, bestD := "", math.MaxInt
-	for _, c := range candidates {
-		if d := editDistance(strings.ToLower(s), c); d < bestD {
-			best, bestD = c, d
-		}
-	}
-	if bestD <= max(2, len(s)/4) {
-		return best
-	}
-	return ""
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return suggest.Nearest(name, names)
 }
 
 var (

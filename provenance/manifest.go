@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/benchledger/benchledger/internal/suggest"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -182,7 +183,7 @@ func parseManifest(p string, data []byte) (*Manifest, error) {
 			m.References = refs
 		default:
 			msg := fmt.Sprintf("unknown top-level key %q (a manifest has campaign, defaults, runs and references)", k.Value)
-			if s := nearest(k.Value, topKeys); s != "" {
+			if s := suggest.Nearest(k.Value, topKeys); s != "" {
 				msg = fmt.Sprintf("unknown top-level key %q; did you mean %q?", k.Value, s)
 			} else if isFieldPrefix(k.Value) {
 				msg += "; provenance fields go under defaults: or runs:"
@@ -510,7 +511,7 @@ func (mp *manifestParser) reference(n *yaml.Node, idx int, ids map[string]int) (
 		keyLines[k.Value] = k.Line
 		if !slices.Contains(referenceKeys, k.Value) {
 			msg := fmt.Sprintf("%s: unknown key %q (a reference has %s)", label, k.Value, strings.Join(referenceKeys, ", "))
-			if s := nearest(k.Value, referenceKeys); s != "" {
+			if s := suggest.Nearest(k.Value, referenceKeys); s != "" {
 				msg = fmt.Sprintf("%s: unknown key %q; did you mean %q?", label, k.Value, s)
 			} else if isFieldPrefix(k.Value) {
 				msg += "; what the reference states about its setup goes under provenance:"

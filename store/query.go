@@ -113,7 +113,7 @@ func resolveRunID(q interface {
 }, path, idOrPrefix string) (string, error) {
 	p := strings.ToLower(strings.TrimSpace(idOrPrefix))
 	if p == "" {
-		return "", fmt.Errorf("archive %s: run id is empty: %w", path, ErrNotFound)
+		return "", fmt.Errorf("archive %s: run id is empty: %w", path, ErrNoSuchRun)
 	}
 	// A range on the primary key finds the id and every id it prefixes
 	// through the index ("abc" <= id < "abd"), so a lookup stays quick in
@@ -142,7 +142,7 @@ func resolveRunID(q interface {
 	}
 	switch {
 	case len(ids) == 0:
-		return "", fmt.Errorf("archive %s: run %s: %w", path, idOrPrefix, ErrNotFound)
+		return "", fmt.Errorf("archive %s: run %s: %w", path, idOrPrefix, ErrNoSuchRun)
 	case len(ids) == 1 || ids[0] == p:
 		return ids[0], nil
 	}

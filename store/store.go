@@ -48,6 +48,9 @@ var (
 	ErrReadOnly = errors.New("archive is read-only")
 	// ErrNotFound: no run (or blob) with that id.
 	ErrNotFound = errors.New("not found")
+	// ErrNoSuchRun: no run has that id or prefix (the user's mistake; it
+	// is also ErrNotFound).
+	ErrNoSuchRun = fmt.Errorf("%w", ErrNotFound)
 	// ErrAmbiguous: a run id prefix matches more than one run.
 	ErrAmbiguous = errors.New("ambiguous run id prefix")
 	// ErrExists: the blob or run is already in the archive.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/benchledger/benchledger/render/report"
 	"github.com/benchledger/benchledger/store"
 )
 
@@ -38,6 +39,14 @@ func usageErrorf(format string, args ...any) error {
 	return fmt.Errorf("%w: "+format, append([]any{errUsage}, args...)...)
 }
 
+// isUserMistake: an error that names something the user typed and the
+// tool does not know — a run id, an ambiguous prefix, a figure name in a
+// narrative — is a usage error (exit 2), not the tool's failure (exit 1).
+func isUserMistake(err error) bool {
+	var unknown *report.UnknownBindingError
+	return errors.Is(err, store.ErrNoSuchRun) || errors.Is(err, store.ErrAmbiguous) || errors.As(err, &unknown)
+}
+
 // exitCode maps an error returned by a command to the documented exit status.
 func exitCode(ctx context.Context, err error) int {
 	switch {
@@ -45,7 +54,7 @@ func exitCode(ctx context.Context, err error) int {
 		return exitOK
 	case errors.Is(err, context.Canceled) || ctx.Err() != nil:
 		return exitInterrupted
-	case errors.Is(err, errUsage):
+	case errors.Is(err, errUsage), isUserMistake(err):
 		return exitUsage
 	case errors.Is(err, errProblems):
 		return exitProblems

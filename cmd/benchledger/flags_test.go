@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -113,4 +114,43 @@ func TestCommandLineConventions(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestUnknownRunIsUsageError: a run id or prefix the archive does not know
+// is the user's mistake (exit 2) in every command that takes one, with
+// the id in the message; an ambiguous prefix too.
+func TestUnknownRunIsUsageError(t *testing.T) {
+	t.Parallel()
+	db, _ := mistakesCampaign(t)
+	ids := strings.Fields(bl(t, "runs", "--db", db, "-q").stdout)
+	if len(ids) < 2 {
+		t.Fatalf("the mistakes campaign has %d runs", len(ids))
+	}
+	for _, args := range [][]string{
+		{"show", "ffffffffffff"},
+		{"compare", ids[0], "ffffffffffff"},
+		{"trace", "ffffffffffff"},
+		{"audit", "--run", "ffffffffffff"},
+		{"export", "--run", "ffffffffffff", "--xlsx", filepath.Join(t.TempDir(), "x.xlsx")},
+		{"show", ""},
+	} {
+		r := bl(t, append([]string{args[0], "--db", db}, args[1:]...)...)
+		if r.code != exitUsage || !strings.Contains(r.stderr, "ffffffffffff") && args[1] != "" {
+			t.Errorf("%v: want exit 2 naming the id, got %v", args, r)
+		}
+	}
+	// The demo has more runs than there are hex digits: two share their
+	// first.
+	demo := sharedDemo(t).db
+	seen := map[byte]bool{}
+	for _, id := range strings.Fields(bl(t, "runs", "--db", demo, "-q").stdout) {
+		if seen[id[0]] {
+			if r := bl(t, "show", "--db", demo, id[:1]); r.code != exitUsage || !strings.Contains(r.stderr, "ambiguous") {
+				t.Errorf("show %s (ambiguous): want exit 2, got %v", id[:1], r)
+			}
+			return
+		}
+		seen[id[0]] = true
+	}
+	t.Error("no two demo runs share a first digit")
 }

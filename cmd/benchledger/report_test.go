@@ -217,14 +217,16 @@ func TestReportDemo(t *testing.T) {
 func TestReportUnknownBinding(t *testing.T) {
 	t.Parallel()
 	db, specPath := demoArchive(t)
-	writeFile(t, filepath.Join(filepath.Dir(specPath), "narrative", "en.md"), "Throughput rose to {{scheduler_tuning.nope}}.\n")
+	writeFile(t, filepath.Join(filepath.Dir(specPath), "narrative", "en.md"), "# Result\n\nThroughput rose by {{sheduler_tuning.pct}}.\n\nThen {{xyzzy}}.\n")
 	out := t.TempDir()
-	// The binding is the point, not the audit pages.
+	// The binding is the point, not the audit pages. A misspelt name is
+	// the writer's mistake: exit 2.
 	r := bl(t, "report", "--db", db, "--out", out, "--lang", "en", "--no-audit", specPath)
-	if r.code != 1 {
-		t.Fatalf("want exit 1, got %v", r)
+	if r.code != exitUsage {
+		t.Fatalf("want exit 2, got %v", r)
 	}
-	for _, want := range []string{"scheduler_tuning.nope", "known names", "scheduler_tuning.pct", "node.window", "saturation.saturation.latency", "en.md"} {
+	for _, want := range []string{"en.md:3: unknown figure name {{sheduler_tuning.pct}}; did you mean {{scheduler_tuning.pct}}?",
+		"en.md:5: unknown figure name {{xyzzy}}\n", "known names", "node.window", "saturation.saturation.latency"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("error lacks %q: %s", want, r.stderr)
 		}

@@ -10,21 +10,41 @@ import (
 	"unicode/utf8"
 
 	"github.com/benchledger/benchledger/casestudy"
+	"github.com/benchledger/benchledger/internal/suggest"
 )
 
 // bindingRE is the {{name}} of a narrative.
 var bindingRE = regexp.MustCompile(`\{\{\s*([a-z][a-z0-9_.-]*)\s*\}\}`)
 
-// UnknownBindingError names the unknown bindings of a narrative and lists
-// the known ones.
+// UnknownBindingError names the unknown bindings of a text, each where it
+// first stands and with the known name it was likely meant to be, and lists
+// the known ones. It is the writer's mistake, not the tool's.
 type UnknownBindingError struct {
-	File    string
-	Unknown []string
+	File    string // a narrative's path, or the spec's key ("title.en")
+	Unknown []UnknownBinding
 	Known   []string
 }
 
+// UnknownBinding is one unknown {{name}} of a text.
+type UnknownBinding struct {
+	Name       string
+	Line       int    // in File, from 1
+	Suggestion string // the likely intended known name, or ""
+}
+
 func (e *UnknownBindingError) Error() string {
-	return fmt.Sprintf("%s: unknown figure name(s) %s; known names: %s", e.File, strings.Join(e.Unknown, ", "), strings.Join(e.Known, ", "))
+	var b strings.Builder
+	for i, u := range e.Unknown {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "%s:%d: unknown figure name {{%s}}", e.File, u.Line, u.Name)
+		if u.Suggestion != "" {
+			fmt.Fprintf(&b, "; did you mean {{%s}}?", u.Suggestion)
+		}
+	}
+	fmt.Fprintf(&b, "\nknown names: %s", strings.Join(e.Known, ", "))
+	return b.String()
 }
 
 // substitute replaces every {{name}} of text by repl(name, binding); an
@@ -33,7 +53,7 @@ func (e *UnknownBindingError) Error() string {
 // beside it, as GLOSSARY.md writes
 // "提升 132%": narratives need not type it.
 func substitute(file, text string, b map[string]casestudy.Binding, cjk func(casestudy.Binding) string, repl func(name string, v casestudy.Binding) string) (string, error) {
-	var unknown []string
+	var unknown []UnknownBinding
 	var out strings.Builder
 	last := 0
 	for _, ix := range bindingRE.FindAllStringSubmatchIndex(text, -1) {
@@ -42,8 +62,8 @@ func substitute(file, text string, b map[string]casestudy.Binding, cjk func(case
 		last = ix[1]
 		v, ok := b[name]
 		if !ok {
-			if !slices.Contains(unknown, name) {
-				unknown = append(unknown, name)
+			if !slices.ContainsFunc(unknown, func(u UnknownBinding) bool { return u.Name == name }) {
+				unknown = append(unknown, UnknownBinding{Name: name, Line: 1 + strings.Count(text[:ix[0]], "\n")})
 			}
 			continue
 		}
@@ -63,7 +83,11 @@ func substitute(file, text string, b map[string]casestudy.Binding, cjk func(case
 	}
 	out.WriteString(text[last:])
 	if len(unknown) > 0 {
-		return "", &UnknownBindingError{File: file, Unknown: unknown, Known: slices.Sorted(maps.Keys(b))}
+		known := slices.Sorted(maps.Keys(b))
+		for i := range unknown {
+			unknown[i].Suggestion = suggest.Nearest(unknown[i].Name, known)
+		}
+		return "", &UnknownBindingError{File: file, Unknown: unknown, Known: known}
 	}
 	return out.String(), nil
 }
