@@ -173,7 +173,6 @@ func printFlags(w io.Writer, fs *flag.FlagSet) {
 	})
 }
 
-
 // parseArgs parses flags wherever they stand among the positional arguments
 // ("show RUN --json" as well as "show --json RUN"); "--" ends flag parsing.
 func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
