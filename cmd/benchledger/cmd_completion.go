@@ -174,7 +174,7 @@ func writeFishCompletion(w io.Writer, cmds []completedCommand) {
 	}
 }
 
-// zshQuote single-quotes s for zsh ('' is a quote inside quotes there only
+// zshQuote single-quotes s for zsh (” is a quote inside quotes there only
 // with RC_QUOTES, so close, escape and reopen instead).
 func zshQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
