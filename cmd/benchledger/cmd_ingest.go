@@ -91,6 +91,7 @@ func runIngest(ctx context.Context, e env, opts ingestOptions, paths []string) e
 	var outs []ingest.Outcome
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 	rejected := 0
+	var unpublishable foldedWarnings
 	report := func(o ingest.Outcome) {
 		outs = append(outs, o)
 		switch o.Status {
@@ -117,12 +118,15 @@ func runIngest(ctx context.Context, e env, opts ingestOptions, paths []string) e
 				prog.note(fmt.Sprintf("note: run %s was already archived; added provenance: %s", o.RunID, strings.Join(o.Added, ", ")))
 			}
 			if !o.Publishable {
-				prog.note(fmt.Sprintf("warning: run %s (%s) is archived but not publishable; missing: %s", o.RunID, o.File, strings.Join(o.Missing, ", ")))
+				unpublishable.add(o)
 			}
 		}
 	}
 	err = ingest.Batch(ctx, paths, opt, report)
 	tw.Flush()
+	for _, line := range unpublishable.lines() {
+		prog.note(line)
+	}
 	if opts.json {
 		doc := struct {
 			Outcomes []ingest.Outcome `json:"outcomes"`
@@ -143,6 +147,50 @@ func runIngest(ctx context.Context, e env, opts ingestOptions, paths []string) e
 		return errProblems
 	}
 	return nil
+}
+
+// foldedWarnings gathers the runs archived as not publishable and says so
+// once per list of missing fields: a node run's 32 replicas described by
+// one incomplete manifest are one warning with a count, not 32.
+type foldedWarnings struct {
+	order []string                    // missing lists, in the order first met
+	runs  map[string][]ingest.Outcome // by missing list
+}
+
+func (w *foldedWarnings) add(o ingest.Outcome) {
+	key := strings.Join(o.Missing, ", ")
+	if w.runs == nil {
+		w.runs = map[string][]ingest.Outcome{}
+	}
+	if _, ok := w.runs[key]; !ok {
+		w.order = append(w.order, key)
+	}
+	w.runs[key] = append(w.runs[key], o)
+}
+
+// foldedNamed is how many runs a folded warning names before "and N more".
+const foldedNamed = 3
+
+func (w *foldedWarnings) lines() []string {
+	var out []string
+	for _, missing := range w.order {
+		runs := w.runs[missing]
+		if len(runs) == 1 {
+			out = append(out, fmt.Sprintf("warning: run %s (%s) is archived but not publishable; missing: %s", runs[0].RunID, runs[0].File, missing))
+			continue
+		}
+		var named []string
+		for _, o := range runs[:min(len(runs), foldedNamed)] {
+			named = append(named, o.RunID+" ("+o.File+")")
+		}
+		more := ""
+		if n := len(runs) - foldedNamed; n > 0 {
+			more = fmt.Sprintf(" and %d more", n)
+		}
+		out = append(out, fmt.Sprintf("warning: %d runs are archived but not publishable; missing: %s (runs %s%s; benchledger show RUN says what each lacks)",
+			len(runs), missing, strings.Join(named, ", "), more))
+	}
+	return out
 }
 
 func placeLine(file, place, reason string) string {

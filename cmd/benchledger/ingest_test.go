@@ -3,6 +3,7 @@ package main
 import (
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -197,5 +198,34 @@ func TestContradictionWithFileIsRefused(t *testing.T) {
 	}
 	if c := counts(t, db); c["runs"] != 0 || c["blobs"] != 0 {
 		t.Errorf("a refused file left rows: %v", c)
+	}
+}
+
+// TestUnpublishableWarningsFold: runs missing the same provenance are one
+// warning with a count and the first few named; a run missing something
+// else has its own line.
+func TestUnpublishableWarningsFold(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "a.db")
+	var files []string
+	for i := range 5 {
+		f := filepath.Join(dir, fmt.Sprintf("run%d.json", i))
+		writeVLLM(t, f, vllmSpec{n: 10, seed: float64(i + 1)})
+		files = append(files, f)
+	}
+	r := bl(t, append([]string{"ingest", "--db", db}, files...)...)
+	if r.code != 0 {
+		t.Fatal(r)
+	}
+	if n := strings.Count(r.stderr, "warning:"); n != 1 || !strings.Contains(r.stderr, "warning: 5 runs are archived but not publishable; missing: ") ||
+		!strings.Contains(r.stderr, " and 2 more; benchledger show RUN") {
+		t.Errorf("five runs missing the same fields: want one folded warning, got %d:\n%s", n, r.stderr)
+	}
+	other := filepath.Join(dir, "other.json")
+	writeVLLM(t, other, vllmSpec{n: 10, seed: 99})
+	r = bl(t, "ingest", "--db", db, "--set", "hardware.gpu_model=NVIDIA H100", other)
+	if !strings.Contains(r.stderr, "warning: run ") || !strings.Contains(r.stderr, "("+other+") is archived but not publishable") {
+		t.Errorf("one run: want its own line, got %s", r.stderr)
 	}
 }
