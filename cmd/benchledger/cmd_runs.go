@@ -1,11 +1,17 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
-	"text/tabwriter"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
 
+	"github.com/benchledger/benchledger/casestudy"
+	"github.com/benchledger/benchledger/provenance"
 	"github.com/benchledger/benchledger/store"
 )
 
@@ -13,9 +19,13 @@ func runsCommand() *command {
 	return newCommand(command{
 		name:  "runs",
 		short: "list archived runs",
-		long: `Lists the archived runs with their campaign, role, model, engine, GPU and date.
+		long: `Lists the archived runs with their campaign, role, offered load (concurrency or request
+rate), output throughput recomputed from the records, model, engine, GPU and date, ordered
+by date, campaign, role (baseline, tuned, reference, sweep points, replicas, repeats),
+group, load, and replica or repeat.
 Filters match case-insensitive substrings; dates are YYYY-MM-DD and inclusive.
---json prints a JSON array with one object per run.`,
+On a terminal the table is cut to its width ($COLUMNS when set); --wide never cuts, and
+output to a file or a pipe is never cut. --json prints a JSON array with one object per run.`,
 	}, runRuns)
 }
 
@@ -23,6 +33,7 @@ Filters match case-insensitive substrings; dates are YYYY-MM-DD and inclusive.
 type runsOptions struct {
 	db            string
 	json, idsOnly bool
+	wide          bool
 	filter        store.Filter
 }
 
@@ -30,6 +41,7 @@ func (o *runsOptions) addFlags(fs *flag.FlagSet, e env) {
 	dbFlag(fs, e, &o.db)
 	fs.BoolVar(&o.json, "json", false, "print a JSON array")
 	fs.BoolVar(&o.idsOnly, "q", false, "print only the run ids, one per line")
+	fs.BoolVar(&o.wide, "wide", false, "print every column in full, whatever the terminal's width")
 	filterFlags(fs, &o.filter)
 }
 
@@ -67,13 +79,93 @@ func runRuns(ctx context.Context, e env, opts runsOptions, args []string) error 
 		fmt.Fprintln(e.stderr, "no runs match")
 		return nil
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tCAMPAIGN\tROLE\tMODEL\tENGINE\tGPU\tDATE\tREQUESTS\tPUBLISHABLE\tFILE")
-	for _, r := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, dash(r.Campaign), dash(r.Role), dash(r.Model),
-			dash(joinNonEmpty(r.Engine, r.EngineVersion)), dash(r.GPU), dash(r.Date), countText(r.RequestCount), yesNo(r.Publishable), r.FileName)
+	rows, err := listedRuns(ctx, a, list)
+	if err != nil {
+		return err
 	}
-	return tw.Flush()
+	// Cut to fit: the file keeps its name, the others their start; the
+	// file, engine, GPU, campaign and model go, in that order, when even
+	// cut they do not fit.
+	tab := &table{
+		header:   []string{"ID", "CAMPAIGN", "ROLE", "LOAD", "OUT TOK/S", "MODEL", "ENGINE", "GPU", "DATE", "REQUESTS", "PUBLISHABLE", "FILE"},
+		minWidth: map[int]int{1: 10, 5: 14, 6: 12, 7: 12, 11: 16},
+		keepEnd:  map[int]bool{11: true},
+		dropped:  []int{11, 6, 7, 1, 5},
+	}
+	for _, r := range rows {
+		s := r.summary
+		tab.add(s.ID, dash(s.Campaign), dash(s.Role), dash(r.load), dash(r.throughput), dash(s.Model),
+			dash(joinNonEmpty(s.Engine, s.EngineVersion)), dash(s.GPU), dash(s.Date), countText(s.RequestCount), yesNo(s.Publishable), s.FileName)
+	}
+	width := 0
+	if !opts.wide {
+		width = terminalWidth(e.stdout, e.getenv)
+	}
+	if hidden := tab.write(e.stdout, width); len(hidden) > 0 {
+		fmt.Fprintf(e.stderr, "note: %s not shown to fit %d columns; --wide shows every column\n", strings.Join(hidden, ", "), width)
+	}
+	return nil
+}
+
+// listedRun is one line of the runs table.
+type listedRun struct {
+	summary          store.RunSummary
+	load, throughput string
+	// For the order: the role's rank, the group (a node run, a repeat
+	// set), the offered load, the replica's k or the repeat's r.
+	roleRank     int
+	group        string
+	loadValue    float64
+	replica, seq int
+}
+
+// roleRanks order the roles of a campaign as its case study reads them.
+// (provenance's role vocabulary; "other" and unknown roles come last).
+var roleRanks = map[string]int{"baseline": 0, "tuned": 1, "candidate": 1, "reference": 2, "sweep-point": 3, "replica": 4, "repeat": 5}
+
+// listedRuns adds what tells runs of one campaign apart — the offered load
+// and the output throughput recomputed from the records (the figure's one
+// definition, figures.RunFigures) — and orders them by date, role, load,
+// replica.
+func listedRuns(ctx context.Context, a *store.Archive, list []store.RunSummary) ([]listedRun, error) {
+	out := make([]listedRun, 0, len(list))
+	for i, s := range list {
+		r := listedRun{summary: s, roleRank: len(roleRanks), seq: i}
+		if rank, ok := roleRanks[strings.ToLower(s.Role)]; ok {
+			r.roleRank = rank
+		}
+		rec, f, _, err := casestudy.RunFigures(ctx, a, s.ID)
+		if rec == nil {
+			return nil, err
+		}
+		if err == nil && f != nil && f.Completed > 0 {
+			r.throughput = groupInt(int64(math.Round(f.OutputThroughput)))
+		}
+		eff := provenance.Record(rec.Provenance).Effective()
+		switch c, rate := eff["workload.concurrency"], eff["workload.request_rate"]; {
+		case c != "":
+			r.load = "conc " + c
+			r.loadValue, _ = strconv.ParseFloat(c, 64)
+		case rate == "inf":
+			r.load, r.loadValue = "rate inf", math.Inf(1)
+		case rate != "":
+			r.load = "rate " + rate + "/s"
+			r.loadValue, _ = strconv.ParseFloat(rate, 64)
+		}
+		r.group = eff["group"]
+		if k, _, ok := strings.Cut(eff["replica"], "/"); ok {
+			r.replica, _ = strconv.Atoi(strings.TrimSpace(k))
+		} else if rep, err := strconv.Atoi(eff["repeat"]); err == nil {
+			r.replica = rep
+		}
+		out = append(out, r)
+	}
+	slices.SortStableFunc(out, func(x, y listedRun) int {
+		return cmp.Or(cmp.Compare(x.summary.Date, y.summary.Date), cmp.Compare(x.summary.Campaign, y.summary.Campaign),
+			cmp.Compare(x.roleRank, y.roleRank), cmp.Compare(x.summary.Role, y.summary.Role), cmp.Compare(x.group, y.group),
+			cmp.Compare(x.loadValue, y.loadValue), cmp.Compare(x.replica, y.replica), cmp.Compare(x.seq, y.seq))
+	})
+	return out, nil
 }
 
 func isDate(s string) bool {
