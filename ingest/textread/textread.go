@@ -96,3 +96,12 @@ func Milli(ms string) float64 {
 	}
 	return v
 }
+
+// Decimals is how many digits a printed number has after its decimal
+// point: the precision a console figure was printed with (Stated.Printed).
+func Decimals(s string) int {
+	if _, frac, ok := strings.Cut(s, "."); ok {
+		return len(frac)
+	}
+	return 0
+}

@@ -183,7 +183,7 @@ func Interpret(name string, start int, lines []textread.Line) (*benchrun.Run, *f
 		if metric == "completed" {
 			run.Completed = int64(v)
 		}
-		run.Stated = append(run.Stated, benchrun.Stated{Metric: metric, Value: v, Unit: unit, SourceKey: label, SourceUnit: src})
+		run.Stated = append(run.Stated, benchrun.Stated{Metric: metric, Value: v, Unit: unit, SourceKey: label, SourceUnit: src, Printed: textread.Decimals(val)})
 	}
 	if _, ok := seen["completed"]; !ok {
 		return nil, format.Errorf(name, textread.At(start), "the block has no \"Successful requests\" line")

@@ -143,7 +143,7 @@ func interpretVLLM(name string, start int, lines []textread.Line) (*benchrun.Run
 					continue
 				}
 				run.Stated = append(run.Stated, benchrun.Stated{
-					Metric: canon, Value: textread.Milli(val), Unit: "s", SourceKey: label, SourceUnit: "ms",
+					Metric: canon, Value: textread.Milli(val), Unit: "s", SourceKey: label, SourceUnit: "ms", Printed: textread.Decimals(val),
 				})
 				continue
 			}
@@ -194,7 +194,7 @@ func interpretVLLM(name string, start int, lines []textread.Line) (*benchrun.Run
 			run.Failed = int64(v)
 		}
 		run.Stated = append(run.Stated, benchrun.Stated{
-			Metric: f.metric, Value: v, Unit: f.unit, SourceKey: label, SourceUnit: f.src,
+			Metric: f.metric, Value: v, Unit: f.unit, SourceKey: label, SourceUnit: f.src, Printed: textread.Decimals(val),
 		})
 	}
 
