@@ -11,7 +11,9 @@ import (
 	"github.com/benchledger/benchledger/ingest/format"
 	"github.com/benchledger/benchledger/ingest/format/aiperf"
 	"github.com/benchledger/benchledger/ingest/format/guidellm"
+	"github.com/benchledger/benchledger/ingest/format/inferenceperf"
 	"github.com/benchledger/benchledger/ingest/format/llmperf"
+	"github.com/benchledger/benchledger/ingest/format/lmbench"
 	"github.com/benchledger/benchledger/ingest/format/sglang"
 	"github.com/benchledger/benchledger/ingest/format/trtllm"
 	"github.com/benchledger/benchledger/ingest/format/vllmconsole"
@@ -41,6 +43,8 @@ var formats = []func() format.Parser{
 	llmperf.NewSummary,
 	llmperf.NewResponses,
 	trtllm.NewJSON,
+	inferenceperf.New, // inference-perf-json
+	lmbench.New,       // lmbench-csv
 	trtllm.NewConsole,
 	vllmthroughput.New, // last: its few keys are the loosest test
 }

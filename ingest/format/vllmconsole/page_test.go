@@ -3,6 +3,8 @@ package vllmconsole_test
 import (
 	"testing"
 
+	"github.com/benchledger/benchledger/ingest/format"
+
 	"github.com/benchledger/benchledger/ingest/format/vllmconsole"
 	"github.com/benchledger/benchledger/ingest/internal/ingesttest"
 	"github.com/benchledger/benchledger/ingest/registry"
@@ -104,4 +106,23 @@ func TestConsoleSGLangShort(t *testing.T) {
 	if _, ok := r.Facts["workload.concurrency"]; ok {
 		t.Error(`"not set" recorded as a concurrency`)
 	}
+}
+
+// FuzzConsolePage: whatever the bytes, the page walk and every layout's
+// interpreter reject with an *InputError only and state no impossible
+// figure.
+func FuzzConsolePage(f *testing.F) {
+	for _, name := range []string{"mixed_page.md", "two_blocks.txt", "sglang_short.txt", "gpustack_like.txt", "old_v08.txt"} {
+		f.Add(ingesttest.Read(f, consoleFixture(name)))
+	}
+	f.Add([]byte("Namespace(model='a', x=[1, (2, 3)], y='it\\'s')\n==== Serving Benchmark Result ====\nSuccessful requests: 1\n=========="))
+	p := vllmconsole.New()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p.Sniff("fuzz.md", data[:min(len(data), format.HeadSize)])
+		runs, err := parseConsoleBytes("fuzz.md", data)
+		ingesttest.FuzzError(t, err, "fuzz.md")
+		for _, r := range runs {
+			ingesttest.FuzzStated(t, r)
+		}
+	})
 }
