@@ -128,7 +128,7 @@ func TestConsoleGPUStackSample(t *testing.T) {
 	}
 	// Latency(s) stays seconds; TTFT ms become seconds; N/A is unknown.
 	checkStated(t, r, map[string]float64{"e2el.mean": 24.11, "e2el.p99": 51.16, "ttft.mean": 1.60423, "ttft.p99": 5.73727,
-		"duration": 54.74, "request_rate_series.mean": 18.27, "output_rate_series.max": 20132659.20})
+		"duration": 54.74, "request_rate_series.mean": 18.27, "max_output_tokens_per_s": 20132659.20})
 	for _, m := range []string{"ttft.p95", "tpot.mean", "itl.mean", "request_throughput", "output_throughput", "failed"} {
 		if s, ok := r.StatedValue(m); ok {
 			t.Errorf("%s stated as %v", m, s.Value)
