@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/benchledger/benchledger/ingest/format/sglangconsole"
+	"github.com/benchledger/benchledger/ingest/format/vllmconsole"
+	"github.com/benchledger/benchledger/ingest/internal/ingesttest"
 	"github.com/benchledger/benchledger/ingest/textread"
 )
 
@@ -71,5 +73,42 @@ func TestInterpretBad(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "s.txt: line ") {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
 		}
+	}
+}
+
+// TestRealPage: the nine printed summaries of SGLang's cookbook page are
+// nine summary-only runs at their header lines.
+func TestRealPage(t *testing.T) {
+	t.Parallel()
+	const page = "testdata/MiniMax-M2.5.md"
+	data := ingesttest.Read(t, page)
+	if got := ingesttest.Detect(page, data); got != sglangconsole.ID {
+		t.Errorf("detected as %q", got)
+	}
+	runs, err := ingesttest.Parse(vllmconsole.NewSGLang(), page, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantCompleted := []int64{10, 80, 500, 10, 80, 320, 10, 80, 500}
+	if len(runs) != len(wantCompleted) {
+		t.Fatalf("%d runs, want %d", len(runs), len(wantCompleted))
+	}
+	for i, r := range runs {
+		if r.Format != sglangconsole.ID || r.Completed != wantCompleted[i] || r.HasRequests || r.Failed != -1 {
+			t.Errorf("run %d at %s: format %q completed %d", i, r.Location, r.Format, r.Completed)
+		}
+		for _, n := range r.Notes {
+			if strings.Contains(n, "unrecognised label") {
+				t.Errorf("run %d: %s", i, n)
+			}
+		}
+	}
+	r := runs[0]
+	if r.Location != "line 422" || r.Facts["workload.concurrency"] != "1" || r.Facts["workload.request_rate"] != "inf" || r.Facts["measurement.backend"] != "sglang" {
+		t.Errorf("first block at %s facts %v", r.Location, r.Facts)
+	}
+	ingesttest.WantStated(t, r, 1e-12, map[string]float64{"duration": 42.99, "e2el.p90": 7.83204, "tpot.p99": 0.00991, "itl.max": 0.01446})
+	if s, _ := r.StatedValue("max_concurrent_requests"); s.Value != 2 {
+		t.Errorf("peak concurrent requests %+v", s)
 	}
 }
