@@ -126,3 +126,29 @@ func FuzzConsolePage(f *testing.F) {
 		}
 	})
 }
+
+// TestConsoleNamespaceLengths: random_range_ratio means a fixed length at
+// 0.0 for vllm bench serve and at 1.0 for SGLang; the lengths are facts
+// only then.
+func TestConsoleNamespaceLengths(t *testing.T) {
+	t.Parallel()
+	sg := string(ingesttest.Read(t, consoleFixture("sglang_short.txt")))
+	ns := func(ratio string) string {
+		return "benchmark_args=Namespace(backend='sglang-oai', dataset_name='random', random_input_len=1024, random_output_len=128, random_range_ratio=" + ratio + ", num_prompts=960)\n"
+	}
+	for _, tc := range []struct {
+		ratio, in string
+	}{{"1.0", "1024"}, {"0.0", ""}} {
+		runs, err := parseConsoleBytes("s.txt", []byte(ns(tc.ratio)+sg))
+		if err != nil || len(runs) != 1 {
+			t.Fatalf("ratio %s: %d runs, %v", tc.ratio, len(runs), err)
+		}
+		r := runs[0]
+		if r.Facts["workload.input_len"] != tc.in || r.Facts["workload.request_count"] != "960" {
+			t.Errorf("ratio %s: facts %v", tc.ratio, r.Facts)
+		}
+		if tc.in == "" && !ingesttest.HasNote(r, "input and output lengths not recorded as fixed") {
+			t.Errorf("ratio %s: notes %q", tc.ratio, r.Notes)
+		}
+	}
+}

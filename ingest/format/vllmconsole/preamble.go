@@ -21,6 +21,7 @@ type preamble struct {
 	notes []string
 	args  string // the Namespace(...) text, kept in Extra
 	argsN int
+	lens  *randomLens
 }
 
 type preFact struct {
@@ -92,19 +93,36 @@ func (p *preamble) fromArgs(args map[string]string, n int) {
 			p.set(field, v, n, "Namespace "+key)
 		}
 	}
-	// An exact length only: a random dataset with a range ratio draws
-	// lengths around the number, which is not a fixed input length.
-	if ds := args["dataset_name"]; ds == "random" {
-		ratio := args["random_range_ratio"]
-		if ratio == "" || ratio == "0" || ratio == "0.0" {
-			for key, field := range map[string]string{"random_input_len": "workload.input_len", "random_output_len": "workload.output_len"} {
-				if v, ok := args[key]; ok {
-					p.set(field, v, n, "Namespace "+key)
-				}
-			}
-		} else {
-			p.notes = append(p.notes, fmt.Sprintf("the Namespace at line %d draws random lengths with random_range_ratio=%s: input and output lengths not recorded as fixed", n, ratio))
-		}
+	if args["dataset_name"] == "random" {
+		p.lens = &randomLens{args: args, line: n}
+	}
+}
+
+// randomLens are a random dataset's length arguments, read once the block
+// shows which client printed them: random_range_ratio means a fixed length
+// at 0.0 in the vllm bench CLI (a spread of ±ratio around the length) but at
+// 1.0 in SGLang's bench_serving and vLLM's old benchmark_serving.py (the
+// length drawn from [ratio × length, length]).
+type randomLens struct {
+	args map[string]string
+	line int
+}
+
+// fixed reports whether the lengths were exact for the client whose block
+// follows, and why not.
+func (l *randomLens) fixed(format string) (bool, string) {
+	ratio, ok := l.args["random_range_ratio"]
+	v, isNum, _ := textread.Number(ratio)
+	_, newCLI := l.args["bench_type"] // vllm bench serve's Namespace
+	switch {
+	case !ok || !isNum:
+		return false, "the Namespace names no random_range_ratio"
+	case format == ID && newCLI:
+		return v == 0, "random_range_ratio=" + ratio + " (vllm bench serve draws lengths within ±ratio)"
+	case format == ID:
+		return false, "the Namespace is not vllm bench serve's (no bench_type), so what random_range_ratio=" + ratio + " means is not known"
+	default:
+		return v == 1, "random_range_ratio=" + ratio + " (SGLang draws lengths from [ratio × length, length])"
 	}
 }
 
@@ -141,6 +159,22 @@ func (p *preamble) apply(name string, run *benchrun.Run) *format.InputError {
 			continue
 		}
 		run.Facts[field] = f.value
+	}
+	if l := p.lens; l != nil {
+		if fixed, why := l.fixed(run.Format); fixed {
+			for key, field := range map[string]string{"random_input_len": "workload.input_len", "random_output_len": "workload.output_len"} {
+				if v, ok := l.args[key]; ok {
+					p.set(field, v, l.line, "Namespace "+key)
+					if f, ok := p.facts[field]; ok {
+						if _, have := run.Facts[field]; !have {
+							run.Facts[field] = f.value
+						}
+					}
+				}
+			}
+		} else {
+			run.Notes = append(run.Notes, fmt.Sprintf("the Namespace at line %d names a random dataset but %s: input and output lengths not recorded as fixed", l.line, why))
+		}
 	}
 	if p.args != "" {
 		if run.Extra == nil {
