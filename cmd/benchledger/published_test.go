@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/benchledger/benchledger/internal/testshared"
 )
 
 // publishedDir is the real public page shipped as a campaign
@@ -134,5 +136,26 @@ func TestPublishedPageAudit(t *testing.T) {
 	}
 	if !claim || !engine || r.code != exitProblems {
 		t.Errorf("claim found %v, engine found %v, exit %d\n%v", claim, engine, r.code, r)
+	}
+}
+
+// TestGPUStackRenderingAudit: GPUStack's rendering of a guidellm result
+// ingests as a summary-only run, and the audit holds its "peak output
+// token throughput" (20,132,659 tok/s from 281,412 generated tokens) to
+// the label it is printed under.
+func TestGPUStackRenderingAudit(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(testshared.Dir(t, "samples"), "gpustack", "gpustack_guidellm_rendered_console.txt")
+	db := filepath.Join(t.TempDir(), "g.db")
+	if r := bl(t, "ingest", "--db", db, path); r.code != 0 || !strings.Contains(r.stdout, "gpustack-console") {
+		t.Fatalf("ingest: %v", r)
+	}
+	d, r := auditJSON(t, "--db", db)
+	found := false
+	for _, f := range d.Findings {
+		found = found || f.Check == "plausibility.peak_throughput" && f.Severity == "fail" && strings.Contains(f.Message, "20132659.2")
+	}
+	if !found || r.code != exitProblems {
+		t.Errorf("the impossible peak is not flagged (exit %d):\n%v", r.code, r)
 	}
 }
