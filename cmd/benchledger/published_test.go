@@ -159,3 +159,23 @@ func TestGPUStackRenderingAudit(t *testing.T) {
 		t.Errorf("the impossible peak is not flagged (exit %d):\n%v", r.code, r)
 	}
 }
+
+// TestMixedPageReparses: a page mixing vLLM, SGLang and GPUStack blocks
+// re-parses to the runs archived from it, each under its own format id
+// (the audit's integrity.records).
+func TestMixedPageReparses(t *testing.T) {
+	t.Parallel()
+	db := filepath.Join(t.TempDir(), "m.db")
+	if r := bl(t, "ingest", "--db", db, filepath.Join("..", "..", "ingest", "format", "vllmconsole", "testdata", "mixed_page.md")); r.code != 0 {
+		t.Fatalf("ingest: %v", r)
+	}
+	d, r := auditJSON(t, "--db", db)
+	for _, f := range d.Findings {
+		if strings.HasPrefix(f.Check, "integrity.") {
+			t.Errorf("%s: %s", f.Check, f.Message)
+		}
+	}
+	if r.code != exitProblems { // the GPUStack block's peak
+		t.Errorf("exit %d\n%v", r.code, r)
+	}
+}
