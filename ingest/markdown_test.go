@@ -1,12 +1,14 @@
 package ingest_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/benchledger/benchledger/ingest"
 	"github.com/benchledger/benchledger/ingest/internal/ingesttest"
+	"github.com/benchledger/benchledger/store"
 )
 
 // TestMarkdownPageNamedOrWalked: a Markdown page pasting result blocks
@@ -31,5 +33,23 @@ func TestMarkdownPageNamedOrWalked(t *testing.T) {
 	_, outs = ingesttest.Batch(t, dir)
 	if len(outs) != 1 || outs[0].Status != ingest.StatusSkipped {
 		t.Errorf("walked: %+v, want the page skipped", outs)
+	}
+}
+
+// TestMarkdownPageForcedFormat: --format with any of the console ids reads
+// the page the same way, each block under its own layout's id.
+func TestMarkdownPageForcedFormat(t *testing.T) {
+	t.Parallel()
+	a, err := store.Open(filepath.Join(t.TempDir(), "a.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	var outs []ingest.Outcome
+	err = ingest.Batch(context.Background(), []string{"format/vllmconsole/testdata/mixed_page.md"},
+		ingest.Options{Archive: a, ToolVersion: "test", Actor: "test", Format: "sglang-bench-serving-console"},
+		func(o ingest.Outcome) { outs = append(outs, o) })
+	if err != nil || len(outs) != 3 || outs[0].Format != "vllm-serve-console" || outs[2].Format != "gpustack-console" {
+		t.Fatalf("%v %+v", err, outs)
 	}
 }
