@@ -492,6 +492,8 @@ func auditRun(rec *store.RunRecord, d *figures.Derived) []Finding {
 		}
 	}
 
+	out = append(out, serverVersions(r)...)
+
 	statedDuration := math.NaN()
 	if d, ok := r.StatedValue("duration"); ok {
 		statedDuration = d.Value

@@ -27,6 +27,7 @@ func Checks() []CheckInfo {
 		{CheckNonStreamed, []string{Warn}, "TTFT equals latency for most requests: responses were not streamed"},
 		{CheckOutputLength, []string{Warn}, "outputs were shorter than the fixed requested length"},
 		{CheckProvenanceComplete, []string{Info}, "the run cannot be published: provenance is missing"},
+		{CheckServerVersions, []string{Warn}, "the servers of one run (prefill and decode) run different engine versions"},
 		{CheckEngine, []string{Fail, Warn}, "an engine or version named in the text, the launch command or the client's backend contradicts the run's provenance"},
 		{CheckConfounded, []string{Fail, Warn}, "a comparison changed more than it set out to change"},
 		{CheckLoadBound, []string{Warn}, "a throughput comparison at a fixed offered load that both runs kept up with"},

@@ -306,7 +306,7 @@ func (b *batch) prepare(ctx context.Context, c candidate) *prepared {
 	if p.parser = b.forced; p.parser == nil {
 		d := detect(c.path, head)
 		switch {
-		case d.Parser != nil:
+		case d.Parser != nil && !(d.NamedOnly && c.walked):
 			p.parser = d.Parser
 		case d.NotResult != "" && c.walked:
 			p.done = &Outcome{Status: StatusSkipped, File: c.path, Reason: "not a result: " + d.NotResult}

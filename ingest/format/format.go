@@ -68,6 +68,12 @@ type Detection struct {
 	// Unsupported names a recognised result of a tool this version cannot
 	// read yet; it is a rejection, not a skip.
 	Unsupported string
+	// NamedOnly, with Parser and NotResult both set, says the file is read
+	// with Parser when it is named on the command line and skipped as
+	// NotResult when a folder walk meets it: a Markdown page pasting result
+	// blocks is a result when the user says so, but a walk must not start
+	// reading every notes file as one.
+	NamedOnly bool
 }
 
 // NewRequest is request i's record with nothing known yet.

@@ -11,7 +11,9 @@ import (
 	"github.com/benchledger/benchledger/ingest/format"
 	"github.com/benchledger/benchledger/ingest/format/aiperf"
 	"github.com/benchledger/benchledger/ingest/format/guidellm"
+	"github.com/benchledger/benchledger/ingest/format/inferenceperf"
 	"github.com/benchledger/benchledger/ingest/format/llmperf"
+	"github.com/benchledger/benchledger/ingest/format/lmbench"
 	"github.com/benchledger/benchledger/ingest/format/sglang"
 	"github.com/benchledger/benchledger/ingest/format/trtllm"
 	"github.com/benchledger/benchledger/ingest/format/vllmconsole"
@@ -24,13 +26,15 @@ import (
 // whose Sniff accepts it. A parser whose Sniff could also accept another
 // format's files must come after it, or refuse them.
 var formats = []func() format.Parser{
-	vllmjson.New,      // vllm-serve-json: before SGLang, whose results share its keys
-	vllmconsole.New,   // vllm-serve-console
-	trace.NewParser,   // benchledger-trace
-	sglang.New,        // sglang-bench-serving
-	aiperf.NewJSON,    // aiperf-json
-	aiperf.NewCSV,     // aiperf-csv
-	aiperf.NewRecords, // aiperf-records
+	vllmjson.New,            // vllm-serve-json: before SGLang, whose results share its keys
+	vllmconsole.NewGPUStack, // gpustack-console: its blocks borrow vLLM's header
+	vllmconsole.NewSGLang,   // sglang-bench-serving-console: likewise
+	vllmconsole.New,         // vllm-serve-console: any page of result blocks
+	trace.NewParser,         // benchledger-trace
+	sglang.New,              // sglang-bench-serving
+	aiperf.NewJSON,          // aiperf-json
+	aiperf.NewCSV,           // aiperf-csv
+	aiperf.NewRecords,       // aiperf-records
 	aiperf.NewGenAIPerfJSON,
 	aiperf.NewGenAIPerfCSV,
 	aiperf.NewPerfAnalyzerJSON,
@@ -39,6 +43,8 @@ var formats = []func() format.Parser{
 	llmperf.NewSummary,
 	llmperf.NewResponses,
 	trtllm.NewJSON,
+	inferenceperf.New, // inference-perf-json
+	lmbench.New,       // lmbench-csv
 	trtllm.NewConsole,
 	vllmthroughput.New, // last: its few keys are the loosest test
 }
@@ -75,7 +81,7 @@ func IDs() []string {
 // never results themselves.
 var skippedExt = map[string]string{
 	".yaml": "manifest or spec (YAML)", ".yml": "manifest or spec (YAML)",
-	".md": "narrative or notes (Markdown)", ".go": "generator source", ".py": "script source",
+	".md": "narrative or notes (Markdown; name it to read its result blocks)", ".go": "generator source", ".py": "script source",
 	".sh": "script", ".toml": "configuration", ".html": "rendered page", ".png": "image",
 	".svg": "image", ".pdf": "document", ".xlsx": "spreadsheet", ".gitignore": "git metadata",
 	".db": "database", ".db-wal": "database", ".db-shm": "database",
@@ -97,6 +103,15 @@ func Detect(name string, head []byte) format.Detection {
 			for _, p := range Parsers() {
 				if p.Sniff(name, head) {
 					return format.Detection{Parser: p}
+				}
+			}
+		}
+		// A Markdown page pasting console result blocks (a published
+		// write-up) is read when named, skipped by a walk.
+		if ext == ".md" {
+			for _, p := range Parsers() {
+				if p.Sniff(name, head) {
+					return format.Detection{Parser: p, NotResult: why, NamedOnly: true}
 				}
 			}
 		}

@@ -8,7 +8,9 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math"
 	"strconv"
+	"strings"
 )
 
 // MaxLine bounds how much of one line is kept: report lines are short, and
@@ -49,3 +51,57 @@ func ReadLine(br *bufio.Reader) ([]byte, error) {
 
 // At is the place "line n".
 func At(n int) string { return "line " + strconv.Itoa(n) }
+
+// Section returns the title of a "----Title----" rule, the way console
+// reports (vLLM, SGLang, GPUStack) head the groups of a result block.
+func Section(t string) (string, bool) {
+	if len(t) < 3 || !strings.HasPrefix(t, "-") || !strings.HasSuffix(t, "-") {
+		return "", false
+	}
+	return strings.TrimSpace(strings.Trim(t, "-")), true
+}
+
+// Number reads a value a console report printed. ok is false for the
+// placeholders that mean "no figure" (N/A in look-alike blocks; nan, inf,
+// None from Python; "not set"); err is set for anything else that is not a
+// plain non-negative decimal number.
+func Number(s string) (v float64, ok bool, err error) {
+	switch strings.ToLower(s) {
+	case "n/a", "na", "nan", "-nan", "inf", "-inf", "none", "not set", "":
+		return 0, false, nil
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if (c < '0' || c > '9') && c != '.' && !(i == 0 && (c == '-' || c == '+')) {
+			return 0, false, errors.New("not a number")
+		}
+	}
+	v, perr := strconv.ParseFloat(s, 64)
+	if perr != nil {
+		return 0, false, perr
+	}
+	if v < 0 {
+		return 0, false, errors.New("negative")
+	}
+	return v, true, nil
+}
+
+// Milli converts a printed millisecond figure (already read by Number) to
+// seconds. It shifts the decimal exponent instead of dividing, so 0.12 ms
+// becomes the double nearest 0.00012 s.
+func Milli(ms string) float64 {
+	v, err := strconv.ParseFloat(ms+"e-3", 64)
+	if err != nil {
+		return math.NaN()
+	}
+	return v
+}
+
+// Decimals is how many digits a printed number has after its decimal
+// point: the precision a console figure was printed with (Stated.Printed).
+func Decimals(s string) int {
+	if _, frac, ok := strings.Cut(s, "."); ok {
+		return len(frac)
+	}
+	return 0
+}

@@ -10,10 +10,8 @@ import (
 
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/ingest/format"
-	"github.com/benchledger/benchledger/ingest/format/vllmconsole"
 	"github.com/benchledger/benchledger/ingest/jsonread"
 	"github.com/benchledger/benchledger/ingest/pyjson"
-	"github.com/benchledger/benchledger/ingest/textread"
 )
 
 // NewGPUStack returns the parser for GPUStack's benchmark records
@@ -26,7 +24,7 @@ import (
 // image and arguments, the GPUs and the worker, from the record's snapshot.
 //
 // GPUStack's documentation also renders records as a vLLM-looking console
-// block; that rendering is recognised and refused as not a run.
+// block; ingest/format/gpustackconsole reads that rendering.
 func NewGPUStack() format.Parser { return gpustackBenchmark{} }
 
 type gpustackBenchmark struct{}
@@ -44,16 +42,12 @@ func (gpustackBenchmark) Describe() string {
 }
 
 // Sniff accepts a JSON object with GPUStack's model_instance_name (a record)
-// or a "benchmarks" list of such objects, the exported YAML, and the
-// console rendering (refused by Parse with the reason).
+// or a "benchmarks" list of such objects, and the exported YAML.
 func (gpustackBenchmark) Sniff(name string, head []byte) bool {
 	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
 	t := bytes.TrimLeft(head, " \t\r\n")
 	if len(t) == 0 {
 		return false
-	}
-	if gsConsoleLine(t) > 0 {
-		return true
 	}
 	if t[0] != '{' {
 		return glYAMLLooksLike(t) == "gpustack"
@@ -88,27 +82,6 @@ func (gpustackBenchmark) Sniff(name string, head []byte) bool {
 	return found
 }
 
-// gsConsoleLine finds GPUStack's rendered console block: vLLM's header with
-// a "Latency" section in seconds, which vLLM never prints. It returns the
-// 1-based line of the tell, 0 when there is none.
-func gsConsoleLine(data []byte) int {
-	if !bytes.Contains(data, []byte(vllmconsole.Title)) {
-		return 0
-	}
-	n := 0
-	for line := range bytes.SplitSeq(data, []byte("\n")) {
-		n++
-		t := strings.TrimSpace(string(line))
-		if title, ok := vllmconsole.Section(t); ok && strings.EqualFold(title, "Latency") {
-			return n
-		}
-		if label, _, ok := strings.Cut(t, ":"); ok && strings.Contains(strings.ToLower(strings.ReplaceAll(label, " ", "")), "latency(s)") {
-			return n
-		}
-	}
-	return 0
-}
-
 // Parse reads a record or an export and emits the runs of every record in
 // order; a record that cannot be read is a rejection and the others ingest.
 func (gpustackBenchmark) Parse(ctx context.Context, name string, r io.Reader, emit func(*benchrun.Run) error) error {
@@ -122,13 +95,6 @@ func (gpustackBenchmark) Parse(ctx context.Context, name string, r io.Reader, em
 	t := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")), " \t\r\n")
 	if len(t) == 0 {
 		return format.Errorf(name, "", "the file is empty")
-	}
-	if line := gsConsoleLine(data); line > 0 {
-		return format.Errorf(name, textread.At(line), "not a run: GPUStack's performance-lab rendering of a benchmark record "+
-			"(hack/perf/perf_doc_common.py, render_benchmark_result_block) in vLLM's console layout; its \"TPOT\" lines are "+
-			"guidellm's time_per_output_token_ms (TTFT included), its \"ITL\" lines guidellm's token-weighted "+
-			"inter_token_latency_ms, its token totals mean × count and its throughputs guidellm's rate-series means, "+
-			"and it has no failure count: ingest the GPUStack benchmark record (JSON) it was rendered from")
 	}
 	var root *glNode
 	variant := "record JSON (GET /v2/benchmarks/{id})"

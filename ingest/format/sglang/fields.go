@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -564,100 +565,126 @@ var sglangCommit = regexp.MustCompile(`^[0-9a-f]{40}$`)
 
 // serverFacts takes the provenance facts SGLang's /server_info states. A
 // prefill/decode-disaggregated router answers with per-role lists; the
-// first decode server's info is used then, as bench_serving itself does.
+// first decode server's info gives the facts then, as bench_serving itself
+// does, and every server's version is kept in Extra
+// ("server_info.engine_versions"), so servers of different versions are
+// seen (the audit's provenance.server_versions).
 func (b *sglangRun) serverFacts(raw []byte) {
-	info := sglangServerStrings(raw, true)
-	if _, pd := info["\x00decode"]; pd {
+	info := sglangServerInfoOf(raw)
+	if len(info.servers) > 0 {
 		b.note("server_info is a prefill/decode pair: facts taken from the first decode server's info")
+		enc := []byte{'{'}
+		for i, sv := range info.servers {
+			if i > 0 {
+				enc = append(enc, ',')
+			}
+			enc = jsonread.AppendExtraString(enc, sv.name)
+			enc = append(enc, ':')
+			enc = jsonread.AppendExtraString(enc, sv.version)
+		}
+		b.run.Extra[ServerVersionsKey] = string(append(enc, '}'))
+		if v := info.versions(); len(v) > 1 {
+			b.note("the prefill/decode servers run different engine versions: %s", strings.Join(v, ", "))
+		}
 	}
-	if info["version"] == "" || info["model_path"] == "" {
+	top := info.top
+	if top["version"] == "" || top["model_path"] == "" {
 		b.note("server_info has no version and model_path, as SGLang's /server_info has; no runtime facts taken from it")
 		return
 	}
 	b.fact("runtime.engine", "sglang", "server_info")
-	b.fact("runtime.version", info["version"], "server_info.version")
-	b.fact("checkpoint.model_id", info["model_path"], "server_info.model_path")
-	if t := info["tokenizer_path"]; t != "" {
+	b.fact("runtime.version", top["version"], "server_info.version")
+	b.fact("checkpoint.model_id", top["model_path"], "server_info.model_path")
+	if t := top["tokenizer_path"]; t != "" {
 		b.fact("checkpoint.tokenizer", t, "server_info.tokenizer_path")
 	}
-	switch rev := info["revision"]; {
+	switch rev := top["revision"]; {
 	case rev == "":
 	case sglangCommit.MatchString(rev):
 		b.fact("checkpoint.revision", rev, "server_info.revision")
 	default:
 		b.note("server_info names revision %q, a branch or tag rather than a commit: checkpoint.revision not recorded", rev)
 	}
-	if kv := info["kv_cache_dtype"]; kv != "" && kv != "auto" {
+	if kv := top["kv_cache_dtype"]; kv != "" && kv != "auto" {
 		b.fact("checkpoint.kv_cache_dtype", kv, "server_info.kv_cache_dtype")
 	}
-	if q := info["quantization"]; q != "" {
+	if q := top["quantization"]; q != "" {
 		b.fact("checkpoint.precision", q, "server_info.quantization")
 	}
 }
 
-// sglangServerStrings returns the top-level string values of a server_info
-// object. For a disaggregated router's answer ({"decode": [{...}], ...}) it
-// returns the first decode server's strings, with the marker key "\x00decode".
-func sglangServerStrings(raw []byte, top bool) map[string]string {
-	out := map[string]string{}
+// ServerVersionsKey is the Extra key holding every server's engine
+// version of a disaggregated server_info, as a JSON object
+// {"prefill[0]": "0.5.1", "decode[0]": "0.5.2", ...} ("" when a server
+// states none).
+const ServerVersionsKey = "server_info.engine_versions"
+
+// sglangServerInfo is what a server_info says: the strings the facts come
+// from and, for a disaggregated router, each server by role.
+type sglangServerInfo struct {
+	top     map[string]string // the info's top-level strings, or the first decode server's
+	servers []sglangServer    // every prefill and decode server, in file order
+}
+
+type sglangServer struct{ name, version string }
+
+// versions lists the distinct versions the servers state.
+func (s sglangServerInfo) versions() []string {
+	var out []string
+	for _, sv := range s.servers {
+		if sv.version != "" && !slices.Contains(out, sv.version) {
+			out = append(out, sv.version)
+		}
+	}
+	return out
+}
+
+// sglangServerInfoOf reads a server_info object whole (it is bounded by
+// sglangServerInfoLimit). For a disaggregated router's answer
+// ({"prefill": [{...}], "decode": [{...}], ...}) the facts are the first
+// decode server's when the top level has no version. A value that is not
+// an object gives nothing: server_info is kept in Extra either way.
+func sglangServerInfoOf(raw []byte) sglangServerInfo {
+	out := sglangServerInfo{top: map[string]string{}}
 	d := pyjson.NewDecoderSize(bytes.NewReader(raw), len(raw)+16)
-	if tok, err := d.Next(); err != nil || tok.Kind != pyjson.ObjectStart {
+	tree := &jsonread.TreeReader{Cursor: jsonread.Cursor{Dec: d, Wrap: jsonread.Raw}, MaxNodes: 1 << 16, TooMany: "server_info"}
+	first, err := tree.Next("")
+	if err != nil || first.Kind != pyjson.ObjectStart {
 		return out
 	}
+	root, err := tree.Value(first)
+	if err != nil {
+		return out
+	}
+	strs := func(n *jsonread.Node) map[string]string {
+		m := map[string]string{}
+		for i, k := range n.Keys {
+			if v, ok := n.Vals[i].Str(); ok {
+				m[k] = v
+			}
+		}
+		return m
+	}
+	out.top = strs(root)
 	var decode map[string]string
-	for {
-		k, err := d.Next()
-		if err != nil || k.Kind != pyjson.Key {
-			break
-		}
-		key := string(k.Bytes)
-		v, err := d.Next()
-		if err != nil {
-			break
-		}
-		switch {
-		case v.Kind == pyjson.String:
-			out[key] = string(v.Bytes)
-		case top && key == "decode" && v.Kind == pyjson.ArrayStart:
-			el, err := d.Next()
-			if err != nil || el.Kind == pyjson.EOF {
-				return out
-			}
-			if el.Kind == pyjson.ArrayEnd {
-				// An empty list: nothing of the decode server's to read.
-				continue
-			}
-			if el.Kind == pyjson.ObjectStart {
-				sub, size, err := d.Capture(el, sglangServerInfoLimit, nil)
-				if err != nil || size > sglangServerInfoLimit {
-					return out
-				}
-				decode = sglangServerStrings(sub, false)
-			} else if d.Skip(el) != nil {
-				return out
-			}
-			// The rest of the list.
-			for {
-				t, err := d.Next()
-				if err != nil || t.Kind == pyjson.EOF {
-					return out
-				}
-				if t.Kind == pyjson.ArrayEnd {
-					break
-				}
-				if d.Skip(t) != nil {
-					return out
-				}
-			}
+	for _, role := range []string{"prefill", "decode"} {
+		list := root.Get(role)
+		if list == nil || list.Kind != pyjson.ArrayStart {
 			continue
 		}
-		if d.Skip(v) != nil {
-			break
+		for i, sv := range list.Vals {
+			if sv.Kind != pyjson.ObjectStart {
+				continue
+			}
+			m := strs(sv)
+			out.servers = append(out.servers, sglangServer{fmt.Sprintf("%s[%d]", role, i), m["version"]})
+			if role == "decode" && decode == nil {
+				decode = m
+			}
 		}
 	}
-	if decode != nil && out["version"] == "" {
-		decode["\x00decode"] = ""
-		return decode
+	if decode != nil && out.top["version"] == "" {
+		out.top = decode
 	}
 	return out
 }

@@ -474,6 +474,11 @@ func TestSGLangVariants(t *testing.T) {
 					!sgHasNote(r, `revision "main", a branch or tag`) {
 					t.Errorf("extra %v notes %q", r.Extra, r.Notes)
 				}
+				// Every server's version is kept, and the difference said.
+				if got := r.Extra[sglang.ServerVersionsKey]; got != `{"prefill[0]":"0.5.1","decode[0]":"0.5.2","decode[1]":"0.5.2"}` ||
+					!sgHasNote(r, "different engine versions: 0.5.1, 0.5.2") {
+					t.Errorf("server versions %q notes %q", got, r.Notes)
+				}
 			}, "benchmark/serving.py (with server_info)"},
 		// An empty decode list once made the server_info walk read past
 		// the list's end and loop at the end of the value.

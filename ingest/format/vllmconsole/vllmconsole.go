@@ -1,142 +1,15 @@
 package vllmconsole
 
 import (
-	"bufio"
-	"bytes"
-	"context"
-	"errors"
 	"fmt"
-	"io"
 	"math"
 	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/ingest/format"
 	"github.com/benchledger/benchledger/ingest/textread"
 )
-
-// vllmConsole reads the "Serving Benchmark Result" block that vllm bench
-// serve (and the older benchmarks/benchmark_serving.py) prints to stdout,
-// as saved from a terminal or pasted into Markdown. See FORMATS.md §1.6.
-type vllmConsole struct{}
-
-// NewVLLMConsole returns the parser for vLLM's console result block.
-func New() format.Parser { return vllmConsole{} }
-
-func (vllmConsole) ID() string       { return "vllm-serve-console" }
-func (vllmConsole) Describe() string { return "vllm bench serve console result block" }
-
-// Title is the header of the result block vllm bench serve prints (GPUStack
-// pages quote it too).
-const Title = "Serving Benchmark Result"
-
-// Sniff looks for the block's header line anywhere in the head.
-func (vllmConsole) Sniff(name string, head []byte) bool {
-	if !bytes.Contains(head, []byte(Title)) {
-		return false
-	}
-	for line := range bytes.SplitSeq(head, []byte("\n")) {
-		if isConsoleHeader(string(line)) {
-			return true
-		}
-	}
-	return false
-}
-
-// isConsoleHeader matches "=== Serving Benchmark Result ===" with any number
-// of "=" and any surrounding space (Markdown indents pasted blocks).
-func isConsoleHeader(line string) bool {
-	t := strings.TrimSpace(line)
-	if !strings.HasPrefix(t, "=") || !strings.HasSuffix(t, "=") {
-		return false
-	}
-	return strings.TrimSpace(strings.Trim(t, "=")) == Title
-}
-
-// isConsoleClosing matches the closing rule, 50 "=" in vLLM; ten or more
-// are accepted so that a hand-trimmed copy still closes.
-func isConsoleClosing(t string) bool {
-	return len(t) >= 10 && strings.Trim(t, "=") == ""
-}
-
-// Section returns the title of a "----Title----" line.
-func Section(t string) (string, bool) {
-	if len(t) < 3 || !strings.HasPrefix(t, "-") || !strings.HasSuffix(t, "-") {
-		return "", false
-	}
-	return strings.TrimSpace(strings.Trim(t, "-")), true
-}
-
-func (p vllmConsole) Parse(ctx context.Context, name string, r io.Reader, emit func(*benchrun.Run) error) error {
-	br := bufio.NewReaderSize(r, 64<<10)
-	var (
-		runs  []*benchrun.Run
-		block []textread.Line
-		start int // header line of the open block; 0 when none is open
-		n     int
-	)
-	for {
-		line, err := textread.ReadLine(br)
-		if err != nil && !errors.Is(err, io.EOF) {
-			return fmt.Errorf("reading %s: %w", name, err)
-		}
-		if line == nil && errors.Is(err, io.EOF) {
-			break
-		}
-		n++
-		if n%4096 == 0 {
-			if cerr := ctx.Err(); cerr != nil {
-				return cerr
-			}
-		}
-		s := string(line)
-		if n == 1 {
-			s = strings.TrimPrefix(s, "\ufeff")
-		}
-		t := strings.TrimSpace(s)
-		switch {
-		case isConsoleHeader(t):
-			if start > 0 {
-				return format.Errorf(name, textread.At(start), "truncated block: no closing ===== line before the next block at line %d", n)
-			}
-			start, block = n, block[:0]
-		case start == 0:
-			// Text around the blocks (commands, logs, prose) is not ours.
-		case isConsoleClosing(t):
-			run, ierr := p.interpret(name, start, block)
-			if ierr != nil {
-				return ierr
-			}
-			run.Ordinal = len(runs)
-			runs = append(runs, run)
-			start = 0
-		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
-			// A Markdown fence closes the pasted copy: the block was cut.
-			return format.Errorf(name, textread.At(start), "truncated block: the code fence at line %d ends it before its closing ===== line", n)
-		default:
-			block = append(block, textread.Line{N: n, Text: s})
-		}
-		if errors.Is(err, io.EOF) {
-			break
-		}
-	}
-	if start > 0 {
-		return format.Errorf(name, textread.At(start), "truncated block: the file ends before its closing ===== line")
-	}
-	if len(runs) == 0 {
-		return format.Errorf(name, "", "no %q block found", Title)
-	}
-	// Every block is checked before the first is handed on, so a bad block
-	// rejects the whole file rather than leaving half of it archived.
-	for _, run := range runs {
-		if err := emit(run); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // consoleKind says how a top-level label's value is read.
 type consoleKind int
@@ -194,22 +67,8 @@ var consoleExtraSections = map[string]bool{
 	"speculative decoding": true, "diffusion decoding": true, "probe requests": true,
 }
 
-// msToS converts a printed millisecond figure (already checked by
-// consoleNumber) to the canonical seconds. It shifts the decimal exponent
-// instead of dividing, so 0.12 ms becomes the double nearest 0.00012 s.
-func msToS(ms string) float64 {
-	v, err := strconv.ParseFloat(ms+"e-3", 64)
-	if err != nil {
-		return benchrun.Unknown
-	}
-	return v
-}
-
 // interpret turns the lines between a header and its closing line into a run.
-func (vllmConsole) interpret(name string, start int, lines []textread.Line) (*benchrun.Run, *format.InputError) {
-	if err := consoleLookAlike(name, lines); err != nil {
-		return nil, err
-	}
+func interpretVLLM(name string, start int, lines []textread.Line) (*benchrun.Run, *format.InputError) {
 	run := &benchrun.Run{
 		Location:         textread.At(start),
 		Format:           "vllm-serve-console",
@@ -236,7 +95,7 @@ func (vllmConsole) interpret(name string, start int, lines []textread.Line) (*be
 		if t == "" {
 			continue
 		}
-		if title, ok := Section(t); ok {
+		if title, ok := textread.Section(t); ok {
 			section, sub = title, ""
 			continue
 		}
@@ -275,7 +134,7 @@ func (vllmConsole) interpret(name string, start int, lines []textread.Line) (*be
 					return nil, format.Errorf(name, textread.At(ln.N), "%q stated twice in one block (first at line %d)", label, first)
 				}
 				seen[canon] = ln.N
-				_, ok, err := consoleNumber(val)
+				_, ok, err := textread.Number(val)
 				if err != nil {
 					return nil, format.Errorf(name, textread.At(ln.N), "%s: %q is not a number", label, val)
 				}
@@ -284,7 +143,7 @@ func (vllmConsole) interpret(name string, start int, lines []textread.Line) (*be
 					continue
 				}
 				run.Stated = append(run.Stated, benchrun.Stated{
-					Metric: canon, Value: msToS(val), Unit: "s", SourceKey: label, SourceUnit: "ms",
+					Metric: canon, Value: textread.Milli(val), Unit: "s", SourceKey: label, SourceUnit: "ms", Printed: textread.Decimals(val),
 				})
 				continue
 			}
@@ -310,7 +169,7 @@ func (vllmConsole) interpret(name string, start int, lines []textread.Line) (*be
 		if f.metric == "max_concurrent_requests" || f.metric == "max_output_tokens_per_s" {
 			hasPeak = true
 		}
-		v, ok, err := consoleNumber(val)
+		v, ok, err := textread.Number(val)
 		if err != nil {
 			return nil, format.Errorf(name, textread.At(ln.N), "%s: %q is not a number", label, val)
 		}
@@ -335,7 +194,7 @@ func (vllmConsole) interpret(name string, start int, lines []textread.Line) (*be
 			run.Failed = int64(v)
 		}
 		run.Stated = append(run.Stated, benchrun.Stated{
-			Metric: f.metric, Value: v, Unit: f.unit, SourceKey: label, SourceUnit: f.src,
+			Metric: f.metric, Value: v, Unit: f.unit, SourceKey: label, SourceUnit: f.src, Printed: textread.Decimals(val),
 		})
 	}
 
@@ -363,53 +222,4 @@ func (vllmConsole) interpret(name string, start int, lines []textread.Line) (*be
 		run.Extra = extra
 	}
 	return run, nil
-}
-
-// consoleNumber reads a printed value. ok is false for the placeholders
-// that mean "no figure" (N/A in look-alike blocks; nan, inf, None from
-// Python); err is set for anything else that is not a plain number.
-func consoleNumber(s string) (v float64, ok bool, err error) {
-	switch strings.ToLower(s) {
-	case "n/a", "na", "nan", "-nan", "inf", "-inf", "none", "":
-		return 0, false, nil
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if (c < '0' || c > '9') && c != '.' && !(i == 0 && (c == '-' || c == '+')) {
-			return 0, false, fmt.Errorf("not a number")
-		}
-	}
-	v, perr := strconv.ParseFloat(s, 64)
-	if perr != nil {
-		return 0, false, perr
-	}
-	if v < 0 {
-		return 0, false, fmt.Errorf("negative")
-	}
-	return v, true, nil
-}
-
-// consoleLookAlike refuses blocks that share vLLM's header but were not
-// printed by vLLM: GPUStack renders one from guidellm results (a "Latency"
-// section in seconds is the tell), and SGLang's bench_serving prints its own
-// (Backend, Traffic request rate, retokenized counts).
-func consoleLookAlike(name string, lines []textread.Line) *format.InputError {
-	for _, ln := range lines {
-		t := strings.TrimSpace(ln.Text)
-		if title, ok := Section(t); ok && strings.EqualFold(title, "Latency") {
-			return format.Errorf(name, textread.At(ln.N), "a GPUStack-rendered block derived from guidellm data (its \"Latency\" section is in seconds), not vllm bench serve output")
-		}
-		label, _, ok := strings.Cut(t, ":")
-		if !ok {
-			continue
-		}
-		l := strings.ToLower(strings.Join(strings.Fields(label), " "))
-		switch {
-		case strings.Contains(l, "latency(s)"):
-			return format.Errorf(name, textread.At(ln.N), "a GPUStack-rendered block derived from guidellm data (%q is in seconds), not vllm bench serve output", strings.TrimSpace(label))
-		case l == "backend" || l == "traffic request rate" || l == "max request concurrency" || strings.Contains(l, "(retokenized)"):
-			return format.Errorf(name, textread.At(ln.N), "an SGLang bench_serving result block (%q), not vllm bench serve output", strings.TrimSpace(label))
-		}
-	}
-	return nil
 }

@@ -118,13 +118,24 @@ func TestConsoleSharedSample(t *testing.T) {
 
 func TestConsoleGPUStackSample(t *testing.T) {
 	path := filepath.Join(testshared.Dir(t, "samples"), "gpustack", "gpustack_guidellm_rendered_console.txt")
-	_, err := parseConsole(t, path)
-	var ie *format.InputError
-	if !errors.As(err, &ie) {
-		t.Fatalf("err = %v, want an *InputError", err)
+	runs := mustConsole(t, path)
+	if len(runs) != 1 {
+		t.Fatalf("%d runs", len(runs))
 	}
-	if ie.Place != "line 12" || !strings.Contains(ie.Reason, "GPUStack") || !strings.Contains(ie.Reason, "guidellm") {
-		t.Errorf("place %q reason %q", ie.Place, ie.Reason)
+	r := runs[0]
+	if r.Format != "gpustack-console" || r.SourceTool != "gpustack/guidellm" || r.HasRequests || r.Failed != -1 || r.Completed != 1000 {
+		t.Errorf("format %q tool %q completed %d failed %d", r.Format, r.SourceTool, r.Completed, r.Failed)
+	}
+	// Latency(s) stays seconds; TTFT ms become seconds; N/A is unknown.
+	checkStated(t, r, map[string]float64{"e2el.mean": 24.11, "e2el.p99": 51.16, "ttft.mean": 1.60423, "ttft.p99": 5.73727,
+		"duration": 54.74, "request_rate_series.mean": 18.27, "max_output_tokens_per_s": 20132659.20})
+	for _, m := range []string{"ttft.p95", "tpot.mean", "itl.mean", "request_throughput", "output_throughput", "failed"} {
+		if s, ok := r.StatedValue(m); ok {
+			t.Errorf("%s stated as %v", m, s.Value)
+		}
+	}
+	if r.Extra["Mean TPOT (ms)"] != "15.12" || !hasNote(r, "P95 TTFT (ms) is N/A") {
+		t.Errorf("extra %v notes %q", r.Extra, r.Notes)
 	}
 }
 
@@ -316,8 +327,7 @@ func TestConsoleBadInput(t *testing.T) {
 		{"bad_successful_na.txt", "line 2", "Successful requests is N/A"},
 		{"bad_no_block.txt", "", `no "Serving Benchmark Result" block found`},
 		{"bad_second_block.txt", "line 8", `Benchmark duration (s): "-" is not a number`},
-		{"bad_gpustack_like.txt", "line 6", "GPUStack-rendered block derived from guidellm data"},
-		{"bad_sglang_like.txt", "line 2", "SGLang bench_serving"},
+		{"bad_preamble_contradiction.txt", "line 1", `Maximum request concurrency is "8" here but the block at line 2 states workload.concurrency "16"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {

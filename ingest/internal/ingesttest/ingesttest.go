@@ -61,7 +61,8 @@ func One(t testing.TB, p format.Parser, name string, data []byte) *benchrun.Run 
 func WantStated(t testing.TB, r *benchrun.Run, rel float64, want map[string]float64) {
 	t.Helper()
 	units := map[string]string{"completed": "requests", "failed": "requests", "output_throughput": "tok/s",
-		"total_token_throughput": "tok/s", "request_throughput": "req/s", "duration": "s"}
+		"total_token_throughput": "tok/s", "request_throughput": "req/s", "duration": "s",
+		"input_throughput": "tok/s", "total_input_tokens": "tokens", "total_output_tokens": "tokens"}
 	for metric, v := range want {
 		s, ok := r.StatedValue(metric)
 		if !ok {
