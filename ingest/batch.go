@@ -60,6 +60,9 @@ type Outcome struct {
 	// Companion is the companion key when the file completed a run another
 	// file of the same run created (benchrun.Run.Companion).
 	Companion string `json:"companion,omitempty"`
+	// Note is a warning about an ingested run (kept apart from a run of the
+	// same shape, the same run as another file's).
+	Note string `json:"note,omitempty"`
 }
 
 // Options configures a batch ingest.
@@ -455,7 +458,7 @@ func (b *batch) storePrepared(ctx context.Context, p *prepared, declared func(in
 	if err := tx.PutPreparedBlob(p.blob, path); err != nil {
 		return nil, err
 	}
-	outs, err := b.putRuns(tx, p.sum, path, p.runs, declared)
+	outs, err := b.putRuns(tx, p.parser, p.sum, path, p.runs, declared)
 	if err != nil {
 		return nil, err
 	}
@@ -463,28 +466,55 @@ func (b *batch) storePrepared(ctx context.Context, p *prepared, declared func(in
 }
 
 // putRuns stores a file's runs with their provenance, one event each. A
-// run the parser rejected (one bad line of several) is reported as rejected
-// at its place while the others are stored; when every run is bad, the file
-// is rejected and nothing of it is kept.
-func (b *batch) putRuns(tx *store.Tx, sum, path string, runs []*benchrun.Run, declared func(int) provenance.Record) ([]Outcome, error) {
+// run the parser rejected (one bad line of several), or whose declared
+// provenance contradicts it, is reported as rejected at its place while the
+// others are stored: every problem of the file in one pass. When every run
+// is bad, the file is rejected and nothing of it is kept.
+func (b *batch) putRuns(tx *store.Tx, parser format.Parser, sum, path string, runs []*benchrun.Run, declared func(int) provenance.Record) ([]Outcome, error) {
 	var outs, rejected []Outcome
 	now := time.Now().UTC()
+	good := make([]*benchrun.Run, 0, len(runs))
 	for _, r := range runs {
 		if r.Rejection != "" {
-			rejected = append(rejected, Outcome{Status: StatusRejected, File: path, Place: r.Location, Reason: r.Rejection})
-		}
-	}
-	if len(rejected) == len(runs) {
-		return nil, &rejectError{out: rejected[0], more: rejected[1:]}
-	}
-	for _, r := range runs {
-		if r.Rejection != "" {
+			rejected = append(rejected, Outcome{Status: StatusRejected, File: path, Ordinal: r.Ordinal, Place: r.Location, Reason: r.Rejection})
 			continue
 		}
-		if r.Companion != "" {
-			existing, err := tx.CompanionRun(r.Companion)
+		if cs := provenance.Contradictions(record(r, declared(r.Ordinal))); len(cs) > 0 {
+			rejected = append(rejected, Outcome{Status: StatusRejected, File: path, Ordinal: r.Ordinal, Place: r.Location, Reason: contradictionText(cs)})
+			continue
+		}
+		good = append(good, r)
+	}
+	if len(good) == 0 {
+		return nil, &rejectError{out: rejected[0], more: rejected[1:]}
+	}
+	inv := invocation(parser, path)
+	for _, r := range good {
+		id := benchrun.ContentID(r)
+		// The same run archived from another file (a sweep's summary.json
+		// and its run=N.json): one run, this file attached to it.
+		if existing, err := tx.ExistingRun(id); err != nil {
+			return nil, err
+		} else if existing != nil {
+			o, err := b.attachSame(tx, existing, sum, path, r, now)
 			if err != nil {
 				return nil, err
+			}
+			outs = append(outs, o)
+			continue
+		}
+		var note string
+		if r.Companion != "" {
+			candidates, err := tx.CompanionRuns(r.Companion)
+			if err != nil {
+				return nil, err
+			}
+			var existing *store.RunRecord
+			for _, c := range candidates {
+				if inv != "" && c.Invocation == inv {
+					existing = c
+					break
+				}
 			}
 			if existing != nil {
 				o, err := b.completeRun(tx, existing, sum, path, r, declared(r.Ordinal), now)
@@ -494,15 +524,19 @@ func (b *batch) putRuns(tx *store.Tx, sum, path string, runs []*benchrun.Run, de
 				outs = append(outs, o)
 				continue
 			}
+			if len(candidates) > 0 {
+				ids := make([]string, len(candidates))
+				for i, c := range candidates {
+					ids[i] = c.ID
+				}
+				note = fmt.Sprintf("same companion key (%s) as run %s, but not written by the same invocation (another folder or file-name stem): kept as a run of its own, never merged on a coincidence of shape",
+					r.Companion, strings.Join(ids, ", "))
+			}
 		}
 		rec := record(r, declared(r.Ordinal))
-		if cs := provenance.Contradictions(rec); len(cs) > 0 {
-			return nil, &rejectError{out: Outcome{Status: StatusRejected, File: path, Place: r.Location, Reason: contradictionText(cs)}}
-		}
 		missing := blockers(r, rec)
-		id := benchrun.ID(sum, r.Ordinal)
 		if err := tx.PutRun(&store.RunRecord{ID: id, BlobSHA256: sum, FileName: path, Run: r, Provenance: rec,
-			Publishable: len(missing) == 0, Missing: missing, IngestedAt: now}); err != nil {
+			Publishable: len(missing) == 0, Missing: missing, IngestedAt: now, Invocation: inv}); err != nil {
 			return nil, err
 		}
 		detail, _ := json.Marshal(map[string]any{"file": path, "format": r.Format, "ordinal": r.Ordinal, "publishable": len(missing) == 0, "missing": missing})
@@ -511,9 +545,44 @@ func (b *batch) putRuns(tx *store.Tx, sum, path string, runs []*benchrun.Run, de
 			return nil, err
 		}
 		outs = append(outs, Outcome{Status: StatusNew, RunID: id, Ordinal: r.Ordinal, Format: r.Format, File: path,
-			Publishable: len(missing) == 0, Missing: missing})
+			Publishable: len(missing) == 0, Missing: missing, Note: note})
 	}
 	return append(outs, rejected...), nil
+}
+
+// invocation names the tool invocation that wrote path (see
+// format.Invoker): its absolute folder and its name's stem; "" when the
+// format has none or the name is not one the tool writes.
+func invocation(parser format.Parser, path string) string {
+	inv, ok := parser.(format.Invoker)
+	if !ok {
+		return ""
+	}
+	stem, ok := inv.InvocationStem(filepath.Base(path))
+	if !ok {
+		return ""
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return ""
+	}
+	return filepath.ToSlash(filepath.Join(filepath.Dir(abs), stem))
+}
+
+// attachSame records a file whose run the archive already holds whole.
+func (b *batch) attachSame(tx *store.Tx, existing *store.RunRecord, sum, path string, r *benchrun.Run, now time.Time) (Outcome, error) {
+	if err := tx.AttachFile(existing.ID, store.RunFile{Blob: sum, Ordinal: r.Ordinal, FileName: path, Format: r.Format,
+		Added: []string{}, AddedAt: now}); err != nil {
+		return Outcome{}, err
+	}
+	detail, _ := json.Marshal(map[string]any{"file": path, "format": r.Format, "ordinal": r.Ordinal, "same_content": true})
+	if err := tx.AppendEvent(store.Event{At: now, Actor: b.opt.Actor, ToolVersion: b.opt.ToolVersion, Action: "same-run",
+		RunID: existing.ID, BlobSHA256: sum, Detail: string(detail)}); err != nil {
+		return Outcome{}, err
+	}
+	return Outcome{Status: StatusDuplicate, RunID: existing.ID, Ordinal: r.Ordinal, Format: r.Format, File: path,
+		Publishable: existing.Publishable, Missing: existing.Missing,
+		Note: "the same run as " + existing.FileName + " (" + existing.Run.Location + "): one run, this file attached to it"}, nil
 }
 
 // completeRun attaches a file to the run another file of the same run
@@ -521,6 +590,7 @@ func (b *batch) putRuns(tx *store.Tx, sum, path string, runs []*benchrun.Run, de
 // per-request records, stated figures, file facts, declared provenance.
 func (b *batch) completeRun(tx *store.Tx, existing *store.RunRecord, sum, path string, r *benchrun.Run, declared provenance.Record, now time.Time) (Outcome, error) {
 	merged := existing.Run
+	rankBefore := benchrun.Rank(merged)
 	hadRequests, nStated := merged.HasRequests, len(merged.Stated)
 	before := slices.Clone(merged.Stated)
 	factsBefore := map[string]bool{}
@@ -573,13 +643,28 @@ func (b *batch) completeRun(tx *store.Tx, existing *store.RunRecord, sum, path s
 	if err != nil {
 		return Outcome{}, err
 	}
-	detail, _ := json.Marshal(map[string]any{"file": path, "format": r.Format, "ordinal": r.Ordinal, "companion": r.Companion,
-		"added": added, "publishable": len(missing) == 0, "missing": missing})
+	// The run is named by its richest file, whichever came first: a file
+	// that outranks the one the id came from renames the run (the old id
+	// stays an alias).
+	id := existing.ID
+	detailMap := map[string]any{"file": path, "format": r.Format, "ordinal": r.Ordinal, "companion": r.Companion,
+		"added": added, "publishable": len(missing) == 0, "missing": missing}
+	if rank, newID := benchrun.Rank(r), benchrun.ContentID(r); rank > rankBefore || (rank == rankBefore && newID < id) {
+		renamed, err := tx.RekeyRun(id, newID, "named by its richer file "+path)
+		if err != nil {
+			return Outcome{}, err
+		}
+		if renamed {
+			detailMap["renamed_from"] = id
+			id = newID
+		}
+	}
+	detail, _ := json.Marshal(detailMap)
 	if err := tx.AppendEvent(store.Event{At: now, Actor: b.opt.Actor, ToolVersion: b.opt.ToolVersion, Action: "complete",
-		RunID: existing.ID, BlobSHA256: sum, Detail: string(detail)}); err != nil {
+		RunID: id, BlobSHA256: sum, Detail: string(detail)}); err != nil {
 		return Outcome{}, err
 	}
-	return Outcome{Status: StatusCompleted, RunID: existing.ID, Ordinal: r.Ordinal, Format: r.Format, File: path,
+	return Outcome{Status: StatusCompleted, RunID: id, Ordinal: r.Ordinal, Format: r.Format, File: path,
 		Publishable: len(missing) == 0, Missing: missing, Added: added, Companion: r.Companion}, nil
 }
 
@@ -674,7 +759,7 @@ func (b *batch) storeStreamed(ctx context.Context, p *prepared, declared func(in
 	if r.err == nil && r.sum != sum {
 		return nil, &rejectError{out: Outcome{Status: StatusRejected, File: path, Reason: "the file changed while it was read (two reads gave different SHA-256)"}}
 	}
-	outs, err := b.putRuns(tx, sum, path, runs, declared)
+	outs, err := b.putRuns(tx, p.parser, sum, path, runs, declared)
 	if err != nil {
 		return nil, err
 	}

@@ -119,3 +119,16 @@ func HasPrefixIn(s string, prefixes []string) bool {
 	}
 	return false
 }
+
+// Invoker is implemented by formats whose tool writes one run as several
+// files, all named from one stem in one folder (AIPerf's
+// profile_export.jsonl, profile_export_aiperf.json and _aiperf.csv;
+// llmperf's <name>_summary.json and <name>_individual_responses.json). The
+// folder and the stem are what the files say about each other: the batch
+// joins companion files only when both match, never on the companion key
+// alone, which different runs of one fixed workload share.
+type Invoker interface {
+	// InvocationStem returns the stem of a file name the tool writes, or
+	// ok false for a name it does not.
+	InvocationStem(base string) (stem string, ok bool)
+}

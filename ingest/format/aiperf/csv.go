@@ -370,3 +370,8 @@ func aiperfDedupStated(in []benchrun.Stated) []benchrun.Stated {
 	}
 	return out
 }
+
+// InvocationStem: see aiperfRecords.InvocationStem.
+func (aiperfCSV) InvocationStem(base string) (string, bool) {
+	return cutSuffix(base, "_aiperf.csv")
+}

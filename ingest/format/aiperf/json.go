@@ -641,3 +641,8 @@ func aiperfLengthFact(run *benchrun.Run, field string, spec *jsonread.Node) {
 	}
 	run.Facts[field] = mean
 }
+
+// InvocationStem: see aiperfRecords.InvocationStem.
+func (aiperfJSON) InvocationStem(base string) (string, bool) {
+	return cutSuffix(base, "_aiperf.json")
+}

@@ -650,3 +650,15 @@ func (p *aiperfRecordsParser) finish() (*benchrun.Run, error) {
 	aiperfCompanionNote(run, run.Completed, run.Failed, p.osl, duration)
 	return run, nil
 }
+
+// InvocationStem: AIPerf names its records <stem>.jsonl beside
+// <stem>_aiperf.json and <stem>_aiperf.csv (stem profile_export by default).
+func (aiperfRecords) InvocationStem(base string) (string, bool) {
+	return cutSuffix(base, ".jsonl")
+}
+
+// cutSuffix is base without suffix, when it has it and something before it.
+func cutSuffix(base, suffix string) (string, bool) {
+	stem, ok := strings.CutSuffix(base, suffix)
+	return stem, ok && stem != ""
+}

@@ -724,3 +724,16 @@ func llmperfPyScalar(s string) (string, string, error) {
 	}
 	return s[:i], s[i:], nil
 }
+
+// InvocationStem: token_benchmark_ray.py names both files from one test
+// name, <name>_summary.json and <name>_individual_responses.json.
+func (llmperfSummary) InvocationStem(base string) (string, bool) {
+	stem, ok := strings.CutSuffix(base, "_summary.json")
+	return stem, ok && stem != ""
+}
+
+// InvocationStem: see llmperfSummary.InvocationStem.
+func (llmperfResponses) InvocationStem(base string) (string, bool) {
+	stem, ok := strings.CutSuffix(base, "_individual_responses.json")
+	return stem, ok && stem != ""
+}

@@ -1,0 +1,224 @@
+package ingest
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/figures"
+	"github.com/benchledger/benchledger/store"
+)
+
+func openTestArchive(t *testing.T) *store.Archive {
+	t.Helper()
+	a, err := store.Open(filepath.Join(t.TempDir(), "a.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	return a
+}
+
+func ingestPaths(t *testing.T, a *store.Archive, paths ...string) []Outcome {
+	t.Helper()
+	var outs []Outcome
+	if err := Batch(context.Background(), paths, Options{Archive: a, ToolVersion: "test", Actor: "test"}, func(o Outcome) { outs = append(outs, o) }); err != nil {
+		t.Fatal(err)
+	}
+	return outs
+}
+
+// writeAIPerfRecords writes an AIPerf profile_export.jsonl of n requests of
+// osl output tokens each: the i-th sent at base + 40 s × i/n, the last
+// response exactly 47.96 s after the first send, so every such file has the
+// companion key aiperf:requests=n,errors=0,output_tokens=n×osl,duration=47.96s
+// whatever its latencies (salt varies them).
+func writeAIPerfRecords(t *testing.T, path string, baseNS int64, n, osl int, salt int) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for i := range n {
+		f := math.Mod(float64(i*7919+salt*104729)*0.618033988749895, 1)
+		startS := 40.0 * float64(i) / float64(n)
+		latS := 7.9 + 0.05*f
+		if i == n-1 {
+			latS = 47.96 - startS
+		}
+		start := baseNS + int64(math.Round(startS*1e9))
+		end := start + int64(math.Round(latS*1e9))
+		ttft := 500 + 100*f
+		fmt.Fprintf(&b, `{"metadata":{"session_num":%d,"x_request_id":"r-%d","turn_index":0,"request_start_ns":%d,"request_ack_ns":%d,"request_end_ns":%d,"worker_id":"w","record_processor_id":"p","benchmark_phase":"profiling","was_cancelled":false,"cancellation_time_ns":null},`+
+			`"metrics":{"input_sequence_length":{"value":64,"unit":"tokens"},"time_to_first_token":{"value":%.3f,"unit":"ms"},"request_latency":{"value":%.3f,"unit":"ms"},"output_token_count":{"value":%d,"unit":"tokens"},"output_sequence_length":{"value":%d,"unit":"tokens"}},"error":null}`+"\n",
+			i, i, start, start+1000, end, ttft, float64(end-start)/1e6, osl, osl)
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestNodePlusReferenceStayNineRuns is the case of issue 16: eight AIPerf
+// replicas of a node run and a single-replica reference of the same shape
+// (4,096 requests × 512 output tokens, 47.96 s) share the companion key, yet
+// are nine runs; the reference is its own run and the node figure and the
+// scaling efficiency are computed with it.
+func TestNodePlusReferenceStayNineRuns(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	const n, osl = 4096, 512
+	node := int64(1767225600_000000000) // 2026-01-01
+	var paths []string
+	for k := 1; k <= 8; k++ {
+		p := filepath.Join(dir, "node", fmt.Sprintf("replica-%d", k), "profile_export.jsonl")
+		writeAIPerfRecords(t, p, node+int64(k)*1_000_000, n, osl, k)
+		paths = append(paths, p)
+	}
+	ref := filepath.Join(dir, "reference", "profile_export.jsonl")
+	writeAIPerfRecords(t, ref, node-86400_000000000, n, osl, 99) // the day before
+	paths = append(paths, ref)
+
+	a := openTestArchive(t)
+	outs := ingestPaths(t, a, paths...)
+	ids := map[string]string{}
+	for _, o := range outs {
+		if o.Status != StatusNew {
+			t.Fatalf("every file is a run of its own: %+v", o)
+		}
+		ids[o.File] = o.RunID
+	}
+	runs, err := a.ListRuns(store.Filter{})
+	if err != nil || len(runs) != 9 || len(ids) != 9 {
+		t.Fatalf("%d runs archived (%v), want 9", len(runs), err)
+	}
+	var last Outcome
+	for _, o := range outs {
+		if o.File == ref {
+			last = o
+		}
+	}
+	if !strings.Contains(last.Note, "kept as a run of its own") {
+		t.Errorf("the reference shares the replicas' companion key; the outcome should say it was kept apart: %q", last.Note)
+	}
+
+	var replicas []figures.ReplicaRun
+	for k := 1; k <= 8; k++ {
+		rec, err := a.Run(ids[paths[k-1]])
+		if err != nil {
+			t.Fatal(err)
+		}
+		replicas = append(replicas, figures.ReplicaRun{RunID: rec.ID, Clock: rec.Run.Clock, Requests: rec.Run.Requests, Replica: k, Of: 8})
+	}
+	nodeFig, err := figures.Node(replicas, figures.NodeOptions{FixedOutput: osl})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantWindow := 47.96 + 0.007 // replica 1 starts 1 ms after base, replica 8 ends 8 ms after
+	if nodeFig.Completed != 8*n || math.Abs(nodeFig.Window-wantWindow) > 1e-6 {
+		t.Errorf("node: %d completed over %.6f s, want %d over %.6f s", nodeFig.Completed, nodeFig.Window, 8*n, wantWindow)
+	}
+	refRec, err := a.Run(ids[ref])
+	if err != nil {
+		t.Fatal(err)
+	}
+	single := figures.Recompute(refRec.Run.Requests, benchrun.Unknown, osl)
+	if single.Completed != n || math.Abs(single.OutputThroughput-float64(n*osl)/47.96) > 1e-3 {
+		t.Fatalf("reference: %d completed, %.3f tok/s", single.Completed, single.OutputThroughput)
+	}
+	sc, err := nodeFig.ScalingEfficiency("node", figures.Measurement{RunID: refRec.ID, Value: single.OutputThroughput})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := (float64(8*n*osl) / wantWindow) / (8 * float64(n*osl) / 47.96)
+	if sc.SingleRun != ids[ref] || math.Abs(sc.Efficiency-want) > 1e-7 {
+		t.Errorf("scaling efficiency %v against %s, want %v against the reference %s", sc.Efficiency, sc.SingleRun, want, ids[ref])
+	}
+}
+
+// permutations calls fn with every order of xs.
+func permutations(xs []string, fn func([]string)) {
+	var rec func(int)
+	rec = func(k int) {
+		if k == len(xs) {
+			fn(slices.Clone(xs))
+			return
+		}
+		for i := k; i < len(xs); i++ {
+			xs[k], xs[i] = xs[i], xs[k]
+			rec(k + 1)
+			xs[k], xs[i] = xs[i], xs[k]
+		}
+	}
+	rec(0)
+}
+
+// TestRunIDsIndependentOfFileOrder ingests every multi-file format's files in
+// every order, one ingest per file and all in one batch: the run id is the
+// same each time, one run, and every id it had on the way resolves to it.
+func TestRunIDsIndependentOfFileOrder(t *testing.T) {
+	t.Parallel()
+	sets := map[string][]string{
+		"aiperf": {"format/aiperf/testdata/aiperf/current_profile_export.jsonl",
+			"format/aiperf/testdata/aiperf/current_profile_export_aiperf.json",
+			"format/aiperf/testdata/aiperf/current_profile_export_aiperf.csv"},
+		"llmperf": {"format/llmperf/testdata/Qwen-Qwen3-8B_512_128_individual_responses.json",
+			"format/llmperf/testdata/Qwen-Qwen3-8B_512_128_summary.json"},
+	}
+	for name, files := range sets {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			var local []string
+			for _, f := range files {
+				data, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				p := filepath.Join(dir, filepath.Base(f))
+				if err := os.WriteFile(p, data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				local = append(local, p)
+			}
+			want := ""
+			permutations(local, func(order []string) {
+				for _, oneBatch := range []bool{false, true} {
+					a := openTestArchive(t)
+					var seen []string
+					if oneBatch {
+						for _, o := range ingestPaths(t, a, order...) {
+							seen = append(seen, o.RunID)
+						}
+					} else {
+						for _, p := range order {
+							for _, o := range ingestPaths(t, a, p) {
+								seen = append(seen, o.RunID)
+							}
+						}
+					}
+					runs, err := a.ListRuns(store.Filter{})
+					if err != nil || len(runs) != 1 {
+						t.Fatalf("order %v: %d runs, %v", order, len(runs), err)
+					}
+					if want == "" {
+						want = runs[0].ID
+					}
+					if runs[0].ID != want {
+						t.Errorf("order %v (one batch %v): run id %s, want %s", order, oneBatch, runs[0].ID, want)
+					}
+					for _, id := range seen {
+						if got, err := a.ResolveRunID(id); err != nil || got != runs[0].ID {
+							t.Errorf("order %v: id %s printed on the way resolves to %q, %v", order, id, got, err)
+						}
+					}
+				}
+			})
+		})
+	}
+}
