@@ -1,0 +1,128 @@
+package ingest
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/benchledger/benchledger/store"
+)
+
+// sweepObject is point n of a vllm bench sweep as serve.py writes it,
+// indented by indent within its file (run=N.json at the top level,
+// summary.json one level down in a list).
+func sweepObject(n int, indent string) string {
+	kv := [][2]string{
+		{"date", `"20251002-101500"`}, {"endpoint_type", `"vllm"`}, {"backend", `"vllm"`}, {"label", "null"},
+		{"model_id", `"Qwen/Qwen3-8B"`}, {"tokenizer_id", `"Qwen/Qwen3-8B"`}, {"num_prompts", "4"},
+		{"request_rate", `"inf"`}, {"burstiness", "1.0"}, {"max_concurrency", fmt.Sprint(8 * (n + 1))},
+		{"duration", "2.5"}, {"completed", "4"}, {"failed", "0"}, {"total_input_tokens", "400"},
+		{"total_output_tokens", "40"}, {"request_throughput", "1.6"}, {"output_throughput", "16.0"},
+		{"mean_e2el_ms", fmt.Sprintf("%.1f", 1050.0+float64(n))},
+		{"latencies", fmt.Sprintf("[\n%[1]s        1.0,\n%[1]s        1.2,\n%[1]s        0.9,\n%[1]s        %.3f\n%[1]s    ]", indent, 1.1+0.004*float64(n))},
+		{"run_number", fmt.Sprint(n)}, {"max_num_seqs", "64"},
+	}
+	var b strings.Builder
+	b.WriteString("{\n")
+	for i, e := range kv {
+		fmt.Fprintf(&b, "%s    %q: %s", indent, e[0], e[1])
+		if i < len(kv)-1 {
+			b.WriteString(",")
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString(indent + "}")
+	return b.String()
+}
+
+// TestSweepFolderNoDuplicate: a bench sweep folder's summary.json holds the
+// same runs as its run=N.json files; the folder ingests as one run per
+// point, in any order, the summary attached to them.
+func TestSweepFolderNoDuplicate(t *testing.T) {
+	t.Parallel()
+	for _, summaryFirst := range []bool{false, true} {
+		dir := t.TempDir()
+		write := func(name, body string) string {
+			p := filepath.Join(dir, name)
+			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			return p
+		}
+		r0 := write("run=0.json", sweepObject(0, "")+"\n")
+		r1 := write("run=1.json", sweepObject(1, "")+"\n")
+		sum := write("summary.json", "[\n    "+sweepObject(0, "    ")+",\n    "+sweepObject(1, "    ")+"\n]\n")
+		a := openTestArchive(t)
+		order := []string{r0, r1, sum}
+		if summaryFirst {
+			order = []string{sum, r1, r0}
+		}
+		var outs []Outcome
+		for _, p := range order {
+			outs = append(outs, ingestPaths(t, a, p)...)
+		}
+		runs, err := a.ListRuns(store.Filter{})
+		if err != nil || len(runs) != 2 {
+			t.Fatalf("summary first %v: %d runs (%v), want one per point: %+v", summaryFirst, len(runs), err, outs)
+		}
+		dups := 0
+		for _, o := range outs {
+			if o.Status == StatusDuplicate {
+				dups++
+				if !strings.Contains(o.Note, "the same run as") {
+					t.Errorf("duplicate without saying of which file: %+v", o)
+				}
+			}
+		}
+		if dups != 2 {
+			t.Errorf("summary first %v: %d outcomes name an existing run, want 2: %+v", summaryFirst, dups, outs)
+		}
+	}
+}
+
+// TestOneContradictingRunOfSeven: in a 7-run SGLang JSONL whose manifest's
+// workload.dataset contradicts line 2, the 6 good runs are archived and the
+// bad one is rejected at its place (before, the whole file was).
+func TestOneContradictingRunOfSeven(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var lines []string
+	for i := 1; i <= 7; i++ {
+		dataset := "random"
+		if i == 2 {
+			dataset = "sharegpt"
+		}
+		lines = append(lines, fmt.Sprintf(`{"backend": "sglang", "dataset_name": %q, "request_rate": %d.0, "max_concurrency": null, "total_input_tokens": 152612, "total_output_tokens": 160347, "mean_e2e_latency_ms": %d.5, "median_e2e_latency_ms": 7819.0, "median_ttft_ms": 85.7, "median_itl_ms": 13.6, "output_throughput": %d.25, "random_input_len": 1024, "random_output_len": 1024, "duration": 298.4, "completed": 300}`,
+			dataset, i, 7800+i, 530+i))
+	}
+	if err := os.WriteFile(filepath.Join(dir, "campaign.yaml"), []byte("campaign: c\ndefaults:\n  workload:\n    dataset: random\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "sweep.jsonl")
+	if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a := openTestArchive(t)
+	outs := ingestPaths(t, a, p)
+	var news int
+	var rejected []Outcome
+	for _, o := range outs {
+		switch o.Status {
+		case StatusNew:
+			news++
+		case StatusRejected:
+			rejected = append(rejected, o)
+		}
+	}
+	if news != 6 || len(rejected) != 1 {
+		t.Fatalf("%d archived, %d rejected, want 6 and 1: %+v", news, len(rejected), outs)
+	}
+	if r := rejected[0]; !strings.Contains(r.Place, "line 2") || !strings.Contains(r.Reason, "workload.dataset") {
+		t.Errorf("rejection must name line 2 and the field: %+v", r)
+	}
+	if runs, _ := a.ListRuns(store.Filter{}); len(runs) != 6 {
+		t.Errorf("%d runs archived, want 6", len(runs))
+	}
+}
