@@ -27,6 +27,8 @@ func Checks() []CheckInfo {
 		{CheckNonStreamed, []string{Warn}, "TTFT equals latency for most requests: responses were not streamed"},
 		{CheckOutputLength, []string{Warn}, "outputs were shorter than the fixed requested length"},
 		{CheckProvenanceComplete, []string{Info}, "the run cannot be published: provenance is missing"},
+		{CheckCorrected, []string{Info}, "a provenance value was corrected after ingest (benchledger amend)"},
+		{CheckDeclaredMeasured, []string{Warn}, "a declared input or output length, request count or concurrency disagrees with the records"},
 		{CheckEngine, []string{Fail, Warn}, "an engine or version named in the text, the launch command or the client's backend contradicts the run's provenance"},
 		{CheckConfounded, []string{Fail, Warn}, "a comparison changed more than it set out to change"},
 		{CheckLoadBound, []string{Warn}, "a throughput comparison at a fixed offered load that both runs kept up with"},

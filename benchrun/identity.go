@@ -12,35 +12,30 @@ import (
 )
 
 // ContentID derives a run's id from what the run says, not from the file it
-// came in or the order files arrive: a run with per-request records is named
-// by its records alone; a summary-only run by its format, counts, stated
-// figures, file facts and extra keys (values compared as compact JSON, so a
-// sweep's summary.json and its run=N.json, indented differently, name one
-// run). Ordinal, location, format variant and notes are not content: they
-// say where a run was read, not what it is. Two files holding the same run
-// give the same id; 12 hex digits keep it short enough to type.
+// came in or the order files arrive: its format, per-request records,
+// counts, stated figures, file facts and extra keys (values compared as
+// compact JSON, so a sweep's summary.json and its run=N.json, indented
+// differently, name one run). Ordinal, location, format variant and notes
+// are not content: they say where a run was read, not what it is. Two files
+// holding the same run give the same id; two runs that differ in anything
+// they state get two. 12 hex digits keep it short enough to type.
 func ContentID(r *Run) string {
 	h := sha256.New()
-	if r.HasRequests {
-		h.Write([]byte("records\n"))
-		for i := range r.Requests {
-			q := &r.Requests[i]
-			writeFields(h, strconv.Itoa(q.Index), num(q.Start), num(q.QueueTime), num(q.TTFT), num(q.Latency),
-				strconv.Itoa(int(q.InputTokens)), strconv.Itoa(int(q.OutputTokens)), strconv.Quote(q.Error),
-				strconv.Itoa(int(q.Gaps.Count)), num(q.Gaps.Sum), num(q.Gaps.Min), num(q.Gaps.Max))
-		}
-	} else {
-		h.Write([]byte("summary\n"))
-		writeFields(h, r.Format, strconv.FormatInt(r.Completed, 10), strconv.FormatInt(r.Failed, 10))
-		stated := make([]string, 0, len(r.Stated))
-		for _, s := range r.Stated {
-			stated = append(stated, s.Metric+"\x1f"+num(s.Value)+"\x1f"+s.Unit+"\x1f"+strconv.Itoa(s.Printed))
-		}
-		sort.Strings(stated)
-		writeFields(h, stated...)
-		writeMap(h, "facts", r.Facts, false)
-		writeMap(h, "extra", r.Extra, true)
+	writeFields(h, "run", r.Format, strconv.FormatInt(r.Completed, 10), strconv.FormatInt(r.Failed, 10), strconv.FormatBool(r.HasRequests))
+	for i := range r.Requests {
+		q := &r.Requests[i]
+		writeFields(h, strconv.Itoa(q.Index), num(q.Start), num(q.QueueTime), num(q.TTFT), num(q.Latency),
+			strconv.Itoa(int(q.InputTokens)), strconv.Itoa(int(q.OutputTokens)), strconv.Quote(q.Error),
+			strconv.Itoa(int(q.Gaps.Count)), num(q.Gaps.Sum), num(q.Gaps.Min), num(q.Gaps.Max))
 	}
+	stated := make([]string, 0, len(r.Stated))
+	for _, s := range r.Stated {
+		stated = append(stated, s.Metric+"\x1f"+num(s.Value)+"\x1f"+s.Unit+"\x1f"+strconv.Itoa(s.Printed))
+	}
+	sort.Strings(stated)
+	writeFields(h, append([]string{"stated"}, stated...)...)
+	writeMap(h, "facts", r.Facts, false)
+	writeMap(h, "extra", r.Extra, true)
 	return hex.EncodeToString(h.Sum(nil))[:12]
 }
 

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/figures"
 	"github.com/benchledger/benchledger/ingest/format"
 	"github.com/benchledger/benchledger/ingest/registry"
 	"github.com/benchledger/benchledger/provenance"
@@ -534,6 +535,7 @@ func (b *batch) putRuns(tx *store.Tx, parser format.Parser, sum, path string, ru
 			}
 		}
 		rec := record(r, declared(r.Ordinal))
+		note = joinNotes(note, declaredNote(r, rec))
 		missing := blockers(r, rec)
 		if err := tx.PutRun(&store.RunRecord{ID: id, BlobSHA256: sum, FileName: path, Run: r, Provenance: rec,
 			Publishable: len(missing) == 0, Missing: missing, IngestedAt: now, Invocation: inv}); err != nil {
@@ -548,6 +550,30 @@ func (b *batch) putRuns(tx *store.Tx, parser format.Parser, sum, path string, ru
 			Publishable: len(missing) == 0, Missing: missing, Note: note})
 	}
 	return append(outs, rejected...), nil
+}
+
+// declaredNote is the ingest warning for declared workload values the
+// records do not bear out (figures.DeclaredMismatches; the audit reports
+// the same as provenance.declared_vs_measured).
+func declaredNote(r *benchrun.Run, rec provenance.Record) string {
+	if !r.HasRequests {
+		return ""
+	}
+	var parts []string
+	for _, m := range figures.DeclaredMismatches(rec.Effective(), r.Requests) {
+		parts = append(parts, fmt.Sprintf("%s is declared as %s but %s", m.Field, m.Declared, m.Reason))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func joinNotes(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
 }
 
 // invocation names the tool invocation that wrote path (see
@@ -885,7 +911,7 @@ func (b *batch) again(ctx context.Context, path, sum string, existing []store.Ru
 	}
 	if len(conflicts) > 0 {
 		report(Outcome{Status: StatusRejected, File: path, Reason: "already archived with different provenance, which an ingest does not change: " +
-			strings.Join(conflicts, "; ")})
+			strings.Join(conflicts, "; ") + "; to correct an archived value, use benchledger amend RUN --set field=value --reason TEXT"})
 		return nil
 	}
 	needWrite := false
@@ -933,7 +959,7 @@ func (b *batch) again(ctx context.Context, path, sum string, existing []store.Ru
 func declaredOnly(r provenance.Record) provenance.Record {
 	var out provenance.Record
 	for _, e := range r {
-		if e.Source != provenance.FromFile {
+		if e.Source != provenance.FromFile && e.Source != provenance.FromAmend {
 			out = append(out, e)
 		}
 	}

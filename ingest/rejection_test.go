@@ -1,12 +1,15 @@
 package ingest
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/benchledger/benchledger/audit"
+	"github.com/benchledger/benchledger/provenance"
 	"github.com/benchledger/benchledger/store"
 )
 
@@ -124,5 +127,57 @@ func TestOneContradictingRunOfSeven(t *testing.T) {
 	}
 	if runs, _ := a.ListRuns(store.Filter{}); len(runs) != 6 {
 		t.Errorf("%d runs archived, want 6", len(runs))
+	}
+}
+
+// TestDeclaredAgainstMeasured: a declared input length the records do not
+// bear out is an ingest warning and an audit finding; one they do is
+// neither.
+func TestDeclaredAgainstMeasured(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	a := openTestArchive(t)
+	ingestWith := func(name string, set ...provenance.Entry) Outcome {
+		p := filepath.Join(dir, name)
+		// Ten records of 10 input and 20 output tokens, sent 1 s apart,
+		// 1 s each (the test format's records; the name keeps contents apart).
+		if err := os.WriteFile(p, []byte("model=m/"+name+"\nrequests=10\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var outs []Outcome
+		if err := Batch(context.Background(), []string{p}, Options{Archive: a, Set: set}, func(o Outcome) { outs = append(outs, o) }); err != nil {
+			t.Fatal(err)
+		}
+		if len(outs) != 1 || outs[0].Status != StatusNew {
+			t.Fatalf("%+v", outs)
+		}
+		return outs[0]
+	}
+	cli := func(f, v string) provenance.Entry { return provenance.Entry{Field: f, Value: v, Source: provenance.FromCLI} }
+	bad := ingestWith("bad.bltest", cli("workload.input_len", "8"), cli("workload.request_count", "12"), cli("workload.output_len", "20"))
+	for _, want := range []string{"workload.input_len is declared as 8 but the 10 completed requests average 10.00 input tokens", "workload.request_count is declared as 12"} {
+		if !strings.Contains(bad.Note, want) {
+			t.Errorf("ingest warning %q lacks %q", bad.Note, want)
+		}
+	}
+	if strings.Contains(bad.Note, "output_len") {
+		t.Errorf("outputs of the declared length are no mismatch: %q", bad.Note)
+	}
+	good := ingestWith("good.bltest", cli("workload.input_len", "9-11"), cli("workload.request_count", "10"))
+	if good.Note != "" {
+		t.Errorf("declared values the records bear out: warning %q", good.Note)
+	}
+	rec, err := a.Run(bad.RunID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var found []string
+	for _, f := range audit.Stored(rec, nil) {
+		if f.Check == audit.CheckDeclaredMeasured {
+			found = append(found, f.Params["field"])
+		}
+	}
+	if strings.Join(found, ",") != "workload.input_len,workload.request_count" {
+		t.Errorf("audit findings for fields %v, want input_len and request_count", found)
 	}
 }

@@ -174,12 +174,12 @@ func aliasOf(q interface {
 
 // rekeyContentIDs is schema 0006's upgrade of the runs themselves: each run
 // gets the id benchrun.ContentID gives its content, its old id kept as an
-// alias. A summary-only run completed by companion files keeps its id (its
-// archived content is the merge, not its richest file alone), and so does
-// a run whose content another run already has, or one a publication cites.
+// alias. A run completed by companion files keeps its id (its archived
+// content is the merge, not its richest file alone), and so does a run
+// whose content another run already has, or one a publication cites.
 func rekeyContentIDs(tx *sql.Tx, archivePath string) error {
-	rows, err := tx.Query(`SELECT id FROM runs WHERE has_requests = 1
-		OR NOT EXISTS (SELECT 1 FROM run_files WHERE run_files.run_id = runs.id) ORDER BY ingested_at, id`)
+	rows, err := tx.Query(`SELECT id FROM runs
+		WHERE NOT EXISTS (SELECT 1 FROM run_files WHERE run_files.run_id = runs.id) ORDER BY ingested_at, id`)
 	if err != nil {
 		return err
 	}

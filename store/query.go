@@ -282,7 +282,17 @@ func readProvenance(q interface {
 		}
 		out = append(out, e)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows.Close()
+	cs, err := readCorrections(q, "", runID)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, correctionEntries(cs)...)
+	sortProvenance(out)
+	return out, nil
 }
 
 // scanProvenanceRow decodes field, source, value (after any columns in

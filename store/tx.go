@@ -296,12 +296,21 @@ func withFacts(rec provenance.Record, facts map[string]string) (provenance.Recor
 	return out, nil
 }
 
+// displayRank orders a field's entries file, manifest, cli, then the
+// correction laid over them.
+func displayRank(s provenance.Source) int {
+	if s == provenance.FromAmend {
+		return len(sourceRank)
+	}
+	return sourceRank[s]
+}
+
 func sortProvenance(r provenance.Record) {
 	sort.Slice(r, func(i, j int) bool {
 		if r[i].Field != r[j].Field {
 			return r[i].Field < r[j].Field
 		}
-		return sourceRank[r[i].Source] < sourceRank[r[j].Source]
+		return displayRank(r[i].Source) < displayRank(r[j].Source)
 	})
 }
 
