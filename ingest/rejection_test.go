@@ -153,7 +153,9 @@ func TestDeclaredAgainstMeasured(t *testing.T) {
 		}
 		return outs[0]
 	}
-	cli := func(f, v string) provenance.Entry { return provenance.Entry{Field: f, Value: v, Source: provenance.FromCLI} }
+	cli := func(f, v string) provenance.Entry {
+		return provenance.Entry{Field: f, Value: v, Source: provenance.FromCLI}
+	}
 	bad := ingestWith("bad.bltest", cli("workload.input_len", "8"), cli("workload.request_count", "12"), cli("workload.output_len", "20"))
 	for _, want := range []string{"workload.input_len is declared as 8 but the 10 completed requests average 10.00 input tokens", "workload.request_count is declared as 12"} {
 		if !strings.Contains(bad.Note, want) {
