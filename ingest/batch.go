@@ -373,10 +373,10 @@ func (b *batch) write(ctx context.Context, p *prepared, report func(Outcome)) er
 	if err := b.recordReferences(ctx, m, report); err != nil {
 		return err
 	}
-	declared := func(ordinal int) provenance.Record {
+	declared := func(r *benchrun.Run) provenance.Record {
 		var rec provenance.Record
 		if m != nil {
-			rec = append(rec, m.For(relTo(m, c.path), ordinal)...)
+			rec = append(rec, m.ForRun(relTo(m, c.path), provenance.RunContent{Ordinal: r.Ordinal, Facts: r.Facts, Extra: r.Extra})...)
 		}
 		return append(rec, b.opt.Set...)
 	}
@@ -436,7 +436,7 @@ func parseRejection(ctx context.Context, path string, err error) error {
 }
 
 // storePrepared writes a small file parsed and compressed ahead.
-func (b *batch) storePrepared(ctx context.Context, p *prepared, declared func(int) provenance.Record) ([]Outcome, error) {
+func (b *batch) storePrepared(ctx context.Context, p *prepared, declared func(*benchrun.Run) provenance.Record) ([]Outcome, error) {
 	path := p.c.path
 	if p.parseErr != nil {
 		return nil, parseRejection(ctx, path, p.parseErr)
@@ -471,7 +471,7 @@ func (b *batch) storePrepared(ctx context.Context, p *prepared, declared func(in
 // provenance contradicts it, is reported as rejected at its place while the
 // others are stored: every problem of the file in one pass. When every run
 // is bad, the file is rejected and nothing of it is kept.
-func (b *batch) putRuns(tx *store.Tx, parser format.Parser, sum, path string, runs []*benchrun.Run, declared func(int) provenance.Record) ([]Outcome, error) {
+func (b *batch) putRuns(tx *store.Tx, parser format.Parser, sum, path string, runs []*benchrun.Run, declared func(*benchrun.Run) provenance.Record) ([]Outcome, error) {
 	var outs, rejected []Outcome
 	now := time.Now().UTC()
 	good := make([]*benchrun.Run, 0, len(runs))
@@ -480,7 +480,7 @@ func (b *batch) putRuns(tx *store.Tx, parser format.Parser, sum, path string, ru
 			rejected = append(rejected, Outcome{Status: StatusRejected, File: path, Ordinal: r.Ordinal, Place: r.Location, Reason: r.Rejection})
 			continue
 		}
-		if cs := provenance.Contradictions(record(r, declared(r.Ordinal))); len(cs) > 0 {
+		if cs := provenance.Contradictions(record(r, declared(r))); len(cs) > 0 {
 			rejected = append(rejected, Outcome{Status: StatusRejected, File: path, Ordinal: r.Ordinal, Place: r.Location, Reason: contradictionText(cs)})
 			continue
 		}
@@ -518,7 +518,7 @@ func (b *batch) putRuns(tx *store.Tx, parser format.Parser, sum, path string, ru
 				}
 			}
 			if existing != nil {
-				o, err := b.completeRun(tx, existing, sum, path, r, declared(r.Ordinal), now)
+				o, err := b.completeRun(tx, existing, sum, path, r, declared(r), now)
 				if err != nil {
 					return nil, err
 				}
@@ -534,7 +534,7 @@ func (b *batch) putRuns(tx *store.Tx, parser format.Parser, sum, path string, ru
 					r.Companion, strings.Join(ids, ", "))
 			}
 		}
-		rec := record(r, declared(r.Ordinal))
+		rec := record(r, declared(r))
 		note = joinNotes(note, declaredNote(r, rec))
 		missing := blockers(r, rec)
 		if err := tx.PutRun(&store.RunRecord{ID: id, BlobSHA256: sum, FileName: path, Run: r, Provenance: rec,
@@ -705,7 +705,7 @@ func (d *duplicateError) Error() string { return "already archived as blob " + d
 // the end, so the runs are written last. Meanwhile a second reader hashes
 // the file on its own: when it finds the bytes already archived, the parse
 // stops early instead of running to the end of a large duplicate.
-func (b *batch) storeStreamed(ctx context.Context, p *prepared, declared func(int) provenance.Record) ([]Outcome, error) {
+func (b *batch) storeStreamed(ctx context.Context, p *prepared, declared func(*benchrun.Run) provenance.Record) ([]Outcome, error) {
 	path := p.c.path
 	f, err := os.Open(path)
 	if err != nil {
@@ -879,7 +879,7 @@ func contradictionText(cs []provenance.Contradiction) string {
 // declared provenance agrees, a completion when it only adds fields, and a
 // refusal when it changes what was recorded.
 func (b *batch) again(ctx context.Context, path, sum string, existing []store.RunSummary,
-	declared func(int) provenance.Record, report func(Outcome)) error {
+	declared func(*benchrun.Run) provenance.Record, report func(Outcome)) error {
 	type plan struct {
 		rec     *store.RunRecord
 		added   provenance.Record
@@ -894,7 +894,7 @@ func (b *batch) again(ctx context.Context, path, sum string, existing []store.Ru
 		}
 		stored := declaredOnly(rec.Provenance).Effective()
 		var added provenance.Record
-		for _, e := range dedupe(declared(rec.Run.Ordinal)) {
+		for _, e := range dedupe(declared(rec.Run)) {
 			old, ok := stored[e.Field]
 			switch {
 			case !ok:

@@ -183,3 +183,48 @@ func TestDeclaredAgainstMeasured(t *testing.T) {
 		t.Errorf("audit findings for fields %v, want input_len and request_count", found)
 	}
 }
+
+// TestManifestSelectsRunsByContent: one runs: item per point of a 7-run
+// SGLang sweep file, selected by the request rate the file states instead
+// of seven ordinal: entries; a sweep parameter (any key of the result)
+// selects too.
+func TestManifestSelectsRunsByContent(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var lines []string
+	for i := 1; i <= 7; i++ {
+		lines = append(lines, fmt.Sprintf(`{"backend": "sglang", "dataset_name": "random", "request_rate": %d.0, "max_concurrency": %d, "total_input_tokens": 1000, "total_output_tokens": 2000, "output_throughput": %d.5, "duration": 10.0, "completed": 10, "random_input_len": 100}`,
+			i, 16*i, 100+i))
+	}
+	manifest := "campaign: c\nruns:\n" +
+		"  - files: sweep.jsonl\n    match: {request_rate: 4}\n    role: sweep-point\n    labels.point: knee\n" +
+		"  - files: sweep.jsonl\n    match: {max_concurrency: 112, dataset: random}\n    role: sweep-point\n    labels.point: last\n" +
+		"  - files: sweep.jsonl\n    match: {random_input_len: 100}\n    labels.swept: request_rate\n"
+	if err := os.WriteFile(filepath.Join(dir, "campaign.yaml"), []byte(manifest), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "sweep.jsonl")
+	if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a := openTestArchive(t)
+	roles := map[int]string{}
+	swept := 0
+	for _, o := range ingestPaths(t, a, p) {
+		if o.Status != StatusNew {
+			t.Fatalf("%+v", o)
+		}
+		rec, err := a.RunMeta(o.RunID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		eff := rec.Provenance.Effective()
+		roles[o.Ordinal] = eff["labels.point"]
+		if eff["labels.swept"] == "request_rate" {
+			swept++
+		}
+	}
+	if roles[3] != "knee" || roles[6] != "last" || roles[0] != "" || len(roles) != 7 || swept != 7 {
+		t.Errorf("roles by ordinal %v, %d runs labelled by the sweep key; want knee at 3 (rate 4), last at 6 (concurrency 112), 7 labelled", roles, swept)
+	}
+}

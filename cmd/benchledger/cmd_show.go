@@ -97,10 +97,13 @@ func writeRunText(e env, v *runview.View) {
 	w := e.stdout
 	fmt.Fprintf(w, "Run %s\n", v.ID)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	where := v.File
+	// The run's place is its ordinal, the number --json gives and a
+	// manifest's ordinal: selects (from 0); the location says where that is.
+	where := fmt.Sprintf("%s (ordinal %d", v.File, v.Ordinal)
 	if v.Location != "" {
-		where += " (" + v.Location + ")"
+		where += ": " + v.Location
 	}
+	where += ")"
 	fmt.Fprintf(tw, "  file\t%s\n", where)
 	fmt.Fprintf(tw, "  sha256\t%s\n", v.SHA256)
 	fmt.Fprintf(tw, "  format\t%s\n", strings.TrimSpace(v.Format+" — "+v.FormatVariant))
