@@ -584,15 +584,15 @@ func invocation(parser format.Parser, path string) string {
 	if !ok {
 		return ""
 	}
-	stem, ok := inv.InvocationStem(filepath.Base(path))
-	if !ok {
-		return ""
-	}
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		return ""
 	}
-	return filepath.ToSlash(filepath.Join(filepath.Dir(abs), stem))
+	key, ok := inv.Invocation(filepath.ToSlash(abs))
+	if !ok {
+		return ""
+	}
+	return key
 }
 
 // attachSame records a file whose run the archive already holds whole.

@@ -27,11 +27,11 @@ func (companionTestFormat) Sniff(name string, _ []byte) bool {
 	return strings.HasSuffix(name, ".bltest")
 }
 
-// InvocationStem: <stem>_<part>.bltest files are written by one invocation.
-func (companionTestFormat) InvocationStem(base string) (string, bool) {
-	name, ok := strings.CutSuffix(base, ".bltest")
+// Invocation: <stem>_<part>.bltest files are written by one invocation.
+func (companionTestFormat) Invocation(path string) (string, bool) {
+	name, ok := strings.CutSuffix(path, ".bltest")
 	i := strings.LastIndexByte(name, '_')
-	if !ok || i <= 0 {
+	if !ok || i <= 0 || strings.LastIndexByte(name, '/') > i {
 		return "", false
 	}
 	return name[:i], true

@@ -222,3 +222,38 @@ func TestRunIDsIndependentOfFileOrder(t *testing.T) {
 		})
 	}
 }
+
+// TestLLMPerfLeaderboardLayoutIsOneRun: the llmperf leaderboard keeps a
+// run's two files as raw_data/summary/<name>.json and
+// raw_data/individual/<name>.json; that layout names one invocation too,
+// while the same files in unrelated folders stay two runs.
+func TestLLMPerfLeaderboardLayoutIsOneRun(t *testing.T) {
+	t.Parallel()
+	copyTo := func(src, dst string) string {
+		data, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dst, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return dst
+	}
+	const stem = "format/llmperf/testdata/Qwen-Qwen3-8B_512_128"
+	dir := t.TempDir()
+	a := openTestArchive(t)
+	ingestPaths(t, a, copyTo(stem+"_summary.json", filepath.Join(dir, "raw_data", "summary", "qwen3-8b.json")),
+		copyTo(stem+"_individual_responses.json", filepath.Join(dir, "raw_data", "individual", "qwen3-8b.json")))
+	if runs, _ := a.ListRuns(store.Filter{}); len(runs) != 1 {
+		t.Errorf("leaderboard layout: %d runs, want 1", len(runs))
+	}
+	b := openTestArchive(t)
+	outs := ingestPaths(t, b, copyTo(stem+"_summary.json", filepath.Join(dir, "x", "a_summary.json")),
+		copyTo(stem+"_individual_responses.json", filepath.Join(dir, "y", "a_individual_responses.json")))
+	if runs, _ := b.ListRuns(store.Filter{}); len(runs) != 2 || !strings.Contains(outs[1].Note, "kept as a run of its own") {
+		t.Errorf("files of unrelated folders: %d runs, %+v", len(runs), outs)
+	}
+}

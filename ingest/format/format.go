@@ -128,7 +128,18 @@ func HasPrefixIn(s string, prefixes []string) bool {
 // joins companion files only when both match, never on the companion key
 // alone, which different runs of one fixed workload share.
 type Invoker interface {
-	// InvocationStem returns the stem of a file name the tool writes, or
-	// ok false for a name it does not.
-	InvocationStem(base string) (stem string, ok bool)
+	// Invocation returns what names the invocation that wrote the file at
+	// path (slash-separated, absolute): its folder and the stem the tool
+	// derives every name from; ok false for a name the tool does not write.
+	Invocation(path string) (key string, ok bool)
+}
+
+// StemInvocation is the invocation key dir/stem of a file named
+// <stem><suffix>; ok false for another name or an empty stem.
+func StemInvocation(path, suffix string) (string, bool) {
+	stem, ok := strings.CutSuffix(path, suffix)
+	if !ok || strings.HasSuffix(stem, "/") || stem == "" {
+		return "", false
+	}
+	return stem, true
 }

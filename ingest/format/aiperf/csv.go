@@ -371,7 +371,7 @@ func aiperfDedupStated(in []benchrun.Stated) []benchrun.Stated {
 	return out
 }
 
-// InvocationStem: see aiperfRecords.InvocationStem.
-func (aiperfCSV) InvocationStem(base string) (string, bool) {
-	return cutSuffix(base, "_aiperf.csv")
+// Invocation: see aiperfRecords.Invocation.
+func (aiperfCSV) Invocation(path string) (string, bool) {
+	return format.StemInvocation(path, "_aiperf.csv")
 }

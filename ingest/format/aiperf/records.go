@@ -651,14 +651,8 @@ func (p *aiperfRecordsParser) finish() (*benchrun.Run, error) {
 	return run, nil
 }
 
-// InvocationStem: AIPerf names its records <stem>.jsonl beside
+// Invocation: AIPerf names its records <stem>.jsonl beside
 // <stem>_aiperf.json and <stem>_aiperf.csv (stem profile_export by default).
-func (aiperfRecords) InvocationStem(base string) (string, bool) {
-	return cutSuffix(base, ".jsonl")
-}
-
-// cutSuffix is base without suffix, when it has it and something before it.
-func cutSuffix(base, suffix string) (string, bool) {
-	stem, ok := strings.CutSuffix(base, suffix)
-	return stem, ok && stem != ""
+func (aiperfRecords) Invocation(path string) (string, bool) {
+	return format.StemInvocation(path, ".jsonl")
 }
