@@ -513,7 +513,9 @@ func (b *batch) putRuns(tx *store.Tx, parser format.Parser, sum, path string, ru
 			var existing *store.RunRecord
 			for _, c := range candidates {
 				if inv != "" && c.Invocation == inv {
-					existing = c
+					if existing, err = tx.ExistingRun(c.ID); err != nil {
+						return nil, err
+					}
 					break
 				}
 			}

@@ -158,30 +158,41 @@ func permutations(xs []string, fn func([]string)) {
 	rec(0)
 }
 
-// TestRunIDsIndependentOfFileOrder ingests every multi-file format's files in
-// every order, one ingest per file and all in one batch: the run id is the
-// same each time, one run, and every id it had on the way resolves to it.
+// TestRunIDsIndependentOfFileOrder ingests every multi-file format's files
+// (AIPerf's trio, llmperf's pair, a vllm bench sweep folder) in every
+// order, one ingest per file and all in one batch: the runs and their ids
+// are the same each time, and every id printed on the way resolves to one
+// of them.
 func TestRunIDsIndependentOfFileOrder(t *testing.T) {
 	t.Parallel()
-	sets := map[string][]string{
-		"aiperf": {"format/aiperf/testdata/aiperf/current_profile_export.jsonl",
-			"format/aiperf/testdata/aiperf/current_profile_export_aiperf.json",
-			"format/aiperf/testdata/aiperf/current_profile_export_aiperf.csv"},
-		"llmperf": {"format/llmperf/testdata/Qwen-Qwen3-8B_512_128_individual_responses.json",
-			"format/llmperf/testdata/Qwen-Qwen3-8B_512_128_summary.json"},
+	type file struct{ name, body string }
+	read := func(p string) file {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return file{filepath.Base(p), string(data)}
 	}
-	for name, files := range sets {
+	sets := map[string]struct {
+		files []file
+		runs  int
+	}{
+		"aiperf": {[]file{read("format/aiperf/testdata/aiperf/current_profile_export.jsonl"),
+			read("format/aiperf/testdata/aiperf/current_profile_export_aiperf.json"),
+			read("format/aiperf/testdata/aiperf/current_profile_export_aiperf.csv")}, 1},
+		"llmperf": {[]file{read("format/llmperf/testdata/Qwen-Qwen3-8B_512_128_individual_responses.json"),
+			read("format/llmperf/testdata/Qwen-Qwen3-8B_512_128_summary.json")}, 1},
+		"vllm sweep": {[]file{{"run=0.json", sweepObject(0, "") + "\n"}, {"run=1.json", sweepObject(1, "") + "\n"},
+			{"summary.json", "[\n    " + sweepObject(0, "    ") + ",\n    " + sweepObject(1, "    ") + "\n]\n"}}, 2},
+	}
+	for name, set := range sets {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
 			var local []string
-			for _, f := range files {
-				data, err := os.ReadFile(f)
-				if err != nil {
-					t.Fatal(err)
-				}
-				p := filepath.Join(dir, filepath.Base(f))
-				if err := os.WriteFile(p, data, 0o644); err != nil {
+			for _, f := range set.files {
+				p := filepath.Join(dir, f.name)
+				if err := os.WriteFile(p, []byte(f.body), 0o644); err != nil {
 					t.Fatal(err)
 				}
 				local = append(local, p)
@@ -203,18 +214,24 @@ func TestRunIDsIndependentOfFileOrder(t *testing.T) {
 						}
 					}
 					runs, err := a.ListRuns(store.Filter{})
-					if err != nil || len(runs) != 1 {
-						t.Fatalf("order %v: %d runs, %v", order, len(runs), err)
+					if err != nil || len(runs) != set.runs {
+						t.Fatalf("order %v: %d runs, %v; want %d", order, len(runs), err, set.runs)
 					}
+					var ids []string
+					for _, r := range runs {
+						ids = append(ids, r.ID)
+					}
+					slices.Sort(ids)
+					got := strings.Join(ids, ",")
 					if want == "" {
-						want = runs[0].ID
+						want = got
 					}
-					if runs[0].ID != want {
-						t.Errorf("order %v (one batch %v): run id %s, want %s", order, oneBatch, runs[0].ID, want)
+					if got != want {
+						t.Errorf("order %v (one batch %v): run ids %s, want %s", order, oneBatch, got, want)
 					}
 					for _, id := range seen {
-						if got, err := a.ResolveRunID(id); err != nil || got != runs[0].ID {
-							t.Errorf("order %v: id %s printed on the way resolves to %q, %v", order, id, got, err)
+						if r, err := a.ResolveRunID(id); err != nil || !slices.Contains(ids, r) {
+							t.Errorf("order %v: id %s printed on the way resolves to %q, %v", order, id, r, err)
 						}
 					}
 				}
@@ -222,7 +239,6 @@ func TestRunIDsIndependentOfFileOrder(t *testing.T) {
 		})
 	}
 }
-
 // TestLLMPerfLeaderboardLayoutIsOneRun: the llmperf leaderboard keeps a
 // run's two files as raw_data/summary/<name>.json and
 // raw_data/individual/<name>.json; that layout names one invocation too,

@@ -10,7 +10,8 @@ import (
 )
 
 // CompanionRuns returns every run whose companion key is key, oldest first,
-// with its per-request records. The key alone never makes two files one
+// without its per-request records (ExistingRun reads the one chosen whole).
+// The key alone never makes two files one
 // run (runs of one fixed workload share it); the batch looks for stronger
 // evidence among these candidates.
 func (tx *Tx) CompanionRuns(key string) ([]*RunRecord, error) {
@@ -39,7 +40,7 @@ func (tx *Tx) CompanionRuns(key string) ([]*RunRecord, error) {
 	}
 	var out []*RunRecord
 	for _, id := range ids {
-		rec, err := tx.a.readRunIn(tx.tx, id, true)
+		rec, err := tx.a.readRunIn(tx.tx, id, false)
 		if err != nil {
 			return nil, err
 		}
