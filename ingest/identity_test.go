@@ -239,6 +239,7 @@ func TestRunIDsIndependentOfFileOrder(t *testing.T) {
 		})
 	}
 }
+
 // TestLLMPerfLeaderboardLayoutIsOneRun: the llmperf leaderboard keeps a
 // run's two files as raw_data/summary/<name>.json and
 // raw_data/individual/<name>.json; that layout names one invocation too,
