@@ -512,7 +512,15 @@ func (b *batch) putRuns(tx *store.Tx, parser format.Parser, sum, path string, ru
 			}
 			var existing *store.RunRecord
 			for _, c := range candidates {
-				if inv != "" && c.Invocation == inv {
+				ci := c.Invocation
+				if ci == "" {
+					// Archived before schema 6 recorded invocations: the
+					// file name it was ingested under names it.
+					if cp, ok := registry.ByID(c.Run.Format); ok {
+						ci = invocation(cp, c.FileName)
+					}
+				}
+				if inv != "" && ci == inv {
 					if existing, err = tx.ExistingRun(c.ID); err != nil {
 						return nil, err
 					}

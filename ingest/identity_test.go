@@ -2,6 +2,7 @@ package ingest
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"math"
 	"os"
@@ -272,5 +273,51 @@ func TestLLMPerfLeaderboardLayoutIsOneRun(t *testing.T) {
 		copyTo(stem+"_individual_responses.json", filepath.Join(dir, "y", "a_individual_responses.json")))
 	if runs, _ := b.ListRuns(store.Filter{}); len(runs) != 2 || !strings.Contains(outs[1].Note, "kept as a run of its own") {
 		t.Errorf("files of unrelated folders: %d runs, %+v", len(runs), outs)
+	}
+}
+
+// TestLegacyRunJoinsByFileName: a run archived before schema 6 recorded
+// invocations (the column is empty) is matched by the file name it was
+// ingested under.
+func TestLegacyRunJoinsByFileName(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var paths []string
+	for _, f := range []string{"current_profile_export_aiperf.json", "current_profile_export.jsonl"} {
+		data, err := os.ReadFile(filepath.Join("format/aiperf/testdata/aiperf", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, f)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	dbPath := filepath.Join(t.TempDir(), "a.db")
+	a, err := store.Open(dbPath, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := ingestPaths(t, a, paths[0])[0].RunID
+	a.Close()
+	raw, err := sql.Open("sqlite3", dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.Exec("UPDATE runs SET invocation = ''"); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	if a, err = store.Open(dbPath, store.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	o := ingestPaths(t, a, paths[1])
+	if len(o) != 1 || o[0].Status != StatusCompleted {
+		t.Fatalf("the records must complete the legacy run %s: %+v", first, o)
+	}
+	if id, err := a.ResolveRunID(first); err != nil || id != o[0].RunID {
+		t.Errorf("old id %s resolves to %q, %v", first, id, err)
 	}
 }
