@@ -50,6 +50,8 @@ const (
 	CheckDuration           = "plausibility.duration"
 	CheckOutputLength       = "plausibility.output_length"
 	CheckProvenanceComplete = "provenance.incomplete"
+	CheckCorrected          = "provenance.corrected"
+	CheckDeclaredMeasured   = "provenance.declared_vs_measured"
 	CheckOfferedRate        = "plausibility.offered_rate"
 	CheckZeroSeries         = "plausibility.zero_series"
 	CheckEngine             = "provenance.engine"
@@ -635,6 +637,26 @@ func auditRun(rec *store.RunRecord, d *figures.Derived) []Finding {
 	out = append(out, offeredRateFindings(r, eff, ff)...)
 	out = append(out, zeroSeriesFindings(r, ff)...)
 	out = append(out, runEngineFindings(eff)...)
+
+	// Corrections recorded after ingest (benchledger amend): listed so a
+	// reviewer sees which values are not what ingest archived.
+	for _, e := range rec.Provenance {
+		if e.Source != provenance.FromAmend {
+			continue
+		}
+		what := fmt.Sprintf("corrected to %q", e.Value)
+		if e.Value == "" {
+			what = "unset"
+		}
+		add(CheckCorrected, Info, fmt.Sprintf("%s was %s after ingest (benchledger amend); benchledger show %s lists who, when, the old value and why",
+			e.Field, what, rec.ID), map[string]string{"field": e.Field, "value": e.Value})
+	}
+	if r.HasRequests {
+		for _, m := range figures.DeclaredMismatches(eff, r.Requests) {
+			add(CheckDeclaredMeasured, Warn, fmt.Sprintf("%s is declared as %s but %s", m.Field, m.Declared, m.Reason),
+				map[string]string{"field": m.Field, "declared": m.Declared, "measured": m.Measured})
+		}
+	}
 
 	if !rec.Publishable {
 		add(CheckProvenanceComplete, Info, fmt.Sprintf("provenance is incomplete, so the run cannot be published: missing %s", strings.Join(rec.Missing, ", ")),

@@ -28,6 +28,8 @@ func Checks() []CheckInfo {
 		{CheckOutputLength, []string{Warn}, "outputs were shorter than the fixed requested length"},
 		{CheckProvenanceComplete, []string{Info}, "the run cannot be published: provenance is missing"},
 		{CheckServerVersions, []string{Warn}, "the servers of one run (prefill and decode) run different engine versions"},
+		{CheckCorrected, []string{Info}, "a provenance value was corrected after ingest (benchledger amend)"},
+		{CheckDeclaredMeasured, []string{Warn}, "a declared input or output length, request count or concurrency disagrees with the records"},
 		{CheckEngine, []string{Fail, Warn}, "an engine or version named in the text, the launch command or the client's backend contradicts the run's provenance"},
 		{CheckConfounded, []string{Fail, Warn}, "a comparison changed more than it set out to change"},
 		{CheckLoadBound, []string{Warn}, "a throughput comparison at a fixed offered load that both runs kept up with"},

@@ -180,10 +180,11 @@ func (r *Run) RequestCount() int64 {
 	return -1
 }
 
-// ID derives a run's id from its content: the SHA-256 of the raw file it came
-// from and its ordinal within that file. Re-ingesting the same bytes gives the
-// same id; 12 hex digits keep it short enough to type.
-func ID(fileSHA256 string, ordinal int) string {
+// LegacyID is the id archives before schema 0006 gave a run: from the SHA-256
+// of the first file it came in and its ordinal there, so it depended on which
+// of a run's files arrived first. Such ids stay resolvable as aliases; new
+// runs are named by ContentID.
+func LegacyID(fileSHA256 string, ordinal int) string {
 	h := sha256.Sum256([]byte(fileSHA256 + "/" + strconv.Itoa(ordinal)))
 	return hex.EncodeToString(h[:])[:12]
 }

@@ -65,15 +65,44 @@ func TestRequestCount(t *testing.T) {
 	}
 }
 
-func TestID(t *testing.T) {
+func TestLegacyID(t *testing.T) {
 	t.Parallel()
-	// The demo baseline's id (make demo prints it): ids are derived from
-	// content, so they are the same on every machine and every ingest.
+	// The demo baseline's id before schema 0006: such ids stay aliases, so
+	// the scheme must not drift.
 	const sum = "69726b24280ab45da393f729e05d73292acdb2f37c3f6839c10e06ddb417d01b"
-	if got := ID(sum, 0); got != "d3767d0439a8" {
-		t.Errorf("ID(%s, 0) = %s, want d3767d0439a8", sum, got)
+	if got := LegacyID(sum, 0); got != "d3767d0439a8" {
+		t.Errorf("LegacyID(%s, 0) = %s, want d3767d0439a8", sum, got)
 	}
-	if a, b := ID(sum, 0), ID(sum, 1); a == b || len(b) != 12 {
-		t.Errorf("two runs of one file must have two 12-digit ids: %s %s", a, b)
+}
+
+func TestContentID(t *testing.T) {
+	t.Parallel()
+	records := func(ttft float64) *Run {
+		return &Run{HasRequests: true, Requests: []Request{{Index: 0, Start: 1, TTFT: ttft, Latency: 2, InputTokens: 64, OutputTokens: 512, Gaps: GapStats{Min: Unknown, Max: Unknown}}}}
+	}
+	summary := func(ord int, loc, variant, extra string) *Run {
+		return &Run{Ordinal: ord, Location: loc, FormatVariant: variant, Format: "vllm-serve-json", Completed: 8, Failed: 0,
+			Stated: []Stated{{Metric: "output_throughput", Value: 1234.5, Unit: "tok/s"}},
+			Facts:  map[string]string{"checkpoint.model_id": "Qwen/Qwen3-8B"}, Extra: map[string]string{"params": extra}}
+	}
+	a := summary(0, "object 0", "serve.py sweep run=N.json", "{\n    \"max_num_seqs\": 64\n}")
+	b := summary(3, "list item 3", "serve.py sweep summary", "{\n        \"max_num_seqs\": 64\n    }")
+	if ContentID(a) != ContentID(b) {
+		t.Errorf("one run read from summary.json and run=N.json: ids %s and %s differ", ContentID(a), ContentID(b))
+	}
+	if c := summary(0, "object 0", "", "{\"max_num_seqs\": 128}"); ContentID(c) == ContentID(a) {
+		t.Errorf("different extra keys must give different ids")
+	}
+	r1, r2 := records(0.25), records(0.26)
+	if ContentID(r1) == ContentID(r2) || len(ContentID(r1)) != 12 {
+		t.Errorf("different records: %s %s", ContentID(r1), ContentID(r2))
+	}
+	same := records(0.25)
+	same.Facts = map[string]string{"workload.request_rate": "inf"}
+	if ContentID(same) == ContentID(r1) {
+		t.Errorf("the same records stated with another request rate are not the same run")
+	}
+	if Rank(r1) != 2 || Rank(a) != 1 || Rank(&Run{Stated: []Stated{{Printed: 2}}}) != 0 {
+		t.Errorf("ranks %d %d", Rank(r1), Rank(a))
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/figures"
 	"github.com/benchledger/benchledger/ingest/format"
 	"github.com/benchledger/benchledger/ingest/registry"
 	"github.com/benchledger/benchledger/provenance"
@@ -60,6 +61,9 @@ type Outcome struct {
 	// Companion is the companion key when the file completed a run another
 	// file of the same run created (benchrun.Run.Companion).
 	Companion string `json:"companion,omitempty"`
+	// Note is a warning about an ingested run (kept apart from a run of the
+	// same shape, the same run as another file's).
+	Note string `json:"note,omitempty"`
 }
 
 // Options configures a batch ingest.
@@ -369,10 +373,10 @@ func (b *batch) write(ctx context.Context, p *prepared, report func(Outcome)) er
 	if err := b.recordReferences(ctx, m, report); err != nil {
 		return err
 	}
-	declared := func(ordinal int) provenance.Record {
+	declared := func(r *benchrun.Run) provenance.Record {
 		var rec provenance.Record
 		if m != nil {
-			rec = append(rec, m.For(relTo(m, c.path), ordinal)...)
+			rec = append(rec, m.ForRun(relTo(m, c.path), provenance.RunContent{Ordinal: r.Ordinal, Facts: r.Facts, Extra: r.Extra})...)
 		}
 		return append(rec, b.opt.Set...)
 	}
@@ -432,7 +436,7 @@ func parseRejection(ctx context.Context, path string, err error) error {
 }
 
 // storePrepared writes a small file parsed and compressed ahead.
-func (b *batch) storePrepared(ctx context.Context, p *prepared, declared func(int) provenance.Record) ([]Outcome, error) {
+func (b *batch) storePrepared(ctx context.Context, p *prepared, declared func(*benchrun.Run) provenance.Record) ([]Outcome, error) {
 	path := p.c.path
 	if p.parseErr != nil {
 		return nil, parseRejection(ctx, path, p.parseErr)
@@ -455,7 +459,7 @@ func (b *batch) storePrepared(ctx context.Context, p *prepared, declared func(in
 	if err := tx.PutPreparedBlob(p.blob, path); err != nil {
 		return nil, err
 	}
-	outs, err := b.putRuns(tx, p.sum, path, p.runs, declared)
+	outs, err := b.putRuns(tx, p.parser, p.sum, path, p.runs, declared)
 	if err != nil {
 		return nil, err
 	}
@@ -463,46 +467,88 @@ func (b *batch) storePrepared(ctx context.Context, p *prepared, declared func(in
 }
 
 // putRuns stores a file's runs with their provenance, one event each. A
-// run the parser rejected (one bad line of several) is reported as rejected
-// at its place while the others are stored; when every run is bad, the file
-// is rejected and nothing of it is kept.
-func (b *batch) putRuns(tx *store.Tx, sum, path string, runs []*benchrun.Run, declared func(int) provenance.Record) ([]Outcome, error) {
+// run the parser rejected (one bad line of several), or whose declared
+// provenance contradicts it, is reported as rejected at its place while the
+// others are stored: every problem of the file in one pass. When every run
+// is bad, the file is rejected and nothing of it is kept.
+func (b *batch) putRuns(tx *store.Tx, parser format.Parser, sum, path string, runs []*benchrun.Run, declared func(*benchrun.Run) provenance.Record) ([]Outcome, error) {
 	var outs, rejected []Outcome
 	now := time.Now().UTC()
+	good := make([]*benchrun.Run, 0, len(runs))
 	for _, r := range runs {
 		if r.Rejection != "" {
-			rejected = append(rejected, Outcome{Status: StatusRejected, File: path, Place: r.Location, Reason: r.Rejection})
-		}
-	}
-	if len(rejected) == len(runs) {
-		return nil, &rejectError{out: rejected[0], more: rejected[1:]}
-	}
-	for _, r := range runs {
-		if r.Rejection != "" {
+			rejected = append(rejected, Outcome{Status: StatusRejected, File: path, Ordinal: r.Ordinal, Place: r.Location, Reason: r.Rejection})
 			continue
 		}
-		if r.Companion != "" {
-			existing, err := tx.CompanionRun(r.Companion)
+		if cs := provenance.Contradictions(record(r, declared(r))); len(cs) > 0 {
+			rejected = append(rejected, Outcome{Status: StatusRejected, File: path, Ordinal: r.Ordinal, Place: r.Location, Reason: contradictionText(cs)})
+			continue
+		}
+		good = append(good, r)
+	}
+	if len(good) == 0 {
+		return nil, &rejectError{out: rejected[0], more: rejected[1:]}
+	}
+	inv := invocation(parser, path)
+	for _, r := range good {
+		id := benchrun.ContentID(r)
+		// The same run archived from another file (a sweep's summary.json
+		// and its run=N.json): one run, this file attached to it.
+		if existing, err := tx.ExistingRun(id); err != nil {
+			return nil, err
+		} else if existing != nil {
+			o, err := b.attachSame(tx, existing, sum, path, r, now)
 			if err != nil {
 				return nil, err
 			}
+			outs = append(outs, o)
+			continue
+		}
+		var note string
+		if r.Companion != "" {
+			candidates, err := tx.CompanionRuns(r.Companion)
+			if err != nil {
+				return nil, err
+			}
+			var existing *store.RunRecord
+			for _, c := range candidates {
+				ci := c.Invocation
+				if ci == "" {
+					// Archived before schema 6 recorded invocations: the
+					// file name it was ingested under names it.
+					if cp, ok := registry.ByID(c.Run.Format); ok {
+						ci = invocation(cp, c.FileName)
+					}
+				}
+				if inv != "" && ci == inv {
+					if existing, err = tx.ExistingRun(c.ID); err != nil {
+						return nil, err
+					}
+					break
+				}
+			}
 			if existing != nil {
-				o, err := b.completeRun(tx, existing, sum, path, r, declared(r.Ordinal), now)
+				o, err := b.completeRun(tx, existing, sum, path, r, declared(r), now)
 				if err != nil {
 					return nil, err
 				}
 				outs = append(outs, o)
 				continue
 			}
+			if len(candidates) > 0 {
+				ids := make([]string, len(candidates))
+				for i, c := range candidates {
+					ids[i] = c.ID
+				}
+				note = fmt.Sprintf("same companion key (%s) as run %s, but not written by the same invocation (another folder or file-name stem): kept as a run of its own, never merged on a coincidence of shape",
+					r.Companion, strings.Join(ids, ", "))
+			}
 		}
-		rec := record(r, declared(r.Ordinal))
-		if cs := provenance.Contradictions(rec); len(cs) > 0 {
-			return nil, &rejectError{out: Outcome{Status: StatusRejected, File: path, Place: r.Location, Reason: contradictionText(cs)}}
-		}
+		rec := record(r, declared(r))
+		note = joinNotes(note, declaredNote(r, rec))
 		missing := blockers(r, rec)
-		id := benchrun.ID(sum, r.Ordinal)
 		if err := tx.PutRun(&store.RunRecord{ID: id, BlobSHA256: sum, FileName: path, Run: r, Provenance: rec,
-			Publishable: len(missing) == 0, Missing: missing, IngestedAt: now}); err != nil {
+			Publishable: len(missing) == 0, Missing: missing, IngestedAt: now, Invocation: inv}); err != nil {
 			return nil, err
 		}
 		detail, _ := json.Marshal(map[string]any{"file": path, "format": r.Format, "ordinal": r.Ordinal, "publishable": len(missing) == 0, "missing": missing})
@@ -511,9 +557,68 @@ func (b *batch) putRuns(tx *store.Tx, sum, path string, runs []*benchrun.Run, de
 			return nil, err
 		}
 		outs = append(outs, Outcome{Status: StatusNew, RunID: id, Ordinal: r.Ordinal, Format: r.Format, File: path,
-			Publishable: len(missing) == 0, Missing: missing})
+			Publishable: len(missing) == 0, Missing: missing, Note: note})
 	}
 	return append(outs, rejected...), nil
+}
+
+// declaredNote is the ingest warning for declared workload values the
+// records do not bear out (figures.DeclaredMismatches; the audit reports
+// the same as provenance.declared_vs_measured).
+func declaredNote(r *benchrun.Run, rec provenance.Record) string {
+	if !r.HasRequests {
+		return ""
+	}
+	var parts []string
+	for _, m := range figures.DeclaredMismatches(rec.Effective(), r.Requests) {
+		parts = append(parts, fmt.Sprintf("%s is declared as %s but %s", m.Field, m.Declared, m.Reason))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func joinNotes(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
+}
+
+// invocation names the tool invocation that wrote path (see
+// format.Invoker): its absolute folder and its name's stem; "" when the
+// format has none or the name is not one the tool writes.
+func invocation(parser format.Parser, path string) string {
+	inv, ok := parser.(format.Invoker)
+	if !ok {
+		return ""
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return ""
+	}
+	key, ok := inv.Invocation(filepath.ToSlash(abs))
+	if !ok {
+		return ""
+	}
+	return key
+}
+
+// attachSame records a file whose run the archive already holds whole.
+func (b *batch) attachSame(tx *store.Tx, existing *store.RunRecord, sum, path string, r *benchrun.Run, now time.Time) (Outcome, error) {
+	if err := tx.AttachFile(existing.ID, store.RunFile{Blob: sum, Ordinal: r.Ordinal, FileName: path, Format: r.Format,
+		Added: []string{}, AddedAt: now}); err != nil {
+		return Outcome{}, err
+	}
+	detail, _ := json.Marshal(map[string]any{"file": path, "format": r.Format, "ordinal": r.Ordinal, "same_content": true})
+	if err := tx.AppendEvent(store.Event{At: now, Actor: b.opt.Actor, ToolVersion: b.opt.ToolVersion, Action: "same-run",
+		RunID: existing.ID, BlobSHA256: sum, Detail: string(detail)}); err != nil {
+		return Outcome{}, err
+	}
+	return Outcome{Status: StatusDuplicate, RunID: existing.ID, Ordinal: r.Ordinal, Format: r.Format, File: path,
+		Publishable: existing.Publishable, Missing: existing.Missing,
+		Note: "the same run as " + existing.FileName + " (" + existing.Run.Location + "): one run, this file attached to it"}, nil
 }
 
 // completeRun attaches a file to the run another file of the same run
@@ -521,6 +626,7 @@ func (b *batch) putRuns(tx *store.Tx, sum, path string, runs []*benchrun.Run, de
 // per-request records, stated figures, file facts, declared provenance.
 func (b *batch) completeRun(tx *store.Tx, existing *store.RunRecord, sum, path string, r *benchrun.Run, declared provenance.Record, now time.Time) (Outcome, error) {
 	merged := existing.Run
+	rankBefore := benchrun.Rank(merged)
 	hadRequests, nStated := merged.HasRequests, len(merged.Stated)
 	before := slices.Clone(merged.Stated)
 	factsBefore := map[string]bool{}
@@ -573,13 +679,28 @@ func (b *batch) completeRun(tx *store.Tx, existing *store.RunRecord, sum, path s
 	if err != nil {
 		return Outcome{}, err
 	}
-	detail, _ := json.Marshal(map[string]any{"file": path, "format": r.Format, "ordinal": r.Ordinal, "companion": r.Companion,
-		"added": added, "publishable": len(missing) == 0, "missing": missing})
+	// The run is named by its richest file, whichever came first: a file
+	// that outranks the one the id came from renames the run (the old id
+	// stays an alias).
+	id := existing.ID
+	detailMap := map[string]any{"file": path, "format": r.Format, "ordinal": r.Ordinal, "companion": r.Companion,
+		"added": added, "publishable": len(missing) == 0, "missing": missing}
+	if rank, newID := benchrun.Rank(r), benchrun.ContentID(r); rank > rankBefore || (rank == rankBefore && newID < id) {
+		renamed, err := tx.RekeyRun(id, newID, "named by its richer file "+path)
+		if err != nil {
+			return Outcome{}, err
+		}
+		if renamed {
+			detailMap["renamed_from"] = id
+			id = newID
+		}
+	}
+	detail, _ := json.Marshal(detailMap)
 	if err := tx.AppendEvent(store.Event{At: now, Actor: b.opt.Actor, ToolVersion: b.opt.ToolVersion, Action: "complete",
-		RunID: existing.ID, BlobSHA256: sum, Detail: string(detail)}); err != nil {
+		RunID: id, BlobSHA256: sum, Detail: string(detail)}); err != nil {
 		return Outcome{}, err
 	}
-	return Outcome{Status: StatusCompleted, RunID: existing.ID, Ordinal: r.Ordinal, Format: r.Format, File: path,
+	return Outcome{Status: StatusCompleted, RunID: id, Ordinal: r.Ordinal, Format: r.Format, File: path,
 		Publishable: len(missing) == 0, Missing: missing, Added: added, Companion: r.Companion}, nil
 }
 
@@ -594,7 +715,7 @@ func (d *duplicateError) Error() string { return "already archived as blob " + d
 // the end, so the runs are written last. Meanwhile a second reader hashes
 // the file on its own: when it finds the bytes already archived, the parse
 // stops early instead of running to the end of a large duplicate.
-func (b *batch) storeStreamed(ctx context.Context, p *prepared, declared func(int) provenance.Record) ([]Outcome, error) {
+func (b *batch) storeStreamed(ctx context.Context, p *prepared, declared func(*benchrun.Run) provenance.Record) ([]Outcome, error) {
 	path := p.c.path
 	f, err := os.Open(path)
 	if err != nil {
@@ -674,7 +795,7 @@ func (b *batch) storeStreamed(ctx context.Context, p *prepared, declared func(in
 	if r.err == nil && r.sum != sum {
 		return nil, &rejectError{out: Outcome{Status: StatusRejected, File: path, Reason: "the file changed while it was read (two reads gave different SHA-256)"}}
 	}
-	outs, err := b.putRuns(tx, sum, path, runs, declared)
+	outs, err := b.putRuns(tx, p.parser, sum, path, runs, declared)
 	if err != nil {
 		return nil, err
 	}
@@ -768,7 +889,7 @@ func contradictionText(cs []provenance.Contradiction) string {
 // declared provenance agrees, a completion when it only adds fields, and a
 // refusal when it changes what was recorded.
 func (b *batch) again(ctx context.Context, path, sum string, existing []store.RunSummary,
-	declared func(int) provenance.Record, report func(Outcome)) error {
+	declared func(*benchrun.Run) provenance.Record, report func(Outcome)) error {
 	type plan struct {
 		rec     *store.RunRecord
 		added   provenance.Record
@@ -783,7 +904,7 @@ func (b *batch) again(ctx context.Context, path, sum string, existing []store.Ru
 		}
 		stored := declaredOnly(rec.Provenance).Effective()
 		var added provenance.Record
-		for _, e := range dedupe(declared(rec.Run.Ordinal)) {
+		for _, e := range dedupe(declared(rec.Run)) {
 			old, ok := stored[e.Field]
 			switch {
 			case !ok:
@@ -800,7 +921,7 @@ func (b *batch) again(ctx context.Context, path, sum string, existing []store.Ru
 	}
 	if len(conflicts) > 0 {
 		report(Outcome{Status: StatusRejected, File: path, Reason: "already archived with different provenance, which an ingest does not change: " +
-			strings.Join(conflicts, "; ")})
+			strings.Join(conflicts, "; ") + "; to correct an archived value, use benchledger amend RUN --set field=value --reason TEXT"})
 		return nil
 	}
 	needWrite := false
@@ -848,7 +969,7 @@ func (b *batch) again(ctx context.Context, path, sum string, existing []store.Ru
 func declaredOnly(r provenance.Record) provenance.Record {
 	var out provenance.Record
 	for _, e := range r {
-		if e.Source != provenance.FromFile {
+		if e.Source != provenance.FromFile && e.Source != provenance.FromAmend {
 			out = append(out, e)
 		}
 	}

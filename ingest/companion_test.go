@@ -27,6 +27,16 @@ func (companionTestFormat) Sniff(name string, _ []byte) bool {
 	return strings.HasSuffix(name, ".bltest")
 }
 
+// Invocation: <stem>_<part>.bltest files are written by one invocation.
+func (companionTestFormat) Invocation(path string) (string, bool) {
+	name, ok := strings.CutSuffix(path, ".bltest")
+	i := strings.LastIndexByte(name, '_')
+	if !ok || i <= 0 || strings.LastIndexByte(name, '/') > i {
+		return "", false
+	}
+	return name[:i], true
+}
+
 // Parse: each block separated by "---" is one run; keys: companion, model,
 // requests (n records), stated (output_throughput), bad (a Rejection).
 func (companionTestFormat) Parse(_ context.Context, name string, r io.Reader, emit func(*benchrun.Run) error) error {
@@ -116,10 +126,19 @@ func TestCompanionFilesMakeOneRun(t *testing.T) {
 	if len(o1) != 1 || o1[0].Status != StatusNew {
 		t.Fatalf("summary: %+v", o1)
 	}
-	id := o1[0].RunID
+	first := o1[0].RunID
 	o2 := ingestOne(records)
-	if len(o2) != 1 || o2[0].Status != StatusCompleted || o2[0].RunID != id || o2[0].Companion != "k1" {
-		t.Fatalf("the records file must complete run %s: %+v", id, o2)
+	if len(o2) != 1 || o2[0].Status != StatusCompleted || o2[0].Companion != "k1" {
+		t.Fatalf("the records file must complete run %s: %+v", first, o2)
+	}
+	// The run is named by its records, whichever file came first; the id
+	// the summary gave stays an alias.
+	id := o2[0].RunID
+	if id == first {
+		t.Errorf("the records file must rename the run: still %s", id)
+	}
+	if got, err := a.ResolveRunID(first); err != nil || got != id {
+		t.Errorf("old id %s resolves to %q, %v; want %s", first, got, err, id)
 	}
 	if !strings.Contains(strings.Join(o2[0].Added, ","), "per-request records") {
 		t.Errorf("added: %v", o2[0].Added)
@@ -148,7 +167,7 @@ func TestCompanionFilesMakeOneRun(t *testing.T) {
 		t.Errorf("re-ingest of the companion: %+v", o3)
 	}
 	// A file with the key but another model is not the same run.
-	other := write("other.bltest", "companion=k1\nmodel=m/y\nrequests=3\n")
+	other := write("run_other.bltest", "companion=k1\nmodel=m/y\nrequests=3\n")
 	o4 := ingestOne(other)
 	if len(o4) != 1 || o4[0].Status != StatusRejected || !strings.Contains(o4[0].Reason, "checkpoint.model_id") {
 		t.Errorf("a disagreeing companion must be rejected: %+v", o4)

@@ -110,7 +110,7 @@ func Contradictions(r Record) []Contradiction {
 	sort.Strings(fields)
 	for _, f := range fields {
 		d, ok := declared[f]
-		if !ok {
+		if !ok || (d.Source == FromAmend && d.Value == "") {
 			continue
 		}
 		dv := strings.TrimSpace(d.Value)
@@ -155,6 +155,8 @@ func sourceName(s Source) string {
 		return "--set"
 	case FromManifest:
 		return "the manifest"
+	case FromAmend:
+		return "the correction"
 	}
 	return string(s)
 }

@@ -62,10 +62,58 @@ type Reference struct {
 
 // RunOverride is one item of runs:.
 type RunOverride struct {
-	Files   string  // path.Match pattern, see Matches
-	Ordinal int     // only this run of a multi-run file; -1 for every run
+	Files   string // path.Match pattern, see Matches
+	Ordinal int    // only this run of a multi-run file; -1 for every run
+	// Match selects runs by what their file says (match: in the item):
+	// every key must agree with the run's content (see RunContent.Has).
+	Match   map[string]string
 	Line    int     // line of the item in the manifest, for messages
 	Entries []Entry // Source FromManifest
+}
+
+// RunContent is what a manifest's match: can select a run by: its place in
+// its file and what the file states about it.
+type RunContent struct {
+	Ordinal int
+	Facts   map[string]string // provenance fields the file states (benchrun.Run.Facts)
+	Extra   map[string]string // keys the parser kept as JSON text (benchrun.Run.Extra)
+}
+
+// MatchKeys are the match: keys with a meaning of their own; any other key
+// names a key of the result itself (a sweep parameter such as
+// max_num_seqs, run_number), compared with its value there.
+var MatchKeys = map[string]string{
+	"request_rate":    "workload.request_rate",
+	"max_concurrency": "workload.concurrency",
+	"concurrency":     "workload.concurrency",
+	"dataset":         "workload.dataset",
+	"label":           "measurement.label",
+}
+
+// Has reports whether the run's content gives key the value want: numbers
+// compare by value ("4" is "4.0"), text exactly.
+func (c RunContent) Has(key, want string) bool {
+	var got string
+	var ok bool
+	if field, named := MatchKeys[key]; named {
+		got, ok = c.Facts[field]
+	} else if got, ok = c.Extra[key]; ok {
+		if u, err := strconv.Unquote(got); err == nil {
+			got = u
+		}
+	} else {
+		got, ok = c.Facts[key]
+	}
+	if !ok {
+		return false
+	}
+	got, want = strings.TrimSpace(got), strings.TrimSpace(want)
+	if a, err := strconv.ParseFloat(got, 64); err == nil {
+		if b, err := strconv.ParseFloat(want, 64); err == nil {
+			return a == b
+		}
+	}
+	return got == want
 }
 
 // ManifestError is a problem in a manifest, with the line it is on.
@@ -201,14 +249,34 @@ var topKeys = []string{"campaign", "defaults", "runs", "references"}
 // Effective lets a later entry of the same source win, so an override beats
 // a default and a later override beats an earlier one.
 func (m *Manifest) For(relPath string, ordinal int) Record {
+	return m.ForRun(relPath, RunContent{Ordinal: ordinal})
+}
+
+// ForRun is For with the run's content, for items that select runs by it
+// (match:).
+func (m *Manifest) ForRun(relPath string, run RunContent) Record {
 	rec := Record{{Field: "campaign", Value: m.Campaign, Source: FromManifest}}
 	rec = append(rec, m.Defaults...)
 	for _, ro := range m.Runs {
-		if ro.Matches(relPath, ordinal) {
+		if ro.MatchesRun(relPath, run) {
 			rec = append(rec, ro.Entries...)
 		}
 	}
 	return rec
+}
+
+// MatchesRun is Matches with the item's match: keys checked against the
+// run's content too.
+func (ro *RunOverride) MatchesRun(relPath string, run RunContent) bool {
+	if !ro.Matches(relPath, run.Ordinal) {
+		return false
+	}
+	for k, v := range ro.Match {
+		if !run.Has(k, v) {
+			return false
+		}
+	}
+	return true
 }
 
 // Matches reports whether the override applies to run ordinal of the file at
@@ -407,7 +475,7 @@ func (mp *manifestParser) run(n *yaml.Node, idx int) (RunOverride, error) {
 	seen := map[string]int{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], resolve(n.Content[i+1])
-		if k.Value == "files" || k.Value == "ordinal" {
+		if k.Value == "files" || k.Value == "ordinal" || k.Value == "match" {
 			if first, dup := seen[k.Value]; dup {
 				return ro, mp.errf(k.Line, k.Value, "%s given twice (first at line %d)", k.Value, first)
 			}
@@ -434,13 +502,25 @@ func (mp *manifestParser) run(n *yaml.Node, idx int) (RunOverride, error) {
 				return ro, mp.errf(v.Line, "ordinal", "ordinal: %q is not a run number (0 for a file's first run)", s)
 			}
 			ro.Ordinal = o
+		case "match":
+			if v.Kind != yaml.MappingNode || len(v.Content) == 0 {
+				return ro, mp.errf(v.Line, "match", "match: must map what the file says to a value, e.g. {request_rate: 4} or {max_num_seqs: 64}")
+			}
+			ro.Match = map[string]string{}
+			for j := 0; j+1 < len(v.Content); j += 2 {
+				mk, mv := v.Content[j], resolve(v.Content[j+1])
+				if mv.Kind != yaml.ScalarNode {
+					return ro, mp.errf(mv.Line, "match."+mk.Value, "match.%s: must be a single value", mk.Value)
+				}
+				ro.Match[mk.Value] = mv.Value
+			}
 		}
 	}
 	if !hasFiles {
 		return ro, mp.errf(n.Line, where, "%s has no files: pattern", where)
 	}
 	lines := map[string]int{}
-	if err := mp.flatten(n, "", map[string]bool{"files": true, "ordinal": true}, &ro.Entries, lines); err != nil {
+	if err := mp.flatten(n, "", map[string]bool{"files": true, "ordinal": true, "match": true}, &ro.Entries, lines); err != nil {
 		return ro, err
 	}
 	return ro, nil

@@ -56,6 +56,10 @@ type View struct {
 	WindowBasis string       `json:"window_basis"`
 	Figures     []Figure     `json:"figures"`
 	History     []HistoryRow `json:"history"`
+	// Corrections are the run's provenance corrections (benchledger amend),
+	// in the order recorded; the provenance rows of source "amend" are the
+	// values they put in effect.
+	Corrections []CorrectionRow `json:"corrections,omitempty"`
 	// StatedChecks compare each figure the source tool stated with its
 	// recomputation; Caveats are the codes the run's own data raises.
 	StatedChecks []figures.StatedCheck `json:"stated_checks,omitempty"`
@@ -78,6 +82,17 @@ func GroupProvenance(rows []ProvenanceRow) []ProvenanceGroup {
 		out = append(out, ProvenanceGroup{r.Field, r.Value, r.Source})
 	}
 	return out
+}
+
+// CorrectionRow is one provenance correction; Old or New is nil when the
+// field had, or has, no value in effect.
+type CorrectionRow struct {
+	At     string  `json:"at"`
+	Actor  string  `json:"actor"`
+	Field  string  `json:"field"`
+	Old    *string `json:"old"`
+	New    *string `json:"new"`
+	Reason string  `json:"reason"`
 }
 
 // HistoryRow is one archive event about the run.

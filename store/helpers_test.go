@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -139,7 +140,14 @@ func sampleRun(ordinal int) *benchrun.Run {
 
 // runRecord wraps a run with provenance from the manifest and --set.
 func runRecord(sha string, run *benchrun.Run, prov ...provenance.Entry) *RunRecord {
+	// The store takes the id the batch gives; these tests put one sample
+	// run in many files, so they name runs by file and ordinal.
+	id := ""
+	if run != nil {
+		id = benchrun.LegacyID(strings.ToLower(sha), run.Ordinal)
+	}
 	return &RunRecord{
+		ID:          id,
 		BlobSHA256:  sha,
 		FileName:    "results/qwen3-batch/baseline.json",
 		Run:         run,

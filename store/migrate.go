@@ -19,6 +19,12 @@ import (
 //go:embed migrations/*.sql
 var migrationFS embed.FS
 
+// goSteps are upgrades SQL cannot express, run after a version's script in
+// its transaction.
+var goSteps = map[int]func(tx *sql.Tx, archivePath string) error{
+	6: rekeyContentIDs,
+}
+
 type migration struct {
 	version int
 	name    string
@@ -103,6 +109,11 @@ func applyMigration(db *sql.DB, archivePath string, m migration) error {
 	}
 	if _, err := tx.Exec(m.sql); err != nil {
 		return wrapErr(archivePath, "upgrade to schema "+m.name, err)
+	}
+	if step := goSteps[m.version]; step != nil {
+		if err := step(tx, archivePath); err != nil {
+			return wrapErr(archivePath, "upgrade to schema "+m.name, err)
+		}
 	}
 	// PRAGMAs take no bound parameters; both values are integers we format.
 	if m.version == 1 {

@@ -37,8 +37,8 @@ func TestUpgradeFromVersion1(t *testing.T) {
 	sha := sha256Hex(raw)
 	// The first archives stored zstd frames; they must stay readable.
 	enc, _ := zstd.NewWriter(nil)
-	withRequests := benchrun.ID(sha, 0)
-	summaryOnly := benchrun.ID(sha, 1)
+	withRequests := benchrun.LegacyID(sha, 0)
+	summaryOnly := benchrun.LegacyID(sha, 1)
 
 	db := rawDB(t, path)
 	var version int
@@ -87,7 +87,15 @@ func TestUpgradeFromVersion1(t *testing.T) {
 	if err != nil || len(runs) != 2 {
 		t.Fatalf("ListRuns = %+v, %v", runs, err)
 	}
-	counts := map[string]int64{runs[0].ID: runs[0].RequestCount, runs[1].ID: runs[1].RequestCount}
+	// Schema 0006 renamed the runs by content; the old ids resolve.
+	counts := map[string]int64{}
+	for _, r := range runs {
+		for _, old := range []string{withRequests, summaryOnly} {
+			if id, err := a.ResolveRunID(old); err == nil && id == r.ID && id != old {
+				counts[old] = r.RequestCount
+			}
+		}
+	}
 	if counts[withRequests] != 3 || counts[summaryOnly] != 6 {
 		t.Errorf("backfilled request counts = %v, want %s: 3, %s: 6", counts, withRequests, summaryOnly)
 	}
@@ -158,7 +166,7 @@ func TestUpgradeFromVersion2(t *testing.T) {
 	createAtVersion(t, path, 2)
 	raw := []byte(`{"date": "20260818-101500", "backend": "openai", "completed": 1}`)
 	sha := sha256Hex(raw)
-	runID := benchrun.ID(sha, 0)
+	runID := benchrun.LegacyID(sha, 0)
 	enc, _ := zstd.NewWriter(nil)
 	db := rawDB(t, path)
 	var version int
@@ -202,7 +210,7 @@ func TestUpgradeFromVersion2(t *testing.T) {
 		t.Errorf("%d of the 6 tables and triggers of migration 0003 exist", objects)
 	}
 	runs, err := a.ListRuns(Filter{})
-	if err != nil || len(runs) != 1 || runs[0].ID != runID || runs[0].RequestCount != 1 {
+	if id, _ := a.ResolveRunID(runID); err != nil || len(runs) != 1 || runs[0].ID != id || runs[0].RequestCount != 1 {
 		t.Fatalf("version-2 runs after upgrade = %+v, %v", runs, err)
 	}
 	evs, err := a.Events("")
@@ -240,7 +248,7 @@ func TestUpgradeFromVersion3(t *testing.T) {
 	createAtVersion(t, path, 3)
 	raw := []byte(`{"date": "20260818-101500", "backend": "openai", "completed": 1}`)
 	sha := sha256Hex(raw)
-	runID := benchrun.ID(sha, 0)
+	runID := benchrun.LegacyID(sha, 0)
 	enc, _ := zstd.NewWriter(nil)
 	db := rawDB(t, path)
 	var version int
@@ -287,7 +295,7 @@ func TestUpgradeFromVersion3(t *testing.T) {
 		t.Errorf("%d of the 7 tables and triggers of migration 0004 exist", objects)
 	}
 	runs, err := a.ListRuns(Filter{})
-	if err != nil || len(runs) != 1 || runs[0].ID != runID {
+	if id, _ := a.ResolveRunID(runID); err != nil || len(runs) != 1 || runs[0].ID != id {
 		t.Fatalf("version-3 runs after upgrade = %+v, %v", runs, err)
 	}
 	if sr, err := a.Reference("qwen3-batch", "nv"); err != nil || sr.Value != 9938 || len(sr.Checks) != 1 {

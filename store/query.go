@@ -140,6 +140,19 @@ func resolveRunID(q interface {
 	if err := rows.Err(); err != nil {
 		return "", wrapErr(path, "look up run "+p, err)
 	}
+	if len(ids) == 0 {
+		// An old id (schema 0006 renamed runs; a richer companion file
+		// renames its run) resolves to the run it names now.
+		if qr, ok := q.(interface {
+			QueryRow(string, ...any) *sql.Row
+		}); ok {
+			if id, err := aliasOf(qr, p); err != nil {
+				return "", wrapErr(path, "look up run "+p, err)
+			} else if id != "" {
+				return id, nil
+			}
+		}
+	}
 	switch {
 	case len(ids) == 0:
 		return "", fmt.Errorf("archive %s: run %s: %w", path, idOrPrefix, ErrNoSuchRun)
@@ -208,7 +221,7 @@ func (a *Archive) readRunIn(tx *sql.Tx, idOrPrefix string, withRequests bool) (*
 
 const runColumnsSQL = `blob, ordinal, file_name, location, format, format_variant, source_tool,
 		percentile_method, clock, has_requests, completed, failed, extra, notes, publishable, missing,
-		ingested_at, request_count, companion`
+		ingested_at, request_count, companion, invocation`
 
 // scanRunRow decodes runColumnsSQL into rec (whose ID is set; after any
 // columns in extra) and returns the stored request count.
@@ -220,7 +233,7 @@ func scanRunRow(scan func(...any) error, rec *RunRecord, cache *jsonCache, extra
 	err := scan(append(extra,
 		&rec.BlobSHA256, &run.Ordinal, &rec.FileName, &run.Location, &run.Format, &run.FormatVariant,
 		&run.SourceTool, &run.PercentileMethod, &clock, &run.HasRequests, &run.Completed, &run.Failed,
-		&extraJSON, &notes, &rec.Publishable, &missing, &at, &requestCount, &run.Companion)...)
+		&extraJSON, &notes, &rec.Publishable, &missing, &at, &requestCount, &run.Companion, &rec.Invocation)...)
 	if err != nil {
 		return 0, err
 	}
@@ -269,7 +282,17 @@ func readProvenance(q interface {
 		}
 		out = append(out, e)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows.Close()
+	cs, err := readCorrections(q, "", runID)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, correctionEntries(cs)...)
+	sortProvenance(out)
+	return out, nil
 }
 
 // scanProvenanceRow decodes field, source, value (after any columns in

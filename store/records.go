@@ -12,7 +12,7 @@ import (
 
 // RunRecord is one archived run with everything the archive knows of it.
 type RunRecord struct {
-	ID         string // benchrun.ID(BlobSHA256, Run.Ordinal); PutRun fills it when empty
+	ID         string // benchrun.ContentID(Run) of the run's richest file; PutRun fills it when empty
 	BlobSHA256 string // the raw file the run was read from
 	FileName   string // the file's path as given at ingest
 	// Run round-trips whole. Its Facts are kept as provenance entries with
@@ -24,6 +24,10 @@ type RunRecord struct {
 	Publishable bool
 	Missing     []string  // required provenance fields still absent
 	IngestedAt  time.Time // UTC; PutRun uses the current time when zero
+	// Invocation names the tool invocation that wrote the run's files (the
+	// absolute folder and the stem of their names); companion files are
+	// joined only when theirs is the same. "" when the format has none.
+	Invocation string
 }
 
 // RunSummary is a run as `benchledger runs` lists it. Campaign to Date are

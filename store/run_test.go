@@ -33,7 +33,7 @@ func TestRunRoundTrip(t *testing.T) {
 	if err := tx.PutRun(rec); err != nil {
 		t.Fatal(err)
 	}
-	if want := benchrun.ID(sha, 3); rec.ID != want {
+	if want := benchrun.LegacyID(sha, 3); rec.ID != want {
 		t.Fatalf("PutRun set ID %q, want %q", rec.ID, want)
 	}
 	if err := tx.Commit(); err != nil {
@@ -157,7 +157,6 @@ func TestPutRunRefusals(t *testing.T) {
 	}{
 		{"duplicate run", runRecord(sha, sampleRun(0)), ErrExists, ""},
 		{"unknown blob", runRecord(sha256Hex([]byte("not stored")), sampleRun(0)), ErrNotFound, ""},
-		{"id not from content", &RunRecord{ID: "0123456789ab", BlobSHA256: sha, Run: sampleRun(2)}, nil, "does not match"},
 		{"bad sha", runRecord("xyz", sampleRun(0)), nil, "64 hex"},
 		{"facts contradict file entry", contradicting, nil, "measurement.date"},
 		{"unknown source", runRecord(sha, sampleRun(3), provenance.Entry{Field: "role", Value: "x", Source: "guess"}), nil, "unknown source"},
@@ -286,7 +285,7 @@ func TestRunByPrefix(t *testing.T) {
 		}
 	}
 	summaries, err := a.RunsOfBlob(sha)
-	if err != nil || len(summaries) != 17 || summaries[5].ID != benchrun.ID(sha, 5) {
+	if err != nil || len(summaries) != 17 || summaries[5].ID != benchrun.LegacyID(sha, 5) {
 		t.Errorf("RunsOfBlob: %d runs, %v; want 17 in ordinal order", len(summaries), err)
 	}
 }

@@ -59,6 +59,15 @@ func (a *Archive) ScanRuns(ctx context.Context, wanted map[string]bool, fn func(
 		return a.wrap(op, err)
 	}
 
+	// Corrections are few: read them whole and lay each run's over it.
+	allCorrections, err := readCorrections(a.r, a.path, "")
+	if err != nil {
+		return err
+	}
+	corrections := map[string][]Correction{}
+	for _, c := range allCorrections {
+		corrections[c.RunID] = append(corrections[c.RunID], c)
+	}
 	cache := newJSONCache()
 	for runs.Next() {
 		rec := &RunRecord{}
@@ -84,6 +93,10 @@ func (a *Archive) ScanRuns(ctx context.Context, wanted map[string]bool, fn func(
 		}
 		if !keep {
 			continue
+		}
+		if cs := corrections[rec.ID]; len(cs) > 0 {
+			rec.Provenance = append(rec.Provenance, correctionEntries(cs)...)
+			sortProvenance(rec.Provenance)
 		}
 		if run.HasRequests {
 			if run.Requests, err = bulkRequests(reqs, rec.ID, requestCount); err != nil {

@@ -176,8 +176,8 @@ func runExists(q queryer, id string) (bool, error) {
 
 // PutRun stores a run with its provenance, stated figures and requests. The
 // blob must already be stored (or opened with NewBlob in this transaction).
-// rec.ID is filled in when empty and must otherwise equal
-// benchrun.ID(rec.BlobSHA256, rec.Run.Ordinal); an id already stored gives
+// rec.ID is benchrun.ContentID(rec.Run) when empty (the batch gives the id
+// of a run's richest file, see benchrun.Rank); an id already stored gives
 // ErrExists. Run.Facts are stored as provenance entries with source "file";
 // a file entry in rec.Provenance that contradicts them is an error. The
 // listing columns (campaign, role, model, engine, version, GPU, date) are
@@ -194,9 +194,9 @@ func (tx *Tx) PutRun(rec *RunRecord) error {
 	if !validSHA256(sha) {
 		return fmt.Errorf("archive %s: store run: blob SHA-256 %q is not 64 hex digits", tx.a.path, rec.BlobSHA256)
 	}
-	id := benchrun.ID(sha, run.Ordinal)
-	if rec.ID != "" && rec.ID != id {
-		return fmt.Errorf("archive %s: store run: id %s does not match its content (blob %s, ordinal %d give %s)", tx.a.path, rec.ID, sha, run.Ordinal, id)
+	id := rec.ID
+	if id == "" {
+		id = benchrun.ContentID(run)
 	}
 	op := "store run " + id
 	entries, err := withFacts(rec.Provenance, run.Facts)
@@ -234,12 +234,12 @@ func (tx *Tx) PutRun(rec *RunRecord) error {
 
 	_, err = tx.tx.Exec(`INSERT INTO runs (id, blob, ordinal, file_name, location, format, format_variant,
 		source_tool, percentile_method, clock, has_requests, completed, failed, extra, notes,
-		campaign, role, model, engine, engine_version, gpu, run_date, publishable, missing, ingested_at, request_count, companion)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		campaign, role, model, engine, engine_version, gpu, run_date, publishable, missing, ingested_at, request_count, companion, invocation)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		id, sha, run.Ordinal, rec.FileName, run.Location, run.Format, run.FormatVariant,
 		run.SourceTool, run.PercentileMethod, string(run.Clock), run.HasRequests, run.Completed, run.Failed, extra, notes,
 		sum.campaign, sum.role, sum.model, sum.engine, sum.engineVersion, sum.gpu, sum.date,
-		rec.Publishable, missing, formatTime(at), run.RequestCount(), run.Companion)
+		rec.Publishable, missing, formatTime(at), run.RequestCount(), run.Companion, rec.Invocation)
 	if err != nil {
 		return tx.wrap(op, err)
 	}
@@ -296,12 +296,21 @@ func withFacts(rec provenance.Record, facts map[string]string) (provenance.Recor
 	return out, nil
 }
 
+// displayRank orders a field's entries file, manifest, cli, then the
+// correction laid over them.
+func displayRank(s provenance.Source) int {
+	if s == provenance.FromAmend {
+		return len(sourceRank)
+	}
+	return sourceRank[s]
+}
+
 func sortProvenance(r provenance.Record) {
 	sort.Slice(r, func(i, j int) bool {
 		if r[i].Field != r[j].Field {
 			return r[i].Field < r[j].Field
 		}
-		return sourceRank[r[i].Source] < sourceRank[r[j].Source]
+		return displayRank(r[i].Source) < displayRank(r[j].Source)
 	})
 }
 

@@ -110,6 +110,10 @@ func runIngest(ctx context.Context, e env, opts ingestOptions, paths []string) e
 				tw.Flush()
 			}
 			switch {
+			case o.Note != "" && o.Status == ingest.StatusDuplicate:
+				prog.note(fmt.Sprintf("note: %s: %s", o.File, o.Note))
+			case o.Note != "":
+				prog.note(fmt.Sprintf("warning: run %s (%s): %s", o.RunID, o.File, o.Note))
 			case o.Status == ingest.StatusDuplicate:
 				prog.note(fmt.Sprintf("note: %s is already archived as run %s; nothing was added", o.File, o.RunID))
 			case o.Status == ingest.StatusCompleted && o.Companion != "":

@@ -63,6 +63,14 @@ func runShow(ctx context.Context, e env, opts showOptions, args []string) error 
 		view.History = append(view.History, runview.HistoryRow{At: ev.At.UTC().Format(time.RFC3339), Action: ev.Action,
 			Actor: ev.Actor, ToolVersion: ev.ToolVersion, Detail: ev.Detail})
 	}
+	cs, err := a.Corrections(rec.ID)
+	if err != nil {
+		return err
+	}
+	for _, c := range cs {
+		d := correctionDoc(c)
+		view.Corrections = append(view.Corrections, runview.CorrectionRow{At: d.At, Actor: d.Actor, Field: d.Field, Old: d.Old, New: d.New, Reason: d.Reason})
+	}
 	if opts.json {
 		return writeJSON(e.stdout, view)
 	}
@@ -89,10 +97,13 @@ func writeRunText(e env, v *runview.View) {
 	w := e.stdout
 	fmt.Fprintf(w, "Run %s\n", v.ID)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	where := v.File
+	// The run's place is its ordinal, the number --json gives and a
+	// manifest's ordinal: selects (from 0); the location says where that is.
+	where := fmt.Sprintf("%s (ordinal %d", v.File, v.Ordinal)
 	if v.Location != "" {
-		where += " (" + v.Location + ")"
+		where += ": " + v.Location
 	}
+	where += ")"
 	fmt.Fprintf(tw, "  file\t%s\n", where)
 	fmt.Fprintf(tw, "  sha256\t%s\n", v.SHA256)
 	fmt.Fprintf(tw, "  format\t%s\n", strings.TrimSpace(v.Format+" — "+v.FormatVariant))
@@ -104,10 +115,21 @@ func writeRunText(e env, v *runview.View) {
 	}
 	tw.Flush()
 
-	fmt.Fprintf(w, "\nProvenance (sources: file = the result file itself, manifest = campaign.yaml, cli = --set)\n")
+	if len(v.Corrections) > 0 {
+		fmt.Fprintf(w, "\nProvenance (sources: file = the result file itself, manifest = campaign.yaml, cli = --set, amend = a correction, in effect)\n")
+	} else {
+		fmt.Fprintf(w, "\nProvenance (sources: file = the result file itself, manifest = campaign.yaml, cli = --set)\n")
+	}
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, g := range runview.GroupProvenance(v.Provenance) {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", g.Field, g.Sources, oneLine(g.Value))
+		value := oneLine(g.Value)
+		if strings.HasSuffix(g.Sources, string(provenance.FromAmend)) {
+			if g.Value == "" {
+				value = "(unset)"
+			}
+			value += "  [corrected]"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", g.Field, g.Sources, value)
 	}
 	for _, m := range v.Missing {
 		if _, ok := provenance.Lookup(m); ok || strings.Contains(m, "|") {
@@ -119,6 +141,13 @@ func writeRunText(e env, v *runview.View) {
 		fmt.Fprintf(w, "\nHistory\n")
 		for _, h := range v.History {
 			fmt.Fprintf(w, "  %s  %s by %s with benchledger %s\n", h.At, h.Action, h.Actor, h.ToolVersion)
+		}
+	}
+
+	if len(v.Corrections) > 0 {
+		fmt.Fprintf(w, "\nCorrections (benchledger amend; append-only)\n")
+		for _, c := range v.Corrections {
+			fmt.Fprintf(w, "  %s  %s: %s -> %s by %s: %s\n", c.At, c.Field, optionalText(c.Old), optionalText(c.New), c.Actor, oneLine(c.Reason))
 		}
 	}
 
@@ -185,4 +214,11 @@ func oneLine(s string) string {
 		s = s[:117] + "..."
 	}
 	return s
+}
+
+func optionalText(p *string) string {
+	if p == nil {
+		return "(none)"
+	}
+	return fmt.Sprintf("%q", *p)
 }

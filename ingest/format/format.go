@@ -125,3 +125,27 @@ func HasPrefixIn(s string, prefixes []string) bool {
 	}
 	return false
 }
+
+// Invoker is implemented by formats whose tool writes one run as several
+// files, all named from one stem in one folder (AIPerf's
+// profile_export.jsonl, profile_export_aiperf.json and _aiperf.csv;
+// llmperf's <name>_summary.json and <name>_individual_responses.json). The
+// folder and the stem are what the files say about each other: the batch
+// joins companion files only when both match, never on the companion key
+// alone, which different runs of one fixed workload share.
+type Invoker interface {
+	// Invocation returns what names the invocation that wrote the file at
+	// path (slash-separated, absolute): its folder and the stem the tool
+	// derives every name from; ok false for a name the tool does not write.
+	Invocation(path string) (key string, ok bool)
+}
+
+// StemInvocation is the invocation key dir/stem of a file named
+// <stem><suffix>; ok false for another name or an empty stem.
+func StemInvocation(path, suffix string) (string, bool) {
+	stem, ok := strings.CutSuffix(path, suffix)
+	if !ok || strings.HasSuffix(stem, "/") || stem == "" {
+		return "", false
+	}
+	return stem, true
+}

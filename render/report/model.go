@@ -87,6 +87,7 @@ type config struct {
 type runRow struct {
 	ID, Date, File string
 	Selections     []string
+	Corrected      []string // provenance fields corrected after ingest
 }
 
 // page is the view model of one language: everything already formatted.
@@ -126,6 +127,9 @@ type page struct {
 type runMeta struct {
 	id, file string // SHA-256 of the raw file
 	eff      map[string]string
+	// corrected are the provenance fields a correction (benchledger
+	// amend) put in effect, sorted.
+	corrected []string
 }
 
 // builder holds what every language shares.
@@ -151,7 +155,13 @@ func newBuilder(ctx context.Context, res *casestudy.Result, src Source) (*builde
 		if err != nil {
 			return nil, fmt.Errorf("report: run %s: %w", id, err)
 		}
-		b.runs = append(b.runs, runMeta{id: id, file: rec.BlobSHA256, eff: provenance.Record(rec.Provenance).Effective()})
+		var corrected []string
+		for _, e := range rec.Provenance {
+			if e.Source == provenance.FromAmend {
+				corrected = append(corrected, e.Field)
+			}
+		}
+		b.runs = append(b.runs, runMeta{id: id, file: rec.BlobSHA256, eff: provenance.Record(rec.Provenance).Effective(), corrected: corrected})
 	}
 	b.digest = res.Digest
 	for _, lang := range slices.Sorted(maps.Keys(res.Spec.Narrative)) {
@@ -280,7 +290,7 @@ func labels(l locales.Locale) map[string]string {
 		"saturation_point": l.Term("saturation_point"), "throughput": l.Term("output_throughput"),
 		"median_latency": l.Term("median_request_latency"), "next": l.Term("output_throughput") + " (+1)",
 		"marginal_gain": l.Term("sweep.marginal_gain"), "latency_growth": l.Term("sweep.latency_growth"),
-		"dates": l.T("method.dates"), "file": "SHA-256",
+		"dates": l.T("method.dates"), "file": "SHA-256", "corrected": l.T("runs.corrected"),
 	}
 	for k, v := range m {
 		m[k] = capFirst(v)
@@ -652,7 +662,7 @@ func (b *builder) reproduce(l locales.Locale, p *page) {
 
 func (b *builder) runTable(l locales.Locale, p *page) {
 	for _, r := range b.runs {
-		row := runRow{ID: r.id, File: r.file}
+		row := runRow{ID: r.id, File: r.file, Corrected: r.corrected}
 		if d := r.eff["measurement.date"]; len(d) >= 10 {
 			if s, err := l.DateString(d[:10]); err == nil {
 				row.Date = s

@@ -370,3 +370,8 @@ func aiperfDedupStated(in []benchrun.Stated) []benchrun.Stated {
 	}
 	return out
 }
+
+// Invocation: see aiperfRecords.Invocation.
+func (aiperfCSV) Invocation(path string) (string, bool) {
+	return format.StemInvocation(path, "_aiperf.csv")
+}

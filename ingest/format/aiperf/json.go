@@ -290,8 +290,8 @@ func aiperfCompanion(requests, errs, osl int64, duration float64) (string, bool)
 func aiperfCompanionNote(run *benchrun.Run, requests, errs, osl int64, duration float64) {
 	if key, ok := aiperfCompanion(requests, errs, osl, duration); ok {
 		run.Companion = key
-		run.Notes = append(run.Notes, "companion key from the completed and failed request counts, total output tokens and the duration to 10 ms, which AIPerf's JSON, CSV and per-request JSONL all carry: "+
-			"two runs of one fixed workload that agree on all four would be taken as one")
+		run.Notes = append(run.Notes, "companion key from the completed and failed request counts, total output tokens and the duration to 10 ms, which AIPerf's JSON, CSV and per-request JSONL all carry; "+
+			"files are joined only when one invocation wrote them (one folder, one file-name stem), so two runs of one fixed workload that agree on all four stay two")
 		return
 	}
 	run.Notes = append(run.Notes, "no companion key: the file lacks the request count, total output sequence length or benchmark duration that match it with AIPerf's other files of the run")
@@ -640,4 +640,9 @@ func aiperfLengthFact(run *benchrun.Run, field string, spec *jsonread.Node) {
 		return
 	}
 	run.Facts[field] = mean
+}
+
+// Invocation: see aiperfRecords.Invocation.
+func (aiperfJSON) Invocation(path string) (string, bool) {
+	return format.StemInvocation(path, "_aiperf.json")
 }

@@ -650,3 +650,9 @@ func (p *aiperfRecordsParser) finish() (*benchrun.Run, error) {
 	aiperfCompanionNote(run, run.Completed, run.Failed, p.osl, duration)
 	return run, nil
 }
+
+// Invocation: AIPerf names its records <stem>.jsonl beside
+// <stem>_aiperf.json and <stem>_aiperf.csv (stem profile_export by default).
+func (aiperfRecords) Invocation(path string) (string, bool) {
+	return format.StemInvocation(path, ".jsonl")
+}

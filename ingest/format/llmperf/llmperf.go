@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	pathpkg "path"
 	"strconv"
 	"strings"
 	"time"
@@ -723,4 +724,29 @@ func llmperfPyScalar(s string) (string, string, error) {
 		return "", "", fmt.Errorf("unexpected %q", llmperfClip(s, 20))
 	}
 	return s[:i], s[i:], nil
+}
+
+// Invocation: token_benchmark_ray.py names both files from one test name,
+// <name>_summary.json and <name>_individual_responses.json; the official
+// leaderboard keeps them as raw_data/summary/<name>.json and
+// raw_data/individual/<name>.json, one name in two sibling folders.
+func (llmperfSummary) Invocation(path string) (string, bool) {
+	return llmperfInvocation(path, "_summary.json", "summary")
+}
+
+// Invocation: see llmperfSummary.Invocation.
+func (llmperfResponses) Invocation(path string) (string, bool) {
+	return llmperfInvocation(path, "_individual_responses.json", "individual")
+}
+
+func llmperfInvocation(path, suffix, folder string) (string, bool) {
+	if key, ok := format.StemInvocation(path, suffix); ok {
+		return key, true
+	}
+	dir, base := pathpkg.Split(path)
+	parent, name := pathpkg.Split(strings.TrimSuffix(dir, "/"))
+	if stem, ok := strings.CutSuffix(base, ".json"); ok && stem != "" && name == folder {
+		return parent + "raw_data:" + stem, true
+	}
+	return "", false
 }

@@ -814,7 +814,9 @@ func TestSGLangBatch(t *testing.T) {
 	// One bad line among good ones: that run is rejected, the others kept.
 	mixed := filepath.Join(dir, "mixed.jsonl")
 	good := sgHead + `"duration": 1.0, "completed": 2}`
-	if err := os.WriteFile(mixed, []byte(good+"\n"+`{"backend": "sglang", "duration": -1.0, "completed": 2}`+"\n"+good+"\n"), 0o644); err != nil {
+	// Two good runs that differ (one identical line twice would be one run).
+	good2 := sgHead + `"duration": 1.5, "completed": 2}`
+	if err := os.WriteFile(mixed, []byte(good+"\n"+`{"backend": "sglang", "duration": -1.0, "completed": 2}`+"\n"+good2+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	paths = append(paths, mixed)

@@ -3,6 +3,7 @@ package vllmjson
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -76,6 +77,28 @@ func (vllmJSON) Sniff(name string, head []byte) bool {
 func (vllmJSON) Parse(ctx context.Context, name string, r io.Reader, emit func(*benchrun.Run) error) error {
 	p := &vllmJSONParser{ctx: ctx, file: name, d: pyjson.NewDecoder(r), tick: jsonread.Ticker{Ctx: ctx}}
 	ordinal := 0
+	// Bad objects are held back until a good one shows the file is a
+	// vllm result of several runs: then each is one bad run (a Rejection,
+	// the others go on). When none is good, the file is rejected with the
+	// first one's reason: it is no vllm result, or its one run is bad.
+	var held []*benchrun.Run
+	good := false
+	emitRun := func(run *benchrun.Run) error {
+		if run.Rejection != "" && !good {
+			held = append(held, run)
+			return nil
+		}
+		if !good {
+			good = true
+			for _, h := range held {
+				if err := emit(h); err != nil {
+					return err
+				}
+			}
+			held = nil
+		}
+		return emit(run)
+	}
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -86,6 +109,9 @@ func (vllmJSON) Parse(ctx context.Context, name string, r io.Reader, emit func(*
 		}
 		switch tok.Kind {
 		case pyjson.EOF:
+			if len(held) > 0 {
+				return format.Errorf(name, held[0].Location, "%s", held[0].Rejection)
+			}
 			if ordinal == 0 {
 				if tok.Offset == 0 {
 					return format.Errorf(name, "", "the file is empty")
@@ -98,7 +124,7 @@ func (vllmJSON) Parse(ctx context.Context, name string, r io.Reader, emit func(*
 			if err != nil {
 				return err
 			}
-			if err := emit(run); err != nil {
+			if err := emitRun(run); err != nil {
 				return err
 			}
 			ordinal++
@@ -124,7 +150,7 @@ func (vllmJSON) Parse(ctx context.Context, name string, r io.Reader, emit func(*
 				if err != nil {
 					return err
 				}
-				if err := emit(run); err != nil {
+				if err := emitRun(run); err != nil {
 					return err
 				}
 				ordinal++
@@ -312,6 +338,14 @@ func (p *vllmJSONParser) object(first pyjson.Token, ordinal int, inList bool) (*
 		return nil, err
 	}
 	if err := b.finish(inList); err != nil {
+		// The object was read whole: what is wrong with it is this run's
+		// alone, and the file's other runs go on (the batch rejects the
+		// file when every run is bad).
+		var ie *format.InputError
+		if errors.As(err, &ie) {
+			return &benchrun.Run{Ordinal: ordinal, Location: b.run.Location, Format: vllmJSONID, Rejection: ie.Reason,
+				Facts: map[string]string{}, Extra: map[string]string{}, Completed: -1, Failed: -1}, nil
+		}
 		return nil, err
 	}
 	return b.run, nil

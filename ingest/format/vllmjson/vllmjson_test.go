@@ -530,7 +530,13 @@ func TestVLLMBadInput(t *testing.T) {
 		{"negative count", vjOkHead + `"completed": -3}`, `key "completed", `, "-3", "negative count -3"},
 		{"duplicate key", vjOkHead + `"completed": 1, "duration": 2.0}`, "", `"duration": 2.0`, `key "duration" appears twice`},
 		{"second object broken", vjOkHead + `"completed": 1}` + "\n" + `{"duration": 1.0,, "completed": 1}`, "object 1, ", ", \"completed\": 1}", "malformed JSON: expected a string key after ','"},
-		{"second object other tool", vjOkHead + `"completed": 1}` + "\n" + `{"a": 1}`, "object 1 at ", `{"a"`, "not a vllm bench serve result"},
+	}
+	// A whole object that is not a run, beside a good one, is that run's
+	// rejection at its place; the good run goes on.
+	runs, err := vjParseAll(t, "bad.json", []byte(vjOkHead+`"completed": 1}`+"\n"+`{"a": 1}`))
+	if err != nil || len(runs) != 2 || runs[0].Rejection != "" || !strings.HasPrefix(runs[1].Location, "object 1 at ") ||
+		!strings.Contains(runs[1].Rejection, "not a vllm bench serve result") {
+		t.Errorf("second object of another tool: %v, %+v", err, runs)
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestAmendEndToEnd corrects a published run's provenance: the correction
+// is recorded with its history, show and the report mark it, the next
+// publication carries the erratum it causes, the audit lists it; a value
+// the raw file contradicts, an unknown run and a correction without a
+// reason are refused (exit 2), and a re-ingest with a changed value points
+// to amend.
+func TestAmendEndToEnd(t *testing.T) {
+	t.Parallel()
+	db, specPath := demoArchive(t)
+	r := bl(t, "runs", "--db", db, "--json")
+	var runs []struct{ ID, Role, File string }
+	if err := json.Unmarshal([]byte(r.stdout), &runs); err != nil {
+		t.Fatal(err)
+	}
+	var baseline, file string
+	for _, x := range runs {
+		if x.Role == "baseline" {
+			baseline, file = x.ID, x.File
+		}
+	}
+	if baseline == "" {
+		t.Fatal("no baseline run in the demo")
+	}
+	publish := func() string {
+		t.Helper()
+		out := t.TempDir()
+		if r := bl(t, "report", "--db", db, "--out", out, "--no-audit", "--lang", "en", "--format", "md", specPath); r.code != 0 {
+			t.Fatal(r)
+		}
+		md, _ := os.ReadFile(filepath.Join(out, "qwen3-batch.en.md"))
+		return string(md)
+	}
+	if md := publish(); strings.Contains(md, "corrected after ingest") {
+		t.Fatal("version 1 marks a correction before any was made")
+	}
+
+	// Refusals: exit 2, nothing recorded.
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{baseline, "--set", "checkpoint.model_id=Qwen/Qwen3-8B", "--reason", "typo"}, "the raw file contradicts the correction"},
+		{[]string{"ffffffffffff", "--set", "workload.output_len=300", "--reason", "typo"}, "ffffffffffff"},
+		{[]string{baseline, "--set", "workload.output_len=300"}, "--reason"},
+		{[]string{baseline, "--set", "workload.output_len=256", "--reason", "same"}, "nothing to correct"},
+	} {
+		if r := bl(t, append([]string{"amend", "--db", db}, c.args...)...); r.code != exitUsage || !strings.Contains(r.stderr, c.want) {
+			t.Errorf("amend %q: want exit 2 naming %q, got %v", c.args, c.want, r)
+		}
+	}
+
+	r = bl(t, "amend", "--db", db, "--json", baseline, "--set", "workload.output_len=300", "--reason", "the manifest had the tuned run's length")
+	var doc struct {
+		SchemaVersion int    `json:"schema_version"`
+		ID            string `json:"id"`
+		Corrections   []struct {
+			Field, Reason string
+			Old, New      *string
+		} `json:"corrections"`
+	}
+	if r.code != 0 || json.Unmarshal([]byte(r.stdout), &doc) != nil {
+		t.Fatal(r)
+	}
+	if doc.SchemaVersion == 0 || doc.ID != baseline || len(doc.Corrections) != 1 || *doc.Corrections[0].Old != "256" || *doc.Corrections[0].New != "300" {
+		t.Fatalf("amend --json: %s", r.stdout)
+	}
+
+	show := bl(t, "show", "--db", db, baseline)
+	if !regexp.MustCompile(`workload\.output_len +manifest +256\n +workload\.output_len +amend +300  \[corrected\]`).MatchString(show.stdout) {
+		t.Errorf("show does not give the archived and the corrected value, marked:\n%s", show.stdout)
+	}
+	for _, want := range []string{"Corrections (benchledger amend; append-only)",
+		`workload.output_len: "256" -> "300" by`, "the manifest had the tuned run's length"} {
+		if !strings.Contains(show.stdout, want) {
+			t.Errorf("show lacks %q:\n%s", want, show.stdout)
+		}
+	}
+
+	md := publish()
+	if !strings.Contains(md, "Provenance corrected after ingest: `workload.output_len`") {
+		t.Errorf("the report's run table does not mark the corrected field")
+	}
+	errata := errataJSONOf(t, db, specPath)
+	if n := len(errata.Versions); n != 2 {
+		t.Fatalf("%d versions after the correction, want 2", n)
+	}
+	found := false
+	for _, e := range errata.Versions[1].Errata {
+		if strings.Contains(e.Old+e.New, "256") && strings.Contains(e.Old+e.New, "300") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no erratum shows the corrected output length: %+v", errata.Versions[1].Errata)
+	}
+
+	audit := bl(t, "audit", "--db", db, "--json")
+	if !strings.Contains(audit.stdout, `"check": "provenance.corrected"`) || !strings.Contains(audit.stdout, `"field": "workload.output_len"`) {
+		t.Errorf("audit does not list the correction:\n%.2000s", audit.stdout)
+	}
+
+	site := t.TempDir()
+	if r := bl(t, "site", "--db", db, "--out", site); r.code != 0 {
+		t.Fatal(r)
+	}
+	pages, _ := filepath.Glob(filepath.Join(site, "*", "run", baseline+".html"))
+	if len(pages) == 0 {
+		pages, _ = filepath.Glob(filepath.Join(site, "run", baseline+".html"))
+	}
+	if len(pages) == 0 {
+		t.Fatalf("no site page for run %s", baseline)
+	}
+	for _, p := range pages {
+		page, _ := os.ReadFile(p)
+		if !strings.Contains(string(page), "amend") || !strings.Contains(string(page), ">300<") {
+			t.Errorf("%s does not show the corrected value with its source", p)
+		}
+	}
+
+	// An ingest never changes archived provenance: it says to use amend.
+	r = bl(t, "ingest", "--db", db, "--set", "workload.output_len=512", strings.Replace(file, "$DEMO", "", 1))
+	if r.code != 3 || !strings.Contains(r.stderr, "benchledger amend RUN --set") {
+		t.Errorf("re-ingest with a changed value: %v", r)
+	}
+}

@@ -1,0 +1,211 @@
+package store
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/benchledger/benchledger/benchrun"
+)
+
+// CompanionRuns returns every run whose companion key is key, oldest first,
+// without its per-request records (ExistingRun reads the one chosen whole).
+// The key alone never makes two files one
+// run (runs of one fixed workload share it); the batch looks for stronger
+// evidence among these candidates.
+func (tx *Tx) CompanionRuns(key string) ([]*RunRecord, error) {
+	if err := tx.check("find companion runs"); err != nil {
+		return nil, err
+	}
+	if key == "" {
+		return nil, nil
+	}
+	rows, err := tx.tx.Query("SELECT id FROM runs WHERE companion = ? ORDER BY ingested_at, id", key)
+	if err != nil {
+		return nil, tx.wrap("find companion runs "+key, err)
+	}
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, tx.wrap("find companion runs "+key, err)
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, tx.wrap("find companion runs "+key, err)
+	}
+	var out []*RunRecord
+	for _, id := range ids {
+		rec, err := tx.a.readRunIn(tx.tx, id, false)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rec)
+	}
+	return out, nil
+}
+
+// ExistingRun returns the archived run with exactly this id (an alias
+// resolves to its run), with its records, or nil when there is none.
+func (tx *Tx) ExistingRun(id string) (*RunRecord, error) {
+	if err := tx.check("read run"); err != nil {
+		return nil, err
+	}
+	rec, err := tx.a.readRunIn(tx.tx, id, true)
+	if errors.Is(err, ErrNotFound) || errors.Is(err, ErrAmbiguous) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if rec.ID != id {
+		if target, _ := aliasOf(tx.tx, id); target != rec.ID {
+			return nil, nil // a longer id that id merely prefixes
+		}
+	}
+	return rec, nil
+}
+
+// AttachFile records another file holding a run already archived whole (a
+// sweep's summary.json beside its run=N.json): nothing of the run changes.
+func (tx *Tx) AttachFile(runID string, f RunFile) error {
+	op := "attach file to run " + runID
+	if err := tx.check(op); err != nil {
+		return err
+	}
+	added, err := marshalList(f.Added)
+	if err != nil {
+		return err
+	}
+	at := f.AddedAt
+	if at.IsZero() {
+		at = time.Now()
+	}
+	if _, err := tx.tx.Exec(`INSERT INTO run_files (run_id, blob, ordinal, file_name, format, added, added_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?)`, runID, f.Blob, f.Ordinal, f.FileName, f.Format, added, formatTime(at)); err != nil {
+		return tx.wrap(op, err)
+	}
+	return nil
+}
+
+// RekeyRun renames run old to new (the ContentID of a richer file of the
+// run that arrived later), keeping old resolvable as an alias. A run a
+// publication cites, or one with corrections, keeps its id: what was
+// published or corrected under it stays findable as it was. It reports
+// whether the run was renamed.
+func (tx *Tx) RekeyRun(old, new, reason string) (bool, error) {
+	op := "rename run " + old + " to " + new
+	if err := tx.check(op); err != nil {
+		return false, err
+	}
+	ok, err := rekey(tx.tx, old, new, reason)
+	if err != nil {
+		return false, tx.wrap(op, err)
+	}
+	return ok, nil
+}
+
+func rekey(tx *sql.Tx, old, new, reason string) (bool, error) {
+	if old == new {
+		return false, nil
+	}
+	var n int
+	if err := tx.QueryRow(`SELECT (SELECT count(*) FROM runs WHERE id = ?2)
+		+ (SELECT count(*) FROM run_aliases WHERE alias = ?2)
+		+ (SELECT count(*) FROM corrections WHERE run_id = ?1)
+		+ (SELECT count(*) FROM publications WHERE instr(snapshot, ?1) > 0)`, old, new).Scan(&n); err != nil {
+		return false, err
+	}
+	if n > 0 {
+		return false, nil
+	}
+	if _, err := tx.Exec("PRAGMA defer_foreign_keys = ON"); err != nil {
+		return false, err
+	}
+	for _, q := range []string{
+		"UPDATE runs SET id = ?2 WHERE id = ?1",
+		"UPDATE provenance SET run_id = ?2 WHERE run_id = ?1",
+		"UPDATE stated SET run_id = ?2 WHERE run_id = ?1",
+		"UPDATE requests SET run_id = ?2 WHERE run_id = ?1",
+		"UPDATE run_files SET run_id = ?2 WHERE run_id = ?1",
+		"UPDATE run_aliases SET run_id = ?2 WHERE run_id = ?1",
+	} {
+		if _, err := tx.Exec(q, old, new); err != nil {
+			return false, err
+		}
+	}
+	if _, err := tx.Exec("INSERT INTO run_aliases (alias, run_id, reason) VALUES (?, ?, ?)", old, new, reason); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// Aliases lists the old ids that resolve to a run.
+func (a *Archive) Aliases(runID string) ([]string, error) {
+	rows, err := a.r.Query("SELECT alias FROM run_aliases WHERE run_id = ? ORDER BY alias", runID)
+	if err != nil {
+		return nil, a.wrap("read aliases of run "+runID, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, a.wrap("read aliases of run "+runID, err)
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+func aliasOf(q interface {
+	QueryRow(string, ...any) *sql.Row
+}, alias string) (string, error) {
+	var id string
+	err := q.QueryRow("SELECT run_id FROM run_aliases WHERE alias = ?", alias).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return id, err
+}
+
+// rekeyContentIDs is schema 0006's upgrade of the runs themselves: each run
+// gets the id benchrun.ContentID gives its content, its old id kept as an
+// alias. A run completed by companion files keeps its id (its archived
+// content is the merge, not its richest file alone), and so does a run
+// whose content another run already has, or one a publication cites.
+func rekeyContentIDs(tx *sql.Tx, archivePath string) error {
+	rows, err := tx.Query(`SELECT id FROM runs
+		WHERE NOT EXISTS (SELECT 1 FROM run_files WHERE run_files.run_id = runs.id) ORDER BY ingested_at, id`)
+	if err != nil {
+		return err
+	}
+	var ids []string
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	a := &Archive{path: archivePath}
+	for _, id := range ids {
+		rec, err := a.readRunIn(tx, id, true)
+		if err != nil {
+			return err
+		}
+		if _, err := rekey(tx, id, benchrun.ContentID(rec.Run), "schema 0006: ids derived from the run's content"); err != nil {
+			return fmt.Errorf("rename run %s: %w", id, err)
+		}
+	}
+	return nil
+}
