@@ -35,7 +35,7 @@ func TestAmendEndToEnd(t *testing.T) {
 	publish := func() string {
 		t.Helper()
 		out := t.TempDir()
-		if r := bl(t, "report", "--db", db, "--out", out, "--no-audit", "--lang", "en", "--format", "md", specPath); r.code != 0 {
+		if r := bl(t, "report", "--publish", "--db", db, "--out", out, "--no-audit", "--lang", "en", "--format", "md", specPath); r.code != 0 {
 			t.Fatal(r)
 		}
 		md, _ := os.ReadFile(filepath.Join(out, "qwen3-batch.en.md"))
