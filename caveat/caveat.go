@@ -54,6 +54,11 @@ const (
 	// the compared metric means different things; both sides are
 	// recomputed from records by one definition.
 	CodeSourceDefinitionsDiffer = "source_definitions_differ" // figure, baseline_tool, candidate_tool, baseline_key, candidate_key, baseline_method, candidate_method
+	// A figure rests on a value its tool stated: the run has no
+	// per-request records, so it cannot be recomputed.
+	CodeStatedNotRecomputed = "stated_not_recomputed" // figure, run, tool, key, precision
+	// A comparison sets a recomputed value against a stated one.
+	CodeSourcesMixed = "stated_and_recomputed_mixed" // figure, baseline_source, candidate_source
 	// Fixed output length verifies generated work volume, not quality.
 	CodeFixedOutputLength = "fixed_output_length" // output_len
 	// Median latency at the recommended (saturation) point is above an
@@ -78,6 +83,7 @@ var Codes = []string{
 	CodeRequestSpecDiffers, CodeRequestCountDiffers, CodeLoadModeDiffers, CodeLoadDiffers,
 	CodeClientDiffers, CodeConfounder, CodeFixedUnverified, CodeIntendedUnchanged,
 	CodePercentileMethodDiffers, CodeClocksNotComparable, CodeSourceDefinitionsDiffer,
+	CodeStatedNotRecomputed, CodeSourcesMixed,
 	CodeFixedOutputLength, CodeSaturationLatency, CodeSaturationNotFound,
 	CodeReferenceNotVisible, CodeReferenceStale,
 	CodeFailuresPresent, CodeShortOutputs, CodeProvenanceIncomplete,
@@ -105,6 +111,8 @@ var Params = map[string][]string{
 	CodePercentileMethodDiffers: {"baseline_method", "candidate_method"},
 	CodeClocksNotComparable:     {"runs"},
 	CodeSourceDefinitionsDiffer: {"figure", "baseline_tool", "candidate_tool", "baseline_key", "candidate_key", "baseline_method", "candidate_method"},
+	CodeStatedNotRecomputed:     {"figure", "run", "tool", "key", "precision"},
+	CodeSourcesMixed:            {"figure", "baseline_source", "candidate_source"},
 	CodeFixedOutputLength:       {"output_len"},
 	CodeSaturationLatency:       {"median_s", "threshold_s", "param"},
 	CodeSaturationNotFound:      {"param"},
