@@ -48,6 +48,7 @@ const (
 	CheckNonFinite          = "plausibility.nonfinite"
 	CheckSuccessRate        = "plausibility.success_rate"
 	CheckDuration           = "plausibility.duration"
+	CheckImpossibleStated   = "plausibility.stated"
 	CheckOutputLength       = "plausibility.output_length"
 	CheckProvenanceComplete = "provenance.incomplete"
 	CheckOfferedRate        = "plausibility.offered_rate"
@@ -472,6 +473,14 @@ func auditRun(rec *store.RunRecord, d *figures.Derived) []Finding {
 			add(CheckNonFinite, Fail, fmt.Sprintf("the stated %s (%s in the file) is %s, not a number a reader can use",
 				s.Metric, s.SourceKey, num(s.Value)), map[string]string{"metric": s.Metric, "value": num(s.Value)})
 		}
+	}
+
+	// Stated figures no run can have produced (figures.ImpossibleStated):
+	// summary-only and detailed runs alike.
+	for _, imp := range figures.ImpossibleStated(r) {
+		add(CheckImpossibleStated, Fail, fmt.Sprintf("the stated %s (%s in the file) is %s %s, which no run can produce: %s",
+			imp.Metric, imp.Key, num(imp.Value), imp.Unit, imp.Reason),
+			map[string]string{"metric": imp.Metric, "key": imp.Key, "value": num(imp.Value), "unit": imp.Unit, "reason": imp.Reason})
 	}
 
 	// The parsers keep a non-finite summary value out of the stated figures

@@ -19,6 +19,7 @@ func Checks() []CheckInfo {
 		{CheckStated, []string{Fail}, "a figure the tool stated disagrees with the value recomputed from its records"},
 		{CheckTPOT, []string{Fail}, "the stated mean TPOT cannot be reconciled with (E2E − TTFT) / (output tokens − 1)"},
 		{CheckDuration, []string{Fail}, "the stated duration or throughput is inconsistent with the records or the token totals"},
+		{CheckImpossibleStated, []string{Fail}, "a stated figure is impossible: a non-positive or non-finite duration, a negative latency, rate or count, percentiles out of order, a throughput its tokens and duration cannot give"},
 		{CheckPeakThroughput, []string{Fail}, "the stated peak output throughput is below the mean"},
 		{CheckOfferedRate, []string{Warn}, "the achieved request rate fell well short of the offered rate"},
 		{CheckZeroSeries, []string{Fail, Warn}, "a series is all zero where zero is impossible"},

@@ -311,6 +311,10 @@ func (ev *evaluator) measure(name, sel, metric string) (Value, []*runInfo, *figu
 	}
 	v := Value{Name: name, Metric: metric, Value: rs.Conservative, Unit: m.Unit(), Definition: m.Formula(),
 		N: rs.N, Runs: rs.RunIDs, ValueSource: origins[rs.ConservativeRun].Source}
+	if o := origins[rs.ConservativeRun]; o.Stated() {
+		// The value is the tool's, by its own definition of the metric.
+		v.Definition = o.String() + "; the tool's own counterpart of: " + v.Definition
+	}
 	for _, id := range rs.RunIDs {
 		o := origins[id]
 		v.Sources = append(v.Sources, o)

@@ -126,7 +126,7 @@ func writeResult(w io.Writer, r *casestudy.Result) {
 			writeSweep(w, r.Sweeps[n])
 		default:
 			v := r.Figures[n]
-			fmt.Fprintf(w, "%s\n  %s: %s (%s: %s)\n", n, strings.ReplaceAll(v.Metric, "_", " "), quantity(v.Value, v.Unit), v.Basis, strings.Join(v.Runs, " "))
+			fmt.Fprintf(w, "%s\n  %s: %s (%s: %s; %s)\n", n, strings.ReplaceAll(v.Metric, "_", " "), quantity(v.Value, v.Unit), v.Basis, strings.Join(v.Runs, " "), sourcesText(v))
 		}
 	}
 	fmt.Fprintf(w, "\nCaveats of the case study\n")

@@ -137,9 +137,19 @@ func writeRunText(e env, v *runview.View) {
 	fmt.Fprintf(tw, "  metric\trecomputed\tstated by %s\n", dash(v.SourceTool))
 	for _, f := range v.Figures {
 		name := strings.ReplaceAll(f.Metric, "_", " ")
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", name, valueText(f.Recomputed, f.Unit), valueText(f.Stated, f.Unit))
+		st := valueText(f.Stated, f.Unit)
+		if f.Impossible != "" {
+			st += "  IMPOSSIBLE"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", name, valueText(f.Recomputed, f.Unit), st)
 	}
 	tw.Flush()
+	if len(v.Impossible) > 0 {
+		fmt.Fprintf(w, "\nImpossible stated figures (not measurements; audit check plausibility.stated fails)\n")
+		for _, i := range v.Impossible {
+			fmt.Fprintf(w, "  IMPOSSIBLE %s (%s): %s\n", i.Metric, i.Key, i.Reason)
+		}
+	}
 	if len(v.StatedChecks) > 0 {
 		bad := 0
 		for _, c := range v.StatedChecks {
