@@ -108,7 +108,15 @@ type Result struct {
 	// bytes in language order (DESIGN.md): the digest a report footer shows.
 	RunIDs []string `json:"run_ids"`
 	Digest string   `json:"archive_digest"`
+	// Unpublishable maps each run the figures stand on that is not
+	// publishable to what keeps it out (figures.Blockers, the one rule of
+	// docs/provenance.md); empty when every run is publishable. report
+	// records no version while it is not empty.
+	Unpublishable map[string][]string `json:"unpublishable"`
 }
+
+// Publishable reports whether every run the figures stand on is.
+func (r *Result) Publishable() bool { return len(r.Unpublishable) == 0 }
 
 // Source is what an evaluation reads of an archive (*store.Archive is
 // one): a campaign's runs, a run's record and requests, and the external
@@ -148,7 +156,7 @@ type evaluator struct {
 func Evaluate(ctx context.Context, s *spec.Spec, a Source, opt Options) (*Result, error) {
 	ev := &evaluator{ctx: ctx, s: s, a: a, opt: opt, byID: map[string]*runInfo{}, used: map[string]bool{},
 		nodes: map[string]*NodeFigure{},
-		res: &Result{Spec: s, Figures: map[string]Value{}, Nodes: map[string]*NodeFigure{}, Selections: map[string][]string{}, Workload: map[string]map[string]float64{},
+		res: &Result{Spec: s, Figures: map[string]Value{}, Unpublishable: map[string][]string{}, Nodes: map[string]*NodeFigure{}, Selections: map[string][]string{}, Workload: map[string]map[string]float64{},
 			Comparisons: map[string]*ComparisonFigure{}, Sweeps: map[string]*SweepFigure{}}}
 	if opt.Caveats.InteractiveLatency == 0 {
 		ev.opt.Caveats.InteractiveLatency = s.Caveats.InteractiveLatencyS
@@ -264,6 +272,7 @@ func (ev *evaluator) figuresOf(ri *runInfo) (*figures.RunFigures, error) {
 		f := figures.FromStated(run)
 		ri.figs = &f
 		ev.used[ri.rec.ID] = true
+		ev.blocked(ri, run)
 		ev.cavs = append(ev.cavs, caveat.ForRun(ri.rec.ID, f, ri.eff)...)
 		return ri.figs, nil
 	}
@@ -274,8 +283,32 @@ func (ev *evaluator) figuresOf(ri *runInfo) (*figures.RunFigures, error) {
 	f := figures.RecomputeRun(run, reqs, ri.eff)
 	ri.figs = &f
 	ev.used[ri.rec.ID] = true
+	withReqs := *run
+	withReqs.Requests = reqs
+	ev.blocked(ri, &withReqs)
 	ev.cavs = append(ev.cavs, caveat.ForRun(ri.rec.ID, f, ri.eff)...)
 	return ri.figs, nil
+}
+
+// blocked applies the publishable rule to a run the figures use.
+func (ev *evaluator) blocked(ri *runInfo, run *benchrun.Run) {
+	b := figures.Blockers(run, ri.eff)
+	if len(b) == 0 {
+		return
+	}
+	if ev.res != nil {
+		if ev.res.Unpublishable == nil {
+			ev.res.Unpublishable = map[string][]string{}
+		}
+		ev.res.Unpublishable[ri.rec.ID] = b
+	}
+	if imp := figures.ImpossibleStated(run); len(imp) > 0 {
+		var ms []string
+		for _, i := range imp {
+			ms = append(ms, i.Metric)
+		}
+		ev.cavs = append(ev.cavs, caveat.New(caveat.CodeStatedImpossible, "run", ri.rec.ID, "metrics", strings.Join(ms, ",")))
+	}
 }
 
 // measure computes a metric over a selection: the value of a single run,

@@ -72,6 +72,9 @@ const (
 	// Completion.
 	CodeFailuresPresent = "failures_present" // run, failed, sent
 	CodeShortOutputs    = "short_outputs"    // run, short, completed
+	// A figure the run's tool stated is impossible (figures.ImpossibleStated):
+	// the run is not publishable.
+	CodeStatedImpossible = "stated_impossible" // run, metrics
 	// Required provenance fields are missing.
 	CodeProvenanceIncomplete = "provenance_incomplete" // run, missing
 )
@@ -86,7 +89,7 @@ var Codes = []string{
 	CodeStatedNotRecomputed, CodeSourcesMixed,
 	CodeFixedOutputLength, CodeSaturationLatency, CodeSaturationNotFound,
 	CodeReferenceNotVisible, CodeReferenceStale,
-	CodeFailuresPresent, CodeShortOutputs, CodeProvenanceIncomplete,
+	CodeFailuresPresent, CodeShortOutputs, CodeStatedImpossible, CodeProvenanceIncomplete,
 }
 
 var diffParams = []string{"field", "baseline", "candidate"}
@@ -120,6 +123,7 @@ var Params = map[string][]string{
 	CodeReferenceStale:          {"id", "checked", "age_days", "max_days"},
 	CodeFailuresPresent:         {"run", "failed", "sent"},
 	CodeShortOutputs:            {"run", "short", "completed"},
+	CodeStatedImpossible:        {"run", "metrics"},
 	CodeProvenanceIncomplete:    {"run", "missing"},
 }
 

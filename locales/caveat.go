@@ -28,6 +28,7 @@ const (
 	kindFigure                     // a figure name
 	kindSource                     // a value source: recomputed or stated
 	kindPrecision                  // a printed precision: "full" or "2 ms"
+	kindFigureList                 // comma-separated figure names
 )
 
 var paramKinds = map[string]paramKind{
@@ -42,7 +43,7 @@ var paramKinds = map[string]paramKind{
 	"baseline_method": kindText, "candidate_method": kindText,
 	"baseline_tool": kindText, "candidate_tool": kindText, "baseline_key": kindText, "candidate_key": kindText,
 	"runs": kindRunList, "missing": kindFieldList, "purpose": kindPurpose,
-	"tool": kindText, "key": kindText, "precision": kindPrecision,
+	"tool": kindText, "key": kindText, "precision": kindPrecision, "metrics": kindFigureList,
 	"baseline_source": kindSource, "candidate_source": kindSource,
 }
 
@@ -166,6 +167,12 @@ func (l Locale) caveatParam(name, raw, field string) (string, error) {
 		return raw, nil
 	case kindPrecision:
 		return l.precision(raw), nil
+	case kindFigureList:
+		var out []string
+		for _, f := range splitList(raw) {
+			out = append(out, l.Figure(f))
+		}
+		return l.List(out), nil
 	}
 	return raw, nil
 }

@@ -20,7 +20,7 @@ var sample = map[string]string{
 	"failed": "3", "sent": "2048", "short": "12", "completed": "2045",
 	"missing": "runtime.version,workload.concurrency|workload.request_rate",
 	"tool":    "vllm bench serve", "key": "output_throughput", "precision": "2 ms",
-	"baseline_source": "recomputed", "candidate_source": "stated",
+	"baseline_source": "recomputed", "candidate_source": "stated", "metrics": "duration,ttft.p99",
 }
 
 func sampleCaveat(code string) caveat.Caveat {

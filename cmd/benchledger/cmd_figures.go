@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -127,6 +129,12 @@ func writeResult(w io.Writer, r *casestudy.Result) {
 		default:
 			v := r.Figures[n]
 			fmt.Fprintf(w, "%s\n  %s: %s (%s: %s; %s)\n", n, strings.ReplaceAll(v.Metric, "_", " "), quantity(v.Value, v.Unit), v.Basis, strings.Join(v.Runs, " "), sourcesText(v))
+		}
+	}
+	if !r.Publishable() {
+		fmt.Fprintf(w, "\nNot publishable (docs/provenance.md, \"Publishable\")\n")
+		for _, id := range slices.Sorted(maps.Keys(r.Unpublishable)) {
+			fmt.Fprintf(w, "  run %s: missing %s\n", id, strings.Join(r.Unpublishable[id], ", "))
 		}
 	}
 	fmt.Fprintf(w, "\nCaveats of the case study\n")
