@@ -82,6 +82,14 @@ func ImpossibleStated(r *benchrun.Run) []Impossible {
 			add(s, "a rate cannot be negative")
 		}
 	}
+	// The offered load the file states (vLLM's request_rate, a fact of the
+	// run): "inf" is "all at once", a negative rate is no load at all.
+	for _, k := range []string{"workload.request_rate", "workload.concurrency"} {
+		if v, err := strconv.ParseFloat(strings.TrimSpace(r.Facts[k]), 64); err == nil && v < 0 {
+			out = append(out, Impossible{Metric: strings.TrimPrefix(k, "workload."), Key: k, Value: v, Unit: map[string]string{"workload.request_rate": "req/s", "workload.concurrency": "requests"}[k],
+				Reason: "the file states a negative offered load: a rate or concurrency cannot be negative"})
+		}
+	}
 	for _, m := range statedCounts {
 		if s, ok := stated[m]; ok && finite(s.Value) && s.Value < 0 {
 			add(s, "a count cannot be negative")
