@@ -15,20 +15,20 @@ import (
 type paramKind int
 
 const (
-	kindText      paramKind = iota // ids and method names, as they are
-	kindInteger                    // counts
-	kindDecimal                    // p-values, sweep parameter values
-	kindSeconds                    // a duration in s
-	kindDate                       // YYYY-MM-DD
-	kindField                      // a provenance field name
-	kindValue                      // a field's value: depends on the field
-	kindRunList                    // comma-separated run ids
-	kindFieldList                  // comma-separated fields, "a|b" = either
-	kindPurpose                    // too_few_samples purpose
-	kindFigure                     // a figure name
-	kindSource                     // a value source: recomputed or stated
-	kindPrecision                  // a printed precision: "full" or "2 ms"
-	kindFigureList                 // comma-separated figure names
+	kindText       paramKind = iota // ids and method names, as they are
+	kindInteger                     // counts
+	kindDecimal                     // p-values, sweep parameter values
+	kindSeconds                     // a duration in s
+	kindDate                        // YYYY-MM-DD
+	kindField                       // a provenance field name
+	kindValue                       // a field's value: depends on the field
+	kindRunList                     // comma-separated run ids
+	kindFieldList                   // comma-separated fields, "a|b" = either
+	kindPurpose                     // too_few_samples purpose
+	kindFigure                      // a figure name
+	kindSource                      // a value source: recomputed or stated
+	kindPrecision                   // a printed precision: "full" or "2 ms"
+	kindFigureList                  // comma-separated figure names
 )
 
 var paramKinds = map[string]paramKind{

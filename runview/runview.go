@@ -65,9 +65,9 @@ type View struct {
 	// Impossible lists the stated figures no run can produce (audit check
 	// plausibility.stated).
 	Impossible []figures.Impossible `json:"impossible,omitempty"`
-	Caveats      []caveat.Caveat       `json:"caveats"`
-	Extra        []string              `json:"extra_keys,omitempty"`
-	Notes        []string              `json:"notes,omitempty"`
+	Caveats    []caveat.Caveat      `json:"caveats"`
+	Extra      []string             `json:"extra_keys,omitempty"`
+	Notes      []string             `json:"notes,omitempty"`
 }
 
 // ProvenanceGroup is one line of show's provenance table: a field's value

@@ -124,9 +124,9 @@ func TestStatedFiguresAreEvidence(t *testing.T) {
 		t.Fatalf("report: %v", rep)
 	}
 	for lang, phrase := range map[string]string{
-		"en": "stated by vllm bench serve (output\\_throughput, full precision), not recomputable",
-		"zh": "由 vllm bench serve 报告（output\\_throughput，完整精度），无法重新计算",
-		"ja": "vllm bench serve の報告値（output\\_throughput、全桁）、再計算不可",
+		"en":     "stated by vllm bench serve (output\\_throughput, full precision), not recomputable",
+		"zh":     "由 vllm bench serve 报告（output\\_throughput，完整精度），无法重新计算",
+		"ja":     "vllm bench serve の報告値（output\\_throughput、全桁）、再計算不可",
 		"es-419": "declarado por vllm bench serve (output\\_throughput, precisión completa), no recalculable",
 	} {
 		data, err := os.ReadFile(filepath.Join(out, "stated-page."+lang+".md"))
