@@ -17,6 +17,7 @@ func Checks() []CheckInfo {
 		{CheckBlobHash, []string{Fail}, "a raw file's bytes no longer match their SHA-256"},
 		{CheckRecords, []string{Fail}, "the stored records differ from the raw file parsed again"},
 		{CheckStated, []string{Fail}, "a figure the tool stated disagrees with the value recomputed from its records"},
+		{CheckDefinition, []string{Info, Warn}, "a stated figure differs from the recomputation only by a documented difference of the tool's definition (end of E2E, measurement window, percentile algorithm)"},
 		{CheckTPOT, []string{Fail}, "the stated mean TPOT cannot be reconciled with (E2E − TTFT) / (output tokens − 1)"},
 		{CheckDuration, []string{Fail}, "the stated duration or throughput is inconsistent with the records or the token totals"},
 		{CheckImpossibleStated, []string{Fail}, "a stated figure is impossible: a non-positive or non-finite duration, a negative latency, rate or count, percentiles out of order, a throughput its tokens and duration cannot give"},
