@@ -151,14 +151,22 @@ func writeRunText(e env, v *runview.View) {
 		}
 	}
 	if len(v.StatedChecks) > 0 {
-		bad := 0
+		bad, byDef := 0, 0
 		for _, c := range v.StatedChecks {
-			if !c.OK {
+			switch {
+			case c.Definitional != nil:
+				byDef++
+			case !c.OK:
 				bad++
 			}
 		}
-		fmt.Fprintf(w, "\nStated figures checked against the records: %d agree, %d disagree\n", len(v.StatedChecks)-bad, bad)
+		fmt.Fprintf(w, "\nStated figures checked against the records: %d agree, %d differ by the tool's definition, %d disagree\n", len(v.StatedChecks)-bad-byDef, byDef, bad)
 		for _, c := range v.StatedChecks {
+			if d := c.Definitional; d != nil {
+				fmt.Fprintf(w, "  BY DEFINITION %s: stated %s, recomputed %s by ours (%s; the tool's: %s): %s\n", c.Metric,
+					valueText(runview.FinitePtr(c.Stated), c.Unit), valueText(runview.FinitePtr(c.Recomputed), c.Unit), d.Ours, d.Tools, c.Reason)
+				continue
+			}
 			if !c.OK {
 				fmt.Fprintf(w, "  DISAGREES %s: stated %s, recomputed %s (tolerance %s; %s)\n", c.Metric,
 					valueText(runview.FinitePtr(c.Stated), c.Unit), valueText(runview.FinitePtr(c.Recomputed), c.Unit), c.ToleranceBasis, c.Reason)
