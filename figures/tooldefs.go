@@ -48,6 +48,15 @@ func DefinitionsOf(format string) *ToolDefinitions {
 			PercentileName: "guidellm's Percentiles.from_pdf: the first value whose float64 cumulative sum of empirical probabilities is ≥ p (numpy searchsorted, side left); nearest-rank up to rounding at the CDF's steps",
 			Window:         "guidellm ≥ 0.4 states its measurement window (measure_end_time − measure_start_time: warmup and cooldown excluded) as its duration and counts the requests that overlap it (request end ≥ window start and request start ≤ window end)",
 		}
+	case strings.HasPrefix(format, "sglang-"):
+		// The records end at the last content chunk (TTFT + chunk gaps);
+		// SGLang's own E2E ends at the last chunk received, which can be a
+		// later usage or [DONE] chunk. The file keeps no per-request end,
+		// so the difference can only be bounded.
+		return &ToolDefinitions{Tool: "SGLang bench_serving",
+			E2E:      "request start to the last chunk received, which can be a usage or [DONE] chunk after the last content chunk (sgl-project/sglang python/sglang/bench_serving.py)",
+			E2ESlack: 0.01,
+		}
 	}
 	return nil
 }
