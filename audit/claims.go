@@ -193,11 +193,13 @@ func restsOn(res *casestudy.Result, figure string, params map[string]string) str
 		if v.Reference != "" {
 			from = []string{"external reference " + v.Reference}
 		}
-		return en.Quantity(v.Value, -1, v.Unit) + ", " + strings.Join(from, "; ")
+		// Six significant digits: enough to see the change, not the float tail.
+		short, _ := strconv.ParseFloat(strconv.FormatFloat(v.Value, 'g', 6, 64), 64)
+		return en.Quantity(short, -1, v.Unit) + " (" + strings.Join(from, "; ") + ")"
 	}
 	params["baseline"], params["candidate"] = num(c.Baseline.Value), num(c.Candidate.Value)
 	params["baseline_source"], params["candidate_source"] = c.Baseline.ValueSource, c.Candidate.ValueSource
-	return fmt.Sprintf(" from baseline %s and candidate %s", side(c.Baseline), side(c.Candidate))
+	return fmt.Sprintf("; it rests on baseline %s and candidate %s", side(c.Baseline), side(c.Candidate))
 }
 
 func withUnit(v, unit string) string {

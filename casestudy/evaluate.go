@@ -487,6 +487,14 @@ func (ev *evaluator) sweep(name string, sw spec.Sweep) error {
 			return fmt.Errorf("run %s: %s = %q is not a number", ri.rec.ID, sw.Parameter, ri.eff[sw.Parameter])
 		}
 		pts = append(pts, figures.SweepPoint{RunID: ri.rec.ID, Param: p, Throughput: f.OutputThroughput, MedianLatency: f.E2EL.Median})
+		if f.Source == figures.SourceStated {
+			// A summary-only sweep point: its throughput and median
+			// latency are its tool's.
+			for _, metric := range []string{"output_throughput", "e2el.median"} {
+				m, _ := figures.ParseMetric(metric)
+				ev.cavs = append(ev.cavs, caveat.ForStated(name+"."+metric, f.OriginOf(ri.rec.ID, m)))
+			}
+		}
 	}
 	rule := figures.SaturationRule{MaxGainPct: sw.MaxGainPct, MinLatencyGrowthPct: sw.MinLatencyGrowthPct}
 	res, err := figures.Sweep(pts, rule)

@@ -160,7 +160,11 @@ func writeRunText(e env, v *runview.View) {
 				bad++
 			}
 		}
-		fmt.Fprintf(w, "\nStated figures checked against the records: %d agree, %d differ by the tool's definition, %d disagree\n", len(v.StatedChecks)-bad-byDef, byDef, bad)
+		if byDef > 0 {
+			fmt.Fprintf(w, "\nStated figures checked against the records: %d agree, %d differ by the tool's definition, %d disagree\n", len(v.StatedChecks)-bad-byDef, byDef, bad)
+		} else {
+			fmt.Fprintf(w, "\nStated figures checked against the records: %d agree, %d disagree\n", len(v.StatedChecks)-bad, bad)
+		}
 		for _, c := range v.StatedChecks {
 			if d := c.Definitional; d != nil {
 				fmt.Fprintf(w, "  BY DEFINITION %s: stated %s, recomputed %s by ours (%s; the tool's: %s): %s\n", c.Metric,
