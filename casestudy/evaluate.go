@@ -1,7 +1,9 @@
 // Package casestudy evaluates a case-study spec against an archive: it
 // selects the runs by their provenance, recomputes every figure from their
-// per-request records through the definitions of package figures, and
-// attaches confounders and caveat codes. Its Result, with the narrative
+// per-request records through the definitions of package figures (for a
+// summary-only run, takes the figures its tool stated, each value saying
+// so), applies the publishable rule, and attaches confounders and caveat
+// codes. Its Result, with the narrative
 // bindings named after it (Bindings), is plain data for the command line,
 // the renderers, the audit and the published history.
 package casestudy
