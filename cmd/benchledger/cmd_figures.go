@@ -24,8 +24,11 @@ func figuresCommand() *command {
 		long: `Evaluates a case-study spec (casestudy.yaml) against the archive: selects its runs by
 provenance, recomputes every figure from the per-request records, and prints the headline
 figures first, then the rest — each with the runs behind it, what was held fixed, the
-confounders, and the caveat codes the data raises. --json prints everything as one
-document.`,
+confounders, and the caveat codes the data raises. A summary-only run's figures are the
+ones its tool stated, and every value says where it came from ("recomputed from N
+records" or "stated by TOOL (key, precision), not recomputable"; --json: value_source).
+Runs that are not publishable are listed (docs/provenance.md). --json prints everything
+as one document.`,
 	}, runFigures)
 }
 
