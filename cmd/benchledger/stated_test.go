@@ -296,3 +296,48 @@ func TestImpossibleStatedFigures(t *testing.T) {
 		})
 	}
 }
+
+// TestStatedNodeAndSweep: a node over summary-only runs is refused naming
+// the run (a stated duration places no common window), and a sweep over
+// them uses the stated figures with their caveats.
+func TestStatedNodeAndSweep(t *testing.T) {
+	t.Parallel()
+	db, specPath, runOf := statedPage(t)
+	dir := t.TempDir()
+	node := filepath.Join(dir, "node.yaml")
+	writeFile(t, node, `id: stated-node
+campaign: stated-page
+runs:
+  long: {group: very-long}
+nodes:
+  very_long_node: {groups: [long]}
+languages: [en]
+title: {en: "Stated"}
+`)
+	r := bl(t, "figures", "--db", db, node)
+	if r.code == 0 || !strings.Contains(r.stderr, "no common window") ||
+		!(strings.Contains(r.stderr, runOf["long-baseline.json"]) || strings.Contains(r.stderr, runOf["long-optimized.json"])) {
+		t.Errorf("a node over summary-only runs must be refused naming the run: %v", r)
+	}
+	sweep := filepath.Join(dir, "sweep.yaml")
+	writeFile(t, sweep, `id: stated-sweep
+campaign: stated-page
+runs:
+  baselines: {role: baseline}
+sweeps:
+  by_count: {of: baselines, parameter: workload.request_count}
+languages: [en]
+title: {en: "Stated"}
+`)
+	r = bl(t, "figures", "--db", db, "--json", sweep)
+	if r.code != 0 {
+		t.Errorf("a sweep over summary-only runs: %v", r)
+	} else if !strings.Contains(r.stdout, `"stated_not_recomputed"`) || !strings.Contains(r.stdout, `"by_count.output_throughput"`) {
+		t.Errorf("sweep points resting on stated figures carry stated_not_recomputed: %s", r.stdout)
+	}
+	// figures --json lists no unpublishable run on the consistent page.
+	fj := bl(t, "figures", "--db", db, "--json", specPath)
+	if !strings.Contains(fj.stdout, `"unpublishable": {}`) {
+		t.Errorf("figures --json: unpublishable must be empty: %s", fj.stdout[:min(400, len(fj.stdout))])
+	}
+}
