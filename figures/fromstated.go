@@ -3,6 +3,7 @@ package figures
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -85,7 +86,7 @@ func FromStated(r *benchrun.Run) RunFigures {
 		Sent: -1, Completed: -1, Failed: -1, Short: -1, WindowBasis: BasisNone, Window: nan, WindowStart: nan,
 		OutputTokens: -1, InputTokens: -1,
 		OutputThroughput: nan, TotalTokenThroughput: nan, RequestThroughput: nan, AchievedConcurrency: nan, ITLMean: nan,
-		PercentileMethod: MethodLinear, Percentiles: Percentiles}
+		PercentileMethod: MethodLinear, Percentiles: slices.Clone(Percentiles)}
 	if f.Tool == "" {
 		f.Tool = r.Format
 	}
