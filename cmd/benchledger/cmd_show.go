@@ -132,7 +132,13 @@ func writeRunText(e env, v *runview.View) {
 	}
 	fmt.Fprintln(w)
 
-	fmt.Fprintf(w, "\nFigures (recomputed from per-request records; window: %s; percentiles: linear)\n", v.WindowBasis)
+	if !strings.HasPrefix(v.WindowBasis, "no per-request records") {
+		fmt.Fprintf(w, "\nFigures (recomputed from per-request records; window: %s; percentiles: linear)\n", v.WindowBasis)
+	} else {
+		// A summary-only run: its figures are its tool's (docs/provenance.md,
+		// "Where a value comes from").
+		fmt.Fprintf(w, "\nFigures (stated by %s, not recomputable: the run has no per-request records)\n", dash(v.SourceTool))
+	}
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "  metric\trecomputed\tstated by %s\n", dash(v.SourceTool))
 	for _, f := range v.Figures {
