@@ -137,7 +137,7 @@ func writeRunText(e env, v *runview.View) {
 	} else {
 		// A summary-only run: its figures are its tool's (docs/provenance.md,
 		// "Where a value comes from").
-		fmt.Fprintf(w, "\nFigures (stated by %s, not recomputable: the run has no per-request records)\n", dash(v.SourceTool))
+		fmt.Fprintf(w, "\nFigures (no per-request records: stated figures only, by %s, not recomputable)\n", dash(v.SourceTool))
 	}
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "  metric\trecomputed\tstated by %s\n", dash(v.SourceTool))
