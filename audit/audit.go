@@ -48,6 +48,8 @@ const (
 	CheckNonFinite          = "plausibility.nonfinite"
 	CheckSuccessRate        = "plausibility.success_rate"
 	CheckDuration           = "plausibility.duration"
+	CheckImpossibleStated   = "plausibility.stated"
+	CheckDefinition         = "recompute.definition"
 	CheckOutputLength       = "plausibility.output_length"
 	CheckProvenanceComplete = "provenance.incomplete"
 	CheckCorrected          = "provenance.corrected"
@@ -274,7 +276,11 @@ func auditBlob(ctx context.Context, a *store.Archive, sha string, ids []string, 
 				}
 			}
 		}
-		for _, f := range auditRun(rec, nil) {
+		var raw *benchrun.Run
+		if !corrupt && parseErr == nil {
+			raw = reparsed[rec.Run.Ordinal]
+		}
+		for _, f := range auditRun(rec, nil, raw) {
 			f.Run, f.File = rec.ID, rec.FileName
 			out = append(out, f)
 		}
@@ -448,7 +454,7 @@ func compareRecords(rec *store.RunRecord, raw *benchrun.Run) *Finding {
 // figures.RecomputeRun gives them, so a caller that has them does not pay
 // for them twice.
 func Stored(rec *store.RunRecord, d *figures.Derived) []Finding {
-	fs := auditRun(rec, d)
+	fs := auditRun(rec, d, nil)
 	for i := range fs {
 		fs[i].Run = rec.ID
 	}
@@ -456,8 +462,10 @@ func Stored(rec *store.RunRecord, d *figures.Derived) []Finding {
 }
 
 // auditRun runs the recomputation, plausibility and provenance checks on one
-// stored run.
-func auditRun(rec *store.RunRecord, d *figures.Derived) []Finding {
+// stored run. raw, when not nil, is the run parsed again from its raw file:
+// its ToolTimes let a stated figure be recomputed under the tool's own
+// definition (the archive keeps only the records).
+func auditRun(rec *store.RunRecord, d *figures.Derived, raw *benchrun.Run) []Finding {
 	var out []Finding
 	r := rec.Run
 	add := func(check, sev, msg string, params map[string]string) {
@@ -468,12 +476,28 @@ func auditRun(rec *store.RunRecord, d *figures.Derived) []Finding {
 	}
 	eff := d.Effective
 	opt := figures.StatedOptionsOf(r)
+	var tool *benchrun.ToolTimes
+	if raw != nil && raw.ToolTimes != nil && d.Figures != nil {
+		tool = raw.ToolTimes
+		ropt := figures.StatedOptionsOf(raw)
+		opt.ToolE2E = ropt.ToolE2E
+		st := figures.CheckStated(r.Stated, *d.Figures, opt)
+		d = &figures.Derived{Effective: d.Effective, Figures: d.Figures, Stated: st}
+	}
 
 	for _, s := range r.Stated {
 		if math.IsNaN(s.Value) || math.IsInf(s.Value, 0) {
 			add(CheckNonFinite, Fail, fmt.Sprintf("the stated %s (%s in the file) is %s, not a number a reader can use",
 				s.Metric, s.SourceKey, num(s.Value)), map[string]string{"metric": s.Metric, "value": num(s.Value)})
 		}
+	}
+
+	// Stated figures no run can have produced (figures.ImpossibleStated):
+	// summary-only and detailed runs alike.
+	for _, imp := range figures.ImpossibleStated(r) {
+		add(CheckImpossibleStated, Fail, fmt.Sprintf("the stated %s (%s in the file) is %s %s, which no run can produce: %s",
+			imp.Metric, imp.Key, num(imp.Value), imp.Unit, imp.Reason),
+			map[string]string{"metric": imp.Metric, "key": imp.Key, "value": num(imp.Value), "unit": imp.Unit, "reason": imp.Reason})
 	}
 
 	// The parsers keep a non-finite summary value out of the stated figures
@@ -505,11 +529,25 @@ func auditRun(rec *store.RunRecord, d *figures.Derived) []Finding {
 	if ff != nil {
 		f := *ff
 		for _, c := range d.Stated.Checks {
+			params := map[string]string{"metric": c.Metric, "stated": num(c.Stated), "recomputed": num(c.Recomputed),
+				"unit": c.Unit, "tolerance": num(c.Tolerance), "tolerance_basis": c.ToleranceBasis, "definition": c.Definition, "basis": c.Basis}
+			if dd := c.Definitional; dd != nil && c.Metric != "duration" { // the window rule below judges the duration
+				// A difference of definition, not a failure: info when the
+				// tool's definition reproduces the stated value, a warning
+				// when it can only be bounded.
+				params["our_definition"], params["tool_definition"] = dd.Ours, dd.Tools
+				params["difference"], params["difference_pct"], params["tool_value"] = num(dd.Diff), num(dd.Pct), num(dd.ToolValue)
+				sev, how := Info, fmt.Sprintf("recomputed under the tool's definition it is %s %s, which agrees (tolerance %s %s, %s)", num(dd.ToolValue), c.Unit, num(c.Tolerance), c.Unit, c.ToleranceBasis)
+				if !dd.Recomputed {
+					sev, how = Warn, c.Reason
+				}
+				add(CheckDefinition, sev, fmt.Sprintf("the stated %s is %s %s, recomputed by our definition it is %s %s: they differ by %s %s (%+.4g%%), a difference of definition — ours: %s; the tool's: %s; %s",
+					c.Metric, num(c.Stated), c.Unit, num(c.Recomputed), c.Unit, num(dd.Diff), c.Unit, dd.Pct, dd.Ours, dd.Tools, how), params)
+				continue
+			}
 			if c.OK {
 				continue
 			}
-			params := map[string]string{"metric": c.Metric, "stated": num(c.Stated), "recomputed": num(c.Recomputed),
-				"unit": c.Unit, "tolerance": num(c.Tolerance), "tolerance_basis": c.ToleranceBasis, "definition": c.Definition, "basis": c.Basis}
 			switch c.Metric {
 			case "tpot.mean":
 				add(CheckTPOT, Fail, fmt.Sprintf("the stated mean TPOT %s s cannot be reconciled with latency: the mean of (E2E − TTFT) / (output tokens − 1) over the completed requests is %s s (tolerance %s s, %s): %s",
@@ -523,7 +561,10 @@ func auditRun(rec *store.RunRecord, d *figures.Derived) []Finding {
 		}
 
 		// Stated duration against the records' window.
-		if f.WindowBasis == figures.BasisRecords && statedDuration > 0 && statedDuration < f.Window-DurationSlack {
+		td := figures.DefinitionsOf(r.Format)
+		if wf, ok := windowByDefinition(td, tool, r, f, statedDuration); ok {
+			add(CheckDefinition, wf.sev, wf.msg, wf.params)
+		} else if f.WindowBasis == figures.BasisRecords && statedDuration > 0 && statedDuration < f.Window-DurationSlack {
 			add(CheckDuration, Fail, fmt.Sprintf("the stated duration %s s is shorter than the records' window %s s (first send to last completion) by %s s, more than the %s s allowed: the run cannot have taken less time than its own requests",
 				num(statedDuration), num(f.Window), num(f.Window-statedDuration), num(DurationSlack)),
 				map[string]string{"stated": num(statedDuration), "window": num(f.Window)})
@@ -666,6 +707,64 @@ func auditRun(rec *store.RunRecord, d *figures.Derived) []Finding {
 }
 
 func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+type windowFinding struct {
+	sev, msg string
+	params   map[string]string
+}
+
+// windowByDefinition judges a stated duration shorter than the records'
+// window under the tool's definition of its duration: a measurement window
+// that excludes warmup and cooldown, while the requests it counts overlap
+// it (guidellm ≥ 0.4). With the raw file's window (tool) the duration must
+// equal it and every record overlap it (info); without it, the records'
+// span may exceed the duration by at most the longest request at each end
+// (warn). ok is false when the definition does not apply or does not
+// explain the difference, which plausibility.duration then judges.
+func windowByDefinition(td *figures.ToolDefinitions, tool *benchrun.ToolTimes, r *benchrun.Run, f figures.RunFigures, dur float64) (windowFinding, bool) {
+	if td == nil || td.Window == "" || f.WindowBasis != figures.BasisRecords || !(dur > 0) || dur >= f.Window-DurationSlack {
+		return windowFinding{}, false
+	}
+	params := map[string]string{"metric": "duration", "stated": num(dur), "recomputed": num(f.Window), "unit": "s",
+		"difference": num(dur - f.Window), "our_definition": figures.Definitions["window"].Formula, "tool_definition": td.Window}
+	base := fmt.Sprintf("the stated duration %s s is shorter than the records' window %s s by %s s, a difference of definition — ours: %s; the tool's: %s; ",
+		num(dur), num(f.Window), num(f.Window-dur), figures.Definitions["window"].Formula, td.Window)
+	if tool != nil && isFinite(tool.WindowStart) && isFinite(tool.WindowEnd) {
+		w := tool.WindowEnd - tool.WindowStart
+		if math.Abs(w-dur) > 1e-6*math.Max(1, w) {
+			return windowFinding{}, false
+		}
+		for i := range r.Requests {
+			q := &r.Requests[i]
+			if !benchrun.IsKnown(q.Start) || !benchrun.IsKnown(q.Latency) {
+				continue
+			}
+			end := q.Start + q.Latency
+			if tool.Latency != nil && i < len(tool.Latency) && benchrun.IsKnown(tool.Latency[i]) {
+				end = q.Start + tool.Latency[i]
+			}
+			if end < tool.WindowStart-DurationSlack || q.Start > tool.WindowEnd+DurationSlack {
+				return windowFinding{}, false
+			}
+		}
+		params["window_start"], params["window_end"] = num(tool.WindowStart), num(tool.WindowEnd)
+		return windowFinding{Info, base + fmt.Sprintf("the file's measurement window %s – %s is %s s, the stated duration, and every record overlaps it", num(tool.WindowStart), num(tool.WindowEnd), num(w)), params}, true
+	}
+	maxLat := math.Inf(-1)
+	for i := range r.Requests {
+		if q := &r.Requests[i]; !q.Failed() && benchrun.IsKnown(q.Latency) {
+			maxLat = math.Max(maxLat, q.Latency)
+		}
+	}
+	if f.E2EL.N > 0 {
+		maxLat = math.Max(maxLat, f.E2EL.Max)
+	}
+	if !isFinite(maxLat) || f.Window-dur > 2*maxLat+DurationSlack {
+		return windowFinding{}, false
+	}
+	params["max_latency"] = num(maxLat)
+	return windowFinding{Warn, base + fmt.Sprintf("requests overlapping the window can extend the records' span beyond it by at most the longest request (%s s) at each end, which explains the difference; benchledger audit re-reads the window from the raw file", num(maxLat)), params}, true
+}
 
 // halfUnit is half a unit of the last printed decimal of a stated figure,
 // in its canonical unit; 0 when the source printed full precision.

@@ -168,10 +168,38 @@ func checkClaim(res *casestudy.Result, s *spec.Spec, b map[string]casestudy.Bind
 	}
 	want, got := fixed(c.Value, dec), fixed(bd.Value, dec)
 	if want != got {
-		return fail("states %s for %s, but the computed value is %s (%s at the claim's %d decimals; the report shows %s); definition: %s",
-			withUnit(want, c.Unit), c.Figure, num(bd.Value), got, dec, shown, def)
+		return fail("states %s for %s, but the computed value is %s (%s at the claim's %d decimals; the report shows %s)%s; definition: %s",
+			withUnit(want, c.Unit), c.Figure, num(bd.Value), got, dec, shown, restsOn(res, c.Figure, params), def)
 	}
 	return nil
+}
+
+// restsOn names the two values a comparison's change rests on, with where
+// each comes from ("recomputed from 200 records", "stated by vllm bench
+// serve (output_throughput, full precision), not recomputable"), and adds
+// them to params; "" for a figure that is not a comparison's change.
+func restsOn(res *casestudy.Result, figure string, params map[string]string) string {
+	base, suffix, ok := strings.Cut(figure, ".")
+	c := res.Comparisons[base]
+	if !ok || c == nil || suffix == "baseline" || suffix == "candidate" {
+		return ""
+	}
+	en := locales.MustMatch("en")
+	side := func(v casestudy.Value) string {
+		var from []string
+		for _, o := range v.Sources {
+			from = append(from, o.String())
+		}
+		if v.Reference != "" {
+			from = []string{"external reference " + v.Reference}
+		}
+		// Six significant digits: enough to see the change, not the float tail.
+		short, _ := strconv.ParseFloat(strconv.FormatFloat(v.Value, 'g', 6, 64), 64)
+		return en.Quantity(short, -1, v.Unit) + " (" + strings.Join(from, "; ") + ")"
+	}
+	params["baseline"], params["candidate"] = num(c.Baseline.Value), num(c.Candidate.Value)
+	params["baseline_source"], params["candidate_source"] = c.Baseline.ValueSource, c.Candidate.ValueSource
+	return fmt.Sprintf("; it rests on baseline %s and candidate %s", side(c.Baseline), side(c.Candidate))
 }
 
 func withUnit(v, unit string) string {

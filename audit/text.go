@@ -170,8 +170,8 @@ func numberFinding(res *casestudy.Result, b map[string]casestudy.Binding, t case
 	params["nearest"], params["computed"], params["shown"], params["stated"] = nearest, num(nb.Value), display, num(n.Value)
 	params["definition"] = definitionOf(res, nearest)
 	return Finding{Check: CheckClaimsText, Severity: Fail, File: t.File, Params: params,
-		Message: fmt.Sprintf("line %d: the %s text (%s) states %q, but no figure of this case study in %s has that value at %d decimals; the nearest is %s = %s (the report shows %s; definition: %s)",
-			line, t.Lang, t.Name(), tok.Text, n.Kind, n.Decimals, nearest, num(nb.Value), display, params["definition"])}
+		Message: fmt.Sprintf("line %d: the %s text (%s) states %q, but no figure of this case study in %s has that value at %d decimals; the nearest is %s = %s (the report shows %s%s; definition: %s)",
+			line, t.Lang, t.Name(), tok.Text, n.Kind, n.Decimals, nearest, num(nb.Value), display, restsOn(res, nearest, params), params["definition"])}
 }
 
 // versionAfter matches a version written right after an engine's name:

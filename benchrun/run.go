@@ -149,10 +149,31 @@ type Run struct {
 	// with the same Companion are one run: the later completes the earlier.
 	Companion string
 
+	// ToolTimes, when the parser sets it, is what the raw file says about
+	// the tool's own definitions beyond the records (guidellm's end of a
+	// response, its measurement window), so that a stated figure can be
+	// recomputed under the tool's definition. It is not archived: the
+	// audit re-parses the raw file to use it.
+	ToolTimes *ToolTimes `json:"-"`
+
 	// Notes are what the parser inferred or could not know, one sentence
 	// each ("E2E latency derived as TTFT + sum of chunk gaps: the file has no
 	// latencies array"), so a reader sees assumptions instead of guessing.
 	Notes []string
+}
+
+// ToolTimes are per-record times by the tool's own definitions.
+type ToolTimes struct {
+	// Latency is each record's end-to-end latency as the tool defines it
+	// (guidellm: request_end − request_start, after the stream closed,
+	// where the record's Latency ends at the last token), in Requests
+	// order; Unknown where the file does not record it. Nil when the tool's
+	// definition is the record's.
+	Latency []float64
+	// WindowStart and WindowEnd are the tool's measurement window on the
+	// run's clock (guidellm ≥ 0.4: measure_start_time, measure_end_time),
+	// which its stated duration is; Unknown when it has none.
+	WindowStart, WindowEnd float64
 }
 
 // StatedValue returns the stated figure with the given canonical name.

@@ -1,7 +1,9 @@
 // Package casestudy evaluates a case-study spec against an archive: it
 // selects the runs by their provenance, recomputes every figure from their
-// per-request records through the definitions of package figures, and
-// attaches confounders and caveat codes. Its Result, with the narrative
+// per-request records through the definitions of package figures (for a
+// summary-only run, takes the figures its tool stated, each value saying
+// so), applies the publishable rule, and attaches confounders and caveat
+// codes. Its Result, with the narrative
 // bindings named after it (Bindings), is plain data for the command line,
 // the renderers, the audit and the published history.
 package casestudy
@@ -39,6 +41,24 @@ type Value struct {
 	Basis      string   `json:"basis"` // "single run", "conservative of n repeats", ...
 	Runs       []string `json:"runs"`  // run ids behind it
 	Reference  string   `json:"reference,omitempty"`
+	// ValueSource is where Value comes from: "recomputed" from per-request
+	// records or "stated" by the run's tool (figures.SourceRecomputed,
+	// figures.SourceStated); an external reference's value is stated by
+	// its publisher. Sources says it for each run behind the value, in Runs
+	// order.
+	ValueSource string           `json:"value_source"`
+	Sources     []figures.Origin `json:"sources"`
+}
+
+// Mixed reports whether the runs behind the value mix recomputed and
+// stated figures.
+func (v Value) Mixed() bool {
+	for _, o := range v.Sources {
+		if o.Source != v.ValueSource {
+			return true
+		}
+	}
+	return false
 }
 
 // NodeFigure is a node aggregate: the conservative node run and each run.
@@ -90,7 +110,15 @@ type Result struct {
 	// bytes in language order (DESIGN.md): the digest a report footer shows.
 	RunIDs []string `json:"run_ids"`
 	Digest string   `json:"archive_digest"`
+	// Unpublishable maps each run the figures stand on that is not
+	// publishable to what keeps it out (figures.Blockers, the one rule of
+	// docs/provenance.md); empty when every run is publishable. report
+	// records no version while it is not empty.
+	Unpublishable map[string][]string `json:"unpublishable"`
 }
+
+// Publishable reports whether every run the figures stand on is.
+func (r *Result) Publishable() bool { return len(r.Unpublishable) == 0 }
 
 // Source is what an evaluation reads of an archive (*store.Archive is
 // one): a campaign's runs, a run's record and requests, and the external
@@ -130,7 +158,7 @@ type evaluator struct {
 func Evaluate(ctx context.Context, s *spec.Spec, a Source, opt Options) (*Result, error) {
 	ev := &evaluator{ctx: ctx, s: s, a: a, opt: opt, byID: map[string]*runInfo{}, used: map[string]bool{},
 		nodes: map[string]*NodeFigure{},
-		res: &Result{Spec: s, Figures: map[string]Value{}, Nodes: map[string]*NodeFigure{}, Selections: map[string][]string{}, Workload: map[string]map[string]float64{},
+		res: &Result{Spec: s, Figures: map[string]Value{}, Unpublishable: map[string][]string{}, Nodes: map[string]*NodeFigure{}, Selections: map[string][]string{}, Workload: map[string]map[string]float64{},
 			Comparisons: map[string]*ComparisonFigure{}, Sweeps: map[string]*SweepFigure{}}}
 	if opt.Caveats.InteractiveLatency == 0 {
 		ev.opt.Caveats.InteractiveLatency = s.Caveats.InteractiveLatencyS
@@ -241,7 +269,14 @@ func (ev *evaluator) figuresOf(ri *runInfo) (*figures.RunFigures, error) {
 	}
 	run := ri.rec.Run
 	if !run.HasRequests {
-		return nil, fmt.Errorf("run %s (%s) has no per-request records: its figures cannot be recomputed", ri.rec.ID, ri.rec.FileName)
+		// A summary-only run: its figures are the ones its tool stated,
+		// marked as such wherever they appear.
+		f := figures.FromStated(run)
+		ri.figs = &f
+		ev.used[ri.rec.ID] = true
+		ev.blocked(ri, run)
+		ev.cavs = append(ev.cavs, caveat.ForRun(ri.rec.ID, f, ri.eff)...)
+		return ri.figs, nil
 	}
 	reqs, err := ev.a.Requests(ri.rec.ID)
 	if err != nil {
@@ -250,8 +285,32 @@ func (ev *evaluator) figuresOf(ri *runInfo) (*figures.RunFigures, error) {
 	f := figures.RecomputeRun(run, reqs, ri.eff)
 	ri.figs = &f
 	ev.used[ri.rec.ID] = true
+	withReqs := *run
+	withReqs.Requests = reqs
+	ev.blocked(ri, &withReqs)
 	ev.cavs = append(ev.cavs, caveat.ForRun(ri.rec.ID, f, ri.eff)...)
 	return ri.figs, nil
+}
+
+// blocked applies the publishable rule to a run the figures use.
+func (ev *evaluator) blocked(ri *runInfo, run *benchrun.Run) {
+	b := figures.Blockers(run, ri.eff)
+	if len(b) == 0 {
+		return
+	}
+	if ev.res != nil {
+		if ev.res.Unpublishable == nil {
+			ev.res.Unpublishable = map[string][]string{}
+		}
+		ev.res.Unpublishable[ri.rec.ID] = b
+	}
+	if imp := figures.ImpossibleStated(run); len(imp) > 0 {
+		var ms []string
+		for _, i := range imp {
+			ms = append(ms, i.Metric)
+		}
+		ev.cavs = append(ev.cavs, caveat.New(caveat.CodeStatedImpossible, "run", ri.rec.ID, "metrics", strings.Join(ms, ",")))
+	}
 }
 
 // measure computes a metric over a selection: the value of a single run,
@@ -266,19 +325,38 @@ func (ev *evaluator) measure(name, sel, metric string) (Value, []*runInfo, *figu
 		return Value{}, nil, nil, fmt.Errorf("unknown metric %q", metric)
 	}
 	var ms []figures.Measurement
+	origins := map[string]figures.Origin{}
 	for _, ri := range runs {
 		f, err := ev.figuresOf(ri)
 		if err != nil {
 			return Value{}, nil, nil, err
 		}
-		ms = append(ms, figures.Measurement{RunID: ri.rec.ID, Value: m.Of(f)})
+		x := m.Of(f)
+		o := f.OriginOf(ri.rec.ID, m)
+		if o.Stated() && (math.IsNaN(x) || math.IsInf(x, 0)) {
+			return Value{}, nil, nil, fmt.Errorf("run %s (%s) has no per-request records and its tool (%s) did not state %s: the figure can be neither recomputed nor read",
+				ri.rec.ID, ri.rec.FileName, o.Tool, metric)
+		}
+		origins[ri.rec.ID] = o
+		ms = append(ms, figures.Measurement{RunID: ri.rec.ID, Value: x})
 	}
 	rs, err := figures.Repeats(ms, m.Metric.Direction)
 	if err != nil {
 		return Value{}, nil, nil, err
 	}
 	v := Value{Name: name, Metric: metric, Value: rs.Conservative, Unit: m.Unit(), Definition: m.Formula(),
-		N: rs.N, Runs: rs.RunIDs}
+		N: rs.N, Runs: rs.RunIDs, ValueSource: origins[rs.ConservativeRun].Source}
+	if o := origins[rs.ConservativeRun]; o.Stated() {
+		// The value is the tool's, by its own definition of the metric.
+		v.Definition = o.String() + "; the tool's own counterpart of: " + v.Definition
+	}
+	for _, id := range rs.RunIDs {
+		o := origins[id]
+		v.Sources = append(v.Sources, o)
+		if o.Stated() {
+			ev.cavs = append(ev.cavs, caveat.ForStated(name, o))
+		}
+	}
 	if rs.N == 1 {
 		v.Basis = "single run"
 	} else {
@@ -312,6 +390,12 @@ func (ev *evaluator) node(name string, nd spec.Node) error {
 			if _, err := ev.figuresOf(ri); err != nil {
 				return err
 			}
+			if !ri.rec.Run.HasRequests {
+				// A stated duration says how long one client ran, not when:
+				// without send times no common window can be placed.
+				return fmt.Errorf("group %s: run %s (%s) has no per-request records: its tool stated a duration but not when the run started and ended, so no common window with the other replicas can be established and the node cannot be aggregated",
+					g, ri.rec.ID, ri.rec.FileName)
+			}
 			reqs, err := ev.a.Requests(ri.rec.ID)
 			if err != nil {
 				return err
@@ -340,7 +424,10 @@ func (ev *evaluator) node(name string, nd spec.Node) error {
 	cons := out.Runs[out.Conservative]
 	out.Throughput = Value{Name: name, Metric: "output_throughput", Value: cons.OutputThroughput, Unit: "tok/s",
 		Definition: "node: Σ output tokens of completed requests over all replicas / common window (earliest send to latest completion)",
-		N:          rs.N, Runs: replicaIDs(cons)}
+		N:          rs.N, Runs: replicaIDs(cons), ValueSource: figures.SourceRecomputed}
+	for _, r := range cons.PerReplica {
+		out.Throughput.Sources = append(out.Throughput.Sources, figures.Origin{RunID: r.RunID, Source: figures.SourceRecomputed, Records: r.Sent})
+	}
 	if rs.N == 1 {
 		out.Throughput.Basis = "single node run"
 	} else {
@@ -402,6 +489,14 @@ func (ev *evaluator) sweep(name string, sw spec.Sweep) error {
 			return fmt.Errorf("run %s: %s = %q is not a number", ri.rec.ID, sw.Parameter, ri.eff[sw.Parameter])
 		}
 		pts = append(pts, figures.SweepPoint{RunID: ri.rec.ID, Param: p, Throughput: f.OutputThroughput, MedianLatency: f.E2EL.Median})
+		if f.Source == figures.SourceStated {
+			// A summary-only sweep point: its throughput and median
+			// latency are its tool's.
+			for _, metric := range []string{"output_throughput", "e2el.median"} {
+				m, _ := figures.ParseMetric(metric)
+				ev.cavs = append(ev.cavs, caveat.ForStated(name+"."+metric, f.OriginOf(ri.rec.ID, m)))
+			}
+		}
 	}
 	rule := figures.SaturationRule{MaxGainPct: sw.MaxGainPct, MinLatencyGrowthPct: sw.MinLatencyGrowthPct}
 	res, err := figures.Sweep(pts, rule)
@@ -426,7 +521,8 @@ func (ev *evaluator) side(name, ref, metric string) (figures.Side, Value, error)
 		x := ExternalReference(sr)
 		ev.cavs = append(ev.cavs, caveat.ForReference(x, ev.opt.Caveats)...)
 		v := Value{Name: name, Metric: sr.Figure, Value: sr.Value, Unit: sr.Unit, Definition: "as published by " + sr.Source,
-			N: 1, Basis: "external reference", Reference: id}
+			N: 1, Basis: "external reference", Reference: id, ValueSource: figures.SourceStated,
+			Sources: []figures.Origin{{RunID: id, Source: figures.SourceStated, Tool: sr.Source}}}
 		return figures.ReferenceSide(x), v, nil
 	case strings.HasPrefix(ref, "node:"):
 		nf := ev.nodes[strings.TrimPrefix(ref, "node:")]
@@ -441,7 +537,7 @@ func (ev *evaluator) side(name, ref, metric string) (figures.Side, Value, error)
 	if err != nil {
 		return figures.Side{}, Value{}, err
 	}
-	s := figures.Side{RunID: rs.ConservativeRun, Value: v.Value, Unit: v.Unit, N: v.N, Provenance: runs[0].eff,
+	s := figures.Side{RunID: rs.ConservativeRun, Value: v.Value, Unit: v.Unit, N: v.N, Provenance: runs[0].eff, ValueSource: v.ValueSource,
 		PercentileMethod: string(ev.byID[rs.ConservativeRun].figs.PercentileMethod), Clock: runs[0].rec.Run.Clock}
 	for _, ri := range runs {
 		if ri.rec.ID == rs.ConservativeRun {

@@ -54,6 +54,11 @@ const (
 	// the compared metric means different things; both sides are
 	// recomputed from records by one definition.
 	CodeSourceDefinitionsDiffer = "source_definitions_differ" // figure, baseline_tool, candidate_tool, baseline_key, candidate_key, baseline_method, candidate_method
+	// A figure rests on a value its tool stated: the run has no
+	// per-request records, so it cannot be recomputed.
+	CodeStatedNotRecomputed = "stated_not_recomputed" // figure, run, tool, key, precision
+	// A comparison sets a recomputed value against a stated one.
+	CodeSourcesMixed = "stated_and_recomputed_mixed" // figure, baseline_source, candidate_source
 	// Fixed output length verifies generated work volume, not quality.
 	CodeFixedOutputLength = "fixed_output_length" // output_len
 	// Median latency at the recommended (saturation) point is above an
@@ -67,6 +72,9 @@ const (
 	// Completion.
 	CodeFailuresPresent = "failures_present" // run, failed, sent
 	CodeShortOutputs    = "short_outputs"    // run, short, completed
+	// A figure the run's tool stated is impossible (figures.ImpossibleStated):
+	// the run is not publishable.
+	CodeStatedImpossible = "stated_impossible" // run, metrics
 	// Required provenance fields are missing.
 	CodeProvenanceIncomplete = "provenance_incomplete" // run, missing
 )
@@ -78,9 +86,10 @@ var Codes = []string{
 	CodeRequestSpecDiffers, CodeRequestCountDiffers, CodeLoadModeDiffers, CodeLoadDiffers,
 	CodeClientDiffers, CodeConfounder, CodeFixedUnverified, CodeIntendedUnchanged,
 	CodePercentileMethodDiffers, CodeClocksNotComparable, CodeSourceDefinitionsDiffer,
+	CodeStatedNotRecomputed, CodeSourcesMixed,
 	CodeFixedOutputLength, CodeSaturationLatency, CodeSaturationNotFound,
 	CodeReferenceNotVisible, CodeReferenceStale,
-	CodeFailuresPresent, CodeShortOutputs, CodeProvenanceIncomplete,
+	CodeFailuresPresent, CodeShortOutputs, CodeStatedImpossible, CodeProvenanceIncomplete,
 }
 
 var diffParams = []string{"field", "baseline", "candidate"}
@@ -105,6 +114,8 @@ var Params = map[string][]string{
 	CodePercentileMethodDiffers: {"baseline_method", "candidate_method"},
 	CodeClocksNotComparable:     {"runs"},
 	CodeSourceDefinitionsDiffer: {"figure", "baseline_tool", "candidate_tool", "baseline_key", "candidate_key", "baseline_method", "candidate_method"},
+	CodeStatedNotRecomputed:     {"figure", "run", "tool", "key", "precision"},
+	CodeSourcesMixed:            {"figure", "baseline_source", "candidate_source"},
 	CodeFixedOutputLength:       {"output_len"},
 	CodeSaturationLatency:       {"median_s", "threshold_s", "param"},
 	CodeSaturationNotFound:      {"param"},
@@ -112,6 +123,7 @@ var Params = map[string][]string{
 	CodeReferenceStale:          {"id", "checked", "age_days", "max_days"},
 	CodeFailuresPresent:         {"run", "failed", "sent"},
 	CodeShortOutputs:            {"run", "short", "completed"},
+	CodeStatedImpossible:        {"run", "metrics"},
 	CodeProvenanceIncomplete:    {"run", "missing"},
 }
 

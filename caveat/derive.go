@@ -30,6 +30,16 @@ func ForRun(runID string, f figures.RunFigures, prov map[string]string) []Caveat
 	return Sort(cs)
 }
 
+// ForStated flags a figure resting on a value its run's tool stated
+// (figures.Origin of a summary-only run): it cannot be recomputed.
+func ForStated(figure string, o figures.Origin) Caveat {
+	prec := "full"
+	if o.Printed > 0 {
+		prec = strconv.Itoa(o.Printed) + " " + o.SourceUnit
+	}
+	return New(CodeStatedNotRecomputed, "figure", figure, "run", o.RunID, "tool", o.Tool, "key", orDash(o.Key), "precision", prec)
+}
+
 // ForRepeats flags a figure that rests on one measurement, and benchmath's
 // too-few-samples conditions for the others.
 func ForRepeats(figure string, r figures.RepeatStats) []Caveat {
@@ -100,6 +110,9 @@ func ForComparison(c figures.Comparison, opt Options) []Caveat {
 		cs = append(cs, New(CodeSourceDefinitionsDiffer, "figure", c.Metric, "baseline_tool", b.SourceTool, "candidate_tool", d.SourceTool,
 			"baseline_key", orDash(b.SourceKey), "candidate_key", orDash(d.SourceKey),
 			"baseline_method", orDash(b.SourcePercentileMethod), "candidate_method", orDash(d.SourcePercentileMethod)))
+	}
+	if c.SourcesMixed {
+		cs = append(cs, New(CodeSourcesMixed, "figure", c.Metric, "baseline_source", c.Baseline.ValueSource, "candidate_source", c.Candidate.ValueSource))
 	}
 	for _, s := range []figures.Side{c.Baseline, c.Candidate} {
 		if s.IsReference() {

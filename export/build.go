@@ -189,6 +189,7 @@ func (b *builder) runsTable() *Table {
 	stat := func(metric string) string { return l.Figure(metric) }
 	t.Columns = append(t.Columns,
 		b.col("publishable", l.T("export.col.publishable"), Bool, "", 0),
+		b.col("value_source", l.T("export.col.value_source"), Text, "", 0),
 		b.col("sent", l.Term("sent"), Integer, "", 0),
 		b.col("completed", l.Term("completed"), Integer, "", 0),
 		b.col("failed", l.Term("failed"), Integer, "", 0),
@@ -233,6 +234,11 @@ func (b *builder) runsTable() *Table {
 		row = append(row, BoolCell(r.rec.Publishable))
 		f := r.figs
 		if f == nil {
+			row = append(row, NullCell())
+		} else {
+			row = append(row, TextCell(l.T("value_source.kind."+f.Source)))
+		}
+		if f == nil {
 			for len(row) < len(t.Columns)-4 {
 				row = append(row, NullCell())
 			}
@@ -243,8 +249,14 @@ func (b *builder) runsTable() *Table {
 				}
 				return benchrun.Unknown
 			}
-			row = append(row, IntCell(int64(f.Sent)), IntCell(int64(f.Completed)), IntCell(int64(f.Failed)),
-				num(f.Window), IntCell(f.OutputTokens), num(f.OutputThroughput), num(f.TotalTokenThroughput), num(f.RequestThroughput),
+			count := func(n int64) Cell {
+				if n < 0 {
+					return NullCell() // a summary that does not state it
+				}
+				return IntCell(n)
+			}
+			row = append(row, count(int64(f.Sent)), count(int64(f.Completed)), count(int64(f.Failed)),
+				num(f.Window), count(f.OutputTokens), num(f.OutputThroughput), num(f.TotalTokenThroughput), num(f.RequestThroughput),
 				ms(f.TTFT.Mean), ms(f.TTFT.Median), ms(p99(f.TTFT)),
 				ms(f.TPOT.Mean), ms(f.TPOT.Median), ms(p99(f.TPOT)),
 				num(f.E2EL.Mean), num(f.E2EL.Median), num(p99(f.E2EL)))

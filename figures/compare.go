@@ -162,6 +162,9 @@ type Side struct {
 	// SourcePercentileMethod how it computed its percentiles. They say what
 	// the client's own number meant; Value is recomputed from records.
 	SourceTool, SourceKey, SourcePercentileMethod string
+	// ValueSource is SourceRecomputed or SourceStated (a summary-only run:
+	// Value is what its tool stated); "" for an external reference.
+	ValueSource string
 }
 
 // ReferenceSide makes a comparison side of an external reference.
@@ -211,6 +214,10 @@ type Comparison struct {
 	// from different clocks (one from send times, one from a tool's stated
 	// duration; or epoch against monotonic).
 	ClocksComparable bool
+	// SourcesMixed is set when one run side is recomputed from records and
+	// the other stated by its tool: the change sets a figure by our
+	// definition against one by the tool's.
+	SourcesMixed bool
 	// Significance is set when both sides carry repeat values.
 	Significance *Significance
 	// SourceDefinitionsDiffer is set when the two runs come from different
@@ -278,9 +285,15 @@ func Compare(base, cand Side, spec ComparisonSpec) (Comparison, error) {
 	if !base.IsReference() && !cand.IsReference() && base.Clock != cand.Clock {
 		c.ClocksComparable = false
 	}
+	// Only when both values are recomputed alike: a stated value already
+	// carries its own tool's definition (CodeStatedNotRecomputed).
 	if !base.IsReference() && !cand.IsReference() && base.SourceTool != "" && cand.SourceTool != "" &&
+		base.ValueSource != SourceStated && cand.ValueSource != SourceStated &&
 		!strings.EqualFold(base.SourceTool, cand.SourceTool) {
 		c.SourceDefinitionsDiffer = true
+	}
+	if !base.IsReference() && !cand.IsReference() && base.ValueSource != "" && cand.ValueSource != "" && base.ValueSource != cand.ValueSource {
+		c.SourcesMixed = true
 	}
 	if len(base.Values) > 0 && len(cand.Values) > 0 {
 		s := CompareRepeats(base.Values, cand.Values)

@@ -31,7 +31,14 @@ func Derive(r *benchrun.Run, reqs []benchrun.Request, eff map[string]string) *De
 // StatedOptionsOf says how a run's source printed its figures: a console
 // block rounds to two decimals; JSON keeps full precision.
 func StatedOptionsOf(r *benchrun.Run) StatedOptions {
-	o := StatedOptions{SourceMethod: r.PercentileMethod, DurationIsWindow: durationIsWindow(r.Format)}
+	o := StatedOptions{SourceMethod: r.PercentileMethod, DurationIsWindow: durationIsWindow(r.Format), Tool: DefinitionsOf(r.Format)}
+	if tt := r.ToolTimes; tt != nil && tt.Latency != nil && len(tt.Latency) == len(r.Requests) {
+		for i := range r.Requests {
+			if !r.Requests[i].Failed() && benchrun.IsKnown(tt.Latency[i]) {
+				o.ToolE2E = append(o.ToolE2E, tt.Latency[i])
+			}
+		}
+	}
 	if strings.HasSuffix(r.Format, "-console") {
 		o.Rounded, o.Decimals = true, 2
 		o.MetricDecimals = map[string]int{"completed": 0, "failed": 0, "total_input_tokens": 0, "total_output_tokens": 0}

@@ -81,6 +81,17 @@ type Stat struct {
 // Percentile reads percentile p with method m from the values the Stat was
 // computed from; NaN when it holds none.
 func (s Stat) Percentile(p float64, m PercentileMethod) float64 {
+	if s.sorted == nil && s.N != 0 && m == s.Method {
+		// A Stat without its values (a tool's stated statistics): only
+		// what was stated, by the method it was stated with.
+		if v, ok := s.P[p]; ok {
+			return v
+		}
+		if p == 50 {
+			return s.Median
+		}
+		return math.NaN()
+	}
 	return Percentile(s.sorted, p, m)
 }
 
@@ -93,8 +104,17 @@ type Options struct {
 	Method PercentileMethod
 }
 
-// RunFigures are one run's figures recomputed from its per-request records.
+// RunFigures are one run's figures: recomputed from its per-request
+// records (Recompute), or, for a summary-only run, the figures its tool
+// stated (FromStated).
 type RunFigures struct {
+	// Source is SourceRecomputed or SourceStated (OriginOf says it per
+	// value). Tool and StatedFrom are set for stated figures: the client
+	// and the stated figure each value was read from, by metric name.
+	Source     string
+	Tool       string
+	StatedFrom map[string]benchrun.Stated
+
 	Sent, Completed, Failed int
 	// Short counts completed requests that produced fewer tokens than a
 	// fixed requested output length; -1 when the length is not fixed/known.
@@ -212,7 +232,7 @@ func Recompute(reqs []benchrun.Request, statedDuration float64, fixedOutput int,
 	if opt.Percentiles == nil {
 		opt.Percentiles = Percentiles
 	}
-	f := RunFigures{Sent: len(reqs), Short: -1, WindowStart: math.NaN(),
+	f := RunFigures{Source: SourceRecomputed, Sent: len(reqs), Short: -1, WindowStart: math.NaN(),
 		PercentileMethod: opt.Method, Percentiles: slices.Clone(opt.Percentiles)}
 	if fixedOutput > 0 {
 		f.Short = 0

@@ -851,26 +851,10 @@ func record(r *benchrun.Run, declared provenance.Record) provenance.Record {
 	return append(rec, declared...)
 }
 
-// blockers lists what keeps a run from being publishable: missing required
-// provenance, and data that can never support a claim.
+// blockers lists what keeps a run from being publishable: the one rule,
+// figures.Blockers.
 func blockers(r *benchrun.Run, rec provenance.Record) []string {
-	missing := provenance.Missing(rec.Effective())
-	if allFailed(r) {
-		missing = append(missing, "completed requests (every request failed)")
-	}
-	return missing
-}
-
-func allFailed(r *benchrun.Run) bool {
-	if r.HasRequests {
-		for i := range r.Requests {
-			if !r.Requests[i].Failed() {
-				return false
-			}
-		}
-		return len(r.Requests) > 0
-	}
-	return r.Completed == 0
+	return figures.Blockers(r, rec.Effective())
 }
 
 func contradictionText(cs []provenance.Contradiction) string {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/benchledger/benchledger/caveat"
+	"github.com/benchledger/benchledger/figures"
 )
 
 // paramKind says how a caveat parameter (machine text, docs/metrics.md) is
@@ -14,17 +15,20 @@ import (
 type paramKind int
 
 const (
-	kindText      paramKind = iota // ids and method names, as they are
-	kindInteger                    // counts
-	kindDecimal                    // p-values, sweep parameter values
-	kindSeconds                    // a duration in s
-	kindDate                       // YYYY-MM-DD
-	kindField                      // a provenance field name
-	kindValue                      // a field's value: depends on the field
-	kindRunList                    // comma-separated run ids
-	kindFieldList                  // comma-separated fields, "a|b" = either
-	kindPurpose                    // too_few_samples purpose
-	kindFigure                     // a figure name
+	kindText       paramKind = iota // ids and method names, as they are
+	kindInteger                     // counts
+	kindDecimal                     // p-values, sweep parameter values
+	kindSeconds                     // a duration in s
+	kindDate                        // YYYY-MM-DD
+	kindField                       // a provenance field name
+	kindValue                       // a field's value: depends on the field
+	kindRunList                     // comma-separated run ids
+	kindFieldList                   // comma-separated fields, "a|b" = either
+	kindPurpose                     // too_few_samples purpose
+	kindFigure                      // a figure name
+	kindSource                      // a value source: recomputed or stated
+	kindPrecision                   // a printed precision: "full" or "2 ms"
+	kindFigureList                  // comma-separated figure names
 )
 
 var paramKinds = map[string]paramKind{
@@ -39,6 +43,8 @@ var paramKinds = map[string]paramKind{
 	"baseline_method": kindText, "candidate_method": kindText,
 	"baseline_tool": kindText, "candidate_tool": kindText, "baseline_key": kindText, "candidate_key": kindText,
 	"runs": kindRunList, "missing": kindFieldList, "purpose": kindPurpose,
+	"tool": kindText, "key": kindText, "precision": kindPrecision, "metrics": kindFigureList,
+	"baseline_source": kindSource, "candidate_source": kindSource,
 }
 
 // numericFields are provenance fields whose values are numbers and so are
@@ -154,8 +160,49 @@ func (l Locale) caveatParam(name, raw, field string) (string, error) {
 		return raw, nil
 	case kindFigure:
 		return l.Figure(raw), nil
+	case kindSource:
+		if s, err := l.Message("value_source.kind." + raw); err == nil {
+			return s, nil
+		}
+		return raw, nil
+	case kindPrecision:
+		return l.precision(raw), nil
+	case kindFigureList:
+		var out []string
+		for _, f := range splitList(raw) {
+			out = append(out, l.Figure(f))
+		}
+		return l.List(out), nil
 	}
 	return raw, nil
+}
+
+// precision shows a printed precision: "full", or "<decimals> <unit>".
+func (l Locale) precision(raw string) string {
+	n, unit, ok := strings.Cut(raw, " ")
+	d, err := strconv.Atoi(n)
+	if !ok || err != nil || d <= 0 {
+		return l.T("precision.full")
+	}
+	return l.T("precision.decimals", "n", l.Integer(d), "unit", unit)
+}
+
+// Origin says where a value comes from, in the locale: "recomputed from
+// 200 records" or "stated by vllm bench serve (mean_ttft_ms, full
+// precision), not recomputable".
+func (l Locale) Origin(o figures.Origin) string {
+	if !o.Stated() {
+		return l.T("value_source.recomputed", "n", l.Integer(o.Records))
+	}
+	prec := "full"
+	if o.Printed > 0 {
+		prec = strconv.Itoa(o.Printed) + " " + o.SourceUnit
+	}
+	key := o.Key
+	if key == "" {
+		key = "—"
+	}
+	return l.T("value_source.stated", "tool", o.Tool, "key", key, "precision", l.precision(prec))
 }
 
 // fieldValue shows one side's value of a field: "not recorded" when empty,

@@ -19,6 +19,8 @@ var sample = map[string]string{
 	"id": "nvidia-rtx-pro-6000", "checked": "2026-08-17", "age_days": "200", "max_days": "180",
 	"failed": "3", "sent": "2048", "short": "12", "completed": "2045",
 	"missing": "runtime.version,workload.concurrency|workload.request_rate",
+	"tool":    "vllm bench serve", "key": "output_throughput", "precision": "2 ms",
+	"baseline_source": "recomputed", "candidate_source": "stated", "metrics": "duration,ttft.p99",
 }
 
 func sampleCaveat(code string) caveat.Caveat {

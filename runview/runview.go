@@ -24,6 +24,9 @@ type Figure struct {
 	Stated     *float64 `json:"stated,omitempty"`
 	SourceKey  string   `json:"source_key,omitempty"`
 	Definition string   `json:"definition,omitempty"`
+	// Impossible, when set, says why the stated value cannot be a
+	// measurement (figures.ImpossibleStated): it is shown so, never as fine.
+	Impossible string `json:"impossible,omitempty"`
 }
 
 type ProvenanceRow struct {
@@ -63,9 +66,12 @@ type View struct {
 	// StatedChecks compare each figure the source tool stated with its
 	// recomputation; Caveats are the codes the run's own data raises.
 	StatedChecks []figures.StatedCheck `json:"stated_checks,omitempty"`
-	Caveats      []caveat.Caveat       `json:"caveats"`
-	Extra        []string              `json:"extra_keys,omitempty"`
-	Notes        []string              `json:"notes,omitempty"`
+	// Impossible lists the stated figures no run can produce (audit check
+	// plausibility.stated).
+	Impossible []figures.Impossible `json:"impossible,omitempty"`
+	Caveats    []caveat.Caveat      `json:"caveats"`
+	Extra      []string             `json:"extra_keys,omitempty"`
+	Notes      []string             `json:"notes,omitempty"`
 }
 
 // ProvenanceGroup is one line of show's provenance table: a field's value
@@ -164,11 +170,19 @@ func BuildWith(rec *store.RunRecord, reqs []benchrun.Request, d *figures.Derived
 	} else {
 		v.WindowBasis = "no per-request records: stated figures only"
 	}
+	v.Impossible = figures.ImpossibleStated(r)
+	impossible := map[string]string{}
+	for _, i := range v.Impossible {
+		if impossible[i.Metric] == "" {
+			impossible[i.Metric] = i.Reason
+		}
+	}
 	// The figures of the catalogue a run's view shows, recomputed beside
 	// the stated ones; a row with neither is left out.
 	for _, name := range figures.SummaryNames() {
 		m, _ := figures.ParseMetric(name)
-		row := Figure{Metric: name, Unit: m.Unit(), Stated: stated(name), SourceKey: key(name), Definition: m.Metric.Formula}
+		row := Figure{Metric: name, Unit: m.Unit(), Stated: stated(name), SourceKey: key(name), Definition: m.Metric.Formula,
+			Impossible: impossible[name]}
 		if f != nil {
 			row.Recomputed = FinitePtr(m.Of(f))
 		}

@@ -124,8 +124,22 @@ func sideText(v casestudy.Value, s figures.Side) string {
 		return fmt.Sprintf("external reference %s (captured %s, last checked %s: %s) %s", v.Reference,
 			r.Captured.Format("2006-01-02"), r.Checked.Format("2006-01-02"), vis, r.Source)
 	default:
-		return fmt.Sprintf("%s, %s: %s", quantity(v.Value, v.Unit), v.Basis, strings.Join(v.Runs, " "))
+		return fmt.Sprintf("%s, %s: %s; %s", quantity(v.Value, v.Unit), v.Basis, strings.Join(v.Runs, " "), sourcesText(v))
 	}
+}
+
+// sourcesText says where a value comes from: "recomputed from 200
+// records", "stated by guidellm (…), not recomputable", or per run when
+// there are several.
+func sourcesText(v casestudy.Value) string {
+	if len(v.Sources) == 1 {
+		return v.Sources[0].String()
+	}
+	var parts []string
+	for _, o := range v.Sources {
+		parts = append(parts, o.RunID+" "+o.String())
+	}
+	return strings.Join(parts, "; ")
 }
 
 func writeCaveats(w io.Writer, cs []caveat.Caveat, indent string) {

@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -22,8 +24,11 @@ func figuresCommand() *command {
 		long: `Evaluates a case-study spec (casestudy.yaml) against the archive: selects its runs by
 provenance, recomputes every figure from the per-request records, and prints the headline
 figures first, then the rest — each with the runs behind it, what was held fixed, the
-confounders, and the caveat codes the data raises. --json prints everything as one
-document.`,
+confounders, and the caveat codes the data raises. A summary-only run's figures are the
+ones its tool stated, and every value says where it came from ("recomputed from N
+records" or "stated by TOOL (key, precision), not recomputable"; --json: value_source).
+Runs that are not publishable are listed (docs/provenance.md). --json prints everything
+as one document.`,
 	}, runFigures)
 }
 
@@ -126,7 +131,13 @@ func writeResult(w io.Writer, r *casestudy.Result) {
 			writeSweep(w, r.Sweeps[n])
 		default:
 			v := r.Figures[n]
-			fmt.Fprintf(w, "%s\n  %s: %s (%s: %s)\n", n, strings.ReplaceAll(v.Metric, "_", " "), quantity(v.Value, v.Unit), v.Basis, strings.Join(v.Runs, " "))
+			fmt.Fprintf(w, "%s\n  %s: %s (%s: %s; %s)\n", n, strings.ReplaceAll(v.Metric, "_", " "), quantity(v.Value, v.Unit), v.Basis, strings.Join(v.Runs, " "), sourcesText(v))
+		}
+	}
+	if !r.Publishable() {
+		fmt.Fprintf(w, "\nNot publishable (docs/provenance.md, \"Publishable\")\n")
+		for _, id := range slices.Sorted(maps.Keys(r.Unpublishable)) {
+			fmt.Fprintf(w, "  run %s: missing %s\n", id, strings.Join(r.Unpublishable[id], ", "))
 		}
 	}
 	fmt.Fprintf(w, "\nCaveats of the case study\n")

@@ -4,7 +4,9 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/benchledger/benchledger/audit"
@@ -111,7 +113,17 @@ func runReport(ctx context.Context, e env, opts reportOptions, args []string) er
 			fmt.Fprintln(e.stderr, "note: the case study uses no runs: no audit page")
 		}
 	}
-	if opts.publish {
+	publishing := opts.publish
+	if !res.Publishable() {
+		// The one publishable rule (figures.Blockers): a run that breaks
+		// it never stands behind a recorded version.
+		for _, id := range slices.Sorted(maps.Keys(res.Unpublishable)) {
+			fmt.Fprintf(e.stderr, "warning: run %s is not publishable (missing %s): the report is rendered as a draft and no version is recorded\n",
+				id, strings.Join(res.Unpublishable[id], ", "))
+		}
+		publishing = false
+	}
+	if publishing {
 		ropt.Publication, err = recordPublication(ctx, a, res)
 	} else {
 		// The latest recorded version, if any, marked as a draft.

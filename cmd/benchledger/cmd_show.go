@@ -161,23 +161,51 @@ func writeRunText(e env, v *runview.View) {
 	}
 	fmt.Fprintln(w)
 
-	fmt.Fprintf(w, "\nFigures (recomputed from per-request records; window: %s; percentiles: linear)\n", v.WindowBasis)
+	if !strings.HasPrefix(v.WindowBasis, "no per-request records") {
+		fmt.Fprintf(w, "\nFigures (recomputed from per-request records; window: %s; percentiles: linear)\n", v.WindowBasis)
+	} else {
+		// A summary-only run: its figures are its tool's (docs/provenance.md,
+		// "Where a value comes from").
+		fmt.Fprintf(w, "\nFigures (no per-request records: stated figures only, by %s, not recomputable)\n", dash(v.SourceTool))
+	}
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "  metric\trecomputed\tstated by %s\n", dash(v.SourceTool))
 	for _, f := range v.Figures {
 		name := strings.ReplaceAll(f.Metric, "_", " ")
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", name, valueText(f.Recomputed, f.Unit), valueText(f.Stated, f.Unit))
+		st := valueText(f.Stated, f.Unit)
+		if f.Impossible != "" {
+			st += "  IMPOSSIBLE"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", name, valueText(f.Recomputed, f.Unit), st)
 	}
 	tw.Flush()
+	if len(v.Impossible) > 0 {
+		fmt.Fprintf(w, "\nImpossible stated figures (not measurements; audit check plausibility.stated fails)\n")
+		for _, i := range v.Impossible {
+			fmt.Fprintf(w, "  IMPOSSIBLE %s (%s): %s\n", i.Metric, i.Key, i.Reason)
+		}
+	}
 	if len(v.StatedChecks) > 0 {
-		bad := 0
+		bad, byDef := 0, 0
 		for _, c := range v.StatedChecks {
-			if !c.OK {
+			switch {
+			case c.Definitional != nil:
+				byDef++
+			case !c.OK:
 				bad++
 			}
 		}
-		fmt.Fprintf(w, "\nStated figures checked against the records: %d agree, %d disagree\n", len(v.StatedChecks)-bad, bad)
+		if byDef > 0 {
+			fmt.Fprintf(w, "\nStated figures checked against the records: %d agree, %d differ by the tool's definition, %d disagree\n", len(v.StatedChecks)-bad-byDef, byDef, bad)
+		} else {
+			fmt.Fprintf(w, "\nStated figures checked against the records: %d agree, %d disagree\n", len(v.StatedChecks)-bad, bad)
+		}
 		for _, c := range v.StatedChecks {
+			if d := c.Definitional; d != nil {
+				fmt.Fprintf(w, "  BY DEFINITION %s: stated %s, recomputed %s by ours (%s; the tool's: %s): %s\n", c.Metric,
+					valueText(runview.FinitePtr(c.Stated), c.Unit), valueText(runview.FinitePtr(c.Recomputed), c.Unit), d.Ours, d.Tools, c.Reason)
+				continue
+			}
 			if !c.OK {
 				fmt.Fprintf(w, "  DISAGREES %s: stated %s, recomputed %s (tolerance %s; %s)\n", c.Metric,
 					valueText(runview.FinitePtr(c.Stated), c.Unit), valueText(runview.FinitePtr(c.Recomputed), c.Unit), c.ToleranceBasis, c.Reason)

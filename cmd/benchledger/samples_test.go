@@ -144,13 +144,18 @@ func TestEverySampleIngests(t *testing.T) {
 			t.Errorf("integrity finding on the samples: %+v", f)
 		}
 	}
-	// The guidellm XPU sample is known to be inconsistent: its stated E2E
-	// latencies run past the records' last token; the audit says so.
+	// The guidellm XPU sample's stated E2E latencies run past the records'
+	// last token: guidellm ends them at request_end (docs/metrics.md,
+	// "Definitions of the tools"). The audit reports the difference of
+	// definition, recomputed from the raw file, not a failure.
 	found := false
 	for _, f := range d.Findings {
-		found = found || f.Check == "recompute.stated" && f.Run == ids["guidellm_v0.5.0dev_xpu_benchmarks.json"] && f.Params["metric"] == "e2el.mean"
+		if f.Run == ids["guidellm_v0.5.0dev_xpu_benchmarks.json"] && f.Severity == "fail" {
+			t.Errorf("a consistent guidellm report fails: %+v", f)
+		}
+		found = found || f.Check == "recompute.definition" && f.Severity == "info" && f.Run == ids["guidellm_v0.5.0dev_xpu_benchmarks.json"] && f.Params["metric"] == "e2el.mean"
 	}
 	if !found {
-		t.Errorf("the guidellm XPU sample's E2E disagreement must be reported: %v", ar.stdout)
+		t.Errorf("the guidellm XPU sample's E2E difference of definition must be reported: %v", ar.stdout)
 	}
 }

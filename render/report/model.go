@@ -18,6 +18,7 @@ import (
 	"github.com/yuin/goldmark/extension"
 
 	"github.com/benchledger/benchledger/casestudy"
+	"github.com/benchledger/benchledger/figures"
 	"github.com/benchledger/benchledger/locales"
 	"github.com/benchledger/benchledger/provenance"
 	"github.com/benchledger/benchledger/publish"
@@ -37,7 +38,10 @@ type link struct {
 type cmpRow struct {
 	Name, Metric                         string
 	Baseline, Candidate, Abs, Pct, Ratio Num
-	Confounders                          []string
+	// BaselineSource and CandidateSource say where each value comes from
+	// (recomputed from N records, or stated by a tool).
+	BaselineSource, CandidateSource string
+	Confounders                     []string
 }
 
 type nodeRow struct {
@@ -55,6 +59,7 @@ type sweepRow struct {
 type figRow struct {
 	Name, Metric string
 	Value        Num
+	Source       string // where the value comes from
 	Runs         []string
 }
 
@@ -400,7 +405,8 @@ func (b *builder) tables(l locales.Locale, p *page) {
 		case r.Comparisons[n] != nil:
 			c := r.Comparisons[n]
 			row := cmpRow{Name: n, Metric: l.Figure(c.Comparison.Metric), Baseline: b.num(l, n+".baseline"), Candidate: b.num(l, n+".candidate"),
-				Abs: b.num(l, n+".abs"), Pct: b.num(l, n+".pct"), Ratio: b.num(l, n+".ratio")}
+				Abs: b.num(l, n+".abs"), Pct: b.num(l, n+".pct"), Ratio: b.num(l, n+".ratio"),
+				BaselineSource: sourceText(l, c.Baseline), CandidateSource: sourceText(l, c.Candidate)}
 			for _, f := range c.Comparison.Confounders {
 				row.Confounders = append(row.Confounders, confounder(l, f.Field, f.Baseline, f.Candidate))
 			}
@@ -421,10 +427,45 @@ func (b *builder) tables(l locales.Locale, p *page) {
 				Next: b.optNum(l, n+".next.throughput"), Gain: b.optNum(l, n+".step.gain"), Growth: b.optNum(l, n+".step.latency_growth")})
 		default:
 			if f, ok := r.Figures[n]; ok {
-				p.Figures = append(p.Figures, figRow{Name: n, Metric: l.Figure(f.Metric), Value: b.num(l, n), Runs: f.Runs})
+				p.Figures = append(p.Figures, figRow{Name: n, Metric: l.Figure(f.Metric), Value: b.num(l, n), Source: sourceText(l, f), Runs: f.Runs})
 			}
 		}
 	}
+}
+
+// sourceText says where a value comes from, in the page's language: one
+// phrase per distinct origin of the runs behind it ("recomputed from 200
+// records", "stated by guidellm (…), not recomputable"); "" for an
+// external reference, whose column says what it is.
+func sourceText(l locales.Locale, v casestudy.Value) string {
+	if v.Reference != "" {
+		return ""
+	}
+	var parts []string
+	for _, o := range v.Sources {
+		if t := l.Origin(o); !slices.Contains(parts, t) {
+			parts = append(parts, t)
+		}
+	}
+	return l.List(parts)
+}
+
+// anyStated reports whether a value of the case study rests on a stated
+// figure.
+func anyStated(r *casestudy.Result) bool {
+	vals := []casestudy.Value{}
+	for _, f := range r.Figures {
+		vals = append(vals, f)
+	}
+	for _, c := range r.Comparisons {
+		vals = append(vals, c.Baseline, c.Candidate)
+	}
+	for _, v := range vals {
+		if v.Reference == "" && v.ValueSource == figures.SourceStated {
+			return true
+		}
+	}
+	return false
 }
 
 func confounder(l locales.Locale, field, base, cand string) string {
@@ -604,6 +645,9 @@ func (b *builder) methodology(l locales.Locale, p *page) {
 	dates.Items = append(dates.Items, it)
 	p.Methodology = append(p.Methodology, dates)
 	p.Definitions = []string{l.T("method.throughput_definition")}
+	if anyStated(b.res) {
+		p.Definitions = append(p.Definitions, l.T("method.stated_definition"))
+	}
 	if len(b.res.Nodes) > 0 {
 		p.Definitions = append(p.Definitions, l.T("method.node_definition"))
 	}

@@ -348,6 +348,9 @@ func (b *builder) langPages(l locales.Locale, summaries []store.RunSummary, rows
 		}
 		if r.Throughput != nil {
 			row.ThroughputText = l.Number(*r.Throughput, 0)
+			if r.ThroughputSource == figures.SourceStated {
+				row.ThroughputText += " (" + l.T("value_source.kind.stated") + ")"
+			}
 			row.ThroughputSort = fmt.Sprintf("%.6f", *r.Throughput)
 		}
 		switch {

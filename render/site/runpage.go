@@ -28,21 +28,23 @@ import (
 // unchanged run is not read again. Texts are the archive's own (no
 // language); the page localises the headings and yes/no.
 type runRow struct {
-	key         string
-	ID          string   `json:"id"`
-	Campaign    string   `json:"campaign,omitempty"`
-	Role        string   `json:"role,omitempty"`
-	Model       string   `json:"model,omitempty"`
-	Engine      string   `json:"engine,omitempty"`
-	Version     string   `json:"version,omitempty"`
-	GPU         string   `json:"gpu,omitempty"`
-	Date        string   `json:"date,omitempty"`
-	Workload    string   `json:"workload,omitempty"`
-	Requests    int64    `json:"requests"`
-	Throughput  *float64 `json:"throughput,omitempty"` // recomputed output tok/s
-	Publishable bool     `json:"publishable"`
-	Fails       int      `json:"fails"`
-	Warns       int      `json:"warns"`
+	key        string
+	ID         string   `json:"id"`
+	Campaign   string   `json:"campaign,omitempty"`
+	Role       string   `json:"role,omitempty"`
+	Model      string   `json:"model,omitempty"`
+	Engine     string   `json:"engine,omitempty"`
+	Version    string   `json:"version,omitempty"`
+	GPU        string   `json:"gpu,omitempty"`
+	Date       string   `json:"date,omitempty"`
+	Workload   string   `json:"workload,omitempty"`
+	Requests   int64    `json:"requests"`
+	Throughput *float64 `json:"throughput,omitempty"` // output tok/s, recomputed or else stated
+	// ThroughputSource says which: "recomputed" or "stated".
+	ThroughputSource string `json:"throughput_source,omitempty"`
+	Publishable      bool   `json:"publishable"`
+	Fails            int    `json:"fails"`
+	Warns            int    `json:"warns"`
 }
 
 // workloadText sums up a run's request spec in the archive's own terms
@@ -148,7 +150,11 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 		Requests: s.RequestCount, Publishable: s.Publishable}
 	for _, f := range d.view.Figures {
 		if f.Metric == "output_throughput" {
-			row.Throughput = f.Recomputed
+			row.Throughput, row.ThroughputSource = f.Recomputed, figures.SourceRecomputed
+			if f.Recomputed == nil && f.Stated != nil && f.Impossible == "" {
+				// A summary-only run: its tool's figure, marked as such.
+				row.Throughput, row.ThroughputSource = f.Stated, figures.SourceStated
+			}
 		}
 	}
 	if row.Requests < 0 && d.view.Completion.Sent >= 0 {

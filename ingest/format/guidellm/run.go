@@ -630,6 +630,23 @@ func (rb *glRunBuilder) records() {
 		}
 	}
 	rb.run.Requests, rb.run.HasRequests = out, true
+	// guidellm's own E2E latency (request_latency) ends at request_end,
+	// after the stream closed; the records end at the last token. The
+	// audit recomputes guidellm's figures under its own definition from
+	// these (docs/metrics.md, "Definitions of the tools").
+	tt := &benchrun.ToolTimes{Latency: make([]float64, len(reqs)), WindowStart: benchrun.Unknown, WindowEnd: benchrun.Unknown}
+	for i, q := range reqs {
+		tt.Latency[i] = benchrun.Unknown
+		if benchrun.IsKnown(q.end) && benchrun.IsKnown(q.start) && q.end >= q.start {
+			tt.Latency[i] = q.end - q.start
+		}
+	}
+	if sm := rb.b.node.get("scheduler_metrics"); sm != nil {
+		if ms, me := sm.get("measure_start_time"), sm.get("measure_end_time"); ms.finite() && me.finite() {
+			tt.WindowStart, tt.WindowEnd = ms.num, me.num
+		}
+	}
+	rb.run.ToolTimes = tt
 	rb.run.FormatVariant += ", request samples"
 	var tail float64
 	tails := 0
