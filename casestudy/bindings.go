@@ -24,12 +24,12 @@ const (
 // Binding is one named value a narrative may use as {{name}}. The value is
 // the computed one, unrounded; Decimals and Kind say how a locale writes it.
 type Binding struct {
-	Value    float64
-	Kind     Kind
-	Unit     string // quantity unit ("tok/s", "s", ...)
-	Decimals int
-	Signed   bool      // percent: "+" on positive values
-	Time     time.Time // date kind: the date (Value is its Unix time)
+	Value    float64   `json:"value"`
+	Kind     Kind      `json:"kind"`
+	Unit     string    `json:"unit"` // quantity unit ("tok/s", "s", ...)
+	Decimals int       `json:"decimals"`
+	Signed   bool      `json:"signed"` // percent: "+" on positive values
+	Time     time.Time `json:"time"`   // date kind: the date (Value is its Unix time)
 }
 
 // Format writes the value in the locale.

@@ -132,7 +132,7 @@ type Source interface {
 
 // Options tune an evaluation.
 type Options struct {
-	Caveats caveat.Options
+	Caveats caveat.Options `json:"caveats"`
 }
 
 type runInfo struct {

@@ -18,8 +18,8 @@ import (
 // Parameter values are machine text: numbers in Go's shortest decimal form
 // ("20.04", "8388608"), dates as YYYY-MM-DD, lists comma-separated.
 type Caveat struct {
-	Code   string
-	Params map[string]string
+	Code   string            `json:"code"`
+	Params map[string]string `json:"params"`
 }
 
 // Codes. The comment after each names its parameters; Params holds the same
@@ -137,14 +137,14 @@ const (
 type Options struct {
 	// InteractiveLatency is the median latency (s) above which a
 	// recommended operating point is flagged; 0 means 10 s.
-	InteractiveLatency float64
+	InteractiveLatency float64 `json:"interactive_latency"`
 	// MaxReferenceAgeDays is how long since its last re-check an external
 	// reference stays fresh; 0 means 180 days.
-	MaxReferenceAgeDays int
+	MaxReferenceAgeDays int `json:"max_reference_age_days"`
 	// Now is the report date, for the age of external references. When zero
 	// no staleness is judged: a caveat must not depend on the clock of the
 	// machine that renders it.
-	Now time.Time
+	Now time.Time `json:"now"`
 }
 
 func (o Options) interactive() float64 {

@@ -15,13 +15,13 @@ type Metric struct {
 	// Definition is its name, canonical unit and formula (docs/metrics.md).
 	// The name of a Family is the family's: "ttft" of "ttft.p99".
 	Definition
-	Class     Class
-	Direction Direction // 0: neither way is better
+	Class     Class     `json:"class"`
+	Direction Direction `json:"direction"` // 0: neither way is better
 	// Value reads a single figure from a run's figures; Family reads the
 	// per-request statistics of a family, which a name picks one of
 	// (ParseMetric). Exactly one is set.
-	Value  func(*RunFigures) float64
-	Family func(*RunFigures) Stat
+	Value  func(*RunFigures) float64 `json:"value"`
+	Family func(*RunFigures) Stat    `json:"family"`
 }
 
 // Class says what kind of quantity a metric is.
@@ -78,12 +78,12 @@ var Catalogue = []Metric{
 // value is read from the run's sorted records by the run's percentile
 // method, so no percentile needs to be computed in advance.
 type MetricName struct {
-	Metric *Metric
+	Metric *Metric `json:"metric"`
 	// Stat is the statistic of a family as written ("median", "p99.9");
 	// "" for a single figure.
-	Stat string
+	Stat string `json:"stat"`
 	// P is the percentile Stat names (50 for "median"); 0 otherwise.
-	P float64
+	P float64 `json:"p"`
 }
 
 // percentileRE is a percentile statistic: p, then a plain decimal.

@@ -13,14 +13,16 @@ import (
 
 // Change is a relative change between two values of one figure.
 type Change struct {
-	Baseline, Candidate float64
-	Abs                 float64 // Candidate − Baseline
-	Pct                 float64 // (Candidate − Baseline) / Baseline × 100; NaN when Baseline is 0
-	Ratio               float64 // Candidate / Baseline (2.32x); NaN when Baseline is 0
-	Direction           Direction
+	Baseline  float64   `json:"baseline"`
+	Candidate float64   `json:"candidate"`
+	Abs       float64   `json:"abs"`   // Candidate − Baseline
+	Pct       float64   `json:"pct"`   // (Candidate − Baseline) / Baseline × 100; NaN when Baseline is 0
+	Ratio     float64   `json:"ratio"` // Candidate / Baseline (2.32x); NaN when Baseline is 0
+	Direction Direction `json:"direction"`
 	// Improved: the candidate is better in Direction (higher throughput,
 	// lower latency); Regressed: worse. Neither when equal or Direction unknown.
-	Improved, Regressed bool
+	Improved  bool `json:"improved"`
+	Regressed bool `json:"regressed"`
 }
 
 // NewChange computes the change from base to cand.
@@ -66,15 +68,17 @@ var (
 // FieldDiff is one provenance field on both sides; "" where a side does not
 // state it.
 type FieldDiff struct {
-	Field, Baseline, Candidate string
+	Field     string `json:"field"`
+	Baseline  string `json:"baseline"`
+	Candidate string `json:"candidate"`
 }
 
 // ProvDiff sorts the comparison fields by what happened to them.
 type ProvDiff struct {
-	Fixed   []FieldDiff // stated on both sides, equal
-	Changed []FieldDiff // stated on both sides, different
-	Unknown []FieldDiff // stated on one side only: cannot say it was held fixed
-	Absent  []string    // stated on neither side
+	Fixed   []FieldDiff `json:"fixed"`   // stated on both sides, equal
+	Changed []FieldDiff `json:"changed"` // stated on both sides, different
+	Unknown []FieldDiff `json:"unknown"` // stated on one side only: cannot say it was held fixed
+	Absent  []string    `json:"absent"`  // stated on neither side
 }
 
 func sameValue(field, a, b string) bool {
@@ -134,37 +138,44 @@ func LoadMode(prov map[string]string) string {
 // elsewhere, kept with where and when it was captured and whether its source
 // still shows it.
 type ExternalReference struct {
-	ID, Figure, Unit, Source, Title string
-	Value                           float64
-	Captured, Checked               time.Time // capture date; last re-check of the source
-	Visible                         bool      // still shown at Source at the last re-check
-	Provenance                      map[string]string
+	ID         string            `json:"id"`
+	Figure     string            `json:"figure"`
+	Unit       string            `json:"unit"`
+	Source     string            `json:"source"`
+	Title      string            `json:"title"`
+	Value      float64           `json:"value"`
+	Captured   time.Time         `json:"captured"`
+	Checked    time.Time         `json:"checked"` // capture date; last re-check of the source
+	Visible    bool              `json:"visible"` // still shown at Source at the last re-check
+	Provenance map[string]string `json:"provenance"`
 }
 
 // Side is one side of a comparison: our run (or repeat set), or an
 // external reference.
 type Side struct {
-	RunID string
-	Value float64
-	Unit  string
+	RunID string  `json:"run_id"`
+	Value float64 `json:"value"`
+	Unit  string  `json:"unit"`
 	// N is the number of measurements behind Value; 0 means one for a run.
-	N int
+	N int `json:"n"`
 	// Values are the repeat values, when there are several, for a
 	// significance test.
-	Values           []float64
-	Provenance       map[string]string
-	PercentileMethod string // method behind Value, for percentile figures
-	Clock            benchrun.Clock
-	Reference        *ExternalReference // set for an external reference
+	Values           []float64          `json:"values"`
+	Provenance       map[string]string  `json:"provenance"`
+	PercentileMethod string             `json:"percentile_method"` // method behind Value, for percentile figures
+	Clock            benchrun.Clock     `json:"clock"`
+	Reference        *ExternalReference `json:"reference"` // set for an external reference
 	// SourceTool is the client that measured the run; SourceKey the key
 	// under which it stated the compared metric ("mean_tpot_ms",
 	// "inter_token_latency.avg"; "" when it did not), and
 	// SourcePercentileMethod how it computed its percentiles. They say what
 	// the client's own number meant; Value is recomputed from records.
-	SourceTool, SourceKey, SourcePercentileMethod string
+	SourceTool             string `json:"source_tool"`
+	SourceKey              string `json:"source_key"`
+	SourcePercentileMethod string `json:"source_percentile_method"`
 	// ValueSource is SourceRecomputed or SourceStated (a summary-only run:
 	// Value is what its tool stated); "" for an external reference.
-	ValueSource string
+	ValueSource string `json:"value_source"`
 }
 
 // ReferenceSide makes a comparison side of an external reference.
@@ -178,54 +189,55 @@ func (s Side) IsReference() bool { return s.Reference != nil }
 
 // ComparisonSpec declares what a comparison is about.
 type ComparisonSpec struct {
-	Metric string
+	Metric string `json:"metric"`
 	// Direction of the metric; 0 means DirectionOf(Metric).
-	Direction Direction
+	Direction Direction `json:"direction"`
 	// Intended are the provenance fields the comparison sets out to vary
 	// (e.g. runtime.server_args for a scheduler-tuning comparison). Every
 	// other changed field is a confounder. Naming workload.concurrency or
 	// workload.request_rate also intends a load-mode change.
-	Intended []string
+	Intended []string `json:"intended"`
 	// Fields to compare; nil means ComparisonFields.
-	Fields []string
+	Fields []string `json:"fields"`
 }
 
 // Comparison is a baseline-vs-candidate figure with what was held fixed and
 // what changed.
 type Comparison struct {
-	Metric              string
-	Unit                string
-	Baseline, Candidate Side
-	Change              Change
-	Intended            []string
+	Metric    string   `json:"metric"`
+	Unit      string   `json:"unit"`
+	Baseline  Side     `json:"baseline"`
+	Candidate Side     `json:"candidate"`
+	Change    Change   `json:"change"`
+	Intended  []string `json:"intended"`
 	// IntendedUnchanged are intended fields that did not change: the
 	// comparison does not show what it set out to.
-	IntendedUnchanged []string
-	Fixed             []FieldDiff
-	Changed           []FieldDiff // including intended ones
-	Unknown           []FieldDiff
-	Absent            []string
+	IntendedUnchanged []string    `json:"intended_unchanged"`
+	Fixed             []FieldDiff `json:"fixed"`
+	Changed           []FieldDiff `json:"changed"` // including intended ones
+	Unknown           []FieldDiff `json:"unknown"`
+	Absent            []string    `json:"absent"`
 	// Confounders are changed fields that were not intended, in field order.
-	Confounders []FieldDiff
+	Confounders []FieldDiff `json:"confounders"`
 	// PercentileMethodDiffers is set for a percentile figure whose two sides
 	// used different percentile methods.
-	PercentileMethodDiffers bool
+	PercentileMethodDiffers bool `json:"percentile_method_differs"`
 	// ClocksComparable is false when both sides are runs whose windows come
 	// from different clocks (one from send times, one from a tool's stated
 	// duration; or epoch against monotonic).
-	ClocksComparable bool
+	ClocksComparable bool `json:"clocks_comparable"`
 	// SourcesMixed is set when one run side is recomputed from records and
 	// the other stated by its tool: the change sets a figure by our
 	// definition against one by the tool's.
-	SourcesMixed bool
+	SourcesMixed bool `json:"sources_mixed"`
 	// Significance is set when both sides carry repeat values.
-	Significance *Significance
+	Significance *Significance `json:"significance"`
 	// SourceDefinitionsDiffer is set when the two runs come from different
 	// clients: each states the metric under its own name and definition
 	// (vLLM's TPOT against AIPerf's inter-token latency, guidellm's
 	// nearest-rank percentiles against interpolated ones), so their own
 	// summaries are not comparable even though Value is recomputed alike.
-	SourceDefinitionsDiffer bool
+	SourceDefinitionsDiffer bool `json:"source_definitions_differ"`
 }
 
 // Compare builds a comparison. It refuses sides in different units and

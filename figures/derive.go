@@ -11,9 +11,9 @@ import (
 // recomputed from its records (nil without records) and its stated figures
 // checked against them.
 type Derived struct {
-	Effective map[string]string
-	Figures   *RunFigures
-	Stated    StatedAudit
+	Effective map[string]string `json:"effective"`
+	Figures   *RunFigures       `json:"figures"`
+	Stated    StatedAudit       `json:"stated"`
 }
 
 // Derive computes a run's Derived from its records reqs (the run's own, or

@@ -17,9 +17,9 @@ import (
 
 // Definition names how a figure is computed; the same text is in docs/metrics.md.
 type Definition struct {
-	Name    string
-	Unit    string
-	Formula string
+	Name    string `json:"name"`
+	Unit    string `json:"unit"`
+	Formula string `json:"formula"`
 }
 
 // Definitions of the computed figures, keyed by name: the Catalogue's
@@ -61,16 +61,16 @@ var Percentiles = []float64{50, 90, 95, 99}
 
 // Stat summarises one latency metric over requests.
 type Stat struct {
-	N      int
-	Mean   float64
-	Std    float64 // population standard deviation (ddof 0), as vLLM and guidellm state it
-	Median float64 // the 50th percentile by Method
-	Min    float64
-	Max    float64
+	N      int     `json:"n"`
+	Mean   float64 `json:"mean"`
+	Std    float64 `json:"std"`    // population standard deviation (ddof 0), as vLLM and guidellm state it
+	Median float64 `json:"median"` // the 50th percentile by Method
+	Min    float64 `json:"min"`
+	Max    float64 `json:"max"`
 	// Method is the percentile method of Median and P.
-	Method PercentileMethod
+	Method PercentileMethod `json:"method"`
 	// P maps a percentile (e.g. 99, 99.9) to its value by Method.
-	P map[float64]float64
+	P map[float64]float64 `json:"p"`
 
 	// sorted keeps the values so that another method or percentile can be
 	// read later (a stated-figure check against a tool with its own method)
@@ -99,9 +99,9 @@ func (s Stat) Percentile(p float64, m PercentileMethod) float64 {
 type Options struct {
 	// Percentiles to compute for each latency metric; nil means the package
 	// default Percentiles. Any p in [0, 100], e.g. 99.9.
-	Percentiles []float64
+	Percentiles []float64 `json:"percentiles"`
 	// Method is the percentile method; "" means MethodLinear.
-	Method PercentileMethod
+	Method PercentileMethod `json:"method"`
 }
 
 // RunFigures are one run's figures: recomputed from its per-request
@@ -111,36 +111,41 @@ type RunFigures struct {
 	// Source is SourceRecomputed or SourceStated (OriginOf says it per
 	// value). Tool and StatedFrom are set for stated figures: the client
 	// and the stated figure each value was read from, by metric name.
-	Source     string
-	Tool       string
-	StatedFrom map[string]benchrun.Stated
+	Source     string                     `json:"source"`
+	Tool       string                     `json:"tool"`
+	StatedFrom map[string]benchrun.Stated `json:"stated_from"`
 
-	Sent, Completed, Failed int
+	Sent      int `json:"sent"`
+	Completed int `json:"completed"`
+	Failed    int `json:"failed"`
 	// Short counts completed requests that produced fewer tokens than a
 	// fixed requested output length; -1 when the length is not fixed/known.
-	Short int
+	Short int `json:"short"`
 
 	// WindowBasis says where the window came from: "per-request records"
 	// (first send to last completion) or "stated duration" when the source
 	// recorded no send times.
-	WindowBasis string
-	Window      float64
-	WindowStart float64 // on the run's clock; Unknown for a stated duration
+	WindowBasis string  `json:"window_basis"`
+	Window      float64 `json:"window"`
+	WindowStart float64 `json:"window_start"` // on the run's clock; Unknown for a stated duration
 
-	OutputTokens, InputTokens int64
+	OutputTokens int64 `json:"output_tokens"`
+	InputTokens  int64 `json:"input_tokens"`
 
-	OutputThroughput     float64
-	TotalTokenThroughput float64
-	RequestThroughput    float64
-	AchievedConcurrency  float64
+	OutputThroughput     float64 `json:"output_throughput"`
+	TotalTokenThroughput float64 `json:"total_token_throughput"`
+	RequestThroughput    float64 `json:"request_throughput"`
+	AchievedConcurrency  float64 `json:"achieved_concurrency"`
 
 	// PercentileMethod and Percentiles record how the latency statistics
 	// were computed.
-	PercentileMethod PercentileMethod
-	Percentiles      []float64
+	PercentileMethod PercentileMethod `json:"percentile_method"`
+	Percentiles      []float64        `json:"percentiles"`
 
-	TTFT, TPOT, E2EL Stat
-	ITLMean          float64
+	TTFT    Stat    `json:"ttft"`
+	TPOT    Stat    `json:"tpot"`
+	E2EL    Stat    `json:"e2_el"`
+	ITLMean float64 `json:"itl_mean"`
 }
 
 // Window bases.

@@ -16,11 +16,11 @@ import (
 // evidence of a broken summary, not a measurement (docs/audit.md,
 // plausibility.stated).
 type Impossible struct {
-	Metric string  // canonical name, e.g. "duration", "ttft.p99"
-	Key    string  // the key in the file
-	Value  float64 // canonical unit
-	Unit   string
-	Reason string
+	Metric string  `json:"metric"` // canonical name, e.g. "duration", "ttft.p99"
+	Key    string  `json:"key"`    // the key in the file
+	Value  float64 `json:"value"`  // canonical unit
+	Unit   string  `json:"unit"`
+	Reason string  `json:"reason"`
 }
 
 // statedRates are the stated rates, in tokens or requests per second.

@@ -14,12 +14,12 @@ import (
 // ReplicaRun is one client run of a node measurement: replica k of n, each
 // serving instance loaded by its own client at the same time.
 type ReplicaRun struct {
-	RunID    string
-	Clock    benchrun.Clock
-	Host     string // where the client ran (measurement.client_host)
-	Requests []benchrun.Request
-	Replica  int // k, from 1
-	Of       int // n
+	RunID    string             `json:"run_id"`
+	Clock    benchrun.Clock     `json:"clock"`
+	Host     string             `json:"host"` // where the client ran (measurement.client_host)
+	Requests []benchrun.Request `json:"requests"`
+	Replica  int                `json:"replica"` // k, from 1
+	Of       int                `json:"of"`      // n
 }
 
 // NodeOptions relax Node's refusals where the caller knows more.
@@ -27,47 +27,58 @@ type NodeOptions struct {
 	// OneClientProcess states that every replica's requests were sent by one
 	// client process, so its monotonic start times compare across replicas.
 	// Needed (with one non-empty Host on every replica) for monotonic clocks.
-	OneClientProcess bool
+	OneClientProcess bool `json:"one_client_process"`
 	// AllowFailures aggregates replicas with failed requests, reporting the
 	// failures, instead of refusing them.
-	AllowFailures bool
+	AllowFailures bool `json:"allow_failures"`
 	// FixedOutput is the requested fixed output length, to count short
 	// outputs per replica; 0 when outputs were not fixed.
-	FixedOutput int
+	FixedOutput int `json:"fixed_output"`
 }
 
 // ReplicaFigures are one replica's own figures within a node result.
 type ReplicaFigures struct {
-	RunID                          string
-	Replica, Of                    int
-	Host                           string
-	Sent, Completed, Failed, Short int // Short is -1 when the length is not fixed
-	OutputTokens                   int64
+	RunID        string `json:"run_id"`
+	Replica      int    `json:"replica"`
+	Of           int    `json:"of"`
+	Host         string `json:"host"`
+	Sent         int    `json:"sent"`
+	Completed    int    `json:"completed"`
+	Failed       int    `json:"failed"`
+	Short        int    `json:"short"` // Short is -1 when the length is not fixed
+	OutputTokens int64  `json:"output_tokens"`
 	// Start and End are the replica's own first send and last completion on
 	// its clock; Window = End − Start; OutputThroughput over its own window.
-	Start, End, Window float64
-	OutputThroughput   float64
+	Start            float64 `json:"start"`
+	End              float64 `json:"end"`
+	Window           float64 `json:"window"`
+	OutputThroughput float64 `json:"output_throughput"`
 }
 
 // NodeResult is a node's throughput over the common wall-clock window.
 type NodeResult struct {
-	Replicas int // n
-	Clock    benchrun.Clock
+	Replicas int            `json:"replicas"` // n
+	Clock    benchrun.Clock `json:"clock"`
 	// The common window: earliest send to latest completion over all replicas.
-	WindowStart, WindowEnd, Window float64
-	Sent, Completed, Failed, Short int
-	OutputTokens                   int64
+	WindowStart  float64 `json:"window_start"`
+	WindowEnd    float64 `json:"window_end"`
+	Window       float64 `json:"window"`
+	Sent         int     `json:"sent"`
+	Completed    int     `json:"completed"`
+	Failed       int     `json:"failed"`
+	Short        int     `json:"short"`
+	OutputTokens int64   `json:"output_tokens"`
 	// OutputThroughput = OutputTokens / Window: the node figure.
-	OutputThroughput float64
+	OutputThroughput float64 `json:"output_throughput"`
 	// SumOfRates adds per-replica rates timed over their own windows. It is
 	// not a node figure; it is computed to show how much it would overstate
 	// (Overstatement, % over OutputThroughput).
-	SumOfRates    float64
-	Overstatement float64
-	PerReplica    []ReplicaFigures // in replica order
+	SumOfRates    float64          `json:"sum_of_rates"`
+	Overstatement float64          `json:"overstatement"`
+	PerReplica    []ReplicaFigures `json:"per_replica"` // in replica order
 	// FailuresAllowed records that NodeOptions.AllowFailures let failed
 	// requests through (Failed then says how many).
-	FailuresAllowed bool
+	FailuresAllowed bool `json:"failures_allowed"`
 }
 
 // ErrNoReplicas is returned by Node for an empty replica set.
@@ -76,9 +87,9 @@ var ErrNoReplicas = errors.New("node: no replica runs")
 // ReplicaClockError refuses a replica whose start times cannot be placed on
 // a clock shared with the other replicas.
 type ReplicaClockError struct {
-	RunID  string
-	Clock  benchrun.Clock
-	Reason string
+	RunID  string         `json:"run_id"`
+	Clock  benchrun.Clock `json:"clock"`
+	Reason string         `json:"reason"`
 }
 
 func (e *ReplicaClockError) Error() string {
@@ -92,10 +103,10 @@ func (e *ReplicaClockError) Error() string {
 // ReplicaNumberingError refuses a replica set that is not replicas 1..n of
 // one n: a gap, a duplicate, mixed n, or no numbering.
 type ReplicaNumberingError struct {
-	RunID   string // the offending replica, when one is to blame
-	Of      int
-	Missing []int
-	Reason  string
+	RunID   string `json:"run_id"` // the offending replica, when one is to blame
+	Of      int    `json:"of"`
+	Missing []int  `json:"missing"`
+	Reason  string `json:"reason"`
 }
 
 func (e *ReplicaNumberingError) Error() string {
@@ -109,9 +120,9 @@ func (e *ReplicaNumberingError) Error() string {
 // ReplicaTimingError refuses a replica without the times a window needs, or
 // replicas whose windows do not overlap (they were not measured together).
 type ReplicaTimingError struct {
-	RunID  string
-	Other  string // the replica it does not overlap, for an overlap refusal
-	Reason string
+	RunID  string `json:"run_id"`
+	Other  string `json:"other"` // the replica it does not overlap, for an overlap refusal
+	Reason string `json:"reason"`
 }
 
 func (e *ReplicaTimingError) Error() string {
@@ -124,8 +135,9 @@ func (e *ReplicaTimingError) Error() string {
 // ReplicaFailuresError refuses a replica with failed requests (unless
 // NodeOptions.AllowFailures).
 type ReplicaFailuresError struct {
-	RunID        string
-	Failed, Sent int
+	RunID  string `json:"run_id"`
+	Failed int    `json:"failed"`
+	Sent   int    `json:"sent"`
 }
 
 func (e *ReplicaFailuresError) Error() string {
@@ -297,13 +309,14 @@ func replicaFigures(r ReplicaRun, fixed int) (ReplicaFigures, error) {
 
 // Scaling is a scaling efficiency: node / (replicas × single).
 type Scaling struct {
-	Node      float64 // node throughput
-	NodeRef   string  // the node figure's run or group id
-	Single    float64 // single-replica throughput
-	SingleRun string  // the single-replica reference run id
-	Replicas  int
+	Node      float64 `json:"node"`       // node throughput
+	NodeRef   string  `json:"node_ref"`   // the node figure's run or group id
+	Single    float64 `json:"single"`     // single-replica throughput
+	SingleRun string  `json:"single_run"` // the single-replica reference run id
+	Replicas  int     `json:"replicas"`
 	// Efficiency is the ratio (0.9931); Pct the same in percent (99.31).
-	Efficiency, Pct float64
+	Efficiency float64 `json:"efficiency"`
+	Pct        float64 `json:"pct"`
 }
 
 // ScalingEfficiency = node / (replicas × single). The single-replica run

@@ -58,8 +58,8 @@ func DirectionOf(metric string) Direction {
 
 // Measurement is one figure of one run.
 type Measurement struct {
-	RunID string
-	Value float64
+	RunID string  `json:"run_id"`
+	Value float64 `json:"value"`
 }
 
 // DefaultConfidence is the confidence level of repeat intervals.
@@ -68,16 +68,19 @@ const DefaultConfidence = 0.95
 // Interval is a median with its distribution-free confidence interval
 // (benchmath AssumeNothing); Lo/Hi are ±Inf when n is too small.
 type Interval struct {
-	Center, Lo, Hi, Confidence float64
+	Center     float64 `json:"center"`
+	Lo         float64 `json:"lo"`
+	Hi         float64 `json:"hi"`
+	Confidence float64 `json:"confidence"`
 }
 
 // StatWarning is a benchmath warning as data: Code says which condition
 // (WarnTooFewForCI, WarnTooFewToCompare, WarnTest), Need the sample count
 // that would lift it (0 when unknown), Text benchmath's English message.
 type StatWarning struct {
-	Code string
-	Need int
-	Text string
+	Code string `json:"code"`
+	Need int    `json:"need"`
+	Text string `json:"text"`
 }
 
 // Warning codes.
@@ -105,25 +108,25 @@ func warningsOf(errs []error, code string) []StatWarning {
 
 // RepeatStats summarise repeated runs of one configuration.
 type RepeatStats struct {
-	N         int
-	Direction Direction
+	N         int       `json:"n"`
+	Direction Direction `json:"direction"`
 	// Values are in the order given; RunIDs beside them.
-	Values []float64
-	RunIDs []string
-	Min    float64
-	Median float64
-	Max    float64
+	Values []float64 `json:"values"`
+	RunIDs []string  `json:"run_ids"`
+	Min    float64   `json:"min"`
+	Median float64   `json:"median"`
+	Max    float64   `json:"max"`
 	// Conservative is the value a capacity claim uses: Min for
 	// HigherIsBetter, Max for LowerIsBetter; ConservativeRun is its run.
-	Conservative    float64
-	ConservativeRun string
+	Conservative    float64 `json:"conservative"`
+	ConservativeRun string  `json:"conservative_run"`
 	// Best is the value a best-of-n report would pick; shown only to say
 	// how much it differs from Conservative.
-	Best float64
+	Best float64 `json:"best"`
 	// Summary is benchmath's median and confidence interval; Warnings hold
 	// its conditions (too few samples for an interval) as data.
-	Summary  Interval
-	Warnings []StatWarning
+	Summary  Interval      `json:"summary"`
+	Warnings []StatWarning `json:"warnings"`
 }
 
 // Single reports that the figure rests on one measurement.
@@ -171,11 +174,12 @@ func Repeats(ms []Measurement, dir Direction) (RepeatStats, error) {
 // Significance is a Mann–Whitney U test between two groups of repeats
 // (benchmath AssumeNothing.Compare).
 type Significance struct {
-	P           float64
-	N1, N2      int
-	Alpha       float64
-	Significant bool // P ≤ Alpha
-	Warnings    []StatWarning
+	P           float64       `json:"p"`
+	N1          int           `json:"n1"`
+	N2          int           `json:"n2"`
+	Alpha       float64       `json:"alpha"`
+	Significant bool          `json:"significant"` // P ≤ Alpha
+	Warnings    []StatWarning `json:"warnings"`
 }
 
 // CompareRepeats tests whether two groups of repeats differ. With few

@@ -19,73 +19,74 @@ const DefaultRelTol = 1e-6
 // StatedOptions say how the source stated its figures.
 type StatedOptions struct {
 	// RelTol is the relative tolerance; 0 means DefaultRelTol.
-	RelTol float64
+	RelTol float64 `json:"rel_tol"`
 	// Rounded says the source printed values rounded to Decimals decimals in
 	// its own unit (Stated.SourceUnit): a console block prints "12.34" ms,
 	// which is Decimals 2 and half a unit of 0.005 ms = 5e-6 s.
-	Rounded  bool
-	Decimals int
+	Rounded  bool `json:"rounded"`
+	Decimals int  `json:"decimals"`
 	// MetricDecimals overrides Decimals per metric (and implies rounding for
 	// that metric), e.g. {"completed": 0}.
-	MetricDecimals map[string]int
+	MetricDecimals map[string]int `json:"metric_decimals"`
 	// SourceMethod is the percentile method the source used
 	// (benchrun.Run.PercentileMethod); "" means the same as the figures'.
-	SourceMethod string
+	SourceMethod string `json:"source_method"`
 	// DurationIsWindow says the source's duration is defined as first send to
 	// last completion (AIPerf, guidellm, trtllm-bench), so it is compared as a
 	// value. Otherwise (vLLM) it only has to contain the records' window.
-	DurationIsWindow bool
+	DurationIsWindow bool `json:"duration_is_window"`
 	// Tool is the source's own definitions where they differ from ours
 	// (DefinitionsOf); nil when they do not.
-	Tool *ToolDefinitions
+	Tool *ToolDefinitions `json:"tool"`
 	// ToolE2E are the completed requests' E2E latencies by the tool's
 	// definition, read from the raw file (benchrun.ToolTimes); nil when not
 	// at hand.
-	ToolE2E []float64
+	ToolE2E []float64 `json:"tool_e2_e"`
 }
 
 // DefinitionDifference says that a stated figure differs from our
 // recomputation by a documented difference of definition (docs/metrics.md,
 // "Definitions of the tools"), and by how much.
 type DefinitionDifference struct {
-	Ours, Tools string  // the two definitions
-	Diff        float64 // Stated − Recomputed (by our definition), in the check's unit
-	Pct         float64 // Diff / Recomputed × 100
+	Ours  string  `json:"ours"`
+	Tools string  `json:"tools"` // the two definitions
+	Diff  float64 `json:"diff"`  // Stated − Recomputed (by our definition), in the check's unit
+	Pct   float64 `json:"pct"`   // Diff / Recomputed × 100
 	// ToolValue is the figure recomputed under the tool's definition;
 	// Recomputed says whether it could be (the raw file's own times were
 	// at hand, or only the percentile algorithm differs): then the stated
 	// value agrees with it within the check's tolerance. Otherwise the
 	// difference only lies within what the definition can explain.
-	ToolValue  float64
-	Recomputed bool
+	ToolValue  float64 `json:"tool_value"`
+	Recomputed bool    `json:"recomputed"`
 }
 
 // StatedCheck is one stated figure compared with its recomputed value.
 type StatedCheck struct {
-	Metric     string  // canonical metric name, e.g. "ttft.p99"
-	Unit       string  // the definition's canonical unit
-	Stated     float64 // as the source stated it, converted to Unit
-	Recomputed float64 // from the records, by the same definition as the source's
+	Metric     string  `json:"metric"`     // canonical metric name, e.g. "ttft.p99"
+	Unit       string  `json:"unit"`       // the definition's canonical unit
+	Stated     float64 `json:"stated"`     // as the source stated it, converted to Unit
+	Recomputed float64 `json:"recomputed"` // from the records, by the same definition as the source's
 	// Tolerance is the absolute tolerance in Unit; ToleranceBasis says how
 	// it was set ("relative 1e-06", "half a unit of 2 decimals in ms", ...).
-	Tolerance      float64
-	ToleranceBasis string
-	Definition     string
+	Tolerance      float64 `json:"tolerance"`
+	ToleranceBasis string  `json:"tolerance_basis"`
+	Definition     string  `json:"definition"`
 	// Basis says what Recomputed is: "records", "count / stated duration",
 	// "stated duration contains the records' window", ...
-	Basis string
+	Basis string `json:"basis"`
 	// Method is the percentile method of the comparison, for percentile
 	// figures (the source's when it differs from the figures').
-	Method PercentileMethod
-	OK     bool
+	Method PercentileMethod `json:"method"`
+	OK     bool             `json:"ok"`
 	// Reason explains a disagreement, or notes how an agreeing value was
 	// compared (another percentile method, a window difference).
-	Reason string
+	Reason string `json:"reason"`
 	// Definitional is set when the stated figure differs from Recomputed
 	// only by a difference of definition: OK when it was recomputed under
 	// the tool's definition and agrees, not OK (a warning, not a failure)
 	// when it could only be bounded.
-	Definitional *DefinitionDifference
+	Definitional *DefinitionDifference `json:"definitional"`
 }
 
 // Diff is Stated − Recomputed.
@@ -95,27 +96,28 @@ func (c StatedCheck) Diff() float64 { return c.Stated - c.Recomputed }
 // window. They differ by definition in vLLM (its duration starts before the
 // first send), so this is reported, not judged.
 type WindowDifference struct {
-	Known          bool
-	StatedDuration float64 // s
-	RecordsWindow  float64 // s
-	Diff           float64 // StatedDuration − RecordsWindow, s
-	Pct            float64 // Diff / RecordsWindow × 100
+	Known          bool    `json:"known"`
+	StatedDuration float64 `json:"stated_duration"` // s
+	RecordsWindow  float64 `json:"records_window"`  // s
+	Diff           float64 `json:"diff"`            // StatedDuration − RecordsWindow, s
+	Pct            float64 `json:"pct"`             // Diff / RecordsWindow × 100
 	// Output throughput over each window (tok/s).
-	OverStatedDuration, OverRecordsWindow float64
+	OverStatedDuration float64 `json:"over_stated_duration"`
+	OverRecordsWindow  float64 `json:"over_records_window"`
 }
 
 // NotChecked is a stated figure that has no recomputed counterpart.
 type NotChecked struct {
-	Metric string
-	Reason string
+	Metric string `json:"metric"`
+	Reason string `json:"reason"`
 }
 
 // StatedAudit is the outcome of CheckStated.
 type StatedAudit struct {
-	Checks       []StatedCheck
-	Window       WindowDifference
-	SourceMethod PercentileMethod // the method percentile comparisons used
-	NotChecked   []NotChecked
+	Checks       []StatedCheck    `json:"checks"`
+	Window       WindowDifference `json:"window"`
+	SourceMethod PercentileMethod `json:"source_method"` // the method percentile comparisons used
+	NotChecked   []NotChecked     `json:"not_checked"`
 }
 
 // Disagreements returns the checks beyond tolerance.

@@ -8,18 +8,18 @@ import (
 
 // SweepPoint is one run of a sweep over a load or server parameter.
 type SweepPoint struct {
-	RunID         string
-	Param         float64 // the swept parameter's value (max concurrency, rate, ...)
-	Throughput    float64 // output tok/s
-	MedianLatency float64 // median E2E latency, s
+	RunID         string  `json:"run_id"`
+	Param         float64 `json:"param"`          // the swept parameter's value (max concurrency, rate, ...)
+	Throughput    float64 `json:"throughput"`     // output tok/s
+	MedianLatency float64 `json:"median_latency"` // median E2E latency, s
 }
 
 // SaturationRule says when more load stops paying: a step that gains less
 // than MaxGainPct throughput while median latency grows by at least
 // MinLatencyGrowthPct.
 type SaturationRule struct {
-	MaxGainPct          float64
-	MinLatencyGrowthPct float64
+	MaxGainPct          float64 `json:"max_gain_pct"`
+	MinLatencyGrowthPct float64 `json:"min_latency_growth_pct"`
 }
 
 // DefaultSaturationRule: under 2% more throughput for at least 20% more
@@ -30,13 +30,14 @@ var DefaultSaturationRule = SaturationRule{MaxGainPct: 2.0, MinLatencyGrowthPct:
 // SweepLevel is one parameter value of a sweep, its repeats combined
 // conservatively: the lowest throughput and the highest median latency.
 type SweepLevel struct {
-	Param         float64
-	Throughput    float64
-	MedianLatency float64
-	RunIDs        []string // the runs at this value, in input order
+	Param         float64  `json:"param"`
+	Throughput    float64  `json:"throughput"`
+	MedianLatency float64  `json:"median_latency"`
+	RunIDs        []string `json:"run_ids"` // the runs at this value, in input order
 	// ThroughputRun and LatencyRun are the runs the conservative values
 	// came from.
-	ThroughputRun, LatencyRun string
+	ThroughputRun string `json:"throughput_run"`
+	LatencyRun    string `json:"latency_run"`
 }
 
 // N is the number of runs at this level.
@@ -44,26 +45,27 @@ func (l SweepLevel) N() int { return len(l.RunIDs) }
 
 // SweepStep is the move from level From to level From+1.
 type SweepStep struct {
-	From, To          int // indices into SweepResult.Levels
-	ThroughputGainPct float64
-	LatencyGrowthPct  float64
+	From              int     `json:"from"`
+	To                int     `json:"to"` // indices into SweepResult.Levels
+	ThroughputGainPct float64 `json:"throughput_gain_pct"`
+	LatencyGrowthPct  float64 `json:"latency_growth_pct"`
 	// Saturating: the step meets the rule (little gain, much more waiting).
-	Saturating bool
+	Saturating bool `json:"saturating"`
 }
 
 // SweepResult is a sweep's steps and its saturation point.
 type SweepResult struct {
-	Rule   SaturationRule
-	Levels []SweepLevel // ordered by Param
-	Steps  []SweepStep
+	Rule   SaturationRule `json:"rule"`
+	Levels []SweepLevel   `json:"levels"` // ordered by Param
+	Steps  []SweepStep    `json:"steps"`
 	// Saturation is the index of the saturation point (the level whose next
 	// step saturates), -1 when none was found.
-	Saturation int
+	Saturation int `json:"saturation"`
 	// Recommended is the recommended operating level: the saturation point
 	// (the last level that still bought throughput), or the last level when
 	// no saturation was found (SaturationFound false says so).
-	Recommended     int
-	SaturationFound bool
+	Recommended     int  `json:"recommended"`
+	SaturationFound bool `json:"saturation_found"`
 }
 
 // RecommendedLevel returns the recommended operating level.

@@ -14,21 +14,21 @@ import (
 // has what is needed.
 type ToolDefinitions struct {
 	// Tool names the client, for messages.
-	Tool string
+	Tool string `json:"tool"`
 	// E2E is the tool's end of a request's end-to-end latency when it is
 	// not the last token ("" when it is); E2ESlack bounds, relative to the
 	// value, how much later that end can be when the raw file's own end
 	// times are not at hand (the archive keeps the last-token latency).
-	E2E      string
-	E2ESlack float64
+	E2E      string  `json:"e2_e"`
+	E2ESlack float64 `json:"e2_e_slack"`
 	// Percentile is the tool's own percentile algorithm when it differs in
 	// edge cases from the named method it approximates; Percentile != nil.
-	Percentile     func(sorted []float64, p float64) float64
-	PercentileName string
+	Percentile     func(sorted []float64, p float64) float64 `json:"percentile"`
+	PercentileName string                                    `json:"percentile_name"`
 	// Window describes the tool's duration when it is a measurement window
 	// that excludes warmup and cooldown while the requests it counts
 	// overlap it ("" when the duration is first send to last completion).
-	Window string
+	Window string `json:"window"`
 }
 
 // Sources of the tools' definitions (cited in docs/metrics.md).

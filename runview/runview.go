@@ -76,7 +76,11 @@ type View struct {
 
 // ProvenanceGroup is one line of show's provenance table: a field's value
 // and every source that stated it (file and manifest often agree).
-type ProvenanceGroup struct{ Field, Value, Sources string }
+type ProvenanceGroup struct {
+	Field   string `json:"field"`
+	Value   string `json:"value"`
+	Sources string `json:"sources"`
+}
 
 func GroupProvenance(rows []ProvenanceRow) []ProvenanceGroup {
 	var out []ProvenanceGroup

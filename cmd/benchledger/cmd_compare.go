@@ -59,7 +59,7 @@ func runCompare(ctx context.Context, e env, opts compareOptions, args []string) 
 		return err
 	}
 	if opts.json {
-		return writeJSON(e.stdout, cf)
+		return writeJSONAs(e.stdout, snakeCaseSchemaVersion, cf)
 	}
 	writeComparison(e.stdout, cf, "")
 	return nil

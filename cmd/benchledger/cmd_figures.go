@@ -55,7 +55,7 @@ func runFigures(ctx context.Context, e env, opts figuresOptions, args []string) 
 	}
 	defer a.Close()
 	if opts.json {
-		return writeJSON(e.stdout, res)
+		return writeJSONAs(e.stdout, snakeCaseSchemaVersion, res)
 	}
 	writeResult(e.stdout, res)
 	return nil

@@ -72,7 +72,7 @@ func runShow(ctx context.Context, e env, opts showOptions, args []string) error 
 		view.Corrections = append(view.Corrections, runview.CorrectionRow{At: d.At, Actor: d.Actor, Field: d.Field, Old: d.Old, New: d.New, Reason: d.Reason})
 	}
 	if opts.json {
-		return writeJSON(e.stdout, view)
+		return writeJSONAs(e.stdout, snakeCaseSchemaVersion, view)
 	}
 	writeRunText(e, view)
 	return nil

@@ -13,18 +13,27 @@ import (
 // states its next version itself.
 const jsonSchemaVersion = 1
 
+// snakeCaseSchemaVersion is the version of the documents whose keys were
+// Go field names before snake_case: figures, compare and show --json.
+const snakeCaseSchemaVersion = 2
+
 // writeJSON prints a --json document, indented by two spaces and ending in
 // a newline: the one way every command prints JSON. An object document
 // that does not carry schema_version (its type is another package's) gets
 // it as its first key; one that does (audit's, ingest's) is printed as it
 // is. An array (runs --json) is printed as it is.
-func writeJSON(w io.Writer, doc any) error {
+func writeJSON(w io.Writer, doc any) error { return writeJSONAs(w, jsonSchemaVersion, doc) }
+
+// writeJSONAs is writeJSON for a document whose own schema is at version v
+// (figures, compare and show --json are at 2: their keys became
+// snake_case).
+func writeJSONAs(w io.Writer, v int, doc any) error {
 	b, err := json.Marshal(doc)
 	if err != nil {
 		return err
 	}
 	if len(b) > 1 && b[0] == '{' && !hasTopLevelKey(b, "schema_version") {
-		head := []byte(`{"schema_version":` + strconv.Itoa(jsonSchemaVersion))
+		head := []byte(`{"schema_version":` + strconv.Itoa(v))
 		if b[1] != '}' {
 			head = append(head, ',')
 		}
