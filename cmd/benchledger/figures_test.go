@@ -37,25 +37,29 @@ func TestPublishedFiguresFromDemo(t *testing.T) {
 		Sweeps      map[string]struct {
 			Result struct {
 				Levels []struct {
-					Param, Throughput, MedianLatency float64
+					Param, Throughput float64
+					MedianLatency     float64 `json:"median_latency"`
 				}
-				Steps           []struct{ ThroughputGainPct float64 }
+				Steps []struct {
+					ThroughputGainPct float64 `json:"throughput_gain_pct"`
+				}
 				Saturation      int
-				SaturationFound bool
+				SaturationFound bool `json:"saturation_found"`
 			}
 		}
 		Nodes map[string]struct {
 			Runs []struct {
-				Window, OutputThroughput float64
-				Sent, Completed, Failed  int
-				Short                    int
-				OutputTokens             int64
+				Window                  float64
+				OutputThroughput        float64 `json:"output_throughput"`
+				Sent, Completed, Failed int
+				Short                   int
+				OutputTokens            int64 `json:"output_tokens"`
 			}
 			Conservative int
 			Throughput   struct{ Value float64 }
 			Scaling      *struct {
 				Pct       float64
-				SingleRun string
+				SingleRun string `json:"single_run"`
 				Single    float64
 			}
 		}
