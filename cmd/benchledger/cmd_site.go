@@ -86,6 +86,9 @@ func runSite(ctx context.Context, e env, opts siteOptions, specs []string) error
 	if err != nil {
 		return err
 	}
+	if st.Distrusted != "" {
+		fmt.Fprintf(e.stderr, "site: warning: %s\n", st.Distrusted)
+	}
 	if !opts.quiet {
 		fmt.Fprintf(e.stderr, "site: %d runs (%d made again), %d files written, %d unchanged, %d removed\n",
 			st.Runs, st.RunsRebuilt, st.Written, st.Unchanged, st.Removed)

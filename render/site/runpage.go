@@ -184,7 +184,9 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 	}
 	b.addDataLine(s.ID, data)
 	files = append(files, shardOf(s.ID))
-	return manifestRun{Key: key, Files: files, Row: row}, nil
+	m := manifestRun{Key: key, Files: files, Row: row}
+	m.MAC = rowMAC(b.siteKey, m)
+	return m, nil
 }
 
 // rawFile writes the original bytes of a blob under raw/<sha256>/<name>

@@ -30,7 +30,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -92,7 +91,11 @@ type Stats struct {
 	Written     int // files written (new or changed)
 	Unchanged   int // files already there with the same bytes
 	Removed     int // files of an earlier build no longer part of the site
-	Index       string
+	// Distrusted says why the previous build's record was not used (it
+	// named a file outside the folder); empty when it was, or there was
+	// none.
+	Distrusted string
+	Index      string
 }
 
 // siteFormat changes whenever the layout or the manifest changes in a way
@@ -130,7 +133,12 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 	}
 	b := &builder{ctx: ctx, a: a, opt: opt, locs: locs, tpl: tpl, out: opt.Out, keep: map[string]bool{}, dataLines: map[string]map[string][]byte{},
 		files: atomicfile.Batch{Fresh: len(ents) == 0}}
-	b.old = readManifest(opt.Out)
+	if b.siteKey, err = a.SiteKey(); err != nil {
+		return st, err
+	}
+	if b.old, err = readManifest(opt.Out); err != nil {
+		st.Distrusted = err.Error()
+	}
 	fresh := opt.Force || b.old.Format != siteFormat
 	if fresh {
 		b.old = manifest{}
@@ -156,8 +164,10 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 	rows := make([]runRow, len(summaries))
 	for i, s := range summaries {
 		key := b.runKey(s, stamps[s.ID])
-		if m, ok := b.old.Runs[s.ID]; ok && m.Key == key && b.filesExist(m.Files) {
-			rows[i] = m.Row
+		if m, ok := b.old.Runs[s.ID]; ok && m.Key == key && verified(b.siteKey, m) && b.filesExist(m.Files) {
+			rows[i] = rederived(m.Row, s)
+			m.Row = rows[i]
+			m.MAC = rowMAC(b.siteKey, m)
 			b.next.Runs[s.ID] = m
 			for _, f := range m.Files {
 				b.keep[f] = true
@@ -205,10 +215,10 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 		if b.keep[f] {
 			continue
 		}
-		if err := os.Remove(filepath.Join(b.out, filepath.FromSlash(f))); err == nil {
-			b.removed.Add(1)
-		} else if !errors.Is(err, fs.ErrNotExist) {
+		if removed, err := removeInside(b.out, f); err != nil {
 			return st, err
+		} else if removed {
+			b.removed.Add(1)
 		}
 	}
 	for f := range b.keep {
@@ -231,6 +241,7 @@ type builder struct {
 	tpl       *templateSet
 	out       string
 	old, next manifest
+	siteKey   []byte // the archive's key for the manifest's MACs
 	blobSizes map[string]int64
 	cases     []*caseView
 	// cmpLinks are, per run, the comparison pages that name it.
@@ -268,13 +279,27 @@ func (b *builder) runKey(s store.RunSummary, stamp string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// filesExist says whether every file is a regular file under out, reached
+// through no symbolic link.
 func (b *builder) filesExist(files []string) bool {
 	for _, f := range files {
-		if _, err := os.Stat(filepath.Join(b.out, filepath.FromSlash(f))); err != nil {
+		if fi, err := lstatInside(b.out, f); err != nil || !fi.Mode().IsRegular() {
 			return false
 		}
 	}
 	return true
+}
+
+// rederived is a cached row with every field the run's summary gives
+// taken from the archive again: only what needs the run's records read
+// (workload, throughput, audit counts) comes from the cache, under its MAC.
+func rederived(r runRow, s store.RunSummary) runRow {
+	r.ID, r.Campaign, r.Role, r.Model, r.Engine, r.Version, r.GPU, r.Date, r.Publishable =
+		s.ID, s.Campaign, s.Role, s.Model, s.Engine, s.EngineVersion, s.GPU, s.Date, s.Publishable
+	if s.RequestCount >= 0 {
+		r.Requests = s.RequestCount
+	}
+	return r
 }
 
 // bulkThreshold: from this many runs to make, they are read in one pass
