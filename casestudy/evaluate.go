@@ -513,13 +513,9 @@ func (ev *evaluator) digest() error {
 	}
 	h.Write(data)
 	for _, lang := range sorted(ev.s.Narrative) {
-		p := ev.s.NarrativePath(lang)
-		if p == "" {
-			continue
-		}
-		data, err := os.ReadFile(p)
+		_, data, err := ev.s.ReadNarrative(lang)
 		if err != nil {
-			return fmt.Errorf("narrative %s: %w", lang, err)
+			return err
 		}
 		h.Write(data)
 	}

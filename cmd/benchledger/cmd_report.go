@@ -44,12 +44,14 @@ report's audit line say so. --no-audit skips the audit and its pages.`,
 
 // reportOptions are report's flags.
 type reportOptions struct {
+	allowDirs                          runList
 	db, langs, formats, out, templates string
 	asOf                               asOfDate
 	draft, noAudit                     bool
 }
 
 func (o *reportOptions) addFlags(fs *flag.FlagSet, e env) {
+	allowDirFlag(fs, &o.allowDirs)
 	dbFlag(fs, e, &o.db)
 	fs.StringVar(&o.langs, "lang", "", "comma-separated languages (en, zh, ja, es-419, es); default: the spec's languages")
 	fs.StringVar(&o.formats, "format", "html,md", "comma-separated formats: html, md, pdf (printed from the HTML by headless Chromium)")
@@ -91,7 +93,7 @@ func runReport(ctx context.Context, e env, opts reportOptions, args []string) er
 	if opts.draft {
 		open = func() (*store.Archive, error) { return openForReading(opts.db, e) }
 	}
-	res, a, err := evaluateSpecIn(ctx, args[0], opts.asOf, open)
+	res, a, err := evaluateSpecIn(ctx, args[0], opts.asOf, opts.allowDirs, open)
 	if err != nil {
 		return err
 	}

@@ -39,12 +39,14 @@ rewritten only when its bytes change. --force makes everything again.`,
 
 // siteOptions are site's flags.
 type siteOptions struct {
+	allowDirs                 runList
 	db, out, langs, templates string
 	asOf                      asOfDate
 	force, quiet, raw         bool
 }
 
 func (o *siteOptions) addFlags(fs *flag.FlagSet, e env) {
+	allowDirFlag(fs, &o.allowDirs)
 	dbFlag(fs, e, &o.db)
 	fs.StringVar(&o.out, "out", "", "the site's folder (required)")
 	fs.StringVar(&o.langs, "lang", "en,zh,ja,es-419", "comma-separated languages (en, zh, ja, es-419, es)")
@@ -66,7 +68,7 @@ func runSite(ctx context.Context, e env, opts siteOptions, specs []string) error
 	defer a.Close()
 	opt := site.Options{Out: opts.out, Langs: splitList(opts.langs), Templates: opts.templates, Force: opts.force, NoRaw: !opts.raw, ToolVersion: toolVersion()}
 	for _, specPath := range specs {
-		res, _, err := evaluateSpecIn(ctx, specPath, opts.asOf, func() (*store.Archive, error) { return a, nil })
+		res, _, err := evaluateSpecIn(ctx, specPath, opts.asOf, opts.allowDirs, func() (*store.Archive, error) { return a, nil })
 		if err != nil {
 			return fmt.Errorf("%s: %w", specPath, err)
 		}

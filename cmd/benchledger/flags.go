@@ -108,3 +108,9 @@ func (b setBool) or(def bool) bool {
 	}
 	return def
 }
+
+// allowDirFlag binds --allow-dir, repeatable: a folder besides the spec's
+// own that the files a spec names (narratives) may resolve into.
+func allowDirFlag(fs *flag.FlagSet, dirs *runList) {
+	fs.Var(dirs, "allow-dir", "a folder, besides the spec's own, that the spec's narratives may be in (repeatable; `DIR`)")
+}

@@ -93,3 +93,32 @@ func TestSiteManifestNotTrusted(t *testing.T) {
 		}
 	}
 }
+
+// TestReportNarrativeOutsideSpec (issue 17, hole 2): report and site refuse
+// a spec whose narrative is a file outside its folder, and write nothing of
+// it.
+func TestReportNarrativeOutsideSpec(t *testing.T) {
+	t.Parallel()
+	d := sharedDemo(t)
+	for _, target := range []string{"/proc/self/environ", "../../../../../../../../etc/passwd"} {
+		specPath := demoSpecCopy(t)
+		data := strings.Replace(string(readFileT(t, specPath)), "en: narrative/en.md", "en: "+target, 1)
+		writeFile(t, specPath, data)
+		out := t.TempDir()
+		for _, args := range [][]string{
+			{"report", specPath, "--db", d.db, "--draft", "--no-audit", "--lang", "en", "--format", "md", "--out", out},
+			{"site", specPath, "--db", d.db, "--lang", "en", "--raw=false", "--out", filepath.Join(out, "site")},
+		} {
+			r := bl(t, args...)
+			if r.code == 0 || !strings.Contains(r.stderr, "resolves outside the folder") {
+				t.Errorf("%s with narrative %s: exit %d, want a refusal:\n%s", args[0], target, r.code, r.stderr)
+			}
+		}
+		ents, _ := os.ReadDir(out)
+		for _, e := range ents {
+			if strings.HasSuffix(e.Name(), ".md") {
+				t.Errorf("narrative %s: %s written", target, e.Name())
+			}
+		}
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	htmltemplate "html/template"
 	"maps"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -155,13 +154,12 @@ func newBuilder(ctx context.Context, res *casestudy.Result, src Source) (*builde
 	}
 	b.digest = res.Digest
 	for _, lang := range slices.Sorted(maps.Keys(res.Spec.Narrative)) {
-		p := res.Spec.NarrativePath(lang)
+		p, data, err := res.Spec.ReadNarrative(lang)
+		if err != nil {
+			return nil, fmt.Errorf("report: %w", err)
+		}
 		if p == "" {
 			continue
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return nil, fmt.Errorf("report: narrative %s: %w", lang, err)
 		}
 		b.narratives[lang] = data
 	}
