@@ -26,11 +26,11 @@ import (
 
 // Spec is a parsed casestudy.yaml.
 type Spec struct {
-	Path     string `yaml:"-"`
+	Path string `yaml:"-"`
 	// allowDirs are LoadOptions.AllowDirs.
 	allowDirs []string
-	ID       string `yaml:"id"`
-	Campaign string `yaml:"campaign"`
+	ID        string `yaml:"id"`
+	Campaign  string `yaml:"campaign"`
 	// Runs names selections of archived runs.
 	Runs map[string]Selector `yaml:"runs"`
 	// Figures are single named figures of a selection.
