@@ -1,11 +1,19 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/benchledger/benchledger/internal/browser"
 )
 
 // summaryOnlyArchive is a fresh archive holding one run (a trtllm-bench
@@ -119,6 +127,112 @@ func TestReportNarrativeOutsideSpec(t *testing.T) {
 			if strings.HasSuffix(e.Name(), ".md") {
 				t.Errorf("narrative %s: %s written", target, e.Name())
 			}
+		}
+	}
+}
+
+// TestSiteRawHTMLFileInert (issue 17, hole 3): a raw file that is HTML with
+// a script around a valid vLLM console block is stored in the site under
+// its digest alone, offered for download under its name, and opened in
+// headless Chromium runs no script.
+func TestSiteRawHTMLFileInert(t *testing.T) {
+	t.Parallel()
+	needBrowser(t)
+	dir := t.TempDir()
+	block := string(readFileT(t, filepath.Join("..", "..", "ingest", "format", "vllmconsole", "testdata", "current_failed_rate.txt")))
+	evil := filepath.Join(dir, "evil.htm")
+	writeFile(t, evil, "<html><body><script>document.title='PWNED';document.body.setAttribute('data-pwned','1')</script><pre>\n"+block+"\n</pre></body></html>\n")
+	db := filepath.Join(dir, "a.db")
+	if r := bl(t, "ingest", "--db", db, evil); r.code != 0 {
+		t.Fatal(r)
+	}
+	out := filepath.Join(dir, "site")
+	if r := bl(t, "site", "--db", db, "--out", out, "--lang", "en"); r.code != 0 {
+		t.Fatal(r)
+	}
+	id := strings.TrimSpace(bl(t, "runs", "--db", db, "-q").stdout)
+	page := string(readFileT(t, filepath.Join(out, "en", "run", id+".html")))
+	m := regexp.MustCompile(`href="\.\./\.\./(raw/[0-9a-f]{64})" download="evil\.htm"`).FindStringSubmatch(page)
+	if m == nil {
+		t.Fatal(`the run page does not offer raw/<sha256> with download="evil.htm"`)
+	}
+	if htm, _ := filepath.Glob(filepath.Join(out, "raw", "*", "*")); len(htm) != 0 {
+		t.Errorf("raw files under a name: %q", htm)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	p, err := browser.Open(ctx, filepath.Join(out, filepath.FromSlash(m[1])), browser.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	var state struct {
+		Title  string `json:"title"`
+		Pwned  bool   `json:"pwned"`
+		Script int    `json:"scripts"`
+	}
+	if err := p.Eval(`({title: document.title, pwned: !!document.querySelector('[data-pwned]'), scripts: document.scripts.length})`, &state); err != nil {
+		t.Fatal(err)
+	}
+	if state.Title == "PWNED" || state.Pwned || state.Script != 0 {
+		t.Errorf("the raw file ran as a page in Chromium: %+v", state)
+	}
+}
+
+// countingServer is an HTTP server on 127.0.0.1 that counts the requests
+// it gets.
+func countingServer(t *testing.T) (url string, count func() int64) {
+	t.Helper()
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		w.Header().Set("Content-Type", "image/png")
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL, n.Load
+}
+
+// TestNarrativeRemoteRefused (issue 17, hole 6): a narrative's remote image,
+// link or raw HTML URL is refused at render, naming the file and line, and
+// no request reaches the server (the PDF step included); the report that
+// does render carries a strict Content-Security-Policy.
+func TestNarrativeRemoteRefused(t *testing.T) {
+	t.Parallel()
+	d := sharedDemo(t)
+	url, count := countingServer(t)
+	formats := "html,md"
+	if _, ok := browser.Available(); ok {
+		formats += ",pdf"
+	}
+	for _, md := range []string{
+		"![chart](" + url + "/p.png)",
+		"![chart](//" + strings.TrimPrefix(url, "http://") + "/p.png)",
+		"See [the source](" + url + "/page).",
+		"<" + url + "/auto>",
+		`<img src="` + url + `/raw.png">`,
+		"![ref][r]\n\n[r]: " + url + "/ref.png",
+	} {
+		specPath := demoSpecCopy(t)
+		nar := filepath.Join(filepath.Dir(specPath), "narrative", "en.md")
+		writeFile(t, nar, string(readFileT(t, nar))+"\n\n"+md+"\n")
+		out := t.TempDir()
+		r := bl(t, "report", specPath, "--db", d.db, "--draft", "--no-audit", "--lang", "en", "--format", formats, "--out", out)
+		if r.code == 0 || !strings.Contains(r.stderr, "on another host") || !strings.Contains(r.stderr, "en.md:") {
+			t.Errorf("narrative with %q: exit %d, want a refusal naming the file:\n%s", md, r.code, r.stderr)
+		}
+	}
+	if n := count(); n != 0 {
+		t.Errorf("the server got %d requests", n)
+	}
+
+	out := t.TempDir()
+	if r := bl(t, "report", d.spec(), "--db", d.db, "--draft", "--lang", "en", "--format", "html", "--out", out); r.code != 0 {
+		t.Fatal(r)
+	}
+	for _, f := range []string{"qwen3-batch.en.html", "qwen3-batch.audit.en.html"} {
+		page := string(readFileT(t, filepath.Join(out, f)))
+		if !strings.Contains(page, `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src `) {
+			t.Errorf("%s has no strict Content-Security-Policy", f)
 		}
 	}
 }

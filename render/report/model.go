@@ -358,6 +358,9 @@ var md = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.CJK))
 // goldmark (safe mode: raw HTML and dangerous links dropped) makes of it.
 func (b *builder) markdown(l locales.Locale, file string, src []byte) (string, htmltemplate.HTML, error) {
 	text := strings.ReplaceAll(string(src), "\r\n", "\n")
+	if err := checkRemote(file, []byte(text)); err != nil {
+		return "", "", err
+	}
 	mdText, err := substitute(file, text, b.bind, cjkSpacing(l), func(_ string, v casestudy.Binding) string { return v.Format(l) })
 	if err != nil {
 		return "", "", err

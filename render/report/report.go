@@ -26,6 +26,7 @@ import (
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/casestudy"
 	"github.com/benchledger/benchledger/internal/atomicfile"
+	"github.com/benchledger/benchledger/internal/csp"
 	"github.com/benchledger/benchledger/locales"
 	"github.com/benchledger/benchledger/publish"
 	"github.com/benchledger/benchledger/render/assets"
@@ -158,6 +159,9 @@ func Render(ctx context.Context, res *casestudy.Result, src Source, opt Options)
 	var written []string
 	write := func(name string, data []byte) error {
 		p := filepath.Join(opt.Out, name)
+		if strings.HasSuffix(name, ".html") {
+			data = csp.Apply(data, csp.Standalone)
+		}
 		if err := atomicfile.Write(p, data); err != nil {
 			return err
 		}

@@ -125,6 +125,24 @@ func lstatInside(dir, rel string) (fs.FileInfo, error) {
 	return nil, fs.ErrNotExist
 }
 
+// removeOldRaw removes a format-1 build's raw files (raw/<sha256>/<name>)
+// and their emptied folders before this build writes raw/<sha256> files.
+func removeOldRaw(dir string, files []string) error {
+	for _, f := range files {
+		sha, name, ok := strings.Cut(strings.TrimPrefix(f, "raw/"), "/")
+		if !strings.HasPrefix(f, "raw/") || !ok || strings.Contains(name, "/") {
+			continue
+		}
+		if _, err := removeInside(dir, f); err != nil {
+			return err
+		}
+		if fi, err := lstatInside(dir, "raw/"+sha); err == nil && fi.IsDir() {
+			os.Remove(filepath.Join(dir, "raw", sha)) // fails, harmlessly, when not empty
+		}
+	}
+	return nil
+}
+
 var errSymlink = errors.New("a symbolic link, not followed")
 
 // removeInside removes the regular file rel under dir, and nothing that is

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	htmltemplate "html/template"
 	"math"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -189,11 +188,14 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 	return m, nil
 }
 
-// rawFile writes the original bytes of a blob under raw/<sha256>/<name>
-// unless a file of the right size is already there. The archive checks the
-// SHA-256 as it reads; a mismatch is reported, not written.
+// rawFile writes the original bytes of a blob under raw/<sha256> unless a
+// file of the right size is already there. The archive checks the SHA-256
+// as it reads; a mismatch is reported, not written. The name has no
+// extension, so no browser renders it (a result file may be HTML with a
+// script around a console block): the page offers it for download under
+// its original name.
 func (b *builder) rawFile(sha, name string) (rawFile, error) {
-	rel := "raw/" + sha + "/" + safeName(name)
+	rel := "raw/" + sha
 	rf := rawFile{Name: name, SHA256: sha, Href: rel, Size: b.blobSizes[sha]}
 	if b.opt.NoRaw {
 		rf.Href = ""
@@ -201,7 +203,7 @@ func (b *builder) rawFile(sha, name string) (rawFile, error) {
 	}
 	path := filepath.Join(b.out, filepath.FromSlash(rel))
 	b.keepFile(rel)
-	if fi, err := os.Stat(path); err == nil && fi.Size() == rf.Size {
+	if fi, err := lstatInside(b.out, rel); err == nil && fi.Mode().IsRegular() && fi.Size() == rf.Size {
 		b.unchanged.Add(1)
 		return rf, nil
 	}

@@ -42,6 +42,7 @@ import (
 	"github.com/benchledger/benchledger/audit"
 	"github.com/benchledger/benchledger/casestudy"
 	"github.com/benchledger/benchledger/internal/atomicfile"
+	"github.com/benchledger/benchledger/internal/csp"
 	"github.com/benchledger/benchledger/locales"
 	"github.com/benchledger/benchledger/publish"
 	"github.com/benchledger/benchledger/render/assets"
@@ -99,8 +100,9 @@ type Stats struct {
 }
 
 // siteFormat changes whenever the layout or the manifest changes in a way
-// an older build's pages would not match.
-const siteFormat = 1
+// an older build's pages would not match. 2: raw files at raw/<sha256>
+// (format 1 had raw/<sha256>/<name>), rows under a MAC.
+const siteFormat = 2
 
 // Build writes the site of archive a into opt.Out.
 func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
@@ -141,7 +143,15 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 	}
 	fresh := opt.Force || b.old.Format != siteFormat
 	if fresh {
-		b.old = manifest{}
+		// Nothing of the old record is reused, but the files it names (all
+		// inside out: readManifest checked) are still the old build's to
+		// remove.
+		if b.old.Format != siteFormat {
+			if err := removeOldRaw(b.out, b.old.Files); err != nil {
+				return st, err
+			}
+		}
+		b.old = manifest{Files: b.old.Files}
 	}
 	b.next = manifest{Format: siteFormat, Runs: map[string]manifestRun{}}
 
@@ -493,6 +503,9 @@ func (b *builder) keepFile(rel string) {
 // already has these bytes, and counts the file as part of this build.
 func (b *builder) write(rel string, data []byte) error {
 	b.keepFile(rel)
+	if strings.HasSuffix(rel, ".html") {
+		data = csp.Apply(data, csp.Site)
+	}
 	wrote, err := b.files.Write(filepath.Join(b.out, filepath.FromSlash(rel)), data)
 	if err != nil {
 		return err
