@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -110,7 +111,9 @@ func (a *Archive) Publish(ctx context.Context, p NewPublication, changes func(la
 		next.CaseID, next.Version, at, next.Digest, next.Snapshot); err != nil {
 		return Publication{}, false, tx.wrap(op, err)
 	}
+	tx.touch("publication", next.CaseID+"/"+strconv.Itoa(next.Version))
 	for _, e := range next.Errata {
+		tx.touch("erratum", next.CaseID+"/"+strconv.Itoa(next.Version)+"/"+strconv.Itoa(e.Seq))
 		if _, err := tx.tx.Exec(`INSERT INTO errata (case_id, version, seq, kind, name, old, new, recorded_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, next.CaseID, next.Version, e.Seq, e.Kind, e.Name, e.Old, e.New, at); err != nil {
 			return Publication{}, false, tx.wrap(op, err)

@@ -11,6 +11,7 @@ import (
 	"os/user"
 	"runtime/debug"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -26,6 +27,10 @@ type Tx struct {
 	tx    *sql.Tx
 	blobs []*BlobWriter
 	done  bool
+	// touched are the recorded things this transaction changed, in order:
+	// Commit links their new state into the chain (chain.go).
+	touched    []chainRef
+	touchedSet map[chainRef]bool
 }
 
 // Begin starts a write transaction. While another process holds the
@@ -115,6 +120,10 @@ func (tx *Tx) Commit() error {
 			return errors.Join(fmt.Errorf("archive %s: commit refused, transaction rolled back: %w", tx.a.path, problem), rbErr)
 		}
 	}
+	if err := tx.extendChain(); err != nil {
+		rbErr := tx.Rollback()
+		return errors.Join(err, rbErr)
+	}
 	tx.done = true
 	if err := tx.tx.Commit(); err != nil {
 		return tx.wrap("commit", err)
@@ -195,6 +204,7 @@ func (tx *Tx) PutRun(rec *RunRecord) error {
 		return fmt.Errorf("archive %s: store run: blob SHA-256 %q is not 64 hex digits", tx.a.path, rec.BlobSHA256)
 	}
 	id := benchrun.ID(sha, run.Ordinal)
+	tx.touch("run", id)
 	if rec.ID != "" && rec.ID != id {
 		return fmt.Errorf("archive %s: store run: id %s does not match its content (blob %s, ordinal %d give %s)", tx.a.path, rec.ID, sha, run.Ordinal, id)
 	}
@@ -426,6 +436,7 @@ func nullString(s string) any {
 // its bytes. The listing columns are recomputed from the new effective
 // provenance.
 func (tx *Tx) AddProvenance(runID string, entries provenance.Record, publishable bool, missing []string) error {
+	tx.touch("run", runID)
 	op := "add provenance to run " + runID
 	if err := tx.check(op); err != nil {
 		return err
@@ -489,13 +500,21 @@ func (tx *Tx) AppendEvent(ev Event) error {
 	if ev.ToolVersion == "" {
 		ev.ToolVersion = buildVersion()
 	}
-	_, err := tx.tx.Exec(`INSERT INTO events (at, actor, tool_version, action, run_id, blob, detail)
+	res, err := tx.tx.Exec(`INSERT INTO events (at, actor, tool_version, action, run_id, blob, detail)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`,
 		formatTime(ev.At), ev.Actor, ev.ToolVersion, ev.Action,
 		nullString(ev.RunID), nullString(strings.ToLower(ev.BlobSHA256)), nullString(ev.Detail))
 	if err != nil {
 		return tx.wrap(op, err)
 	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return tx.wrap(op, err)
+	}
+	tx.touch("event", strconv.FormatInt(id, 10))
+	// Every change to a run appends an event naming it: its new state is
+	// linked too.
+	tx.touch("run", ev.RunID)
 	return nil
 }
 
