@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"regexp"
 	"sort"
@@ -33,6 +34,11 @@ import (
 // ?1.
 type chainKind struct {
 	kind, ref, record, from, one string
+	// mutable kinds get a new link whenever benchledger changes them
+	// (a run completed, a reference re-checked); a thing of any other kind
+	// is linked once, and a later difference is for audit to report (its
+	// id reused after a deletion must not vouch for the new row).
+	mutable bool
 }
 
 var chainKinds = []chainKind{
@@ -41,7 +47,7 @@ var chainKinds = []chainKind{
 	// A run is its row, its provenance (every source), its stated figures
 	// and its companion files; its per-request records are recomputable
 	// from its raw files, whose SHA-256 is part of the row.
-	{kind: "run", ref: "id", from: "runs r", one: "WHERE id = ?1",
+	{kind: "run", ref: "id", from: "runs r", one: "WHERE id = ?1", mutable: true,
 		record: `json_array(json_array(id, blob, ordinal, file_name, location, format, format_variant, source_tool,
 			percentile_method, clock, has_requests, completed, failed, extra, notes, campaign, role, model, engine,
 			engine_version, gpu, run_date, publishable, missing, ingested_at, request_count, companion),
@@ -51,7 +57,7 @@ var chainKinds = []chainKind{
 				(SELECT * FROM stated s WHERE s.run_id = r.id ORDER BY seq)),
 			(SELECT json_group_array(json_array(blob, ordinal, file_name, format, added, added_at)) FROM
 				(SELECT * FROM run_files f WHERE f.run_id = r.id ORDER BY blob, ordinal)))`},
-	{kind: "reference", ref: "campaign || '/' || id", from: `"references"`, one: "WHERE campaign || '/' || id = ?1",
+	{kind: "reference", ref: "campaign || '/' || id", from: `"references"`, one: "WHERE campaign || '/' || id = ?1", mutable: true,
 		record: "json_array(campaign, id, figure, value, unit, source, title, notes, captured, checked, visible, provenance, recorded_at, updated_at)"},
 	{kind: "reference_check", ref: "campaign || '/' || reference_id || '/' || seq", from: "reference_checks",
 		one:    "WHERE campaign || '/' || reference_id || '/' || seq = ?1",
@@ -103,8 +109,37 @@ func (tx *Tx) touch(kind, ref string) {
 	}
 }
 
+// ErrTampered: a write would change a recorded thing whose present state
+// is not what the chain recorded (another program changed it): the write
+// is refused rather than vouch for that state (benchledger audit names it).
+var ErrTampered = errors.New("changed outside benchledger since the chain recorded it")
+
+// touchBefore is touch for a write about to change a mutable thing: the
+// thing as it is now must be what its latest link recorded, or Commit
+// refuses (a new link would vouch for another program's change).
+func (tx *Tx) touchBefore(kind, ref string) {
+	if tx.touchedSet[chainRef{kind, ref}] {
+		return
+	}
+	tx.touch(kind, ref)
+	k, _ := chainKindOf(kind)
+	var text, last string
+	if err := tx.tx.QueryRow(k.query(k.one), ref).Scan(new(string), &text); err != nil {
+		return // not there yet (or unreadable: Commit's read reports it)
+	}
+	if err := tx.tx.QueryRow(`SELECT record FROM chain WHERE kind = ? AND ref = ? ORDER BY seq DESC LIMIT 1`, kind, ref).Scan(&last); err != nil {
+		return // never linked: an archive whose chain starts with this write
+	}
+	if last != recordHash(text) {
+		tx.tampered = append(tx.tampered, kind+" "+ref)
+	}
+}
+
 // extendChain appends the links of what the transaction touched.
 func (tx *Tx) extendChain() error {
+	if len(tx.tampered) > 0 {
+		return fmt.Errorf("archive %s: write refused: %s %w (run benchledger audit)", tx.a.path, strings.Join(tx.tampered, ", "), ErrTampered)
+	}
 	if len(tx.touched) == 0 {
 		return nil
 	}
@@ -131,7 +166,7 @@ func (tx *Tx) extendChain() error {
 		if err != nil && err != sql.ErrNoRows {
 			return tx.wrap("extend the chain", err)
 		}
-		if last == rec {
+		if last == rec || last != "" && !k.mutable {
 			continue
 		}
 		seq++
@@ -209,13 +244,13 @@ type ChainProblem struct {
 
 // The checks VerifyChain reports under.
 const (
-	CheckChainLink      = "archive.chain"       // a link does not follow from the one before
-	CheckChainChanged   = "archive.changed"     // a thing's record is not its latest link's
-	CheckChainMissing   = "archive.missing"     // a linked thing is gone
-	CheckChainExtra     = "archive.unrecorded"  // a thing no link vouches for
-	CheckTriggers       = "archive.triggers"    // an append-only trigger dropped or altered
-	CheckPublishable    = "archive.publishable" // publishable with provenance missing
-	CheckChainUnstarted = "archive.unchained"   // an archive whose chain has not started
+	CheckChainLink      = "integrity.chain"       // a link does not follow from the one before
+	CheckChainChanged   = "integrity.changed"     // a thing's record is not its latest link's
+	CheckChainMissing   = "integrity.missing"     // a linked thing is gone
+	CheckChainExtra     = "integrity.unrecorded"  // a thing no link vouches for
+	CheckTriggers       = "integrity.triggers"    // an append-only trigger dropped or altered
+	CheckPublishable    = "integrity.publishable" // publishable with provenance missing
+	CheckChainUnstarted = "integrity.unchained"   // an archive whose chain has not started
 )
 
 // ChainReport is what VerifyChain found, and how much it looked at.

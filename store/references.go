@@ -111,7 +111,7 @@ func (tx *Tx) PutReference(campaign string, r provenance.Reference) (changed boo
 	if campaign == "" {
 		return false, fmt.Errorf("archive %s: %s: no campaign", tx.a.path, op)
 	}
-	tx.touch("reference", campaign+"/"+r.ID)
+	tx.touchBefore("reference", campaign+"/"+r.ID)
 	defer func() {
 		if err == nil && changed {
 			var seq int

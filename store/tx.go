@@ -31,6 +31,7 @@ type Tx struct {
 	// Commit links their new state into the chain (chain.go).
 	touched    []chainRef
 	touchedSet map[chainRef]bool
+	tampered   []string // things touchBefore found changed outside benchledger
 }
 
 // Begin starts a write transaction. While another process holds the
@@ -204,7 +205,7 @@ func (tx *Tx) PutRun(rec *RunRecord) error {
 		return fmt.Errorf("archive %s: store run: blob SHA-256 %q is not 64 hex digits", tx.a.path, rec.BlobSHA256)
 	}
 	id := benchrun.ID(sha, run.Ordinal)
-	tx.touch("run", id)
+	tx.touchBefore("run", id)
 	if rec.ID != "" && rec.ID != id {
 		return fmt.Errorf("archive %s: store run: id %s does not match its content (blob %s, ordinal %d give %s)", tx.a.path, rec.ID, sha, run.Ordinal, id)
 	}
@@ -436,7 +437,7 @@ func nullString(s string) any {
 // its bytes. The listing columns are recomputed from the new effective
 // provenance.
 func (tx *Tx) AddProvenance(runID string, entries provenance.Record, publishable bool, missing []string) error {
-	tx.touch("run", runID)
+	tx.touchBefore("run", runID)
 	op := "add provenance to run " + runID
 	if err := tx.check(op); err != nil {
 		return err

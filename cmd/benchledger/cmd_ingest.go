@@ -73,6 +73,7 @@ func runIngest(ctx context.Context, e env, opts ingestOptions, paths []string) e
 		return err
 	}
 	defer a.Close()
+	sayNotices(e, a)
 
 	prog := newProgress(e.stderr, !opts.json)
 	defer prog.done()

@@ -89,7 +89,7 @@ func runReport(ctx context.Context, e env, opts reportOptions, args []string) er
 			ropt.Formats = append(ropt.Formats, report.FormatHTML)
 		}
 	}
-	open := func() (*store.Archive, error) { return openForPublishing(opts.db) }
+	open := func() (*store.Archive, error) { return openForPublishing(opts.db, e) }
 	if opts.draft {
 		open = func() (*store.Archive, error) { return openForReading(opts.db, e) }
 	}
