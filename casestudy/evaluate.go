@@ -19,6 +19,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/caveat"
@@ -114,13 +115,15 @@ type runInfo struct {
 }
 
 type evaluator struct {
-	ctx   context.Context
-	s     *spec.Spec
-	a     Source
-	opt   Options
-	runs  []*runInfo
-	byID  map[string]*runInfo
-	used  map[string]bool
+	ctx  context.Context
+	s    *spec.Spec
+	a    Source
+	opt  Options
+	runs []*runInfo
+	byID map[string]*runInfo
+	used map[string]bool
+	// refs are the external references the comparisons used, by id.
+	refs  map[string]*store.StoredReference
 	res   *Result
 	cavs  []caveat.Caveat
 	nodes map[string]*NodeFigure
@@ -424,6 +427,10 @@ func (ev *evaluator) side(name, ref, metric string) (figures.Side, Value, error)
 			return figures.Side{}, Value{}, fmt.Errorf("external reference %q: %w", id, err)
 		}
 		x := ExternalReference(sr)
+		if ev.refs == nil {
+			ev.refs = map[string]*store.StoredReference{}
+		}
+		ev.refs[id] = sr
 		ev.cavs = append(ev.cavs, caveat.ForReference(x, ev.opt.Caveats)...)
 		v := Value{Name: name, Metric: sr.Figure, Value: sr.Value, Unit: sr.Unit, Definition: "as published by " + sr.Source,
 			N: 1, Basis: "external reference", Reference: id}
@@ -495,7 +502,10 @@ func (ev *evaluator) comparison(name string, c spec.Comparison) error {
 }
 
 // digest is the archive digest of DESIGN.md: SHA-256 over the sorted raw
-// file hashes of the runs used, then the spec's bytes.
+// file hashes of the runs used, then the spec's bytes, the narratives'
+// bytes, and (so that a changed reference or provenance value changes it,
+// docs/casestudy.md) the external references used and the effective
+// provenance of every run used.
 func (ev *evaluator) digest() error {
 	shas := map[string]bool{}
 	for id := range ev.used {
@@ -518,6 +528,21 @@ func (ev *evaluator) digest() error {
 			return err
 		}
 		h.Write(data)
+	}
+	for _, id := range sortedKeys(ev.refs) {
+		r := ev.refs[id]
+		fmt.Fprintf(h, "reference %q %q %s %q %q %s %s %t\n", id, r.Figure, strconv.FormatFloat(r.Value, 'g', -1, 64), r.Unit, r.Source,
+			r.Captured.Format(time.DateOnly), r.Checked.Format(time.DateOnly), r.Visible)
+		for _, e := range r.Provenance {
+			fmt.Fprintf(h, "reference provenance %q %q\n", e.Field, e.Value)
+		}
+	}
+	for _, id := range ev.res.RunIDs {
+		eff := ev.byID[id].eff
+		fmt.Fprintf(h, "run %s\n", id)
+		for _, k := range sortedKeys(eff) {
+			fmt.Fprintf(h, "provenance %q %q\n", k, eff[k])
+		}
 	}
 	ev.res.Digest = hex.EncodeToString(h.Sum(nil))
 	return nil

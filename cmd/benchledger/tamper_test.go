@@ -142,3 +142,36 @@ func TestTamperTriggerRestored(t *testing.T) {
 		t.Errorf("after the repair: exit %d, findings %v; want the deleted event still reported, the trigger no longer", code, checks)
 	}
 }
+
+// TestDigestCoversReferencesAndProvenance: the archive digest a report
+// prints changes when an external reference the case study uses or a
+// provenance value of one of its runs changes (issue 17, hole 5: the
+// digest stayed the same when +8.17% became −89.18%).
+func TestDigestCoversReferencesAndProvenance(t *testing.T) {
+	t.Parallel()
+	d := sharedDemo(t)
+	digest := func(db string) string {
+		t.Helper()
+		r := bl(t, "figures", d.spec(), "--db", db)
+		if r.code != 0 {
+			t.Fatal(r)
+		}
+		line, _, _ := strings.Cut(r.stdout, "\n")
+		_, dg, ok := strings.Cut(line, "archive digest ")
+		if !ok {
+			t.Fatalf("no digest in %q", line)
+		}
+		return dg
+	}
+	base := digest(d.db)
+	for name, stmt := range map[string]string{
+		"reference":  `UPDATE "references" SET value = value * 0.1`,
+		"provenance": `UPDATE provenance SET value = 'H200' WHERE field = 'hardware.gpu_model' AND run_id = (SELECT id FROM runs ORDER BY id LIMIT 1)`,
+	} {
+		db := copyArchive(t, d.db)
+		tamper(t, db, stmt)
+		if got := digest(db); got == base {
+			t.Errorf("a changed %s leaves the archive digest %s", name, got)
+		}
+	}
+}
