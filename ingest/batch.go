@@ -182,11 +182,28 @@ func collect(paths []string, report func(Outcome)) ([]candidate, error) {
 			continue
 		}
 		if !st.IsDir() {
+			if !st.Mode().IsRegular() {
+				// A named pipe would block the read forever, a device
+				// never end: only regular files are results.
+				report(Outcome{Status: StatusRejected, File: p, Reason: "not a regular file (" + kindOf(st.Mode()) + "): only regular files are read"})
+				continue
+			}
 			out = append(out, candidate{path: p})
 			continue
 		}
+		// A folder named through a symbolic link ("results" -> /mnt/x,
+		// no trailing slash) is walked where it leads: it was named.
+		root := p
+		if lst, err := os.Lstat(p); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
+			if real, err := filepath.EvalSymlinks(p); err == nil {
+				root = real
+			}
+		}
 		var found []candidate
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+		err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if root != p {
+				path = filepath.Join(p, strings.TrimPrefix(path, root))
+			}
 			if err != nil {
 				report(Outcome{Status: StatusRejected, File: path, Reason: plainIOError(err)})
 				return nil
@@ -198,8 +215,16 @@ func collect(paths []string, report func(Outcome)) ([]candidate, error) {
 				}
 				return nil
 			}
-			if d.Type().IsRegular() {
+			switch t := d.Type(); {
+			case t.IsRegular():
 				found = append(found, candidate{path: path, walked: true})
+			case t&fs.ModeSymlink != 0:
+				// Links met while walking are not followed (a link to
+				// "/" or a loop), but said: name the target to ingest it.
+				target, _ := os.Readlink(path)
+				report(Outcome{Status: StatusSkipped, File: path, Reason: "a symbolic link (to " + target + "), not followed while walking; name it on the command line to ingest what it leads to"})
+			case !t.IsDir():
+				report(Outcome{Status: StatusSkipped, File: path, Reason: "not a regular file (" + kindOf(t) + ")"})
 			}
 			return nil
 		})
@@ -210,6 +235,25 @@ func collect(paths []string, report func(Outcome)) ([]candidate, error) {
 		out = append(out, found...)
 	}
 	return out, nil
+}
+
+// kindOf names a file type that is not a regular file.
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsDir():
+		return "a folder"
+	}
+	return "not a regular file"
 }
 
 func plainIOError(err error) string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/benchledger/benchledger/internal/escape"
 	"os"
 	"os/user"
 	"strings"
@@ -87,13 +88,19 @@ func runIngest(ctx context.Context, e env, opts ingestOptions, paths []string) e
 				waited = true
 			}
 		},
-		OnFile: func(n, total int, path string) { prog.status(fmt.Sprintf("ingesting %d/%d %s", n, total, path)) },
+		OnFile: func(n, total int, path string) {
+			prog.status(fmt.Sprintf("ingesting %d/%d %s", n, total, escape.Terminal(path)))
+		},
 	}
 	var outs []ingest.Outcome
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 	rejected := 0
 	report := func(o ingest.Outcome) {
 		outs = append(outs, o)
+		// What reaches the terminal has its control characters escaped: a
+		// file named "x\n<id>  new ..." must not forge an output line, nor
+		// an escape sequence rewrite the screen (--json keeps the bytes).
+		o.File, o.Place, o.Reason = escape.Terminal(o.File), escape.Terminal(o.Place), escape.Terminal(o.Reason)
 		switch o.Status {
 		case ingest.StatusRejected:
 			rejected++

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/benchledger/benchledger/internal/escape"
 	htmltemplate "html/template"
 	"maps"
 	"slices"
@@ -704,25 +705,30 @@ func commands(l locales.Locale, runs []runMeta) []item {
 	}
 	unknown := l.T("value.unknown")
 	srv := item{Label: l.T("method.server_command"), Value: unknown, Unknown: true}
+	// Every value from provenance is shell-quoted (escape.ShellWord, and
+	// the server arguments word by word with escape.ShellArgs): a line
+	// shown for copying must run what it says and nothing else
+	// (`whoami` in server_args stays text).
 	repo, rev, args, image := same("checkpoint.repository"), same("checkpoint.revision"), same("runtime.server_args"), same("runtime.image")
+	q := escape.ShellWord
 	var parts []string
 	switch same("runtime.engine") {
 	case "vllm":
 		if image != "" {
-			parts = append(parts, "docker run --gpus all --ipc=host", image, "--model", repo)
+			parts = append(parts, "docker run --gpus all --ipc=host", q(image), "--model", q(repo))
 		} else {
-			parts = append(parts, "vllm serve", repo)
+			parts = append(parts, "vllm serve", q(repo))
 		}
 	case "tensorrt-llm":
-		parts = append(parts, "trtllm-serve", repo)
+		parts = append(parts, "trtllm-serve", q(repo))
 		args = strings.TrimSpace(strings.TrimPrefix(args, "trtllm-serve"))
 	}
 	if len(parts) > 0 && repo != "" {
 		if rev != "" {
-			parts = append(parts, "--revision", rev)
+			parts = append(parts, "--revision", q(rev))
 		}
 		if args != "" {
-			parts = append(parts, args)
+			parts = append(parts, escape.ShellArgs(args))
 		}
 		srv = item{Label: srv.Label, Value: strings.Join(parts, " "), Code: true}
 	}
@@ -732,13 +738,13 @@ func commands(l locales.Locale, runs []runMeta) []item {
 		if model == "" {
 			model = repo
 		}
-		c := []string{"vllm bench serve", "--model", model}
+		c := []string{"vllm bench serve", "--model", escape.ShellWord(model)}
 		for _, o := range []struct{ flag, field string }{
 			{"--num-prompts", "workload.request_count"}, {"--max-concurrency", "workload.concurrency"},
 			{"--request-rate", "workload.request_rate"}, {"--label", "measurement.label"},
 		} {
 			if v := same(o.field); v != "" {
-				c = append(c, o.flag, v)
+				c = append(c, o.flag, escape.ShellWord(v))
 			}
 		}
 		c = append(c, "--save-result", "--save-detailed")
