@@ -45,7 +45,7 @@ var (
 	secretFlagRe = regexp.MustCompile(`(?:^|[\s"'(])(--?[A-Za-z][A-Za-z0-9_-]*)(=|[ \t]+)` + secretValue)
 	// password=x, aws_secret_access_key=x, "api_key": "x", ?api_key=x&,
 	// AccountKey=x; (a key and = or :, then the value).
-	secretKVRe = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_.-]*)("?[ \t]*[=:][ \t]*)("[^"]*"|'[^']*'|[^\s"'&;,|/` + stopCJK + `][^\s"'&;,|` + stopCJK + `]*)`)
+	secretKVRe = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_.-]*)("?[ \t]*[=:][ \t]*)("[^"]*"|'[^']*'|[^\s"'&;,|/?#` + stopCJK + `][^\s"'&;,|?#` + stopCJK + `]*)`)
 	// Authorization: Basic dXNlcjpwYXNz, Token abc..., and a bare "Basic x".
 	authRe = regexp.MustCompile(`(?i)\b(basic|bearer|token|digest)[ \t]+([A-Za-z0-9._~+/=-]{8,})`)
 	// A PEM private key, whole.

@@ -44,6 +44,7 @@ report's audit line say so. --no-audit skips the audit and its pages.`,
 
 // reportOptions are report's flags.
 type reportOptions struct {
+	redact                             redactOptions
 	allowDirs                          runList
 	db, langs, formats, out, templates string
 	asOf                               asOfDate
@@ -51,6 +52,7 @@ type reportOptions struct {
 }
 
 func (o *reportOptions) addFlags(fs *flag.FlagSet, e env) {
+	o.redact.addFlags(fs)
 	allowDirFlag(fs, &o.allowDirs)
 	dbFlag(fs, e, &o.db)
 	fs.StringVar(&o.langs, "lang", "", "comma-separated languages (en, zh, ja, es-419, es); default: the spec's languages")
@@ -63,6 +65,9 @@ func (o *reportOptions) addFlags(fs *flag.FlagSet, e env) {
 }
 
 func runReport(ctx context.Context, e env, opts reportOptions, args []string) error {
+	if err := opts.redact.check(); err != nil {
+		return err
+	}
 	if len(args) != 1 {
 		return usageErrorf("report takes one case-study spec")
 	}
@@ -116,6 +121,13 @@ func runReport(ctx context.Context, e env, opts reportOptions, args []string) er
 	}
 	if err != nil {
 		return err
+	}
+	red, err := opts.redact.redactor(a)
+	if err != nil {
+		return err
+	}
+	if red != nil {
+		ropt.Redact = red
 	}
 	paths, err := report.Render(ctx, res, a, ropt)
 	if err != nil {

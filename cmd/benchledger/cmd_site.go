@@ -39,6 +39,7 @@ rewritten only when its bytes change. --force makes everything again.`,
 
 // siteOptions are site's flags.
 type siteOptions struct {
+	redact                    redactOptions
 	allowDirs                 runList
 	db, out, langs, templates string
 	asOf                      asOfDate
@@ -46,6 +47,7 @@ type siteOptions struct {
 }
 
 func (o *siteOptions) addFlags(fs *flag.FlagSet, e env) {
+	o.redact.addFlags(fs)
 	allowDirFlag(fs, &o.allowDirs)
 	dbFlag(fs, e, &o.db)
 	fs.StringVar(&o.out, "out", "", "the site's folder (required)")
@@ -58,6 +60,9 @@ func (o *siteOptions) addFlags(fs *flag.FlagSet, e env) {
 }
 
 func runSite(ctx context.Context, e env, opts siteOptions, specs []string) error {
+	if err := opts.redact.check(); err != nil {
+		return err
+	}
 	if opts.out == "" {
 		return usageErrorf("site needs --out DIR")
 	}
@@ -83,6 +88,13 @@ func runSite(ctx context.Context, e env, opts siteOptions, specs []string) error
 	}
 	prog := newProgress(e.stderr, !opts.quiet)
 	opt.Progress = func(done, total int) { prog.status(fmt.Sprintf("site: %d/%d runs", done, total)) }
+	red, err := opts.redact.redactor(a)
+	if err != nil {
+		return err
+	}
+	if red != nil {
+		opt.Redact = red
+	}
 	st, err := site.Build(ctx, a, opt)
 	prog.done()
 	if err != nil {

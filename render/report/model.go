@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/benchledger/benchledger/caveat"
 	"github.com/benchledger/benchledger/internal/escape"
 	htmltemplate "html/template"
 	"maps"
@@ -142,16 +143,37 @@ type builder struct {
 	latencyOrder []string
 	order        []string // headline first, then the rest sorted
 	pub          *publish.Publication
+	// red, when set, redacts every text derived from provenance: the runs'
+	// values (and so the reproduce commands), confounders, caveats.
+	red caveat.Redactor
+	// redacted pairs each provenance value the redactor changed with what
+	// it became (old, new, ...), for texts made before redaction (audit
+	// messages quote values: "hardware.node (gpu-a → gpu-b)").
+	redacted []string
 }
 
-func newBuilder(ctx context.Context, res *casestudy.Result, src Source) (*builder, error) {
-	b := &builder{ctx: ctx, res: res, src: src, bind: casestudy.Bindings(res), narratives: map[string][]byte{}, latencies: map[string][]float64{}}
+// redField and redText apply b.red when set.
+func (b *builder) redField(f, v string) string {
+	if b.red == nil || v == "" {
+		return v
+	}
+	return b.red.Field(f, v)
+}
+
+func newBuilder(ctx context.Context, res *casestudy.Result, src Source, red caveat.Redactor) (*builder, error) {
+	b := &builder{ctx: ctx, res: res, src: src, red: red, bind: casestudy.Bindings(res), narratives: map[string][]byte{}, latencies: map[string][]float64{}}
 	for _, id := range res.RunIDs {
 		rec, err := src.RunMeta(id)
 		if err != nil {
 			return nil, fmt.Errorf("report: run %s: %w", id, err)
 		}
-		b.runs = append(b.runs, runMeta{id: id, file: rec.BlobSHA256, eff: provenance.Record(rec.Provenance).Effective()})
+		eff := provenance.Record(rec.Provenance).Effective()
+		for k, v := range eff {
+			if eff[k] = b.redField(k, v); eff[k] != v && len(v) >= 3 {
+				b.redacted = append(b.redacted, v, eff[k])
+			}
+		}
+		b.runs = append(b.runs, runMeta{id: id, file: rec.BlobSHA256, eff: eff})
 	}
 	b.digest = res.Digest
 	for _, lang := range slices.Sorted(maps.Keys(res.Spec.Narrative)) {
@@ -394,7 +416,7 @@ func (b *builder) tables(l locales.Locale, p *page) {
 			row := cmpRow{Name: n, Metric: l.Figure(c.Comparison.Metric), Baseline: b.num(l, n+".baseline"), Candidate: b.num(l, n+".candidate"),
 				Abs: b.num(l, n+".abs"), Pct: b.num(l, n+".pct"), Ratio: b.num(l, n+".ratio")}
 			for _, f := range c.Comparison.Confounders {
-				row.Confounders = append(row.Confounders, confounder(l, f.Field, f.Baseline, f.Candidate))
+				row.Confounders = append(row.Confounders, confounder(l, f.Field, b.redField(f.Field, f.Baseline), b.redField(f.Field, f.Candidate)))
 			}
 			p.Comparisons = append(p.Comparisons, row)
 		case r.Nodes[n] != nil:
@@ -455,7 +477,7 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 			title += ": " + l.Figure(c.Comparison.Metric)
 			var notes []string
 			for _, f := range c.Comparison.Confounders {
-				notes = append(notes, l.T("table.confounders")+": "+confounder(l, f.Field, f.Baseline, f.Candidate))
+				notes = append(notes, l.T("table.confounders")+": "+confounder(l, f.Field, b.redField(f.Field, f.Baseline), b.redField(f.Field, f.Candidate)))
 			}
 			ch, err := charts.ComparisonOf("cmp-"+n, c.Comparison, charts.Labels{Title: title, Subtitle: n, Baseline: base, Candidate: cand,
 				YAxis: l.Figure(c.Comparison.Metric) + " (" + unit + ")"}, numF(casestudy.UnitDecimals(unit), unit))
@@ -604,7 +626,7 @@ func (b *builder) methodology(l locales.Locale, p *page) {
 func (b *builder) limitations(l locales.Locale, p *page) error {
 	seen := map[string]bool{}
 	for _, c := range b.res.Caveats {
-		s, err := l.Caveat(c)
+		s, err := l.Caveat(c.Redact(b.red))
 		if err != nil {
 			return fmt.Errorf("report: %w", err)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/benchledger/benchledger/caveat"
 	htmltemplate "html/template"
 	"math"
 	"path/filepath"
@@ -97,6 +98,9 @@ type runData struct {
 func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string, events []store.Event, companions []store.RunFile) (manifestRun, error) {
 	reqs := rec.Run.Requests
 	// The run's figures and checks once, for its view and its audit.
+	if r := b.opt.Redact; r != nil {
+		rec, events, companions = redactRun(r, rec, events, companions)
+	}
 	derived := figures.Derive(rec.Run, reqs, provenance.Record(rec.Provenance).Effective())
 	eff := derived.Effective
 	d := &runData{sum: s, rec: rec, eff: eff, view: runview.BuildWith(rec, reqs, derived), links: b.cmpLinks[s.ID]}
@@ -418,7 +422,7 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 		return nil, err
 	}
 	for _, cv := range v.Caveats {
-		text, err := l.Caveat(cv)
+		text, err := l.Caveat(cv.Redact(b.opt.Redact))
 		if err != nil {
 			text = cv.Code
 		}
@@ -426,7 +430,7 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 	}
 	for _, f := range d.findings {
 		p.Findings = append(p.Findings, findingView{Check: f.Check, Title: l.TOrEnglish("audit.check." + f.Check),
-			Severity: f.Severity, SeverityText: l.T("audit.severity." + f.Severity), Message: f.Message})
+			Severity: f.Severity, SeverityText: l.T("audit.severity." + f.Severity), Message: b.redText(f.Message)})
 	}
 	for _, g := range runview.GroupProvenance(v.Provenance) {
 		p.Provenance = append(p.Provenance, provenanceView{Field: g.Field, Label: b.fieldLabel(l, g.Field), Value: g.Value, Sources: g.Sources})
@@ -497,4 +501,42 @@ func valueIn(l locales.Locale, v *float64, unit string) string {
 		return l.Number(x, 2)
 	}
 	return l.Number(x, 2) + " " + unit
+}
+
+// redactRun is a run as a redacted site shows it: every provenance value
+// by its field, file names, and the history's actors and details as text.
+// The records (numbers) are unchanged; rec itself is not modified.
+func redactRun(r caveat.Redactor, rec *store.RunRecord, events []store.Event, companions []store.RunFile) (*store.RunRecord, []store.Event, []store.RunFile) {
+	cp := *rec
+	cp.Provenance = make([]provenance.Entry, len(rec.Provenance))
+	for i, e := range rec.Provenance {
+		e.Value = r.Field(e.Field, e.Value)
+		cp.Provenance[i] = e
+	}
+	cp.FileName = r.Text(rec.FileName)
+	evs := make([]store.Event, len(events))
+	for i, ev := range events {
+		ev.Actor, ev.Detail = r.Text(ev.Actor), r.Text(ev.Detail)
+		evs[i] = ev
+	}
+	cs := make([]store.RunFile, len(companions))
+	for i, c := range companions {
+		c.FileName = r.Text(c.FileName)
+		cs[i] = c
+	}
+	return &cp, evs, cs
+}
+
+func (b *builder) redText(s string) string {
+	if b.opt.Redact == nil {
+		return s
+	}
+	return b.opt.Redact.Text(s)
+}
+
+func (b *builder) redField(f, v string) string {
+	if b.opt.Redact == nil || v == "" {
+		return v
+	}
+	return b.opt.Redact.Field(f, v)
 }

@@ -30,6 +30,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/benchledger/benchledger/caveat"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -74,6 +75,10 @@ type Options struct {
 	ToolVersion string
 	// Progress, when set, is called as runs are done.
 	Progress func(done, total int)
+	// Redact, when set, redacts every text derived from provenance on
+	// every page (docs/redaction.md): run summaries, provenance values,
+	// file names, history, findings, confounders, caveats, the reports.
+	Redact caveat.Redactor
 }
 
 // Case is a case study given by its spec.
@@ -167,6 +172,13 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 		return st, err
 	}
 	st.Runs = len(summaries)
+	if r := opt.Redact; r != nil {
+		for i := range summaries {
+			s := &summaries[i]
+			s.Campaign, s.Role, s.Model, s.Engine, s.EngineVersion = r.Text(s.Campaign), r.Text(s.Role), r.Field("checkpoint.model_id", s.Model), r.Text(s.Engine), r.Text(s.EngineVersion)
+			s.GPU, s.FileName = r.Field("hardware.gpu_model", s.GPU), r.Text(s.FileName)
+		}
+	}
 
 	// Runs: reuse what the manifest vouches for, rebuild the rest on a few
 	// goroutines.
@@ -278,7 +290,7 @@ type builder struct {
 // every later change appends an event).
 func (b *builder) runKey(s store.RunSummary, stamp string) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "format %d\ntool %s\ntemplates %s\ncatalogues %s\nraw %t\n", siteFormat, b.opt.ToolVersion, b.tpl.digest, locales.Digest(), !b.opt.NoRaw)
+	fmt.Fprintf(h, "format %d\ntool %s\ntemplates %s\ncatalogues %s\nraw %t\nredact %t\n", siteFormat, b.opt.ToolVersion, b.tpl.digest, locales.Digest(), !b.opt.NoRaw, b.opt.Redact != nil)
 	for _, l := range b.locs {
 		fmt.Fprintf(h, "lang %s\n", l.Tag())
 	}
