@@ -219,6 +219,13 @@ func Run(ctx context.Context, a *store.Archive, runIDs []string) ([]Finding, err
 		}
 		findings = append(findings, results[i]...)
 	}
+	for _, id := range ids {
+		pf, err := recomputeProvenance(a, metas[id])
+		if err != nil {
+			return nil, err
+		}
+		findings = append(findings, pf...)
+	}
 	sort.SliceStable(findings, func(i, j int) bool {
 		if findings[i].Run != findings[j].Run {
 			return findings[i].Run < findings[j].Run

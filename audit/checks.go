@@ -24,6 +24,7 @@ func Checks() []CheckInfo {
 		{store.CheckPublishable, []string{Fail}, "a run is marked publishable while provenance is missing"},
 		{store.CheckChainUnstarted, []string{Warn}, "the archive's hash chain has not started yet (an archive written before schema 6)"},
 		{CheckBlobHash, []string{Fail}, "a raw file's bytes no longer match their SHA-256"},
+		{CheckProvenanceRecomputed, []string{Fail}, "a run's manifest and --set provenance differs from what its archived manifest bytes and recorded --set values give"},
 		{CheckRecords, []string{Fail}, "the stored records differ from the raw file parsed again"},
 		{CheckStated, []string{Fail}, "a figure the tool stated disagrees with the value recomputed from its records"},
 		{CheckTPOT, []string{Fail}, "the stated mean TPOT cannot be reconciled with (E2E − TTFT) / (output tokens − 1)"},

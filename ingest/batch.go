@@ -277,6 +277,32 @@ type batch struct {
 	// referencesDone: manifest paths whose references: this batch has
 	// recorded (see recordReferences).
 	referencesDone map[string]bool
+	// manifest is the manifest of the file being stored (nil: none).
+	manifest *provenance.Manifest
+}
+
+// declaredSources archives what a run's declared provenance comes from —
+// the manifest's bytes as a blob, the --set values — and returns it for
+// the event's detail: with them audit recomputes the provenance
+// (docs/provenance.md).
+func (b *batch) declaredSources(tx *store.Tx) (map[string]any, error) {
+	out := map[string]any{}
+	if m := b.manifest; m != nil {
+		sha, err := tx.PutBytes(m.Bytes, m.Path)
+		if err != nil {
+			return nil, err
+		}
+		abs, _ := filepath.Abs(m.Path)
+		out["manifest"], out["manifest_file"] = sha, abs
+	}
+	if len(b.opt.Set) > 0 {
+		set := make([]string, 0, len(b.opt.Set))
+		for _, e := range b.opt.Set {
+			set = append(set, e.Field+"="+e.Value)
+		}
+		out["set"] = set
+	}
+	return out, nil
 }
 
 // manifestFor finds the manifest that applies to a file: --meta, else the
@@ -304,15 +330,7 @@ func (b *batch) manifestFor(path string) (*provenance.Manifest, error) {
 
 // relTo is the file's slash path relative to the manifest's folder, or its
 // base name when it lies elsewhere (a --meta manifest for files anywhere).
-func relTo(m *provenance.Manifest, path string) string {
-	abs, err := filepath.Abs(path)
-	if err == nil {
-		if rel, err := filepath.Rel(m.Dir, abs); err == nil && !strings.HasPrefix(rel, "..") {
-			return filepath.ToSlash(rel)
-		}
-	}
-	return filepath.Base(path)
-}
+func relTo(m *provenance.Manifest, path string) string { return m.Rel(path) }
 
 // rejectError carries a rejection out of the store transaction.
 type rejectError struct {
@@ -410,6 +428,7 @@ func (b *batch) write(ctx context.Context, p *prepared, report func(Outcome)) er
 		report(Outcome{Status: StatusRejected, File: c.path, Reason: "provenance manifest: " + err.Error()})
 		return nil
 	}
+	b.manifest = m
 	if err := b.recordReferences(ctx, m, report); err != nil {
 		return err
 	}
@@ -549,7 +568,15 @@ func (b *batch) putRuns(tx *store.Tx, sum, path string, runs []*benchrun.Run, de
 			Publishable: len(missing) == 0, Missing: missing, IngestedAt: now}); err != nil {
 			return nil, err
 		}
-		detail, _ := json.Marshal(map[string]any{"file": path, "format": r.Format, "ordinal": r.Ordinal, "publishable": len(missing) == 0, "missing": missing})
+		d, err := b.declaredSources(tx)
+		if err != nil {
+			return nil, err
+		}
+		d["file"], d["format"], d["ordinal"], d["publishable"], d["missing"] = path, r.Format, r.Ordinal, len(missing) == 0, missing
+		if abs, err := filepath.Abs(path); err == nil {
+			d["path"] = abs
+		}
+		detail, _ := json.Marshal(d)
 		if err := tx.AppendEvent(store.Event{At: now, Actor: b.opt.Actor, ToolVersion: b.opt.ToolVersion, Action: "ingest",
 			RunID: id, BlobSHA256: sum, Detail: string(detail)}); err != nil {
 			return nil, err

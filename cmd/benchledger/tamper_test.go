@@ -53,7 +53,7 @@ func auditChecks(t *testing.T, args ...string) (int, map[string][]string) {
 func integrityChecks(m map[string][]string) []string {
 	var out []string
 	for c := range m {
-		if strings.HasPrefix(c, "integrity.") {
+		if strings.HasPrefix(c, "integrity.") || c == "provenance.recomputed" {
 			out = append(out, c)
 		}
 	}
@@ -81,7 +81,7 @@ func TestTamperEvidence(t *testing.T) {
 		{"reference check changed", []string{`DROP TRIGGER reference_checks_no_update`, `UPDATE reference_checks SET value = 1`},
 			[]string{"integrity.changed", "integrity.triggers"}, "reference_check"},
 		{"provenance value changed", []string{`UPDATE provenance SET value = 'H200' WHERE field = 'hardware.gpu_model' AND run_id = ` + firstRun},
-			[]string{"integrity.changed"}, "run"},
+			[]string{"integrity.changed", "provenance.recomputed"}, "run"},
 		{"run deleted", []string{`PRAGMA foreign_keys = OFF`,
 			`CREATE TEMP TABLE gone AS SELECT id FROM runs ORDER BY id LIMIT 1`,
 			`DELETE FROM requests WHERE run_id IN (SELECT id FROM gone)`, `DELETE FROM provenance WHERE run_id IN (SELECT id FROM gone)`,
