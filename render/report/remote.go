@@ -76,9 +76,10 @@ func checkRemote(file string, src []byte) error {
 	return err
 }
 
-// remote says whether a link destination leaves the document for a host:
-// anything with a scheme other than mailto (which fetches nothing), or
-// protocol-relative. Fragments and relative paths stay.
+// remote says whether a link destination names another host: a URL with
+// an authority (http://host/, //host/, ftp://...). Fragments, relative
+// paths, mailto: and schemes without a host (javascript:, which goldmark's
+// safe mode drops anyway) are not.
 func remote(dest string) bool {
 	d := strings.TrimSpace(dest)
 	if strings.HasPrefix(d, "//") || strings.HasPrefix(d, `\\`) {
@@ -88,7 +89,7 @@ func remote(dest string) bool {
 	if err != nil {
 		return true
 	}
-	return u.Scheme != "" && !strings.EqualFold(u.Scheme, "mailto")
+	return u.Host != ""
 }
 
 // localImage: an image may only be inline data; a file path would not be
