@@ -94,6 +94,12 @@ func runSite(ctx context.Context, e env, opts siteOptions, specs []string) error
 	}
 	if red != nil {
 		opt.Redact = red
+		if !opt.NoRaw {
+			// Raw bytes are evidence and are never rewritten, so a
+			// redacted site cannot carry them.
+			opt.NoRaw = true
+			fmt.Fprintln(e.stderr, "note: --redact leaves the raw files out of the site (their bytes are never rewritten)")
+		}
 	}
 	st, err := site.Build(ctx, a, opt)
 	prog.done()

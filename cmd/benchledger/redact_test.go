@@ -80,7 +80,7 @@ title: {en: Hostile}
 	id := strings.Fields(bl(t, "runs", "--db", db, "-q").stdout)[0]
 	for _, args := range [][]string{
 		{"report", spec, "--db", db, "--draft", "--format", "html,md", "--out", filepath.Join(out, "report"), "--redact"},
-		{"site", spec, "--db", db, "--lang", "en", "--out", filepath.Join(out, "site"), "--redact", "--raw=false"},
+		{"site", spec, "--db", db, "--lang", "en", "--out", filepath.Join(out, "site"), "--redact"},
 		{"trace", "--db", db, "-o", filepath.Join(out, "trace.jsonl"), "--redact", id},
 		{"export", spec, "--db", db, "--csv", filepath.Join(out, "csv"), "--redact"},
 		{"export", spec, "--db", db, "--xlsx", filepath.Join(out, "x.xlsx"), "--redact"},
