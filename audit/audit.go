@@ -149,6 +149,31 @@ func Run(ctx context.Context, a *store.Archive, runIDs []string) ([]Finding, err
 		findings = append(findings, Finding{Check: check, Severity: Fail,
 			Message: "SQLite " + p.Check + " reports: " + p.Message, Params: map[string]string{"pragma": p.Check}})
 	}
+	// The hash chain: what another program changed, deleted or added.
+	chain, err := a.VerifyChain(ctx)
+	if err != nil {
+		return nil, err
+	}
+	wanted := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		wanted[id] = true
+	}
+	for _, p := range chain.Problems {
+		if p.Kind == "run" && !wanted[p.Ref] && len(runIDs) > 0 && p.Check != store.CheckChainMissing {
+			// An audit of named runs speaks of those runs; a deleted run
+			// is always told (it may have been one of them).
+			continue
+		}
+		sev := Fail
+		if p.Check == store.CheckChainUnstarted {
+			sev = Warn
+		}
+		f := Finding{Check: p.Check, Severity: sev, Message: p.Message, Params: map[string]string{"kind": p.Kind, "ref": p.Ref}}
+		if p.Kind == "run" {
+			f.Run = p.Ref
+		}
+		findings = append(findings, f)
+	}
 
 	// Group the runs by raw file, so each blob is read and parsed once.
 	metas := map[string]*store.RunRecord{}
@@ -197,6 +222,13 @@ func Run(ctx context.Context, a *store.Archive, runIDs []string) ([]Finding, err
 			return nil, errs[i]
 		}
 		findings = append(findings, results[i]...)
+	}
+	for _, id := range ids {
+		pf, err := recomputeProvenance(a, metas[id])
+		if err != nil {
+			return nil, err
+		}
+		findings = append(findings, pf...)
 	}
 	sort.SliceStable(findings, func(i, j int) bool {
 		if findings[i].Run != findings[j].Run {

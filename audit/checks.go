@@ -1,5 +1,7 @@
 package audit
 
+import "github.com/benchledger/benchledger/store"
+
 // CheckInfo describes one check: its stable id, the severities it can
 // report and its rule in one English sentence (docs/audit.md has the detail).
 type CheckInfo struct {
@@ -14,7 +16,15 @@ func Checks() []CheckInfo {
 	return []CheckInfo{
 		{CheckSQLite, []string{Fail}, "SQLite's integrity_check reports a problem in the archive file"},
 		{CheckForeignKeys, []string{Fail}, "SQLite's foreign_key_check reports a row whose parent is missing"},
+		{store.CheckChainLink, []string{Fail}, "a link of the archive's hash chain does not follow from the one before (the first broken link is named)"},
+		{store.CheckChainChanged, []string{Fail}, "a recorded thing (run with its provenance, reference, publication, erratum, event) differs from what the chain recorded"},
+		{store.CheckChainMissing, []string{Fail}, "a thing the chain recorded is no longer in the archive (a run, an event, an erratum, a publication deleted)"},
+		{store.CheckChainExtra, []string{Fail}, "a thing is in the archive that no link of the chain records (inserted by another program)"},
+		{store.CheckTriggers, []string{Fail}, "an append-only trigger of the schema was dropped or altered"},
+		{store.CheckPublishable, []string{Fail}, "a run is marked publishable while provenance is missing"},
+		{store.CheckChainUnstarted, []string{Warn}, "the archive's hash chain has not started yet (an archive written before schema 6)"},
 		{CheckBlobHash, []string{Fail}, "a raw file's bytes no longer match their SHA-256"},
+		{CheckProvenanceRecomputed, []string{Fail}, "a run's manifest and --set provenance differs from what its archived manifest bytes and recorded --set values give"},
 		{CheckRecords, []string{Fail}, "the stored records differ from the raw file parsed again"},
 		{CheckStated, []string{Fail}, "a figure the tool stated disagrees with the value recomputed from its records"},
 		{CheckDefinition, []string{Info, Warn}, "a stated figure differs from the recomputation only by a documented difference of the tool's definition (end of E2E, measurement window, percentile algorithm)"},

@@ -113,9 +113,9 @@ func caseTexts(s *spec.Spec) ([]caseText, error) {
 		if !filepath.IsAbs(file) {
 			file = filepath.Join(filepath.Dir(s.Path), rel)
 		}
-		data, err := os.ReadFile(s.NarrativePath(lang))
+		_, data, err := s.ReadNarrative(lang)
 		if err != nil {
-			return nil, fmt.Errorf("narrative.%s: %w", lang, err)
+			return nil, err
 		}
 		out = append(out, caseText{Field: "narrative", Lang: lang, File: file, Text: string(data),
 			line: func(tok Token) int { return tok.Line }})

@@ -21,6 +21,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/caveat"
@@ -142,13 +143,15 @@ type runInfo struct {
 }
 
 type evaluator struct {
-	ctx   context.Context
-	s     *spec.Spec
-	a     Source
-	opt   Options
-	runs  []*runInfo
-	byID  map[string]*runInfo
-	used  map[string]bool
+	ctx  context.Context
+	s    *spec.Spec
+	a    Source
+	opt  Options
+	runs []*runInfo
+	byID map[string]*runInfo
+	used map[string]bool
+	// refs are the external references the comparisons used, by id.
+	refs  map[string]*store.StoredReference
 	res   *Result
 	cavs  []caveat.Caveat
 	nodes map[string]*NodeFigure
@@ -519,6 +522,10 @@ func (ev *evaluator) side(name, ref, metric string) (figures.Side, Value, error)
 			return figures.Side{}, Value{}, fmt.Errorf("external reference %q: %w", id, err)
 		}
 		x := ExternalReference(sr)
+		if ev.refs == nil {
+			ev.refs = map[string]*store.StoredReference{}
+		}
+		ev.refs[id] = sr
 		ev.cavs = append(ev.cavs, caveat.ForReference(x, ev.opt.Caveats)...)
 		v := Value{Name: name, Metric: sr.Figure, Value: sr.Value, Unit: sr.Unit, Definition: "as published by " + sr.Source,
 			N: 1, Basis: "external reference", Reference: id, ValueSource: figures.SourceStated,
@@ -591,7 +598,10 @@ func (ev *evaluator) comparison(name string, c spec.Comparison) error {
 }
 
 // digest is the archive digest of DESIGN.md: SHA-256 over the sorted raw
-// file hashes of the runs used, then the spec's bytes.
+// file hashes of the runs used, then the spec's bytes, the narratives'
+// bytes, and (so that a changed reference or provenance value changes it,
+// docs/casestudy.md) the external references used and the effective
+// provenance of every run used.
 func (ev *evaluator) digest() error {
 	shas := map[string]bool{}
 	for id := range ev.used {
@@ -609,15 +619,26 @@ func (ev *evaluator) digest() error {
 	}
 	h.Write(data)
 	for _, lang := range sorted(ev.s.Narrative) {
-		p := ev.s.NarrativePath(lang)
-		if p == "" {
-			continue
-		}
-		data, err := os.ReadFile(p)
+		_, data, err := ev.s.ReadNarrative(lang)
 		if err != nil {
-			return fmt.Errorf("narrative %s: %w", lang, err)
+			return err
 		}
 		h.Write(data)
+	}
+	for _, id := range sortedKeys(ev.refs) {
+		r := ev.refs[id]
+		fmt.Fprintf(h, "reference %q %q %s %q %q %s %s %t\n", id, r.Figure, strconv.FormatFloat(r.Value, 'g', -1, 64), r.Unit, r.Source,
+			r.Captured.Format(time.DateOnly), r.Checked.Format(time.DateOnly), r.Visible)
+		for _, e := range r.Provenance {
+			fmt.Fprintf(h, "reference provenance %q %q\n", e.Field, e.Value)
+		}
+	}
+	for _, id := range ev.res.RunIDs {
+		eff := ev.byID[id].eff
+		fmt.Fprintf(h, "run %s\n", id)
+		for _, k := range sortedKeys(eff) {
+			fmt.Fprintf(h, "provenance %q %q\n", k, eff[k])
+		}
 	}
 	ev.res.Digest = hex.EncodeToString(h.Sum(nil))
 	return nil

@@ -249,3 +249,32 @@ func num(v float64) string {
 }
 
 func date(t time.Time) string { return t.Format(time.DateOnly) }
+
+// Redactor rewrites text before it leaves the archive (package redact).
+type Redactor interface {
+	Field(field, value string) string
+	Text(s string) string
+}
+
+// Redact returns c with its parameters redacted by r: the values of a
+// compared field (baseline, candidate) as that field's values (so
+// hardware.node is hashed in the sentence as it is in the comparison), every
+// other parameter as text. A nil r returns c.
+func (c Caveat) Redact(r Redactor) Caveat {
+	if r == nil || len(c.Params) == 0 {
+		return c
+	}
+	out := Caveat{Code: c.Code, Params: make(map[string]string, len(c.Params))}
+	field := c.Params["field"]
+	for k, v := range c.Params {
+		switch {
+		case field != "" && (k == "baseline" || k == "candidate"):
+			out.Params[k] = r.Field(field, v)
+		case k == "field" || k == "figure" || k == "code":
+			out.Params[k] = v
+		default:
+			out.Params[k] = r.Text(v)
+		}
+	}
+	return out
+}

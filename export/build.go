@@ -493,7 +493,7 @@ func (b *builder) caveats() *Table {
 	}}
 	add := func(where string, cs []caveat.Caveat) {
 		for _, c := range cs {
-			s, err := l.Caveat(c)
+			s, err := l.Caveat(c.Redact(b.opt.Redact))
 			if err != nil {
 				s = c.Code
 			}

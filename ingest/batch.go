@@ -186,11 +186,28 @@ func collect(paths []string, report func(Outcome)) ([]candidate, error) {
 			continue
 		}
 		if !st.IsDir() {
+			if !st.Mode().IsRegular() {
+				// A named pipe would block the read forever, a device
+				// never end: only regular files are results.
+				report(Outcome{Status: StatusRejected, File: p, Reason: "not a regular file (" + kindOf(st.Mode()) + "): only regular files are read"})
+				continue
+			}
 			out = append(out, candidate{path: p})
 			continue
 		}
+		// A folder named through a symbolic link ("results" -> /mnt/x,
+		// no trailing slash) is walked where it leads: it was named.
+		root := p
+		if lst, err := os.Lstat(p); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
+			if real, err := filepath.EvalSymlinks(p); err == nil {
+				root = real
+			}
+		}
 		var found []candidate
-		err = filepath.WalkDir(p, func(path string, d fs.DirEntry, err error) error {
+		err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if root != p {
+				path = filepath.Join(p, strings.TrimPrefix(path, root))
+			}
 			if err != nil {
 				report(Outcome{Status: StatusRejected, File: path, Reason: plainIOError(err)})
 				return nil
@@ -202,8 +219,16 @@ func collect(paths []string, report func(Outcome)) ([]candidate, error) {
 				}
 				return nil
 			}
-			if d.Type().IsRegular() {
+			switch t := d.Type(); {
+			case t.IsRegular():
 				found = append(found, candidate{path: path, walked: true})
+			case t&fs.ModeSymlink != 0:
+				// Links met while walking are not followed (a link to
+				// "/" or a loop), but said: name the target to ingest it.
+				target, _ := os.Readlink(path)
+				report(Outcome{Status: StatusSkipped, File: path, Reason: "a symbolic link (to " + target + "), not followed while walking; name it on the command line to ingest what it leads to"})
+			case !t.IsDir():
+				report(Outcome{Status: StatusSkipped, File: path, Reason: "not a regular file (" + kindOf(t) + ")"})
 			}
 			return nil
 		})
@@ -214,6 +239,25 @@ func collect(paths []string, report func(Outcome)) ([]candidate, error) {
 		out = append(out, found...)
 	}
 	return out, nil
+}
+
+// kindOf names a file type that is not a regular file.
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsDir():
+		return "a folder"
+	}
+	return "not a regular file"
 }
 
 func plainIOError(err error) string {
@@ -237,6 +281,32 @@ type batch struct {
 	// referencesDone: manifest paths whose references: this batch has
 	// recorded (see recordReferences).
 	referencesDone map[string]bool
+	// manifest is the manifest of the file being stored (nil: none).
+	manifest *provenance.Manifest
+}
+
+// declaredSources archives what a run's declared provenance comes from —
+// the manifest's bytes as a blob, the --set values — and returns it for
+// the event's detail: with them audit recomputes the provenance
+// (docs/provenance.md).
+func (b *batch) declaredSources(tx *store.Tx) (map[string]any, error) {
+	out := map[string]any{}
+	if m := b.manifest; m != nil {
+		sha, err := tx.PutBytes(m.Bytes, m.Path)
+		if err != nil {
+			return nil, err
+		}
+		abs, _ := filepath.Abs(m.Path)
+		out["manifest"], out["manifest_file"] = sha, abs
+	}
+	if len(b.opt.Set) > 0 {
+		set := make([]string, 0, len(b.opt.Set))
+		for _, e := range b.opt.Set {
+			set = append(set, e.Field+"="+e.Value)
+		}
+		out["set"] = set
+	}
+	return out, nil
 }
 
 // manifestFor finds the manifest that applies to a file: --meta, else the
@@ -264,15 +334,7 @@ func (b *batch) manifestFor(path string) (*provenance.Manifest, error) {
 
 // relTo is the file's slash path relative to the manifest's folder, or its
 // base name when it lies elsewhere (a --meta manifest for files anywhere).
-func relTo(m *provenance.Manifest, path string) string {
-	abs, err := filepath.Abs(path)
-	if err == nil {
-		if rel, err := filepath.Rel(m.Dir, abs); err == nil && !strings.HasPrefix(rel, "..") {
-			return filepath.ToSlash(rel)
-		}
-	}
-	return filepath.Base(path)
-}
+func relTo(m *provenance.Manifest, path string) string { return m.Rel(path) }
 
 // rejectError carries a rejection out of the store transaction.
 type rejectError struct {
@@ -370,6 +432,7 @@ func (b *batch) write(ctx context.Context, p *prepared, report func(Outcome)) er
 		report(Outcome{Status: StatusRejected, File: c.path, Reason: "provenance manifest: " + err.Error()})
 		return nil
 	}
+	b.manifest = m
 	if err := b.recordReferences(ctx, m, report); err != nil {
 		return err
 	}
@@ -551,7 +614,15 @@ func (b *batch) putRuns(tx *store.Tx, parser format.Parser, sum, path string, ru
 			Publishable: len(missing) == 0, Missing: missing, IngestedAt: now, Invocation: inv}); err != nil {
 			return nil, err
 		}
-		detail, _ := json.Marshal(map[string]any{"file": path, "format": r.Format, "ordinal": r.Ordinal, "publishable": len(missing) == 0, "missing": missing})
+		d, err := b.declaredSources(tx)
+		if err != nil {
+			return nil, err
+		}
+		d["file"], d["format"], d["ordinal"], d["publishable"], d["missing"] = path, r.Format, r.Ordinal, len(missing) == 0, missing
+		if abs, err := filepath.Abs(path); err == nil {
+			d["path"] = abs
+		}
+		detail, _ := json.Marshal(d)
 		if err := tx.AppendEvent(store.Event{At: now, Actor: b.opt.Actor, ToolVersion: b.opt.ToolVersion, Action: "ingest",
 			RunID: id, BlobSHA256: sum, Detail: string(detail)}); err != nil {
 			return nil, err

@@ -36,7 +36,26 @@ type Manifest struct {
 	// References are the external figures the campaign compares against,
 	// in file order.
 	References []Reference
+	// Bytes are the file's bytes as read: ingest archives them as a blob,
+	// so the provenance a run got from the manifest can be recomputed.
+	Bytes []byte
 }
+
+// Rel is path as the manifest's files: patterns see it: relative to its
+// folder with slashes, or the base name for a file outside it.
+func (m *Manifest) Rel(path string) string {
+	abs, err := filepath.Abs(path)
+	if err == nil {
+		if rel, err := filepath.Rel(m.Dir, abs); err == nil && !strings.HasPrefix(rel, "..") {
+			return filepath.ToSlash(rel)
+		}
+	}
+	return filepath.Base(path)
+}
+
+// ParseManifest parses manifest bytes archived from path (the audit
+// recomputes provenance from them).
+func ParseManifest(path string, data []byte) (*Manifest, error) { return parseManifest(path, data) }
 
 // Reference is one item of references:: a figure that is not ours (a
 // vendor's published number), where it was published, when it was taken
@@ -149,7 +168,7 @@ func parseManifest(p string, data []byte) (*Manifest, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Manifest{Path: p, Dir: filepath.Dir(abs)}
+	m := &Manifest{Path: p, Dir: filepath.Dir(abs), Bytes: data}
 	m.Campaign = filepath.Base(m.Dir)
 	mp := &manifestParser{path: p}
 

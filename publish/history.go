@@ -2,7 +2,10 @@ package publish
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"github.com/benchledger/benchledger/spec"
+	"os"
 	"time"
 
 	"github.com/benchledger/benchledger/casestudy"
@@ -93,8 +96,12 @@ func Record(ctx context.Context, a *store.Archive, res *casestudy.Result, toolVe
 	if err != nil {
 		return nil, err
 	}
+	sources, err := specSources(res.Spec)
+	if err != nil {
+		return nil, err
+	}
 	pub, _, err := a.Publish(ctx, store.NewPublication{CaseID: res.Spec.ID, Digest: res.Digest, Snapshot: text,
-		ToolVersion: toolVersion, Actor: actor},
+		ToolVersion: toolVersion, Actor: actor, Sources: sources},
 		func(latest store.Publication) ([]store.Erratum, error) {
 			old, err := Parse(latest.Snapshot)
 			if err != nil {
@@ -163,4 +170,26 @@ func take(res *casestudy.Result) (Snapshot, string, error) {
 	}
 	text, err := snap.JSON()
 	return snap, text, err
+}
+
+// specSources are the spec's bytes and each narrative's, by name ("spec",
+// "narrative.<lang>"), for the archive to keep with the version.
+func specSources(s *spec.Spec) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	switch data, err := os.ReadFile(s.Path); {
+	case err == nil:
+		out["spec"] = data
+	case !errors.Is(err, os.ErrNotExist): // a spec given as text has no file
+		return nil, fmt.Errorf("publish: %w", err)
+	}
+	for lang := range s.Narrative {
+		_, data, err := s.ReadNarrative(lang)
+		if err != nil {
+			return nil, fmt.Errorf("publish: %w", err)
+		}
+		if data != nil {
+			out["narrative."+lang] = data
+		}
+	}
+	return out, nil
 }

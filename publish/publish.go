@@ -16,7 +16,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -91,13 +90,12 @@ func Take(res *casestudy.Result) (Snapshot, error) {
 		s.Texts["summary."+lang] = hashHex([]byte(t))
 	}
 	for lang := range sp.Narrative {
-		p := sp.NarrativePath(lang)
+		p, data, err := sp.ReadNarrative(lang)
+		if err != nil {
+			return Snapshot{}, fmt.Errorf("publish: %w", err)
+		}
 		if p == "" {
 			continue
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return Snapshot{}, fmt.Errorf("publish: narrative %s: %w", lang, err)
 		}
 		s.Texts["narrative."+lang] = hashHex(data)
 	}

@@ -273,6 +273,7 @@ func (r *Redactor) Text(s string) string {
 		return s
 	}
 	out := s
+	out = r.secretRules(out)
 	out = r.envRule(out)
 	out = r.urlRule(out)
 	out = r.ipv6Rule(out)
@@ -293,7 +294,7 @@ func mayMatch(s string) bool {
 	if len(s) >= 15 {
 		return true
 	}
-	return strings.ContainsAny(s, ".:/\\=~@")
+	return strings.ContainsAny(s, ".:/\\=~@-")
 }
 
 // replaceAll replaces the matches of re that fn accepts. fn gets the text

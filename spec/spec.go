@@ -26,9 +26,11 @@ import (
 
 // Spec is a parsed casestudy.yaml.
 type Spec struct {
-	Path     string `yaml:"-"`
-	ID       string `yaml:"id"`
-	Campaign string `yaml:"campaign"`
+	Path string `yaml:"-"`
+	// allowDirs are LoadOptions.AllowDirs.
+	allowDirs []string
+	ID        string `yaml:"id"`
+	Campaign  string `yaml:"campaign"`
 	// Runs names selections of archived runs.
 	Runs map[string]Selector `yaml:"runs"`
 	// Figures are single named figures of a selection.
@@ -177,20 +179,25 @@ type CaveatSettings struct {
 }
 
 // Load reads and checks a spec.
-func Load(path string) (*Spec, error) {
+func Load(path string) (*Spec, error) { return LoadWith(path, LoadOptions{}) }
+
+// LoadWith is Load with options.
+func LoadWith(path string, o LoadOptions) (*Spec, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return Parse(path, data)
+	return parse(path, data, o)
 }
 
 var nameRE = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
 
 // Parse checks a spec's text. Errors name the file and, where YAML knows
 // it, the line.
-func Parse(path string, data []byte) (*Spec, error) {
-	s := &Spec{Path: path}
+func Parse(path string, data []byte) (*Spec, error) { return parse(path, data, LoadOptions{}) }
+
+func parse(path string, data []byte, o LoadOptions) (*Spec, error) {
+	s := &Spec{Path: path, allowDirs: o.AllowDirs}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(s); err != nil {
@@ -393,13 +400,11 @@ func (s *Spec) checkTexts(hasText bool, bad func(string, ...any)) {
 		if p == "" {
 			continue
 		}
-		switch fi, err := os.Stat(p); {
+		switch _, err := s.confined(s.Narrative[l]); {
 		case errors.Is(err, os.ErrNotExist):
 			bad("narrative.%s: file %s not found (looked for %s)", l, s.Narrative[l], p)
 		case err != nil:
 			bad("narrative.%s: %v", l, err)
-		case !fi.Mode().IsRegular():
-			bad("narrative.%s: %s is not a regular file", l, p)
 		}
 	}
 }

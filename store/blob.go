@@ -526,3 +526,23 @@ func (br *blobReader) Close() error {
 	br.buf = nil
 	return nil
 }
+
+// PutBytes archives a small file that is not a result (a manifest, a spec,
+// a narrative) as a blob, content-addressed like every raw file, and
+// returns its SHA-256; bytes already archived are not stored again.
+func (tx *Tx) PutBytes(data []byte, name string) (string, error) {
+	sum := sha256.Sum256(data)
+	sha := hex.EncodeToString(sum[:])
+	if ok, err := hasBlob(tx.tx, tx.a.path, sha); err != nil || ok {
+		return sha, err
+	}
+	bw, err := tx.NewBlob(sha, int64(len(data)), name)
+	if err != nil {
+		return "", err
+	}
+	if _, err := bw.Write(data); err != nil {
+		bw.Close()
+		return "", err
+	}
+	return sha, bw.Close()
+}

@@ -62,6 +62,7 @@ type Completion struct {
 // the file row, the run's updated columns, the new records, stated figures
 // and file facts. Nothing already archived is changed or removed.
 func (tx *Tx) AttachCompanion(runID string, c Completion) error {
+	tx.touchBefore("run", runID)
 	op := "attach companion file to run " + runID
 	if err := tx.check(op); err != nil {
 		return err

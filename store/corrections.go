@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"fmt"
 	"sort"
+	"strconv"
 	"time"
 
 	"github.com/benchledger/benchledger/provenance"
@@ -45,6 +46,9 @@ func (tx *Tx) RecordCorrection(cs []Correction, publishable bool, missing []stri
 	} else if !ok {
 		return fmt.Errorf("archive %s: %s: run %s: %w", tx.a.path, op, runID, ErrNotFound)
 	}
+	// The run's listing columns change below: the chain vouches for the
+	// run as it was, then links it as corrected (chain.go).
+	tx.touchBefore("run", runID)
 	for _, c := range cs {
 		if c.RunID != runID || c.Field == "" || c.Reason == "" {
 			return fmt.Errorf("archive %s: %s: a correction needs the run, a field and a reason", tx.a.path, op)
@@ -53,11 +57,17 @@ func (tx *Tx) RecordCorrection(cs []Correction, publishable bool, missing []stri
 		if at.IsZero() {
 			at = time.Now()
 		}
-		if _, err := tx.tx.Exec(`INSERT INTO corrections (run_id, field, old_value, new_value, reason, actor, tool_version, at)
+		res, err := tx.tx.Exec(`INSERT INTO corrections (run_id, field, old_value, new_value, reason, actor, tool_version, at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, runID, c.Field, nullText(c.Old, c.HadOld), nullText(c.New, !c.Unset),
-			c.Reason, c.Actor, c.ToolVersion, formatTime(at)); err != nil {
+			c.Reason, c.Actor, c.ToolVersion, formatTime(at))
+		if err != nil {
 			return tx.wrap(op, err)
 		}
+		id, err := res.LastInsertId()
+		if err != nil {
+			return tx.wrap(op, err)
+		}
+		tx.touch("correction", strconv.FormatInt(id, 10))
 	}
 	all, err := readProvenance(tx.tx, runID)
 	if err != nil {

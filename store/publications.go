@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"time"
 )
 
@@ -43,6 +44,11 @@ type NewPublication struct {
 	At          time.Time
 	ToolVersion string
 	Actor       string
+	// Sources are the files the version was made from (the spec, each
+	// narrative), by name: their bytes are archived as blobs and the
+	// publish event names them, so the texts a version showed can be read
+	// back from the archive.
+	Sources map[string][]byte
 }
 
 // ErrNoChanges: a publication differs from the latest version but the
@@ -110,14 +116,24 @@ func (a *Archive) Publish(ctx context.Context, p NewPublication, changes func(la
 		next.CaseID, next.Version, at, next.Digest, next.Snapshot); err != nil {
 		return Publication{}, false, tx.wrap(op, err)
 	}
+	tx.touch("publication", next.CaseID+"/"+strconv.Itoa(next.Version))
 	for _, e := range next.Errata {
+		tx.touch("erratum", next.CaseID+"/"+strconv.Itoa(next.Version)+"/"+strconv.Itoa(e.Seq))
 		if _, err := tx.tx.Exec(`INSERT INTO errata (case_id, version, seq, kind, name, old, new, recorded_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, next.CaseID, next.Version, e.Seq, e.Kind, e.Name, e.Old, e.New, at); err != nil {
 			return Publication{}, false, tx.wrap(op, err)
 		}
 	}
+	sources := map[string]string{}
+	for name, data := range p.Sources {
+		sha, err := tx.PutBytes(data, name)
+		if err != nil {
+			return Publication{}, false, err
+		}
+		sources[name] = sha
+	}
 	detail, err := json.Marshal(map[string]any{"case_id": next.CaseID, "version": next.Version, "digest": next.Digest,
-		"errata": len(next.Errata)})
+		"errata": len(next.Errata), "sources": sources})
 	if err != nil {
 		return Publication{}, false, err
 	}

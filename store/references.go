@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -110,6 +111,15 @@ func (tx *Tx) PutReference(campaign string, r provenance.Reference) (changed boo
 	if campaign == "" {
 		return false, fmt.Errorf("archive %s: %s: no campaign", tx.a.path, op)
 	}
+	tx.touchBefore("reference", campaign+"/"+r.ID)
+	defer func() {
+		if err == nil && changed {
+			var seq int
+			if tx.tx.QueryRow(`SELECT coalesce(max(seq), 0) FROM reference_checks WHERE campaign = ? AND reference_id = ?`, campaign, r.ID).Scan(&seq) == nil && seq > 0 {
+				tx.touch("reference_check", campaign+"/"+r.ID+"/"+strconv.Itoa(seq))
+			}
+		}
+	}()
 	next, err := referenceState(r)
 	if err != nil {
 		return false, fmt.Errorf("archive %s: %s: %w", tx.a.path, op, err)

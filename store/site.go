@@ -67,3 +67,16 @@ func (a *Archive) PublishedCases() ([]string, error) {
 	}
 	return out, a.wrap("list case studies", rows.Err())
 }
+
+// SiteKey is the archive's secret for the MAC over the rows a site build
+// caches beside its pages: it never leaves the archive, so whoever can
+// edit a site's folder but not its archive cannot make a cached row the
+// next build trusts.
+func (a *Archive) SiteKey() ([]byte, error) {
+	var key []byte
+	err := a.r.QueryRow(`SELECT value FROM archive_keys WHERE name = 'site'`).Scan(&key)
+	if err != nil {
+		return nil, a.wrap("read the site key", err)
+	}
+	return key, nil
+}

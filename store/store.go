@@ -81,6 +81,8 @@ type Archive struct {
 
 	chunkSize int // raw bytes per blob chunk; settable by tests
 
+	notices []string // see Notices
+
 	// stmts caches statements prepared on the writer connection: an ingest
 	// of many small files would otherwise prepare the same dozen statements
 	// for every file.
@@ -225,8 +227,28 @@ func (a *Archive) open() error {
 	if a.r, err = openReader(a.path); err != nil {
 		return a.wrap("open", err)
 	}
+	// What a write restores: the append-only triggers another program
+	// dropped or altered, and a chain an older archive never started.
+	fixed, err := a.repairTriggers()
+	if err != nil {
+		return err
+	}
+	for _, name := range fixed {
+		a.notices = append(a.notices, fmt.Sprintf("archive %s: re-created trigger %s, which was dropped or altered outside benchledger (benchledger audit reports what may have changed meanwhile)", a.path, name))
+	}
+	n, err := a.startChain(context.Background())
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		a.notices = append(a.notices, fmt.Sprintf("archive %s: the hash chain starts now, over %d recorded things", a.path, n))
+	}
 	return nil
 }
+
+// Notices are what opening the archive for writing repaired or started,
+// for the command to say on stderr.
+func (a *Archive) Notices() []string { return a.notices }
 
 // identify reads the application id and schema version, refusing foreign
 // files and archives from a newer benchledger.

@@ -11,6 +11,7 @@ import (
 	"os/user"
 	"runtime/debug"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -26,6 +27,11 @@ type Tx struct {
 	tx    *sql.Tx
 	blobs []*BlobWriter
 	done  bool
+	// touched are the recorded things this transaction changed, in order:
+	// Commit links their new state into the chain (chain.go).
+	touched    []chainRef
+	touchedSet map[chainRef]bool
+	tampered   []string // things touchBefore found changed outside benchledger
 }
 
 // Begin starts a write transaction. While another process holds the
@@ -115,6 +121,10 @@ func (tx *Tx) Commit() error {
 			return errors.Join(fmt.Errorf("archive %s: commit refused, transaction rolled back: %w", tx.a.path, problem), rbErr)
 		}
 	}
+	if err := tx.extendChain(); err != nil {
+		rbErr := tx.Rollback()
+		return errors.Join(err, rbErr)
+	}
 	tx.done = true
 	if err := tx.tx.Commit(); err != nil {
 		return tx.wrap("commit", err)
@@ -198,6 +208,7 @@ func (tx *Tx) PutRun(rec *RunRecord) error {
 	if id == "" {
 		id = benchrun.ContentID(run)
 	}
+	tx.touchBefore("run", id)
 	op := "store run " + id
 	entries, err := withFacts(rec.Provenance, run.Facts)
 	if err != nil {
@@ -435,6 +446,7 @@ func nullString(s string) any {
 // its bytes. The listing columns are recomputed from the new effective
 // provenance.
 func (tx *Tx) AddProvenance(runID string, entries provenance.Record, publishable bool, missing []string) error {
+	tx.touchBefore("run", runID)
 	op := "add provenance to run " + runID
 	if err := tx.check(op); err != nil {
 		return err
@@ -498,13 +510,21 @@ func (tx *Tx) AppendEvent(ev Event) error {
 	if ev.ToolVersion == "" {
 		ev.ToolVersion = buildVersion()
 	}
-	_, err := tx.tx.Exec(`INSERT INTO events (at, actor, tool_version, action, run_id, blob, detail)
+	res, err := tx.tx.Exec(`INSERT INTO events (at, actor, tool_version, action, run_id, blob, detail)
 		VALUES (?, ?, ?, ?, ?, ?, ?)`,
 		formatTime(ev.At), ev.Actor, ev.ToolVersion, ev.Action,
 		nullString(ev.RunID), nullString(strings.ToLower(ev.BlobSHA256)), nullString(ev.Detail))
 	if err != nil {
 		return tx.wrap(op, err)
 	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return tx.wrap(op, err)
+	}
+	tx.touch("event", strconv.FormatInt(id, 10))
+	// Every change to a run appends an event naming it: its new state is
+	// linked too.
+	tx.touch("run", ev.RunID)
 	return nil
 }
 

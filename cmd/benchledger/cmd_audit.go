@@ -39,15 +39,17 @@ read again unless a selected check needs them).`,
 
 // auditOptions are audit's flags.
 type auditOptions struct {
-	db     string
-	json   bool
-	asOf   asOfDate
-	maxAge int // days
-	runs   runList
-	checks string
+	allowDirs runList
+	db        string
+	json      bool
+	asOf      asOfDate
+	maxAge    int // days
+	runs      runList
+	checks    string
 }
 
 func (o *auditOptions) addFlags(fs *flag.FlagSet, e env) {
+	allowDirFlag(fs, &o.allowDirs)
 	dbFlag(fs, e, &o.db)
 	fs.BoolVar(&o.json, "json", false, "print one JSON document")
 	asOfFlag(fs, &o.asOf, true)
@@ -73,7 +75,7 @@ func runAudit(ctx context.Context, e env, opts auditOptions, specs []string) err
 	}
 	var findings []audit.Finding
 	for _, p := range specs {
-		s, err := spec.Load(p)
+		s, err := spec.LoadWith(p, spec.LoadOptions{AllowDirs: opts.allowDirs})
 		if err != nil {
 			return err
 		}

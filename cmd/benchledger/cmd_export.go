@@ -49,6 +49,7 @@ The files are written whole or not at all. Prints the written paths.`,
 
 // exportOptions are export's flags.
 type exportOptions struct {
+	allowDirs                             runList
 	db, xlsx, csvDir, lang, salt, baseURL string
 	bom, redact                           bool
 	requests                              setBool // its default depends on whether a spec is given
@@ -58,6 +59,7 @@ type exportOptions struct {
 }
 
 func (o *exportOptions) addFlags(fs *flag.FlagSet, e env) {
+	allowDirFlag(fs, &o.allowDirs)
 	dbFlag(fs, e, &o.db)
 	fs.StringVar(&o.xlsx, "xlsx", "", "write the workbook to this file")
 	fs.StringVar(&o.csvDir, "csv", "", "write one CSV file per table into this folder")
@@ -112,7 +114,7 @@ func runExport(ctx context.Context, e env, opts exportOptions, args []string) er
 	}
 	title := "benchledger export"
 	if len(args) == 1 {
-		res, a, err := evaluateSpec(ctx, e, opts.db, args[0], opts.asOf)
+		res, a, err := evaluateSpec(ctx, e, opts.db, args[0], opts.asOf, opts.allowDirs)
 		if err != nil {
 			return err
 		}

@@ -34,12 +34,14 @@ as one document.`,
 
 // figuresOptions are figures' flags.
 type figuresOptions struct {
-	db   string
-	json bool
-	asOf asOfDate
+	allowDirs runList
+	db        string
+	json      bool
+	asOf      asOfDate
 }
 
 func (o *figuresOptions) addFlags(fs *flag.FlagSet, e env) {
+	allowDirFlag(fs, &o.allowDirs)
 	dbFlag(fs, e, &o.db)
 	fs.BoolVar(&o.json, "json", false, "print one JSON document")
 	asOfFlag(fs, &o.asOf, false)
@@ -49,7 +51,7 @@ func runFigures(ctx context.Context, e env, opts figuresOptions, args []string) 
 	if len(args) != 1 {
 		return usageErrorf("figures takes one case-study spec")
 	}
-	res, a, err := evaluateSpec(ctx, e, opts.db, args[0], opts.asOf)
+	res, a, err := evaluateSpec(ctx, e, opts.db, args[0], opts.asOf, opts.allowDirs)
 	if err != nil {
 		return err
 	}
@@ -63,16 +65,16 @@ func runFigures(ctx context.Context, e env, opts figuresOptions, args []string) 
 
 // evaluateSpec loads a case-study spec and evaluates it against the archive
 // (opened for reading; the caller closes it).
-func evaluateSpec(ctx context.Context, e env, dbPath, specPath string, asOf asOfDate) (*casestudy.Result, *store.Archive, error) {
-	return evaluateSpecIn(ctx, specPath, asOf, func() (*store.Archive, error) { return openForReading(dbPath, e) })
+func evaluateSpec(ctx context.Context, e env, dbPath, specPath string, asOf asOfDate, allow []string) (*casestudy.Result, *store.Archive, error) {
+	return evaluateSpecIn(ctx, specPath, asOf, allow, func() (*store.Archive, error) { return openForReading(dbPath, e) })
 }
 
 // evaluateSpecIn is evaluateSpec on the archive open returns (report opens
 // it for writing, to record the publication). The caveats judge the age of
 // external references as of --as-of, and none without it.
-func evaluateSpecIn(ctx context.Context, specPath string, asOf asOfDate, open func() (*store.Archive, error)) (*casestudy.Result, *store.Archive, error) {
+func evaluateSpecIn(ctx context.Context, specPath string, asOf asOfDate, allow []string, open func() (*store.Archive, error)) (*casestudy.Result, *store.Archive, error) {
 	opt := casestudy.Options{Caveats: caveat.Options{Now: asOf.Day()}}
-	s, err := spec.Load(specPath)
+	s, err := spec.LoadWith(specPath, spec.LoadOptions{AllowDirs: allow})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/benchledger/benchledger/internal/escape"
 	"os"
 	"os/user"
 	"strings"
@@ -73,6 +74,7 @@ func runIngest(ctx context.Context, e env, opts ingestOptions, paths []string) e
 		return err
 	}
 	defer a.Close()
+	sayNotices(e, a)
 
 	prog := newProgress(e.stderr, !opts.json)
 	defer prog.done()
@@ -86,7 +88,9 @@ func runIngest(ctx context.Context, e env, opts ingestOptions, paths []string) e
 				waited = true
 			}
 		},
-		OnFile: func(n, total int, path string) { prog.status(fmt.Sprintf("ingesting %d/%d %s", n, total, path)) },
+		OnFile: func(n, total int, path string) {
+			prog.status(fmt.Sprintf("ingesting %d/%d %s", n, total, escape.Terminal(path)))
+		},
 	}
 	var outs []ingest.Outcome
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
@@ -94,6 +98,10 @@ func runIngest(ctx context.Context, e env, opts ingestOptions, paths []string) e
 	var unpublishable foldedWarnings
 	report := func(o ingest.Outcome) {
 		outs = append(outs, o)
+		// What reaches the terminal has its control characters escaped: a
+		// file named "x\n<id>  new ..." must not forge an output line, nor
+		// an escape sequence rewrite the screen (--json keeps the bytes).
+		o.File, o.Place, o.Reason = escape.Terminal(o.File), escape.Terminal(o.Place), escape.Terminal(o.Reason)
 		switch o.Status {
 		case ingest.StatusRejected:
 			rejected++

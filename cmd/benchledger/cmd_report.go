@@ -47,12 +47,16 @@ report's audit line say so. --no-audit skips the audit and its pages.`,
 
 // reportOptions are report's flags.
 type reportOptions struct {
+	redact                             redactOptions
+	allowDirs                          runList
 	db, langs, formats, out, templates string
 	asOf                               asOfDate
 	publish, draft, noAudit            bool
 }
 
 func (o *reportOptions) addFlags(fs *flag.FlagSet, e env) {
+	o.redact.addFlags(fs)
+	allowDirFlag(fs, &o.allowDirs)
 	dbFlag(fs, e, &o.db)
 	fs.StringVar(&o.langs, "lang", "", "comma-separated languages (en, zh, ja, es-419, es); default: the spec's languages")
 	fs.StringVar(&o.formats, "format", "html,md", "comma-separated formats: html, md, pdf (printed from the HTML by headless Chromium)")
@@ -65,6 +69,9 @@ func (o *reportOptions) addFlags(fs *flag.FlagSet, e env) {
 }
 
 func runReport(ctx context.Context, e env, opts reportOptions, args []string) error {
+	if err := opts.redact.check(); err != nil {
+		return err
+	}
 	if len(args) != 1 {
 		return usageErrorf("report takes one case-study spec")
 	}
@@ -96,9 +103,9 @@ func runReport(ctx context.Context, e env, opts reportOptions, args []string) er
 	}
 	open := func() (*store.Archive, error) { return openForReading(opts.db, e) }
 	if opts.publish {
-		open = func() (*store.Archive, error) { return openForPublishing(opts.db) }
+		open = func() (*store.Archive, error) { return openForPublishing(opts.db, e) }
 	}
-	res, a, err := evaluateSpecIn(ctx, args[0], opts.asOf, open)
+	res, a, err := evaluateSpecIn(ctx, args[0], opts.asOf, opts.allowDirs, open)
 	if err != nil {
 		return err
 	}
@@ -131,6 +138,13 @@ func runReport(ctx context.Context, e env, opts reportOptions, args []string) er
 	}
 	if err != nil {
 		return err
+	}
+	red, err := opts.redact.redactor(a)
+	if err != nil {
+		return err
+	}
+	if red != nil {
+		ropt.Redact = red
 	}
 	paths, err := report.Render(ctx, res, a, ropt)
 	if err != nil {

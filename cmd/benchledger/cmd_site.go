@@ -39,12 +39,16 @@ rewritten only when its bytes change. --force makes everything again.`,
 
 // siteOptions are site's flags.
 type siteOptions struct {
+	redact                    redactOptions
+	allowDirs                 runList
 	db, out, langs, templates string
 	asOf                      asOfDate
 	force, quiet, raw         bool
 }
 
 func (o *siteOptions) addFlags(fs *flag.FlagSet, e env) {
+	o.redact.addFlags(fs)
+	allowDirFlag(fs, &o.allowDirs)
 	dbFlag(fs, e, &o.db)
 	fs.StringVar(&o.out, "out", "", "the site's folder (required)")
 	fs.StringVar(&o.langs, "lang", "en,zh,ja,es-419", "comma-separated languages (en, zh, ja, es-419, es)")
@@ -56,6 +60,9 @@ func (o *siteOptions) addFlags(fs *flag.FlagSet, e env) {
 }
 
 func runSite(ctx context.Context, e env, opts siteOptions, specs []string) error {
+	if err := opts.redact.check(); err != nil {
+		return err
+	}
 	if opts.out == "" {
 		return usageErrorf("site needs --out DIR")
 	}
@@ -66,7 +73,7 @@ func runSite(ctx context.Context, e env, opts siteOptions, specs []string) error
 	defer a.Close()
 	opt := site.Options{Out: opts.out, Langs: splitList(opts.langs), Templates: opts.templates, Force: opts.force, NoRaw: !opts.raw, ToolVersion: toolVersion()}
 	for _, specPath := range specs {
-		res, _, err := evaluateSpecIn(ctx, specPath, opts.asOf, func() (*store.Archive, error) { return a, nil })
+		res, _, err := evaluateSpecIn(ctx, specPath, opts.asOf, opts.allowDirs, func() (*store.Archive, error) { return a, nil })
 		if err != nil {
 			return fmt.Errorf("%s: %w", specPath, err)
 		}
@@ -81,10 +88,26 @@ func runSite(ctx context.Context, e env, opts siteOptions, specs []string) error
 	}
 	prog := newProgress(e.stderr, !opts.quiet)
 	opt.Progress = func(done, total int) { prog.status(fmt.Sprintf("site: %d/%d runs", done, total)) }
+	red, err := opts.redact.redactor(a)
+	if err != nil {
+		return err
+	}
+	if red != nil {
+		opt.Redact = red
+		if !opt.NoRaw {
+			// Raw bytes are evidence and are never rewritten, so a
+			// redacted site cannot carry them.
+			opt.NoRaw = true
+			fmt.Fprintln(e.stderr, "note: --redact leaves the raw files out of the site (their bytes are never rewritten)")
+		}
+	}
 	st, err := site.Build(ctx, a, opt)
 	prog.done()
 	if err != nil {
 		return err
+	}
+	if st.Distrusted != "" {
+		fmt.Fprintf(e.stderr, "site: warning: %s\n", st.Distrusted)
 	}
 	if !opts.quiet {
 		fmt.Fprintf(e.stderr, "site: %d runs (%d made again), %d files written, %d unchanged, %d removed\n",

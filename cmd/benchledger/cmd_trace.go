@@ -32,15 +32,20 @@ not at all).`,
 
 // traceOptions are trace's flags.
 type traceOptions struct {
+	redact  redactOptions
 	db, out string
 }
 
 func (o *traceOptions) addFlags(fs *flag.FlagSet, e env) {
+	o.redact.addFlags(fs)
 	dbFlag(fs, e, &o.db)
 	fs.StringVar(&o.out, "o", "", "write to this file instead of stdout")
 }
 
 func runTrace(ctx context.Context, e env, opts traceOptions, args []string) error {
+	if err := opts.redact.check(); err != nil {
+		return err
+	}
 	if len(args) != 1 {
 		return usageErrorf("trace takes one run id")
 	}
@@ -60,7 +65,20 @@ func runTrace(ctx context.Context, e env, opts traceOptions, args []string) erro
 	case run.Clock != benchrun.ClockEpoch && run.Clock != benchrun.ClockMonotonic:
 		return fmt.Errorf("run %s (%s) has no send times on a known clock: a trace needs them", rec.ID, rec.FileName)
 	}
-	h := traceHeader(run, provenance.Record(rec.Provenance).Effective())
+	eff := provenance.Record(rec.Provenance).Effective()
+	red, err := opts.redact.redactor(a)
+	if err != nil {
+		return err
+	}
+	if red != nil {
+		for k, v := range eff {
+			eff[k] = red.Field(k, v)
+		}
+		for i := range run.Requests {
+			run.Requests[i].Error = red.Text(run.Requests[i].Error)
+		}
+	}
+	h := traceHeader(run, eff)
 	if opts.out == "" {
 		return trace.Write(e.stdout, h, run.Requests)
 	}

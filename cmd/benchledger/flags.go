@@ -1,8 +1,13 @@
 package main
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
+
 	"errors"
 	"flag"
+	"github.com/benchledger/benchledger/redact"
+	"github.com/benchledger/benchledger/store"
 	"strconv"
 	"strings"
 	"time"
@@ -107,4 +112,49 @@ func (b setBool) or(def bool) bool {
 		return b.value
 	}
 	return def
+}
+
+// allowDirFlag binds --allow-dir, repeatable: a folder besides the spec's
+// own that the files a spec names (narratives) may resolve into.
+func allowDirFlag(fs *flag.FlagSet, dirs *runList) {
+	fs.Var(dirs, "allow-dir", "a folder, besides the spec's own, that the spec's narratives may be in (repeatable; `DIR`)")
+}
+
+// redactOptions are --redact and --redact-salt, on report, site and trace
+// (export has its own, whose default salt is random per export).
+type redactOptions struct {
+	on   bool
+	salt string
+}
+
+func (r *redactOptions) addFlags(fs *flag.FlagSet) {
+	fs.BoolVar(&r.on, "redact", false, "redact what provenance says of hosts, addresses, paths, secrets and people in everything written (docs/redaction.md)")
+	fs.StringVar(&r.salt, "redact-salt", "", "with --redact: key of the host hashes (default: one kept in the archive, so the same archive gives the same bytes)")
+}
+
+func (r *redactOptions) check() error {
+	if r.salt != "" && !r.on {
+		return usageErrorf("--redact-salt needs --redact")
+	}
+	return nil
+}
+
+// redactor is the one redactor of a command (nil without --redact). Its
+// default salt is derived from the archive's own secret, so outputs are
+// deterministic per archive and the hashes cannot be looked up elsewhere.
+func (r *redactOptions) redactor(a *store.Archive) (*redact.Redactor, error) {
+	if !r.on {
+		return nil, nil
+	}
+	salt := []byte(r.salt)
+	if len(salt) == 0 {
+		key, err := a.SiteKey()
+		if err != nil {
+			return nil, err
+		}
+		m := hmac.New(sha256.New, key)
+		m.Write([]byte("benchledger redact salt"))
+		salt = m.Sum(nil)
+	}
+	return redact.New(redact.Options{Salt: salt}), nil
 }

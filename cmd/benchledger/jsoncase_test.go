@@ -31,7 +31,7 @@ func TestJSONSnakeCase(t *testing.T) {
 		{"audit", "--as-of", "2026-11-29", specPath},
 		{"errata", specPath},
 	} {
-		r := bl(t, append(append([]string{args[0], "--db", db, "--json"}, args[1:]...))...)
+		r := bl(t, append([]string{args[0], "--db", db, "--json"}, args[1:]...)...)
 		if r.code != 0 && r.code != exitProblems {
 			t.Errorf("%v: %v", args, r)
 			continue

@@ -17,7 +17,7 @@ import (
 // the version it renders. Unlike ingest it never creates the archive: a
 // report of an archive that does not exist is a mistake, not a new archive.
 // A read-only archive is refused with the way out (a draft, without --publish).
-func openForPublishing(path string) (*store.Archive, error) {
+func openForPublishing(path string, e env) (*store.Archive, error) {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("archive %s does not exist: %w", path, err)
 	}
@@ -25,6 +25,7 @@ func openForPublishing(path string) (*store.Archive, error) {
 	if errors.Is(err, store.ErrReadOnly) {
 		return nil, fmt.Errorf("%w; report records each published version of the case study in the archive, so it must be writable (without --publish, report renders a draft and records nothing)", err)
 	}
+	sayNotices(e, a)
 	return a, err
 }
 

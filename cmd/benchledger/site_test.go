@@ -187,7 +187,7 @@ func TestSiteDemo(t *testing.T) {
 			t.Errorf("baseline page lacks %q", want)
 		}
 	}
-	href := regexp.MustCompile(`href="\.\./\.\./(raw/[0-9a-f]{64}/[^"]+)" download`).FindStringSubmatch(string(enPage))
+	href := regexp.MustCompile(`href="\.\./\.\./(raw/[0-9a-f]{64})" download="[^"]+"`).FindStringSubmatch(string(enPage))
 	if href == nil {
 		t.Fatal("no download link on the baseline page")
 	}
@@ -336,9 +336,14 @@ func TestSiteHostileStrings(t *testing.T) {
 	if !strings.Contains(string(page), "&lt;script&gt;alert(&#34;pwned&#34;)&lt;/script&gt;") {
 		t.Error("the hostile campaign is not shown as escaped text")
 	}
-	raws, _ := filepath.Glob(filepath.Join(out, "raw", "*", "*"))
-	if len(raws) != 1 || strings.ContainsAny(filepath.Base(raws[0]), `"<> `) {
+	// The raw file is stored under its digest alone; its name is only the
+	// download attribute's value, made safe.
+	raws, _ := filepath.Glob(filepath.Join(out, "raw", "*"))
+	if len(raws) != 1 || !regexp.MustCompile(`^[0-9a-f]{64}$`).MatchString(filepath.Base(raws[0])) {
 		t.Errorf("raw file names %q", raws)
+	}
+	if !regexp.MustCompile(`download="x_+img_src_y_onerror_alert_1_+\.json"`).Match(page) {
+		t.Error("the download attribute does not carry the original name, made safe")
 	}
 }
 

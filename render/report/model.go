@@ -5,9 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/benchledger/benchledger/caveat"
+	"github.com/benchledger/benchledger/internal/escape"
 	htmltemplate "html/template"
 	"maps"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -151,10 +152,25 @@ type builder struct {
 	latencyOrder []string
 	order        []string // headline first, then the rest sorted
 	pub          *publish.Publication
+	// red, when set, redacts every text derived from provenance: the runs'
+	// values (and so the reproduce commands), confounders, caveats.
+	red caveat.Redactor
+	// redacted pairs each provenance value the redactor changed with what
+	// it became (old, new, ...), for texts made before redaction (audit
+	// messages quote values: "hardware.node (gpu-a → gpu-b)").
+	redacted []string
 }
 
-func newBuilder(ctx context.Context, res *casestudy.Result, src Source) (*builder, error) {
-	b := &builder{ctx: ctx, res: res, src: src, bind: casestudy.Bindings(res), narratives: map[string][]byte{}, latencies: map[string][]float64{}}
+// redField and redText apply b.red when set.
+func (b *builder) redField(f, v string) string {
+	if b.red == nil || v == "" {
+		return v
+	}
+	return b.red.Field(f, v)
+}
+
+func newBuilder(ctx context.Context, res *casestudy.Result, src Source, red caveat.Redactor) (*builder, error) {
+	b := &builder{ctx: ctx, res: res, src: src, red: red, bind: casestudy.Bindings(res), narratives: map[string][]byte{}, latencies: map[string][]float64{}}
 	for _, id := range res.RunIDs {
 		rec, err := src.RunMeta(id)
 		if err != nil {
@@ -166,17 +182,22 @@ func newBuilder(ctx context.Context, res *casestudy.Result, src Source) (*builde
 				corrected = append(corrected, e.Field)
 			}
 		}
-		b.runs = append(b.runs, runMeta{id: id, file: rec.BlobSHA256, eff: provenance.Record(rec.Provenance).Effective(), corrected: corrected})
+		eff := provenance.Record(rec.Provenance).Effective()
+		for k, v := range eff {
+			if eff[k] = b.redField(k, v); eff[k] != v && len(v) >= 3 {
+				b.redacted = append(b.redacted, v, eff[k])
+			}
+		}
+		b.runs = append(b.runs, runMeta{id: id, file: rec.BlobSHA256, eff: eff, corrected: corrected})
 	}
 	b.digest = res.Digest
 	for _, lang := range slices.Sorted(maps.Keys(res.Spec.Narrative)) {
-		p := res.Spec.NarrativePath(lang)
+		p, data, err := res.Spec.ReadNarrative(lang)
+		if err != nil {
+			return nil, fmt.Errorf("report: %w", err)
+		}
 		if p == "" {
 			continue
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return nil, fmt.Errorf("report: narrative %s: %w", lang, err)
 		}
 		b.narratives[lang] = data
 	}
@@ -375,6 +396,9 @@ var md = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.CJK))
 // goldmark (safe mode: raw HTML and dangerous links dropped) makes of it.
 func (b *builder) markdown(l locales.Locale, file string, src []byte) (string, htmltemplate.HTML, error) {
 	text := strings.ReplaceAll(string(src), "\r\n", "\n")
+	if err := checkRemote(file, []byte(text)); err != nil {
+		return "", "", err
+	}
 	mdText, err := substitute(file, text, b.bind, cjkSpacing(l), func(_ string, v casestudy.Binding) string { return v.Format(l) })
 	if err != nil {
 		return "", "", err
@@ -408,7 +432,7 @@ func (b *builder) tables(l locales.Locale, p *page) {
 				Abs: b.num(l, n+".abs"), Pct: b.num(l, n+".pct"), Ratio: b.num(l, n+".ratio"),
 				BaselineSource: sourceText(l, c.Baseline), CandidateSource: sourceText(l, c.Candidate)}
 			for _, f := range c.Comparison.Confounders {
-				row.Confounders = append(row.Confounders, confounder(l, f.Field, f.Baseline, f.Candidate))
+				row.Confounders = append(row.Confounders, confounder(l, f.Field, b.redField(f.Field, f.Baseline), b.redField(f.Field, f.Candidate)))
 			}
 			p.Comparisons = append(p.Comparisons, row)
 		case r.Nodes[n] != nil:
@@ -504,7 +528,7 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 			title += ": " + l.Figure(c.Comparison.Metric)
 			var notes []string
 			for _, f := range c.Comparison.Confounders {
-				notes = append(notes, l.T("table.confounders")+": "+confounder(l, f.Field, f.Baseline, f.Candidate))
+				notes = append(notes, l.T("table.confounders")+": "+confounder(l, f.Field, b.redField(f.Field, f.Baseline), b.redField(f.Field, f.Candidate)))
 			}
 			ch, err := charts.ComparisonOf("cmp-"+n, c.Comparison, charts.Labels{Title: title, Subtitle: n, Baseline: base, Candidate: cand,
 				YAxis: l.Figure(c.Comparison.Metric) + " (" + unit + ")"}, numF(casestudy.UnitDecimals(unit), unit))
@@ -656,7 +680,7 @@ func (b *builder) methodology(l locales.Locale, p *page) {
 func (b *builder) limitations(l locales.Locale, p *page) error {
 	seen := map[string]bool{}
 	for _, c := range b.res.Caveats {
-		s, err := l.Caveat(c)
+		s, err := l.Caveat(c.Redact(b.red))
 		if err != nil {
 			return fmt.Errorf("report: %w", err)
 		}
@@ -757,25 +781,30 @@ func commands(l locales.Locale, runs []runMeta) []item {
 	}
 	unknown := l.T("value.unknown")
 	srv := item{Label: l.T("method.server_command"), Value: unknown, Unknown: true}
+	// Every value from provenance is shell-quoted (escape.ShellWord, and
+	// the server arguments word by word with escape.ShellArgs): a line
+	// shown for copying must run what it says and nothing else
+	// (`whoami` in server_args stays text).
 	repo, rev, args, image := same("checkpoint.repository"), same("checkpoint.revision"), same("runtime.server_args"), same("runtime.image")
+	q := escape.ShellWord
 	var parts []string
 	switch same("runtime.engine") {
 	case "vllm":
 		if image != "" {
-			parts = append(parts, "docker run --gpus all --ipc=host", image, "--model", repo)
+			parts = append(parts, "docker run --gpus all --ipc=host", q(image), "--model", q(repo))
 		} else {
-			parts = append(parts, "vllm serve", repo)
+			parts = append(parts, "vllm serve", q(repo))
 		}
 	case "tensorrt-llm":
-		parts = append(parts, "trtllm-serve", repo)
+		parts = append(parts, "trtllm-serve", q(repo))
 		args = strings.TrimSpace(strings.TrimPrefix(args, "trtllm-serve"))
 	}
 	if len(parts) > 0 && repo != "" {
 		if rev != "" {
-			parts = append(parts, "--revision", rev)
+			parts = append(parts, "--revision", q(rev))
 		}
 		if args != "" {
-			parts = append(parts, args)
+			parts = append(parts, escape.ShellArgs(args))
 		}
 		srv = item{Label: srv.Label, Value: strings.Join(parts, " "), Code: true}
 	}
@@ -785,13 +814,13 @@ func commands(l locales.Locale, runs []runMeta) []item {
 		if model == "" {
 			model = repo
 		}
-		c := []string{"vllm bench serve", "--model", model}
+		c := []string{"vllm bench serve", "--model", escape.ShellWord(model)}
 		for _, o := range []struct{ flag, field string }{
 			{"--num-prompts", "workload.request_count"}, {"--max-concurrency", "workload.concurrency"},
 			{"--request-rate", "workload.request_rate"}, {"--label", "measurement.label"},
 		} {
 			if v := same(o.field); v != "" {
-				c = append(c, o.flag, v)
+				c = append(c, o.flag, escape.ShellWord(v))
 			}
 		}
 		c = append(c, "--save-result", "--save-detailed")

@@ -3,7 +3,6 @@ package report
 import (
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 
@@ -186,13 +185,12 @@ func CheckTexts(res *casestudy.Result) error {
 		}
 	}
 	for _, lang := range slices.Sorted(maps.Keys(s.Narrative)) {
-		p := s.NarrativePath(lang)
+		p, data, err := s.ReadNarrative(lang)
+		if err != nil {
+			return fmt.Errorf("report: %w", err)
+		}
 		if p == "" {
 			continue
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return fmt.Errorf("report: narrative %s: %w", lang, err)
 		}
 		if _, err := substitute(p, string(data), b, nil, none); err != nil {
 			return err

@@ -17,15 +17,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/benchledger/benchledger/caveat"
 	htmltemplate "html/template"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/benchledger/benchledger/audit"
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/casestudy"
 	"github.com/benchledger/benchledger/internal/atomicfile"
+	"github.com/benchledger/benchledger/internal/csp"
 	"github.com/benchledger/benchledger/locales"
 	"github.com/benchledger/benchledger/publish"
 	"github.com/benchledger/benchledger/render/assets"
@@ -73,6 +76,10 @@ type Options struct {
 	// errata. It comes from the archive, never from the clock, so the same
 	// archive still gives the same bytes.
 	Publication *publish.Publication
+	// Redact, when set, redacts every text derived from provenance (the
+	// runs' values and reproduce commands, confounders, caveats, audit
+	// messages): docs/redaction.md.
+	Redact caveat.Redactor
 }
 
 // DefaultFormats are written when Options.Formats is empty.
@@ -124,7 +131,7 @@ func Render(ctx context.Context, res *casestudy.Result, src Source, opt Options)
 			return nil, fmt.Errorf("report: charts need make assets: %w", err)
 		}
 	}
-	b, err := newBuilder(ctx, res, src)
+	b, err := newBuilder(ctx, res, src, opt.Redact)
 	if err != nil {
 		return nil, err
 	}
@@ -145,7 +152,7 @@ func Render(ctx context.Context, res *casestudy.Result, src Source, opt Options)
 	var auditR *auditRenderer
 	auditPages := make([]*auditPage, len(pages))
 	if opt.Audit != nil {
-		if auditR, err = newAuditRenderer(opt.Audit, res.Spec.ID, opt.Templates); err != nil {
+		if auditR, err = newAuditRenderer(redactAudit(opt.Audit, opt.Redact, b.redacted), res.Spec.ID, opt.Templates); err != nil {
 			return nil, err
 		}
 		for i, p := range pages {
@@ -158,6 +165,9 @@ func Render(ctx context.Context, res *casestudy.Result, src Source, opt Options)
 	var written []string
 	write := func(name string, data []byte) error {
 		p := filepath.Join(opt.Out, name)
+		if strings.HasSuffix(name, ".html") {
+			data = csp.Apply(data, csp.Standalone)
+		}
 		if err := atomicfile.Write(p, data); err != nil {
 			return err
 		}
@@ -260,4 +270,40 @@ func mdCode(s string) string {
 		return fence + " " + s + " " + fence
 	}
 	return fence + s + fence
+}
+
+// redactAudit is rep with every finding's message, file and parameters
+// redacted: the provenance values the redactor changed (pairs: old, new,
+// ...) replaced wherever quoted, the rest as text (nil r: rep itself).
+func redactAudit(rep *audit.Report, r caveat.Redactor, pairs []string) *audit.Report {
+	if r == nil || rep == nil {
+		return rep
+	}
+	// Longest first, so a value is not replaced inside a longer one.
+	type pair struct{ old, new string }
+	ps := make([]pair, 0, len(pairs)/2)
+	for i := 0; i+1 < len(pairs); i += 2 {
+		ps = append(ps, pair{pairs[i], pairs[i+1]})
+	}
+	sort.Slice(ps, func(i, j int) bool { return len(ps[i].old) > len(ps[j].old) })
+	var args []string
+	for _, p := range ps {
+		args = append(args, p.old, p.new)
+	}
+	known := strings.NewReplacer(args...)
+	text := func(s string) string { return r.Text(known.Replace(s)) }
+	out := *rep
+	out.Findings = make([]audit.Finding, len(rep.Findings))
+	for i, f := range rep.Findings {
+		f.Message, f.File = text(f.Message), text(f.File)
+		if len(f.Params) > 0 {
+			ps := make(map[string]string, len(f.Params))
+			for k, v := range f.Params {
+				ps[k] = text(v)
+			}
+			f.Params = ps
+		}
+		out.Findings[i] = f
+	}
+	return &out
 }

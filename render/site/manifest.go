@@ -2,9 +2,17 @@ package site
 
 import (
 	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"strings"
 
 	"github.com/benchledger/benchledger/internal/atomicfile"
 )
@@ -28,18 +36,132 @@ type manifestRun struct {
 	Key   string   `json:"key"`
 	Files []string `json:"files"`
 	Row   runRow   `json:"row"`
+	// MAC is an HMAC-SHA256, under the archive's site key
+	// (store.Archive.SiteKey), of the key, the files and the row: the
+	// manifest lies in a folder anyone may edit, and a row is only reused
+	// when the archive vouches for it.
+	MAC string `json:"mac"`
+}
+
+// rowMAC is the MAC a manifestRun carries.
+func rowMAC(siteKey []byte, m manifestRun) string {
+	h := hmac.New(sha256.New, siteKey)
+	row, _ := json.Marshal(m.Row) // a struct of strings and numbers: never fails
+	fmt.Fprintf(h, "key %s\nfiles %q\nrow %s\n", m.Key, m.Files, row)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// verified says whether the archive made m: its MAC checks out.
+func verified(siteKey []byte, m manifestRun) bool {
+	want := rowMAC(siteKey, m)
+	return hmac.Equal([]byte(want), []byte(m.MAC))
 }
 
 // readManifest returns the previous build's record, or an empty one when
 // there is none or it cannot be read (the build then starts afresh, which
-// is always correct, only slower).
-func readManifest(dir string) manifest {
+// is always correct, only slower). A record naming a file outside the
+// folder (absolute, "..", a backslash, not clean) is not trusted at all:
+// the build starts afresh, removes nothing, and says why in the error.
+func readManifest(dir string) (manifest, error) {
 	var m manifest
 	data, err := os.ReadFile(filepath.Join(dir, manifestName))
 	if err != nil || json.Unmarshal(data, &m) != nil {
-		return manifest{}
+		return manifest{}, nil
 	}
-	return m
+	check := func(f string) error {
+		if !siteRel(f) {
+			return fmt.Errorf("%s names %q, which is not a file inside the site's folder; the record is ignored and nothing is removed", filepath.Join(dir, manifestName), f)
+		}
+		return nil
+	}
+	for _, f := range m.Files {
+		if err := check(f); err != nil {
+			return manifest{}, err
+		}
+	}
+	for _, r := range m.Runs {
+		for _, f := range r.Files {
+			if err := check(f); err != nil {
+				return manifest{}, err
+			}
+		}
+	}
+	return m, nil
+}
+
+// siteRel says whether f can name a file the site wrote: relative, with
+// slashes, clean, no "..", no backslash or NUL, not the manifest itself.
+func siteRel(f string) bool {
+	if f == "" || f == manifestName || strings.HasPrefix(f, "/") || strings.ContainsAny(f, "\\\x00:") || path.Clean(f) != f || filepath.IsAbs(f) {
+		return false
+	}
+	for _, part := range strings.Split(f, "/") {
+		if part == ".." || part == "." || part == "" {
+			return false
+		}
+	}
+	return true
+}
+
+// lstatInside is os.Lstat of rel under dir, refusing a path that passes
+// through a symbolic link on the way (a planted link to a folder outside
+// would otherwise be followed).
+func lstatInside(dir, rel string) (fs.FileInfo, error) {
+	parts := strings.Split(rel, "/")
+	p := dir
+	for i, part := range parts {
+		p = filepath.Join(p, part)
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return nil, err
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return nil, fmt.Errorf("%s: %w", p, errSymlink)
+		}
+		if i == len(parts)-1 {
+			return fi, nil
+		}
+	}
+	return nil, fs.ErrNotExist
+}
+
+// removeOldRaw removes a format-1 build's raw files (raw/<sha256>/<name>)
+// and their emptied folders before this build writes raw/<sha256> files.
+func removeOldRaw(dir string, files []string) error {
+	for _, f := range files {
+		sha, name, ok := strings.Cut(strings.TrimPrefix(f, "raw/"), "/")
+		if !strings.HasPrefix(f, "raw/") || !ok || strings.Contains(name, "/") {
+			continue
+		}
+		if _, err := removeInside(dir, f); err != nil {
+			return err
+		}
+		if fi, err := lstatInside(dir, "raw/"+sha); err == nil && fi.IsDir() {
+			os.Remove(filepath.Join(dir, "raw", sha)) // fails, harmlessly, when not empty
+		}
+	}
+	return nil
+}
+
+var errSymlink = errors.New("a symbolic link, not followed")
+
+// removeInside removes the regular file rel under dir, and nothing that is
+// reached through a symbolic link: it reports whether a file went.
+func removeInside(dir, rel string) (bool, error) {
+	fi, err := lstatInside(dir, rel)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, errSymlink) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if !fi.Mode().IsRegular() {
+		return false, nil
+	}
+	if err := os.Remove(filepath.Join(dir, filepath.FromSlash(rel))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return false, err
+	}
+	return true, nil
 }
 
 func writeManifest(dir string, m manifest) error {

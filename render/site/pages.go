@@ -513,10 +513,10 @@ func (b *builder) comparePage(l locales.Locale, c *caseView, ref cmpRef) error {
 	p.Ratio = l.Ratio(cmp.Change.Ratio)
 	p.Intended = l.List(fieldLabels(l, cmp.Intended))
 	for _, f := range cmp.Confounders {
-		p.Confounders = append(p.Confounders, l.FieldLabel(f.Field)+": "+f.Baseline+" → "+f.Candidate)
+		p.Confounders = append(p.Confounders, l.FieldLabel(f.Field)+": "+b.redField(f.Field, f.Baseline)+" → "+b.redField(f.Field, f.Candidate))
 	}
 	for _, cv := range cf.Caveats {
-		text, err := l.Caveat(cv)
+		text, err := l.Caveat(cv.Redact(b.opt.Redact))
 		if err != nil {
 			text = cv.Code
 		}
@@ -652,7 +652,7 @@ func (b *builder) reports() error {
 				tags = append(tags, l.Tag())
 			}
 			written, err := report.Render(b.ctx, c.c.Result, b.a, report.Options{Langs: tags, Formats: []string{report.FormatHTML},
-				Out: tmp, Audit: c.c.Audit, Publication: c.c.Publication})
+				Out: tmp, Audit: c.c.Audit, Publication: c.c.Publication, Redact: b.opt.Redact})
 			if err != nil {
 				os.RemoveAll(tmp)
 				return fmt.Errorf("site: case study %s: %w", c.ID, err)

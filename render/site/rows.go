@@ -185,7 +185,7 @@ func fileItems(p *runPageView) htmltemplate.HTML {
 		case f.Corrupt:
 			sb.WriteString(` <strong class="fail">✗</strong>`)
 		case f.Href != "":
-			sb.WriteString(`<br><a class="download" href="` + esc(f.Href) + `" download>` + esc(p.P.L["run_download"]) + `</a>`)
+			sb.WriteString(`<br><a class="download" href="` + esc(f.Href) + `" download="` + esc(safeName(f.Name)) + `">` + esc(p.P.L["run_download"]) + `</a>`)
 		default:
 			sb.WriteString(`<br><span class="note">` + string(codeSpans(p.P.L["run_no_raw"])) + `</span>`)
 		}

@@ -87,7 +87,7 @@ func TestRunPagePartsEscapeLikeTheTemplate(t *testing.T) {
 		{"sparse", &runPageView{P: &Page{Home: "", L: map[string]string{"run_format": "Format", "run_ingested": "In", "col_publishable": "P", "run_no_raw": "none"}},
 			Sum: store.RunSummary{GPU: "H100"}, V: &runview.View{Format: "f"}}},
 	} {
-		tpl := htmltemplate.Must(htmltemplate.New("").Funcs(htmltemplate.FuncMap{"code": codeSpans}).Parse(
+		tpl := htmltemplate.Must(htmltemplate.New("").Funcs(htmltemplate.FuncMap{"code": codeSpans, "safeName": safeName}).Parse(
 			`{{with .Sum.Model}}{{.}}{{end}}{{with .Sum.Engine}} · {{.}}{{end}}{{with .Sum.EngineVersion}} {{.}}{{end}}{{with .Sum.GPU}} · {{.}}{{end}}{{with .Sum.Date}} · {{.}}{{end}}|` +
 				`{{with .Sum.Campaign}}<dt>{{$.P.L.col_campaign}}</dt><dd><a class="campaign" href="{{$.P.Home}}runs.html#campaign={{.}}">{{.}}</a></dd>{{end}}
 {{with .Sum.Role}}<dt>{{$.P.L.col_role}}</dt><dd>{{.}}</dd>{{end}}
@@ -95,7 +95,7 @@ func TestRunPagePartsEscapeLikeTheTemplate(t *testing.T) {
 {{with .V.SourceTool}}<dt>{{$.P.L.run_client}}</dt><dd>{{.}}</dd>{{end}}
 <dt>{{.P.L.run_ingested}}</dt><dd>{{.V.IngestedAt}}</dd>
 <dt>{{.P.L.col_publishable}}</dt><dd class="publishable">{{.Publishable}}</dd>
-|{{range .Files}}<li><span class="filename">{{.Name}}</span> ({{.Size}})<br>SHA-256 <code class="sha">{{.SHA256}}</code>{{if .Corrupt}} <strong class="fail">✗</strong>{{else if .Href}}<br><a class="download" href="{{.Href}}" download>{{$.P.L.run_download}}</a>{{else}}<br><span class="note">{{code ($.P.L.run_no_raw)}}</span>{{end}}</li>
+|{{range .Files}}<li><span class="filename">{{.Name}}</span> ({{.Size}})<br>SHA-256 <code class="sha">{{.SHA256}}</code>{{if .Corrupt}} <strong class="fail">✗</strong>{{else if .Href}}<br><a class="download" href="{{.Href}}" download="{{safeName .Name}}">{{$.P.L.run_download}}</a>{{else}}<br><span class="note">{{code ($.P.L.run_no_raw)}}</span>{{end}}</li>
 {{end}}|{{range .Charts}}<figure><div class="chart" id="chart-{{.ID}}" role="img" aria-label="{{.Title}}"></div><script type="application/json" id="option-{{.ID}}">{{.Option}}</script></figure>
 {{end}}|{{range .Caveats}}<li><code>{{.Code}}</code> {{.Text}}</li>{{end}}`))
 		var want bytes.Buffer

@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"github.com/benchledger/benchledger/caveat"
 	htmltemplate "html/template"
 	"math"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -100,6 +100,9 @@ type runData struct {
 func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string, events []store.Event, companions []store.RunFile) (manifestRun, error) {
 	reqs := rec.Run.Requests
 	// The run's figures and checks once, for its view and its audit.
+	if r := b.opt.Redact; r != nil {
+		rec, events, companions = redactRun(r, rec, events, companions)
+	}
 	derived := figures.Derive(rec.Run, reqs, provenance.Record(rec.Provenance).Effective())
 	eff := derived.Effective
 	d := &runData{sum: s, rec: rec, eff: eff, view: runview.BuildWith(rec, reqs, derived), links: b.cmpLinks[s.ID]}
@@ -190,14 +193,19 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 	}
 	b.addDataLine(s.ID, data)
 	files = append(files, shardOf(s.ID))
-	return manifestRun{Key: key, Files: files, Row: row}, nil
+	m := manifestRun{Key: key, Files: files, Row: row}
+	m.MAC = rowMAC(b.siteKey, m)
+	return m, nil
 }
 
-// rawFile writes the original bytes of a blob under raw/<sha256>/<name>
-// unless a file of the right size is already there. The archive checks the
-// SHA-256 as it reads; a mismatch is reported, not written.
+// rawFile writes the original bytes of a blob under raw/<sha256> unless a
+// file of the right size is already there. The archive checks the SHA-256
+// as it reads; a mismatch is reported, not written. The name has no
+// extension, so no browser renders it (a result file may be HTML with a
+// script around a console block): the page offers it for download under
+// its original name.
 func (b *builder) rawFile(sha, name string) (rawFile, error) {
-	rel := "raw/" + sha + "/" + safeName(name)
+	rel := "raw/" + sha
 	rf := rawFile{Name: name, SHA256: sha, Href: rel, Size: b.blobSizes[sha]}
 	if b.opt.NoRaw {
 		rf.Href = ""
@@ -205,7 +213,7 @@ func (b *builder) rawFile(sha, name string) (rawFile, error) {
 	}
 	path := filepath.Join(b.out, filepath.FromSlash(rel))
 	b.keepFile(rel)
-	if fi, err := os.Stat(path); err == nil && fi.Size() == rf.Size {
+	if fi, err := lstatInside(b.out, rel); err == nil && fi.Mode().IsRegular() && fi.Size() == rf.Size {
 		b.unchanged.Add(1)
 		return rf, nil
 	}
@@ -420,7 +428,7 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 		return nil, err
 	}
 	for _, cv := range v.Caveats {
-		text, err := l.Caveat(cv)
+		text, err := l.Caveat(cv.Redact(b.opt.Redact))
 		if err != nil {
 			text = cv.Code
 		}
@@ -428,7 +436,7 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 	}
 	for _, f := range d.findings {
 		p.Findings = append(p.Findings, findingView{Check: f.Check, Title: l.TOrEnglish("audit.check." + f.Check),
-			Severity: f.Severity, SeverityText: l.T("audit.severity." + f.Severity), Message: f.Message})
+			Severity: f.Severity, SeverityText: l.T("audit.severity." + f.Severity), Message: b.redText(f.Message)})
 	}
 	for _, g := range runview.GroupProvenance(v.Provenance) {
 		p.Provenance = append(p.Provenance, provenanceView{Field: g.Field, Label: b.fieldLabel(l, g.Field), Value: g.Value, Sources: g.Sources})
@@ -499,4 +507,42 @@ func valueIn(l locales.Locale, v *float64, unit string) string {
 		return l.Number(x, 2)
 	}
 	return l.Number(x, 2) + " " + unit
+}
+
+// redactRun is a run as a redacted site shows it: every provenance value
+// by its field, file names, and the history's actors and details as text.
+// The records (numbers) are unchanged; rec itself is not modified.
+func redactRun(r caveat.Redactor, rec *store.RunRecord, events []store.Event, companions []store.RunFile) (*store.RunRecord, []store.Event, []store.RunFile) {
+	cp := *rec
+	cp.Provenance = make([]provenance.Entry, len(rec.Provenance))
+	for i, e := range rec.Provenance {
+		e.Value = r.Field(e.Field, e.Value)
+		cp.Provenance[i] = e
+	}
+	cp.FileName = r.Text(rec.FileName)
+	evs := make([]store.Event, len(events))
+	for i, ev := range events {
+		ev.Actor, ev.Detail = r.Text(ev.Actor), r.Text(ev.Detail)
+		evs[i] = ev
+	}
+	cs := make([]store.RunFile, len(companions))
+	for i, c := range companions {
+		c.FileName = r.Text(c.FileName)
+		cs[i] = c
+	}
+	return &cp, evs, cs
+}
+
+func (b *builder) redText(s string) string {
+	if b.opt.Redact == nil {
+		return s
+	}
+	return b.opt.Redact.Text(s)
+}
+
+func (b *builder) redField(f, v string) string {
+	if b.opt.Redact == nil || v == "" {
+		return v
+	}
+	return b.opt.Redact.Field(f, v)
 }

@@ -30,7 +30,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io/fs"
+	"github.com/benchledger/benchledger/caveat"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -43,6 +43,7 @@ import (
 	"github.com/benchledger/benchledger/audit"
 	"github.com/benchledger/benchledger/casestudy"
 	"github.com/benchledger/benchledger/internal/atomicfile"
+	"github.com/benchledger/benchledger/internal/csp"
 	"github.com/benchledger/benchledger/locales"
 	"github.com/benchledger/benchledger/publish"
 	"github.com/benchledger/benchledger/render/assets"
@@ -74,6 +75,10 @@ type Options struct {
 	ToolVersion string
 	// Progress, when set, is called as runs are done.
 	Progress func(done, total int)
+	// Redact, when set, redacts every text derived from provenance on
+	// every page (docs/redaction.md): run summaries, provenance values,
+	// file names, history, findings, confounders, caveats, the reports.
+	Redact caveat.Redactor
 }
 
 // Case is a case study given by its spec.
@@ -92,12 +97,17 @@ type Stats struct {
 	Written     int // files written (new or changed)
 	Unchanged   int // files already there with the same bytes
 	Removed     int // files of an earlier build no longer part of the site
-	Index       string
+	// Distrusted says why the previous build's record was not used (it
+	// named a file outside the folder); empty when it was, or there was
+	// none.
+	Distrusted string
+	Index      string
 }
 
 // siteFormat changes whenever the layout or the manifest changes in a way
-// an older build's pages would not match.
-const siteFormat = 1
+// an older build's pages would not match. 2: raw files at raw/<sha256>
+// (format 1 had raw/<sha256>/<name>), rows under a MAC.
+const siteFormat = 2
 
 // Build writes the site of archive a into opt.Out.
 func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
@@ -130,10 +140,23 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 	}
 	b := &builder{ctx: ctx, a: a, opt: opt, locs: locs, tpl: tpl, out: opt.Out, keep: map[string]bool{}, dataLines: map[string]map[string][]byte{},
 		files: atomicfile.Batch{Fresh: len(ents) == 0}}
-	b.old = readManifest(opt.Out)
+	if b.siteKey, err = a.SiteKey(); err != nil {
+		return st, err
+	}
+	if b.old, err = readManifest(opt.Out); err != nil {
+		st.Distrusted = err.Error()
+	}
 	fresh := opt.Force || b.old.Format != siteFormat
 	if fresh {
-		b.old = manifest{}
+		// Nothing of the old record is reused, but the files it names (all
+		// inside out: readManifest checked) are still the old build's to
+		// remove.
+		if b.old.Format != siteFormat {
+			if err := removeOldRaw(b.out, b.old.Files); err != nil {
+				return st, err
+			}
+		}
+		b.old = manifest{Files: b.old.Files}
 	}
 	b.next = manifest{Format: siteFormat, Runs: map[string]manifestRun{}}
 
@@ -149,6 +172,13 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 		return st, err
 	}
 	st.Runs = len(summaries)
+	if r := opt.Redact; r != nil {
+		for i := range summaries {
+			s := &summaries[i]
+			s.Campaign, s.Role, s.Model, s.Engine, s.EngineVersion = r.Text(s.Campaign), r.Text(s.Role), r.Field("checkpoint.model_id", s.Model), r.Text(s.Engine), r.Text(s.EngineVersion)
+			s.GPU, s.FileName = r.Field("hardware.gpu_model", s.GPU), r.Text(s.FileName)
+		}
+	}
 
 	// Runs: reuse what the manifest vouches for, rebuild the rest on a few
 	// goroutines.
@@ -156,8 +186,10 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 	rows := make([]runRow, len(summaries))
 	for i, s := range summaries {
 		key := b.runKey(s, stamps[s.ID])
-		if m, ok := b.old.Runs[s.ID]; ok && m.Key == key && b.filesExist(m.Files) {
-			rows[i] = m.Row
+		if m, ok := b.old.Runs[s.ID]; ok && m.Key == key && verified(b.siteKey, m) && b.filesExist(m.Files) {
+			rows[i] = rederived(m.Row, s)
+			m.Row = rows[i]
+			m.MAC = rowMAC(b.siteKey, m)
 			b.next.Runs[s.ID] = m
 			for _, f := range m.Files {
 				b.keep[f] = true
@@ -205,10 +237,10 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 		if b.keep[f] {
 			continue
 		}
-		if err := os.Remove(filepath.Join(b.out, filepath.FromSlash(f))); err == nil {
-			b.removed.Add(1)
-		} else if !errors.Is(err, fs.ErrNotExist) {
+		if removed, err := removeInside(b.out, f); err != nil {
 			return st, err
+		} else if removed {
+			b.removed.Add(1)
 		}
 	}
 	for f := range b.keep {
@@ -231,6 +263,7 @@ type builder struct {
 	tpl       *templateSet
 	out       string
 	old, next manifest
+	siteKey   []byte // the archive's key for the manifest's MACs
 	blobSizes map[string]int64
 	cases     []*caseView
 	// cmpLinks are, per run, the comparison pages that name it.
@@ -257,7 +290,7 @@ type builder struct {
 // every later change appends an event).
 func (b *builder) runKey(s store.RunSummary, stamp string) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "format %d\ntool %s\ntemplates %s\ncatalogues %s\nraw %t\n", siteFormat, b.opt.ToolVersion, b.tpl.digest, locales.Digest(), !b.opt.NoRaw)
+	fmt.Fprintf(h, "format %d\ntool %s\ntemplates %s\ncatalogues %s\nraw %t\nredact %t\n", siteFormat, b.opt.ToolVersion, b.tpl.digest, locales.Digest(), !b.opt.NoRaw, b.opt.Redact != nil)
 	for _, l := range b.locs {
 		fmt.Fprintf(h, "lang %s\n", l.Tag())
 	}
@@ -268,13 +301,27 @@ func (b *builder) runKey(s store.RunSummary, stamp string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// filesExist says whether every file is a regular file under out, reached
+// through no symbolic link.
 func (b *builder) filesExist(files []string) bool {
 	for _, f := range files {
-		if _, err := os.Stat(filepath.Join(b.out, filepath.FromSlash(f))); err != nil {
+		if fi, err := lstatInside(b.out, f); err != nil || !fi.Mode().IsRegular() {
 			return false
 		}
 	}
 	return true
+}
+
+// rederived is a cached row with every field the run's summary gives
+// taken from the archive again: only what needs the run's records read
+// (workload, throughput, audit counts) comes from the cache, under its MAC.
+func rederived(r runRow, s store.RunSummary) runRow {
+	r.ID, r.Campaign, r.Role, r.Model, r.Engine, r.Version, r.GPU, r.Date, r.Publishable =
+		s.ID, s.Campaign, s.Role, s.Model, s.Engine, s.EngineVersion, s.GPU, s.Date, s.Publishable
+	if s.RequestCount >= 0 {
+		r.Requests = s.RequestCount
+	}
+	return r
 }
 
 // bulkThreshold: from this many runs to make, they are read in one pass
@@ -468,6 +515,9 @@ func (b *builder) keepFile(rel string) {
 // already has these bytes, and counts the file as part of this build.
 func (b *builder) write(rel string, data []byte) error {
 	b.keepFile(rel)
+	if strings.HasSuffix(rel, ".html") {
+		data = csp.Apply(data, csp.Site)
+	}
 	wrote, err := b.files.Write(filepath.Join(b.out, filepath.FromSlash(rel)), data)
 	if err != nil {
 		return err

@@ -1,0 +1,89 @@
+// Package csp puts a strict Content-Security-Policy into the HTML pages
+// benchledger writes, so that nothing in a page — a narrative, a
+// provenance value, a raw file's name — can load from the network or run
+// a script the tool did not put there.
+//
+// A policy is a <meta http-equiv> element inserted right after the page's
+// <meta charset>: default-src 'none', inline styles, and as scripts only
+// the page's own inline scripts, each allowed by its SHA-256 (computed
+// from the bytes written, so an injected script never matches), plus, for
+// a site page, the site's own files ('self').
+package csp
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"regexp"
+)
+
+// marker starts the element Apply inserts; a page that has one is left
+// alone (a report rendered into a site keeps its own policy).
+const marker = `<meta http-equiv="Content-Security-Policy"`
+
+// Kind says what a page may load besides itself.
+type Kind int
+
+const (
+	// Standalone: one file that opens from disk with everything inline (a
+	// report, an audit page).
+	Standalone Kind = iota
+	// Site: a page of the static site, which loads the site's stylesheet,
+	// scripts and data from its own folder.
+	Site
+)
+
+// inlineScript matches a <script> element without a src and without a
+// type (or a JavaScript type), capturing its text; data blocks
+// (type="application/json") are not scripts and need no hash.
+var inlineScript = regexp.MustCompile(`(?s)<script(?:\s+type="(?:text/javascript|module)")?>(.*?)</script>`)
+
+// Policy returns the policy for page, a complete HTML document.
+func Policy(page []byte, kind Kind) string {
+	script := ""
+	if kind == Site {
+		script = " 'self'"
+	}
+	seen := map[string]bool{}
+	for _, m := range inlineScript.FindAllSubmatch(page, -1) {
+		sum := sha256.Sum256(m[1])
+		h := " 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+		if !seen[h] {
+			seen[h] = true
+			script += h
+		}
+	}
+	if script == "" {
+		script = " 'none'"
+	}
+	p := "default-src 'none'; script-src" + script + "; style-src 'unsafe-inline'"
+	if kind == Site {
+		p += " 'self'; img-src 'self' data:"
+	} else {
+		p += "; img-src data:"
+	}
+	return p + "; base-uri 'none'; form-action 'none'"
+}
+
+var charset = []byte(`<meta charset="utf-8">`)
+
+// Apply returns page with its policy inserted after <meta charset>. A page
+// with no such element, or already carrying a policy, is returned as it is.
+func Apply(page []byte, kind Kind) []byte {
+	if bytes.Contains(page, []byte(marker)) {
+		return page
+	}
+	i := bytes.Index(page, charset)
+	if i < 0 {
+		return page
+	}
+	i += len(charset)
+	el := "\n" + marker + ` content="` + Policy(page, kind) + `">`
+	out := make([]byte, 0, len(page)+len(el))
+	out = append(out, page[:i]...)
+	out = append(out, el...)
+	return append(out, page[i:]...)
+}
+
+// Has says whether page carries a policy (tests).
+func Has(page []byte) bool { return bytes.Contains(page, []byte(marker)) }
