@@ -12,6 +12,7 @@ import (
 	"github.com/benchledger/benchledger/casestudy"
 	"github.com/benchledger/benchledger/caveat"
 	"github.com/benchledger/benchledger/figures"
+	"github.com/benchledger/benchledger/internal/sitepath"
 	"github.com/benchledger/benchledger/locales"
 	"github.com/benchledger/benchledger/provenance"
 	"github.com/benchledger/benchledger/store"
@@ -33,8 +34,10 @@ type Options struct {
 	RunIDs []string
 	// Requests adds the per-request table (streamed from the archive).
 	Requests bool
-	// BaseURL, when set, links each run id to BaseURL/runs/<id>.html, the
-	// run's page of the static site.
+	// BaseURL, when set, links each run id to its page of the static site
+	// built at that address, in the export's language
+	// (BaseURL/<lang>/run/<id>.html, sitepath), and the cover sheet to the
+	// case study's page and report there.
 	BaseURL string
 	// Redact, when set, rewrites every text value from the archive.
 	Redact Redactor
@@ -144,7 +147,13 @@ func (b *builder) runCell(id string) Cell {
 	if b.opt.BaseURL == "" {
 		return TextCell(id)
 	}
-	return LinkCell(id, strings.TrimRight(b.opt.BaseURL, "/")+"/runs/"+id+".html")
+	return LinkCell(id, b.siteURL(sitepath.InLang(b.l.Tag(), sitepath.Run(id))))
+}
+
+// siteURL is a page of the static site under the base URL (sitepath: the
+// paths render/site writes).
+func (b *builder) siteURL(rel string) string {
+	return strings.TrimRight(b.opt.BaseURL, "/") + "/" + rel
 }
 
 func (b *builder) runKind() Kind {

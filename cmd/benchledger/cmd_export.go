@@ -42,7 +42,7 @@ frozen, every sheet has an autofilter, and text that a spreadsheet could read as
 formula (starting with = + - @, a tab or a carriage return) is prefixed with an
 apostrophe. --redact hashes host names and IP addresses, and drops environment values,
 internal paths and token-like strings before anything is written (docs/redaction.md);
---base-url links each run id to its page of the static site (BASE/runs/ID.html).
+--base-url links each run id to its page of the static site (BASE/<lang>/run/ID.html).
 The files are written whole or not at all. Prints the written paths.`,
 	}, runExport)
 }
@@ -65,7 +65,7 @@ func (o *exportOptions) addFlags(fs *flag.FlagSet, e env) {
 	fs.StringVar(&o.lang, "lang", "en", "language of sheet names, headers and caveats: en, zh, ja, es, es-419")
 	fs.BoolVar(&o.redact, "redact", false, "hash host names and IP addresses, drop environment values, internal paths and token-like strings")
 	fs.StringVar(&o.salt, "redact-salt", "", "with --redact: key of the hashes, so two exports name one host alike (default: random per export)")
-	fs.StringVar(&o.baseURL, "base-url", "", "link run ids to BASE/runs/ID.html, the run pages of the static site")
+	fs.StringVar(&o.baseURL, "base-url", "", "link run ids to BASE/<lang>/run/ID.html, the run pages of the static site")
 	fs.Var(&o.requests, "requests", "add the per-request records (Requests sheet / requests.csv); the default without a spec, --requests=false leaves them out")
 	asOfFlag(fs, &o.asOf, false)
 	fs.Var(&o.runs, "run", "export this run (id or unique prefix); repeatable")

@@ -219,7 +219,7 @@ func TestExportHostileAndRedacted(t *testing.T) {
 	}
 	// Run ids link to their pages of the site.
 	id, _ := f.GetCellValue("Runs", "A2")
-	if ok, target, _ := f.GetCellHyperLink("Runs", "A2"); !ok || target != "https://bench.example/site/runs/"+id+".html" {
+	if ok, target, _ := f.GetCellHyperLink("Runs", "A2"); !ok || target != "https://bench.example/site/en/run/"+id+".html" {
 		t.Errorf("Runs A2 (%s): link %v %q", id, ok, target)
 	}
 	// Requests: every record, typed.
