@@ -122,7 +122,7 @@ func csvValue(k Kind, c Cell) string {
 		// A Link's target cannot be represented in CSV; the text is
 		// what a reader sees in the workbook too.
 		return Neutralise(c.Text)
-	case Number, Integer:
+	case Number, Integer, Percent, Ratio:
 		v := c.Num
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return "" // not a value: never "NaN" or "+Inf"

@@ -10,11 +10,14 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"golang.org/x/text/language"
 
+	"github.com/benchledger/benchledger/audit"
 	"github.com/benchledger/benchledger/export"
 	"github.com/benchledger/benchledger/locales"
+	"github.com/benchledger/benchledger/publish"
 	"github.com/benchledger/benchledger/redact"
 	"github.com/benchledger/benchledger/store"
 )
@@ -97,7 +100,7 @@ func runExport(ctx context.Context, e env, opts exportOptions, args []string) er
 	// Without a spec the export is the runs themselves, records
 	// included unless --requests=false; a case study's are optional.
 	withRequests := opts.requests.or(len(args) == 0)
-	opt := export.Options{Lang: opts.lang, Requests: withRequests, BaseURL: opts.baseURL}
+	opt := export.Options{Lang: opts.lang, Requests: withRequests, BaseURL: opts.baseURL, Exported: time.Now().UTC()}
 	var red *redact.Redactor
 	if opts.redact {
 		key := []byte(opts.salt)
@@ -118,6 +121,14 @@ func runExport(ctx context.Context, e env, opts exportOptions, args []string) er
 		}
 		defer a.Close()
 		opt.Result, opt.RunIDs = res, res.RunIDs
+		// The cover sheet says what the site says of this case study: its
+		// audit (as the report's, as of --as-of) and its current version.
+		if opt.Audit, err = audit.CaseStudyReport(ctx, a, res, opts.asOf.Day()); err != nil {
+			return err
+		}
+		if opt.Publication, err = publish.Current(a, res); err != nil {
+			return err
+		}
 		if t := res.Spec.Title[opts.lang]; t != "" {
 			title = t
 		} else if t := res.Spec.Title["en"]; t != "" {
@@ -169,7 +180,19 @@ func writeExport(ctx context.Context, e env, a *store.Archive, opt export.Option
 				return err
 			}
 		}
-		if err := export.WriteXLSXFile(xlsxPath, wb, export.XLSXOptions{Title: title}); err != nil {
+		xo := export.XLSXOptions{Title: title, Modified: opt.Exported}
+		if res := opt.Result; res != nil {
+			xo.Subject = res.Spec.ID
+			// Created is when this version was recorded; a draft, or an
+			// export of runs, is created now.
+			if p := opt.Publication; p != nil && !p.Draft && !p.Recorded.IsZero() {
+				xo.Created = p.Recorded
+			}
+		}
+		if xo.Created.IsZero() {
+			xo.Created = opt.Exported
+		}
+		if err := export.WriteXLSXFile(xlsxPath, wb, xo); err != nil {
 			return err
 		}
 		fmt.Fprintln(e.stdout, xlsxPath)

@@ -46,4 +46,6 @@ func ReportDir(caseID string) string { return "reports/" + ID(caseID) }
 
 // Report is a case study's HTML report in one language, as report.Render
 // names it (<case>.<lang>.html) inside ReportDir.
-func Report(caseID, lang string) string { return ReportDir(caseID) + "/" + caseID + "." + lang + ".html" }
+func Report(caseID, lang string) string {
+	return ReportDir(caseID) + "/" + caseID + "." + lang + ".html"
+}
