@@ -204,7 +204,7 @@ func ms(v float64) Cell {
 }
 
 // provenance fields of the Runs table, in column order.
-var runFields = []string{"campaign", "role", "group", "checkpoint.repository", "checkpoint.precision", "runtime.engine",
+var runFields = []string{"campaign", "role", "group", "sweep.value", "replica", "checkpoint.repository", "checkpoint.precision", "runtime.engine",
 	"runtime.version", "hardware.gpu_model", "hardware.gpu_count", "hardware.node", "measurement.date", "workload.dataset",
 	"workload.input_len", "workload.output_len", "workload.request_count", "workload.concurrency", "workload.request_rate",
 	"measurement.client"}

@@ -326,7 +326,7 @@ func TestCSVValue(t *testing.T) {
 		{Link, LinkCell("-x", "https://example.com"), "'-x"},
 	}
 	for _, tt := range tests {
-		if got := csvValue(tt.kind, tt.cell); got != tt.want {
+		if got := csvValue(tt.kind, tt.cell, '.'); got != tt.want {
 			t.Errorf("csvValue(%v, %+v) = %q, want %q", tt.kind, tt.cell, got, tt.want)
 		}
 	}
