@@ -286,11 +286,16 @@ func shownText(c Cell, col Column) string {
 }
 
 // longestWord is the width of a header's longest word (plus room for the
-// bold font), the least its column can be without breaking a word.
+// bold font), the least its column can be without breaking a word; CJK
+// text, which breaks anywhere, is one "word" but asks for no more than 16.
 func longestWord(s string) int {
 	w := 0
 	for _, f := range strings.Fields(s) {
-		w = max(w, displayWidth(f)*11/10+1)
+		n := displayWidth(f)*11/10 + 1
+		if displayWidth(f) > len([]rune(f)) {
+			n = min(n, 16)
+		}
+		w = max(w, n)
 	}
 	return w
 }
