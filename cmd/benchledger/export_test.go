@@ -379,6 +379,10 @@ func TestExportUsage(t *testing.T) {
 		{"export", "--db", db, "--xlsx", x, "--redact-salt", "k"},
 		{"export", "--db", db, "--xlsx", x, "--base-url", "not a url"},
 		{"export", "--db", db, "--xlsx", x, specPath, specPath},
+		{"export", "--db", db, "--csv", x, "--csv-dialect", "tsv", specPath},
+		{"export", "--db", db, "--csv", x, "--sep", ";;", specPath},
+		{"export", "--db", db, "--csv", x, "--csv-dialect", "excel-es", "--sep", ",", specPath},
+		{"export", "--db", db, "--csv", x, "--decimal", ":", specPath},
 	} {
 		if r := bl(t, args...); r.code != exitUsage {
 			t.Errorf("%q: exit %d, want %d: %v", args[1:], r.code, exitUsage, r)
