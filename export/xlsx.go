@@ -1,6 +1,7 @@
 package export
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -186,6 +187,7 @@ func WriteXLSX(w io.Writer, wb *Workbook, opt XLSXOptions) error {
 			return fmt.Errorf("export: sheet %s (%s): %w", name, t.Name, err)
 		}
 	}
+	numericXValues(f)
 	if len(wb.Tables) > 0 {
 		f.SetActiveSheet(0)
 	}
@@ -606,6 +608,23 @@ func addChart(f *excelize.File, sheet string, t *Table) error {
 		Legend:    excelize.ChartLegend{Position: legend},
 		Dimension: excelize.ChartDimension{Width: chartWidth, Height: chartHeight},
 		Format:    excelize.GraphicOptions{PrintObject: boolPtr(true), Positioning: "oneCell"},
+	})
+}
+
+// numericXValues makes each scatter chart's x values a number reference:
+// excelize writes them as a string reference (categories), which Excel
+// plots as 1, 2, 3 ... rather than the cells' throughputs.
+func numericXValues(f *excelize.File) {
+	f.Pkg.Range(func(k, v any) bool {
+		name, _ := k.(string)
+		data, ok := v.([]byte)
+		if !ok || !strings.HasPrefix(name, "xl/charts/chart") {
+			return true
+		}
+		data = bytes.ReplaceAll(data, []byte("<xVal><strRef>"), []byte("<xVal><numRef>"))
+		data = bytes.ReplaceAll(data, []byte("</strRef></xVal>"), []byte("</numRef></xVal>"))
+		f.Pkg.Store(name, data)
+		return true
 	})
 }
 

@@ -229,6 +229,9 @@ func TestXLSXFiltersAndChart(t *testing.T) {
 	if !strings.Contains(chart, `<marker><symbol val="circle"></symbol><size val="7"></size><spPr><a:solidFill><a:srgbClr val="1F77B4">`) || !strings.Contains(chart, `srgbClr val="1F77B4"`) || !strings.Contains(chart, `srgbClr val="D62728"`) {
 		t.Errorf("chart: markers not filled in explicit colours: %.3000s", chart)
 	}
+	if !strings.Contains(chart, "<xVal><numRef><f>&#39;Sweeps&#39;!$B$2:$B$6</f></numRef></xVal>") || strings.Contains(chart, "<xVal><strRef>") {
+		t.Errorf("chart: x values must be a number reference (a string one plots 1, 2, 3 in Excel)")
+	}
 	if strings.Count(chart, "<title>") < 3 {
 		t.Errorf("chart: want a title and two axis titles")
 	}
