@@ -81,3 +81,15 @@ func specRelative(specDir string, f Finding) string {
 	}
 	return filepath.ToSlash(rel)
 }
+
+// FailedChecks counts the distinct checks with a failure: a verdict says
+// how many checks failed, the counts how many findings.
+func (r *Report) FailedChecks() int {
+	seen := map[string]bool{}
+	for _, f := range r.Findings {
+		if f.Severity == Fail {
+			seen[f.Check] = true
+		}
+	}
+	return len(seen)
+}

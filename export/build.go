@@ -7,13 +7,19 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
 
+	"github.com/benchledger/benchledger/audit"
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/casestudy"
 	"github.com/benchledger/benchledger/caveat"
 	"github.com/benchledger/benchledger/figures"
+	"github.com/benchledger/benchledger/internal/sitepath"
 	"github.com/benchledger/benchledger/locales"
 	"github.com/benchledger/benchledger/provenance"
+	"github.com/benchledger/benchledger/publish"
 	"github.com/benchledger/benchledger/store"
 )
 
@@ -33,15 +39,24 @@ type Options struct {
 	RunIDs []string
 	// Requests adds the per-request table (streamed from the archive).
 	Requests bool
-	// BaseURL, when set, links each run id to BaseURL/runs/<id>.html, the
-	// run's page of the static site.
+	// BaseURL, when set, links each run id to its page of the static site
+	// built at that address, in the export's language
+	// (BaseURL/<lang>/run/<id>.html, sitepath), and the cover sheet to the
+	// case study's page and report there.
 	BaseURL string
 	// Redact, when set, rewrites every text value from the archive.
 	Redact Redactor
+	// Audit and Publication are the case study's audit (nil: not audited)
+	// and its version, for the cover sheet.
+	Audit       *audit.Report
+	Publication *publish.Publication
+	// Exported is when the export was made (the cover sheet); zero means now.
+	Exported time.Time
 }
 
 // Table names (Table.Name), in sheet order.
 const (
+	SheetCover       = "cover"
 	SheetSummary     = "summary"
 	SheetRuns        = "runs"
 	SheetComparisons = "comparisons"
@@ -85,12 +100,14 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (*Workbook, error
 		}
 		b.runs = append(b.runs, runRow{rec: rec, eff: provenance.Record(rec.Provenance).Effective(), figs: f, cavs: cavs})
 	}
-	wb := &Workbook{Lang: l.Tag()}
+	sortRuns(b.runs)
+	wb := &Workbook{Lang: l.Tag(), Yes: l.T("site.yes"), No: l.T("site.no")}
 	add := func(t *Table) {
 		if t != nil {
 			wb.Tables = append(wb.Tables, t)
 		}
 	}
+	add(b.cover())
 	if res := opt.Result; res != nil {
 		add(b.summary(res))
 	}
@@ -129,10 +146,21 @@ func (b *builder) field(f, v string) string {
 
 // header writes a column header with its unit: "Output throughput (tok/s)".
 func (b *builder) header(name, unit string) string {
+	name = capitalise(name)
 	if unit == "" {
 		return name
 	}
 	return b.l.T("export.header_unit", "name", name, "unit", unit)
+}
+
+// capitalise starts a header with a capital letter: figure names are
+// written for the middle of a sentence ("output throughput").
+func capitalise(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if unicode.IsLower(r) {
+		return string(unicode.ToUpper(r)) + s[n:]
+	}
+	return s
 }
 
 func (b *builder) col(key, label string, kind Kind, unit string, decimals int) Column {
@@ -144,7 +172,13 @@ func (b *builder) runCell(id string) Cell {
 	if b.opt.BaseURL == "" {
 		return TextCell(id)
 	}
-	return LinkCell(id, strings.TrimRight(b.opt.BaseURL, "/")+"/runs/"+id+".html")
+	return LinkCell(id, b.siteURL(sitepath.InLang(b.l.Tag(), sitepath.Run(id))))
+}
+
+// siteURL is a page of the static site under the base URL (sitepath: the
+// paths render/site writes).
+func (b *builder) siteURL(rel string) string {
+	return strings.TrimRight(b.opt.BaseURL, "/") + "/" + rel
 }
 
 func (b *builder) runKind() Kind {
@@ -170,7 +204,7 @@ func ms(v float64) Cell {
 }
 
 // provenance fields of the Runs table, in column order.
-var runFields = []string{"campaign", "role", "group", "checkpoint.repository", "checkpoint.precision", "runtime.engine",
+var runFields = []string{"campaign", "role", "group", "sweep.value", "replica", "checkpoint.repository", "checkpoint.precision", "runtime.engine",
 	"runtime.version", "hardware.gpu_model", "hardware.gpu_count", "hardware.node", "measurement.date", "workload.dataset",
 	"workload.input_len", "workload.output_len", "workload.request_count", "workload.concurrency", "workload.request_rate",
 	"measurement.client"}
@@ -331,8 +365,8 @@ func (b *builder) summary(res *casestudy.Result) *Table {
 		b.col("baseline", l.T("table.baseline"), Number, "", 2),
 		b.col("candidate", l.T("table.candidate"), Number, "", 2),
 		b.col("abs", l.T("export.col.abs"), Number, "", 2),
-		b.col("pct", l.T("table.change"), Number, "%", 2),
-		b.col("ratio", l.T("table.ratio"), Number, "x", 2),
+		b.col("pct", l.T("table.change"), Percent, "%", 2),
+		b.col("ratio", l.T("table.ratio"), Ratio, "x", 2),
 		b.col("confounders", l.T("table.confounders"), Text, "", 0),
 		b.col("caveats", l.T("export.col.caveat_codes"), Text, "", 0),
 	}}
@@ -361,8 +395,8 @@ func (b *builder) comparisons(res *casestudy.Result) *Table {
 		b.col("baseline", l.T("table.baseline"), Number, "", 2),
 		b.col("candidate", l.T("table.candidate"), Number, "", 2),
 		b.col("abs", l.T("export.col.abs"), Number, "", 2),
-		b.col("pct", l.T("table.change"), Number, "%", 2),
-		b.col("ratio", l.T("table.ratio"), Number, "x", 2),
+		b.col("pct", l.T("table.change"), Percent, "%", 2),
+		b.col("ratio", l.T("table.ratio"), Ratio, "x", 2),
 		b.col("n_baseline", l.T("export.col.n_baseline"), Integer, "", 0),
 		b.col("n_candidate", l.T("export.col.n_candidate"), Integer, "", 0),
 		b.col("p_value", l.T("export.col.p_value"), Number, "", 4),
@@ -426,8 +460,9 @@ func (b *builder) sweeps(res *casestudy.Result) *Table {
 	for _, n := range names {
 		sw := res.Sweeps[n]
 		r := sw.Result
+		param := b.sweepParameter(sw.Parameter, r)
 		for i, lv := range r.Levels {
-			t.Rows = append(t.Rows, []Cell{TextCell(n), TextCell(sw.Parameter), num(lv.Param), num(lv.Throughput), num(lv.MedianLatency),
+			t.Rows = append(t.Rows, []Cell{TextCell(n), TextCell(param), num(lv.Param), num(lv.Throughput), num(lv.MedianLatency),
 				IntCell(int64(lv.N())), BoolCell(r.SaturationFound && i == r.Saturation), BoolCell(i == r.Recommended)})
 		}
 	}
@@ -438,6 +473,23 @@ func (b *builder) sweeps(res *casestudy.Result) *Table {
 	t.Chart = &Chart{Title: l.T("export.chart.sweep"), X: "output_throughput", Y: "e2el.median", Series: series,
 		XTitle: t.Columns[3].Header, YTitle: t.Columns[4].Header}
 	return t
+}
+
+// sweepParameter names what a sweep varies: the field's label, or for
+// sweep.value the name its runs give the parameter (sweep.parameter).
+func (b *builder) sweepParameter(field string, r figures.SweepResult) string {
+	if field == "sweep.value" {
+		for _, lv := range r.Levels {
+			for _, id := range lv.RunIDs {
+				for _, run := range b.runs {
+					if run.rec.ID == id && run.eff["sweep.parameter"] != "" {
+						return b.field("sweep.parameter", run.eff["sweep.parameter"])
+					}
+				}
+			}
+		}
+	}
+	return b.l.FieldLabel(field)
 }
 
 func (b *builder) nodes(res *casestudy.Result) *Table {
@@ -456,8 +508,8 @@ func (b *builder) nodes(res *casestudy.Result) *Table {
 		b.col("output_tokens", l.Term("total_output_tokens"), Integer, "", 0),
 		b.col("output_throughput", l.Figure("output_throughput"), Number, "tok/s", 0),
 		b.col("sum_of_rates", l.T("export.col.sum_of_rates"), Number, "tok/s", 0),
-		b.col("overstatement", l.T("export.col.overstatement"), Number, "%", 2),
-		b.col("efficiency", l.T("export.col.efficiency"), Number, "%", 2),
+		b.col("overstatement", l.T("export.col.overstatement"), Percent, "%", 2),
+		b.col("efficiency", l.T("export.col.efficiency"), Percent, "%", 2),
 		b.col("conservative", l.T("export.col.conservative"), Bool, "", 0),
 	}}
 	names := sortedKeys(res.Nodes)

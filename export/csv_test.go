@@ -326,8 +326,48 @@ func TestCSVValue(t *testing.T) {
 		{Link, LinkCell("-x", "https://example.com"), "'-x"},
 	}
 	for _, tt := range tests {
-		if got := csvValue(tt.kind, tt.cell); got != tt.want {
+		if got := csvValue(tt.kind, tt.cell, '.'); got != tt.want {
 			t.Errorf("csvValue(%v, %+v) = %q, want %q", tt.kind, tt.cell, got, tt.want)
 		}
+	}
+}
+
+func TestCSVDialect(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name     string
+		sep, dec rune
+		bad      bool
+	}{
+		{"", ',', '.', false}, {"rfc4180", ',', '.', false},
+		{"excel-es", ';', ',', false}, {"excel-es-AR", ';', ',', false}, {"excel-es-ES", ';', ',', false},
+		{"excel-de", ';', ',', false}, {"excel-fr", ';', ',', false}, {"excel-pt-BR", ';', ',', false},
+		{"excel-en", ',', '.', false}, {"excel-es-MX", ',', '.', false}, {"excel-es-419", ',', '.', false},
+		{"excel-ja", ',', '.', false}, {"excel-zh", ',', '.', false},
+		{"excel-", 0, 0, true}, {"excel-!!", 0, 0, true}, {"tsv", 0, 0, true},
+	} {
+		sep, dec, err := CSVDialect(tt.name)
+		if (err != nil) != tt.bad || sep != tt.sep || dec != tt.dec {
+			t.Errorf("CSVDialect(%q) = %q %q %v", tt.name, sep, dec, err)
+		}
+	}
+}
+
+// TestWriteCSVDecimalComma: with ';' and ',' a number keeps its digits
+// with a comma, a text field holding ';' is quoted, one holding ',' is not.
+func TestWriteCSVDecimalComma(t *testing.T) {
+	t.Parallel()
+	tb := &Table{Name: "t", Columns: []Column{{Header: "a", Kind: Number}, {Header: "b", Kind: Text}, {Header: "c", Kind: Percent}, {Header: "d", Kind: Text}}}
+	tb.Rows = [][]Cell{{NumCell(17961.2), TextCell("x;y"), NumCell(-26.5), TextCell("1,5")}}
+	dir := t.TempDir()
+	if _, err := WriteCSV(dir, &Workbook{Tables: []*Table{tb}}, CSVOptions{BOM: true, Sep: ';', Decimal: ','}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "t.csv"))
+	if want := "\ufeffa;b;c;d\r\n17961,2;\"x;y\";-26,5;1,5\r\n"; string(b) != want {
+		t.Errorf("got %q, want %q", b, want)
+	}
+	if _, err := WriteCSV(dir, &Workbook{Tables: []*Table{tb}}, CSVOptions{Sep: ',', Decimal: ','}); err == nil {
+		t.Error("the same separator for fields and decimals was accepted")
 	}
 }

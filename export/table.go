@@ -23,6 +23,8 @@ const (
 	Time                // a UTC date-time (yyyy-mm-dd hh:mm:ss)
 	Link                // a string shown as text with Cell.Link as its hyperlink
 	Bool                // true/false
+	Percent             // a percentage in percent units (131.9 is +131.9 %); xlsx stores the fraction with a % format
+	Ratio               // a ratio shown as 2.32x
 )
 
 // Column is one column of a table.
@@ -73,6 +75,11 @@ type Table struct {
 	// memory does not grow with the row count.
 	Stream func(yield func([]Cell) error) error
 	Chart  *Chart
+	// Cover lays the table out as a form (the cover sheet): a title line,
+	// then one labelled value a row, no header row or filter. Its value
+	// cells may carry a Link.
+	Cover   bool
+	Heading string // Cover: the title line
 }
 
 // Each calls fn for every row, from Rows or Stream.
@@ -92,6 +99,11 @@ func (t *Table) Each(fn func([]Cell) error) error {
 type Workbook struct {
 	Lang   string
 	Tables []*Table
+	// Yes and No are how the xlsx writer shows a Bool cell: words in the
+	// workbook's language, the same on every sheet (a spreadsheet's own
+	// TRUE/FALSE is English in some and 1/0 in others, LibreOffice
+	// included). CSV keeps true/false.
+	Yes, No string
 }
 
 // Neutralise makes a text cell safe to open in a spreadsheet: a value that

@@ -217,6 +217,31 @@ func TestXLSXFiltersAndChart(t *testing.T) {
 	if strings.Count(chart, "<ser>") != 2 || !strings.Contains(chart, "scatterChart") || !strings.Contains(chart, "$B$2:$B$6") || !strings.Contains(chart, "$C$7:$C$9") {
 		t.Errorf("chart: want two scatter series over B2:B6 and C7:C9: %.600s", chart)
 	}
+	// Each series is named by a cell (the sheet's series value: a literal
+	// there is read as a reference and shows as "Column E"), with coloured
+	// markers and a line in explicit RGB (LibreOffice draws scheme colours
+	// it cannot resolve as white), and axis titles.
+	for _, ref := range []string{"<tx><strRef><f>&#39;Sweeps&#39;!$A$2</f>", "<tx><strRef><f>&#39;Sweeps&#39;!$A$7</f>"} {
+		if !strings.Contains(chart, ref) {
+			t.Errorf("chart: no series named by %s: %.2000s", ref, chart)
+		}
+	}
+	if !strings.Contains(chart, `<marker><symbol val="circle"></symbol><size val="7"></size><spPr><a:solidFill><a:srgbClr val="1F77B4">`) || !strings.Contains(chart, `srgbClr val="1F77B4"`) || !strings.Contains(chart, `srgbClr val="D62728"`) {
+		t.Errorf("chart: markers not filled in explicit colours: %.3000s", chart)
+	}
+	if !strings.Contains(chart, "<xVal><numRef><f>&#39;Sweeps&#39;!$B$2:$B$6</f></numRef></xVal>") || strings.Contains(chart, "<xVal><strRef>") {
+		t.Errorf("chart: x values must be a number reference (a string one plots 1, 2, 3 in Excel)")
+	}
+	if strings.Count(chart, "<title>") < 3 {
+		t.Errorf("chart: want a title and two axis titles")
+	}
+	// Print setup: fit to width, the header row repeated.
+	if !strings.Contains(files["xl/worksheets/sheet1.xml"], `fitToPage="true"`) || !strings.Contains(files["xl/worksheets/sheet1.xml"], `fitToHeight="0"`) {
+		t.Errorf("Runs sheet: not fitted to the page's width: %.1500s", files["xl/worksheets/sheet1.xml"])
+	}
+	if !strings.Contains(files["xl/workbook.xml"], `name="_xlnm.Print_Titles">&#39;実行&#39;!$1:$1<`) {
+		t.Errorf("Runs sheet: header row not repeated on printed pages: %s", files["xl/workbook.xml"])
+	}
 	if !strings.Contains(files["xl/worksheets/sheet3.xml"], "<tableParts") {
 		t.Error("Requests sheet: no table (its filter)")
 	}

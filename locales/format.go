@@ -204,3 +204,15 @@ func (l Locale) DateString(s string) (string, error) {
 func (l Locale) List(items []string) string {
 	return strings.Join(items, l.T("format.list_sep"))
 }
+
+// DecimalSeparator is the decimal separator CLDR gives a language tag,
+// any BCP 47 tag (es-AR, de, fr-CA), not only the catalogue's languages:
+// "," for es, es-AR, de, fr; "." for en, es-MX, ja, zh. It serves the CSV
+// dialects of spreadsheets, which read numbers in their locale's style.
+func DecimalSeparator(tag string) (string, error) {
+	t, err := language.Parse(tag)
+	if err != nil {
+		return "", fmt.Errorf("locales: %q: %w", tag, err)
+	}
+	return symbolsFor(t).decimal, nil
+}

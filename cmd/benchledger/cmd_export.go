@@ -10,11 +10,14 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"golang.org/x/text/language"
 
+	"github.com/benchledger/benchledger/audit"
 	"github.com/benchledger/benchledger/export"
 	"github.com/benchledger/benchledger/locales"
+	"github.com/benchledger/benchledger/publish"
 	"github.com/benchledger/benchledger/redact"
 	"github.com/benchledger/benchledger/store"
 )
@@ -25,7 +28,9 @@ func exportCommand() *command {
 		args:  "[SPEC]",
 		short: "export a case study or runs as a localised xlsx workbook and/or CSV files",
 		long: `Writes the numbers sales engineers size deployments with, from the archive, as an xlsx
-workbook (--xlsx FILE) and/or RFC 4180 CSV files (--csv DIR, one per table).
+workbook (--xlsx FILE) and/or RFC 4180 CSV files (--csv DIR, one per table). The
+workbook opens on a cover sheet (which case study, its version or "draft", the audit
+verdict, the archive digest, the number of runs, links to the report and the site).
 
 With a case-study spec: sheets Summary (the headline comparisons: baseline, candidate,
 absolute and % change, ratio, confounders), Runs, Comparisons, Sweeps (with a native
@@ -42,8 +47,12 @@ frozen, every sheet has an autofilter, and text that a spreadsheet could read as
 formula (starting with = + - @, a tab or a carriage return) is prefixed with an
 apostrophe. --redact hashes host names and IP addresses, and drops environment values,
 internal paths and token-like strings before anything is written (docs/redaction.md);
---base-url links each run id to its page of the static site (BASE/runs/ID.html).
-The files are written whole or not at all. Prints the written paths.`,
+--base-url links each run id to its page of the static site (BASE/<lang>/run/ID.html).
+CSV files start with a UTF-8 byte-order mark (--bom=false leaves it out); --csv-dialect
+excel-es (or excel-<any locale>) writes ';' between fields and a decimal comma where that
+locale's spreadsheets expect them; --sep and --decimal set them one by one.
+The files are written whole or not at all (mode 0644 under the umask). Prints the
+written paths.`,
 	}, runExport)
 }
 
@@ -51,6 +60,7 @@ The files are written whole or not at all. Prints the written paths.`,
 type exportOptions struct {
 	allowDirs                             runList
 	db, xlsx, csvDir, lang, salt, baseURL string
+	dialect, sep, decimal                 string
 	bom, redact                           bool
 	requests                              setBool // its default depends on whether a spec is given
 	asOf                                  asOfDate
@@ -63,11 +73,14 @@ func (o *exportOptions) addFlags(fs *flag.FlagSet, e env) {
 	dbFlag(fs, e, &o.db)
 	fs.StringVar(&o.xlsx, "xlsx", "", "write the workbook to this file")
 	fs.StringVar(&o.csvDir, "csv", "", "write one CSV file per table into this folder")
-	fs.BoolVar(&o.bom, "bom", false, "start each CSV file with a UTF-8 byte-order mark (Excel reads UTF-8 CSV with it)")
+	fs.BoolVar(&o.bom, "bom", true, "start each CSV file with a UTF-8 byte-order mark, without which Excel misreads accents and CJK text; --bom=false leaves it out")
+	fs.StringVar(&o.dialect, "csv-dialect", "rfc4180", "CSV separators: rfc4180 (, and .) or excel-<locale>, what a spreadsheet in that locale reads (excel-es, excel-es-AR, excel-de: ; and a decimal comma)")
+	fs.StringVar(&o.sep, "sep", "", "CSV field separator (one character, or \\t), overriding --csv-dialect's")
+	fs.StringVar(&o.decimal, "decimal", "", "CSV decimal separator (. or ,), overriding --csv-dialect's")
 	fs.StringVar(&o.lang, "lang", "en", "language of sheet names, headers and caveats: en, zh, ja, es, es-419")
 	fs.BoolVar(&o.redact, "redact", false, "hash host names and IP addresses, drop environment values, internal paths and token-like strings")
 	fs.StringVar(&o.salt, "redact-salt", "", "with --redact: key of the hashes, so two exports name one host alike (default: random per export)")
-	fs.StringVar(&o.baseURL, "base-url", "", "link run ids to BASE/runs/ID.html, the run pages of the static site")
+	fs.StringVar(&o.baseURL, "base-url", "", "link run ids to BASE/<lang>/run/ID.html, the run pages of the static site")
 	fs.Var(&o.requests, "requests", "add the per-request records (Requests sheet / requests.csv); the default without a spec, --requests=false leaves them out")
 	asOfFlag(fs, &o.asOf, false)
 	fs.Var(&o.runs, "run", "export this run (id or unique prefix); repeatable")
@@ -88,6 +101,10 @@ func runExport(ctx context.Context, e env, opts exportOptions, args []string) er
 	if err := checkFilter(opts.filter); err != nil {
 		return err
 	}
+	csvOpt, err := csvOptions(opts)
+	if err != nil {
+		return err
+	}
 	if l, err := locales.Match(opts.lang); err != nil || !sameLanguage(opts.lang, l.Tag()) {
 		return usageErrorf("--lang %q: supported: %s", opts.lang, strings.Join(locales.Supported(), ", "))
 	}
@@ -99,7 +116,7 @@ func runExport(ctx context.Context, e env, opts exportOptions, args []string) er
 	// Without a spec the export is the runs themselves, records
 	// included unless --requests=false; a case study's are optional.
 	withRequests := opts.requests.or(len(args) == 0)
-	opt := export.Options{Lang: opts.lang, Requests: withRequests, BaseURL: opts.baseURL}
+	opt := export.Options{Lang: opts.lang, Requests: withRequests, BaseURL: opts.baseURL, Exported: time.Now().UTC()}
 	var red *redact.Redactor
 	if opts.redact {
 		key := []byte(opts.salt)
@@ -120,12 +137,20 @@ func runExport(ctx context.Context, e env, opts exportOptions, args []string) er
 		}
 		defer a.Close()
 		opt.Result, opt.RunIDs = res, res.RunIDs
+		// The cover sheet says what the site says of this case study: its
+		// audit (as the report's, as of --as-of) and its current version.
+		if opt.Audit, err = audit.CaseStudyReport(ctx, a, res, opts.asOf.Day()); err != nil {
+			return err
+		}
+		if opt.Publication, err = publish.Current(a, res); err != nil {
+			return err
+		}
 		if t := res.Spec.Title[opts.lang]; t != "" {
 			title = t
 		} else if t := res.Spec.Title["en"]; t != "" {
 			title = t
 		}
-		return writeExport(ctx, e, a, opt, title, opts.xlsx, opts.csvDir, opts.bom, red)
+		return writeExport(ctx, e, a, opt, title, opts.xlsx, opts.csvDir, csvOpt, red)
 	}
 	a, err := openForReading(opts.db, e)
 	if err != nil {
@@ -152,12 +177,12 @@ func runExport(ctx context.Context, e env, opts exportOptions, args []string) er
 	if len(opt.RunIDs) == 0 {
 		return fmt.Errorf("no runs to export (the archive is empty or the filters select none)")
 	}
-	return writeExport(ctx, e, a, opt, title, opts.xlsx, opts.csvDir, opts.bom, red)
+	return writeExport(ctx, e, a, opt, title, opts.xlsx, opts.csvDir, csvOpt, red)
 }
 
 // writeExport builds the tables once and writes them; a streamed requests
 // table is read from the archive again for each output.
-func writeExport(ctx context.Context, e env, a *store.Archive, opt export.Options, title, xlsxPath, csvDir string, bom bool, red *redact.Redactor) error {
+func writeExport(ctx context.Context, e env, a *store.Archive, opt export.Options, title, xlsxPath, csvDir string, csvOpt export.CSVOptions, red *redact.Redactor) error {
 	wb, err := export.Build(ctx, a, opt)
 	if err != nil {
 		return err
@@ -171,7 +196,19 @@ func writeExport(ctx context.Context, e env, a *store.Archive, opt export.Option
 				return err
 			}
 		}
-		if err := export.WriteXLSXFile(xlsxPath, wb, export.XLSXOptions{Title: title}); err != nil {
+		xo := export.XLSXOptions{Title: title, Modified: opt.Exported}
+		if res := opt.Result; res != nil {
+			xo.Subject = res.Spec.ID
+			// Created is when this version was recorded; a draft, or an
+			// export of runs, is created now.
+			if p := opt.Publication; p != nil && !p.Draft && !p.Recorded.IsZero() {
+				xo.Created = p.Recorded
+			}
+		}
+		if xo.Created.IsZero() {
+			xo.Created = opt.Exported
+		}
+		if err := export.WriteXLSXFile(xlsxPath, wb, xo); err != nil {
 			return err
 		}
 		fmt.Fprintln(e.stdout, xlsxPath)
@@ -180,7 +217,7 @@ func writeExport(ctx context.Context, e env, a *store.Archive, opt export.Option
 		}
 	}
 	if csvDir != "" {
-		paths, err := export.WriteCSV(csvDir, wb, export.CSVOptions{BOM: bom})
+		paths, err := export.WriteCSV(csvDir, wb, csvOpt)
 		if err != nil {
 			return err
 		}
@@ -205,6 +242,39 @@ func writeExport(ctx context.Context, e env, a *store.Archive, opt export.Option
 		fmt.Fprintf(e.stderr, "redacted: %s\n", strings.Join(parts, ", "))
 	}
 	return nil
+}
+
+// csvOptions reads --bom, --csv-dialect, --sep and --decimal.
+func csvOptions(opts exportOptions) (export.CSVOptions, error) {
+	sep, dec, err := export.CSVDialect(opts.dialect)
+	if err != nil {
+		return export.CSVOptions{}, usageErrorf("--csv-dialect: %v", err)
+	}
+	one := func(flag, v string) (rune, error) {
+		if v == `\t` {
+			return '\t', nil
+		}
+		r := []rune(v)
+		if len(r) != 1 {
+			return 0, usageErrorf("%s %q: want one character", flag, v)
+		}
+		return r[0], nil
+	}
+	if opts.sep != "" {
+		if sep, err = one("--sep", opts.sep); err != nil {
+			return export.CSVOptions{}, err
+		}
+	}
+	if opts.decimal != "" {
+		if dec, err = one("--decimal", opts.decimal); err != nil {
+			return export.CSVOptions{}, err
+		}
+	}
+	o := export.CSVOptions{BOM: opts.bom, Sep: sep, Decimal: dec}
+	if err := o.Check(); err != nil {
+		return o, usageErrorf("%v", err)
+	}
+	return o, nil
 }
 
 // sameLanguage: the matched locale is in the language asked for (es-MX

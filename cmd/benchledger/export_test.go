@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/xuri/excelize/v2"
 
@@ -99,13 +101,13 @@ func TestExportDemo(t *testing.T) {
 			}
 			f := openXLSX(t, path)
 			var want []string
-			for _, s := range []string{"summary", "runs", "comparisons", "sweeps", "node", "caveats", "provenance"} {
+			for _, s := range []string{"cover", "summary", "runs", "comparisons", "sweeps", "node", "caveats", "provenance"} {
 				want = append(want, l.T("export.sheet."+s))
 			}
 			if got := f.GetSheetList(); strings.Join(got, "|") != strings.Join(want, "|") {
 				t.Fatalf("sheets %q, want %q", got, want)
 			}
-			summary, runs := want[0], want[1]
+			summary, runs := want[1], want[2]
 
 			// Summary: the headline comparison, typed and equal to the evaluation.
 			rows, _ := f.GetRows(summary)
@@ -119,8 +121,9 @@ func TestExportDemo(t *testing.T) {
 				t.Fatalf("Summary has no scheduler_tuning row: %q", rows)
 			}
 			ch := fig.Comparisons["scheduler_tuning"].Comparison.Change
+			// A percent cell holds the fraction (131.9 % is 1.319).
 			for h, v := range map[string]float64{l.T("table.baseline"): ch.Baseline, l.T("table.candidate"): ch.Candidate,
-				l.T("export.header_unit", "name", l.T("table.change"), "unit", "%"): ch.Pct,
+				l.T("export.header_unit", "name", l.T("table.change"), "unit", "%"): ch.Pct / 100,
 				l.T("export.header_unit", "name", l.T("table.ratio"), "unit", "x"):  ch.Ratio} {
 				if got := rawFloat(t, f, summary, column(t, f, summary, h), row); !near(got, v) {
 					t.Errorf("Summary %s = %v, want %v", h, got, v)
@@ -133,7 +136,7 @@ func TestExportDemo(t *testing.T) {
 			if len(rows)-1 != len(fig.RunIDs) {
 				t.Errorf("Runs has %d rows, the case study %d runs", len(rows)-1, len(fig.RunIDs))
 			}
-			tputCol := column(t, f, runs, l.T("export.header_unit", "name", l.Figure("output_throughput"), "unit", "tok/s"))
+			tputCol := column(t, f, runs, l.T("export.header_unit", "name", capital(l.Figure("output_throughput")), "unit", "tok/s"))
 			base := fig.Figures["baseline_throughput"].Value
 			found := false
 			for i := 1; i < len(rows); i++ {
@@ -150,7 +153,7 @@ func TestExportDemo(t *testing.T) {
 			}
 
 			// Caveats: codes with sentences in the language.
-			rows, _ = f.GetRows(want[5])
+			rows, _ = f.GetRows(want[6])
 			ok := false
 			for _, rr := range rows[1:] {
 				if len(rr) >= 3 && rr[0] == "external_reference_not_visible" && rr[2] != "" && rr[2] != rr[0] {
@@ -205,7 +208,7 @@ func TestExportHostileAndRedacted(t *testing.T) {
 	}
 	xlsx := filepath.Join(dir, "out", "runs.xlsx")
 	csvDir := filepath.Join(dir, "csv")
-	r := bl(t, "export", "--db", db, "--xlsx", xlsx, "--csv", csvDir, "--bom", "--redact", "--redact-salt", "k1",
+	r := bl(t, "export", "--db", db, "--xlsx", xlsx, "--csv", csvDir, "--redact", "--redact-salt", "k1",
 		"--base-url", "https://bench.example/site/")
 	if r.code != 0 {
 		t.Fatalf("export: %v", r)
@@ -214,12 +217,12 @@ func TestExportHostileAndRedacted(t *testing.T) {
 		t.Errorf("no redaction summary on stderr: %q", r.stderr)
 	}
 	f := openXLSX(t, xlsx)
-	if got := f.GetSheetList(); strings.Join(got, "|") != "Runs|Caveats|Provenance|Requests" {
+	if got := f.GetSheetList(); strings.Join(got, "|") != "Cover|Runs|Caveats|Provenance|Requests" {
 		t.Fatalf("sheets %q", got)
 	}
 	// Run ids link to their pages of the site.
 	id, _ := f.GetCellValue("Runs", "A2")
-	if ok, target, _ := f.GetCellHyperLink("Runs", "A2"); !ok || target != "https://bench.example/site/runs/"+id+".html" {
+	if ok, target, _ := f.GetCellHyperLink("Runs", "A2"); !ok || target != "https://bench.example/site/en/run/"+id+".html" {
 		t.Errorf("Runs A2 (%s): link %v %q", id, ok, target)
 	}
 	// Requests: every record, typed.
@@ -259,7 +262,7 @@ func TestExportHostileAndRedacted(t *testing.T) {
 	}
 	zr.Close()
 	csvs, _ := filepath.Glob(filepath.Join(csvDir, "*.csv"))
-	if len(csvs) != 4 {
+	if len(csvs) != 5 {
 		t.Errorf("csv files: %v", csvs)
 	}
 	for _, p := range csvs {
@@ -292,7 +295,7 @@ func TestExportHostileAndRedacted(t *testing.T) {
 		t.Fatal(r)
 	}
 	g := openXLSX(t, plain)
-	if got := g.GetSheetList(); strings.Join(got, "|") != "Runs|Caveats|Provenance" {
+	if got := g.GetSheetList(); strings.Join(got, "|") != "Cover|Runs|Caveats|Provenance" {
 		t.Errorf("--requests=false: sheets %q", got)
 	}
 	rows, _ = g.GetRows("Provenance")
@@ -305,6 +308,12 @@ func TestExportHostileAndRedacted(t *testing.T) {
 	}
 }
 
+// capital is s with a capital first letter, as headers start.
+func capital(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:]
+}
+
 func isNumberText(s string) bool {
 	_, err := strconv.ParseFloat(s, 64)
 	return err == nil
@@ -312,7 +321,8 @@ func isNumberText(s string) bool {
 
 // TestExportOpensInLibreOffice converts the demo workbook with LibreOffice
 // headless (Debian's libreoffice-calc-nogui, installed by .ci/run): it must
-// open and its first sheet convert with the headline values.
+// open, its cover name the case study, and its second sheet (Summary)
+// convert with the headline values.
 func TestExportOpensInLibreOffice(t *testing.T) {
 	t.Parallel()
 	soffice, err := exec.LookPath("soffice")
@@ -331,17 +341,26 @@ func TestExportOpensInLibreOffice(t *testing.T) {
 	}
 	out := filepath.Join(dir, "converted")
 	cmd := exec.Command(soffice, "--headless", "--norestore", "-env:UserInstallation=file://"+filepath.Join(dir, "profile"),
-		"--convert-to", "csv:Text - txt - csv (StarCalc):44,34,76,1", "--outdir", out, path)
+		"--convert-to", "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1", "--outdir", out, path)
 	b, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("LibreOffice could not convert the workbook: %v\n%s", err, b)
 	}
-	data, err := os.ReadFile(filepath.Join(out, "demo.csv"))
+	// Sheet -1: one file per sheet, demo-<sheet name>.csv.
+	l := locales.MustMatch("ja")
+	cover, err := os.ReadFile(filepath.Join(out, "demo-"+l.T("export.sheet.cover")+".csv"))
 	if err != nil {
-		t.Fatalf("no converted file: %v\n%s", err, b)
+		entries, _ := os.ReadDir(out)
+		t.Fatalf("no converted cover: %v (%v)\n%s", err, entries, b)
+	}
+	if !strings.Contains(string(cover), "qwen3-batch") || !strings.Contains(string(cover), l.T("audit.verdict.pass")) {
+		t.Errorf("the converted cover lacks the case study or its verdict: %.500s", cover)
+	}
+	data, err := os.ReadFile(filepath.Join(out, "demo-"+l.T("export.sheet.summary")+".csv"))
+	if err != nil {
+		t.Fatalf("no converted Summary: %v\n%s", err, b)
 	}
 	text := string(data)
-	l := locales.MustMatch("ja")
 	if !strings.Contains(text, "scheduler_tuning") || !strings.Contains(text, l.T("table.baseline")) {
 		t.Errorf("the converted Summary sheet lacks its rows: %.500s", text)
 	}
@@ -360,6 +379,10 @@ func TestExportUsage(t *testing.T) {
 		{"export", "--db", db, "--xlsx", x, "--redact-salt", "k"},
 		{"export", "--db", db, "--xlsx", x, "--base-url", "not a url"},
 		{"export", "--db", db, "--xlsx", x, specPath, specPath},
+		{"export", "--db", db, "--csv", x, "--csv-dialect", "tsv", specPath},
+		{"export", "--db", db, "--csv", x, "--sep", ";;", specPath},
+		{"export", "--db", db, "--csv", x, "--csv-dialect", "excel-es", "--sep", ",", specPath},
+		{"export", "--db", db, "--csv", x, "--decimal", ":", specPath},
 	} {
 		if r := bl(t, args...); r.code != exitUsage {
 			t.Errorf("%q: exit %d, want %d: %v", args[1:], r.code, exitUsage, r)

@@ -118,18 +118,6 @@ func joinList(l locales.Locale, parts []string) string {
 	return strings.Join(parts, l.T("format.list_sep"))
 }
 
-// failedChecks counts the distinct check ids with a failure: the verdict
-// says how many checks failed, the counts how many findings.
-func failedChecks(v *audit.Report) int {
-	seen := map[string]bool{}
-	for _, f := range v.Findings {
-		if f.Severity == audit.Fail {
-			seen[f.Check] = true
-		}
-	}
-	return len(seen)
-}
-
 // newAuditPage builds the audit page of one language from the report page
 // of the same language (title, language links, digest).
 func newAuditPage(l locales.Locale, v *audit.Report, id string, p *page) *auditPage {
@@ -154,7 +142,7 @@ func newAuditPage(l locales.Locale, v *audit.Report, id string, p *page) *auditP
 	counts := v.Counts()
 	a.Counts, a.CountsText = countsText(l, counts)
 	a.Sep = l.T("format.list_sep")
-	if n := failedChecks(v); n > 0 {
+	if n := v.FailedChecks(); n > 0 {
 		a.Failed = true
 		a.Verdict = l.T("audit.verdict.fail", "count", n)
 		a.FailNote = l.T("audit.fail_note")

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/benchledger/benchledger/internal/sitepath"
+
 	"github.com/benchledger/benchledger/figures"
 	"github.com/benchledger/benchledger/locales"
 	"github.com/benchledger/benchledger/publish"
@@ -168,7 +170,7 @@ func (b *builder) caseViews() ([]*caseView, error) {
 			return nil, fmt.Errorf("site: case study %s is given twice", id)
 		}
 		cv := &caseView{ID: id, file: pathID(id), Title: res.Spec.Title, c: c, pub: c.Publication, runs: res.RunIDs}
-		cv.reportDir = "reports/" + cv.file
+		cv.reportDir = sitepath.ReportDir(id)
 		names := make([]string, 0, len(res.Spec.Comparisons))
 		for name := range res.Spec.Comparisons {
 			names = append(names, name)
@@ -220,14 +222,8 @@ func (b *builder) caseViews() ([]*caseView, error) {
 	return out, nil
 }
 
-// pathID is id as a file name: itself when it is one, otherwise a digest.
-func pathID(id string) string {
-	if s, err := idPath(id); err == nil {
-		return s
-	}
-	sum := sha256.Sum256([]byte(id))
-	return "id-" + hex.EncodeToString(sum[:8])
-}
+// pathID is id as a file name (sitepath.ID, which export links to).
+func pathID(id string) string { return sitepath.ID(id) }
 
 // Views of the pages over all runs.
 type (
@@ -328,7 +324,7 @@ func (b *builder) langPages(l locales.Locale, summaries []store.RunSummary, rows
 		idx.Campaigns = append(idx.Campaigns, cv)
 	}
 	for _, c := range b.cases {
-		link := caseLink{ID: c.ID, Title: caseTitle(c, tag), Href: "case/" + c.file + ".html"}
+		link := caseLink{ID: c.ID, Title: caseTitle(c, tag), Href: sitepath.Case(c.ID)}
 		if pub := c.pub; pub != nil {
 			link.Version = report.History(l, pub).Version
 		}
@@ -342,7 +338,7 @@ func (b *builder) langPages(l locales.Locale, summaries []store.RunSummary, rows
 	rv := &runsView{P: b.page(l, "runs.html", l.T("site.runs.title"))}
 	roles := map[string]bool{}
 	for _, r := range rows {
-		row := runRowView{runRow: r, Href: "run/" + r.ID + ".html", PublishableText: yesNo(l, r.Publishable), RequestsText: "–", ThroughputText: "–"}
+		row := runRowView{runRow: r, Href: sitepath.Run(r.ID), PublishableText: yesNo(l, r.Publishable), RequestsText: "–", ThroughputText: "–"}
 		if r.Requests >= 0 {
 			row.RequestsText = l.Integer(int(r.Requests))
 		}
@@ -461,7 +457,7 @@ type (
 
 func (b *builder) casePage(l locales.Locale, c *caseView) error {
 	tag := l.Tag()
-	rel := "case/" + c.file + ".html"
+	rel := sitepath.Case(c.ID)
 	p := &caseView2{P: b.page(l, rel, l.T("site.case.title", "id", c.ID)), ID: c.ID, CaseTitle: caseTitle(c, tag)}
 	if c.c != nil {
 		for _, o := range b.locs {
@@ -483,7 +479,7 @@ func (b *builder) casePage(l locales.Locale, c *caseView) error {
 		p.Comparisons = append(p.Comparisons, linkView{Text: ref.Name, Href: p.P.Home + ref.Href})
 	}
 	for _, id := range c.runs {
-		p.Runs = append(p.Runs, linkView{Text: id, Href: p.P.Home + "run/" + id + ".html"})
+		p.Runs = append(p.Runs, linkView{Text: id, Href: p.P.Home + sitepath.Run(id)})
 	}
 	if err := b.render(l, tag+"/"+rel, "case", p.P, p); err != nil {
 		return err
@@ -504,7 +500,7 @@ func (b *builder) comparePage(l locales.Locale, c *caseView, ref cmpRef) error {
 	cmp := cf.Comparison
 	p := &compareView{P: b.page(l, ref.Href, l.T("site.cmp.title", "name", ref.Name)), CaseTitle: caseTitle(c, l.Tag()),
 		Name: ref.Name}
-	p.CaseHref = p.P.Home + "case/" + c.file + ".html"
+	p.CaseHref = p.P.Home + sitepath.Case(c.ID)
 	metric := l.Figure(cmp.Metric)
 	p.Of = l.T("site.cmp.of", "metric", metric, "baseline", l.T("table.baseline"), "candidate", l.T("table.candidate"))
 	unitVal := func(v float64) string { return valueIn(l, &v, cmp.Unit) }
@@ -525,7 +521,7 @@ func (b *builder) comparePage(l locales.Locale, c *caseView, ref cmpRef) error {
 	sc := res.Spec.Comparisons[ref.Name]
 	for _, sel := range []string{sc.Baseline, sc.Candidate} {
 		for _, id := range res.Selections[sel] {
-			p.Runs = append(p.Runs, linkView{Text: sel + ": " + id, Href: p.P.Home + "run/" + id + ".html"})
+			p.Runs = append(p.Runs, linkView{Text: sel + ": " + id, Href: p.P.Home + sitepath.Run(id)})
 		}
 	}
 	return b.render(l, l.Tag()+"/"+ref.Href, "compare", p.P, p)

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/benchledger/benchledger/internal/sitepath"
+
 	"github.com/benchledger/benchledger/audit"
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/figures"
@@ -183,7 +185,7 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 			return manifestRun{}, err
 		}
 		b.pageSize.Store(int64(buf.Len()))
-		rel := l.Tag() + "/run/" + s.ID + ".html"
+		rel := sitepath.InLang(l.Tag(), sitepath.Run(s.ID))
 		b.writeRunFile(rel, buf.Bytes(), buf)
 		files = append(files, rel)
 	}
@@ -383,7 +385,7 @@ type (
 func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 	msg := b.labels(l)
 	v := d.view
-	p := &runPageView{P: b.page(l, "run/"+d.sum.ID+".html", l.T("site.run.title", "id", d.sum.ID)),
+	p := &runPageView{P: b.page(l, sitepath.Run(d.sum.ID), l.T("site.run.title", "id", d.sum.ID)),
 		ID: d.sum.ID, Sum: d.sum, V: v, HasRecords: len(d.points) > 0}
 	for _, f := range d.files {
 		href := ""

@@ -552,11 +552,3 @@ func safeName(name string) string {
 	}
 	return s
 }
-
-// idPath checks that a run or case id can be a file name as it is.
-func idPath(id string) (string, error) {
-	if id == "" || strings.Trim(id, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") != "" || strings.HasPrefix(id, ".") {
-		return "", fmt.Errorf("id %q cannot name a page", id)
-	}
-	return id, nil
-}

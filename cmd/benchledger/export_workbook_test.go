@@ -1,0 +1,489 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"image"
+	"image/png"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+
+	"github.com/benchledger/benchledger/internal/atomicfile"
+	"github.com/benchledger/benchledger/locales"
+)
+
+// TestExportCover checks the cover sheet's cells against the evaluation
+// (title, id, version, audit verdict with counts, digest, number of runs,
+// links) and the document's properties.
+func TestExportCover(t *testing.T) {
+	t.Parallel()
+	demo := sharedDemo(t)
+	db, specPath := demo.db, demo.spec()
+	r := bl(t, "figures", "--db", db, "--json", specPath)
+	var fig struct {
+		Digest string   `json:"archive_digest"`
+		RunIDs []string `json:"run_ids"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &fig); err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range []string{"en", "ja", "es-419"} {
+		t.Run(lang, func(t *testing.T) {
+			t.Parallel()
+			l := locales.MustMatch(lang)
+			path := filepath.Join(t.TempDir(), "demo.xlsx")
+			before := time.Now().UTC().Add(-time.Second)
+			if r := bl(t, "export", "--db", db, "--lang", lang, "--xlsx", path, "--base-url", "https://bench.example/site/", specPath); r.code != 0 {
+				t.Fatal(r)
+			}
+			f := openXLSX(t, path)
+			cover := l.T("export.sheet.cover")
+			if got := f.GetSheetList()[0]; got != cover {
+				t.Fatalf("first sheet %q, want the cover %q", got, cover)
+			}
+			rows, _ := f.GetRows(cover)
+			values := map[string]string{}
+			for _, rr := range rows[1:] {
+				if len(rr) == 2 {
+					values[rr[0]] = rr[1]
+				}
+			}
+			title := rows[0][0]
+			if title == "" || title == "qwen3-batch" {
+				t.Errorf("cover title %q, want the case study's title", title)
+			}
+			want := map[string]string{
+				"export.cover.case_study": title,
+				"export.cover.id":         "qwen3-batch",
+				"export.cover.version":    l.T("errata.draft_unpublished"),
+				"export.cover.digest":     fig.Digest,
+				"export.cover.runs":       l.Integer(len(fig.RunIDs)),
+				"export.cover.report":     "https://bench.example/site/reports/qwen3-batch/qwen3-batch." + lang + ".html",
+				"export.cover.site":       "https://bench.example/site/" + lang + "/case/qwen3-batch.html",
+			}
+			for key, v := range want {
+				if got := values[l.T(key)]; got != v {
+					t.Errorf("cover %s = %q, want %q", l.T(key), got, v)
+				}
+			}
+			audit := values[l.T("export.cover.audit")]
+			if !strings.HasPrefix(audit, l.T("audit.verdict.pass")) || !strings.Contains(audit, l.T("audit.count.warn", "count", 5)) {
+				t.Errorf("cover audit %q: want the verdict and the counts of the report's audit", audit)
+			}
+			// The links are links.
+			for i, rr := range rows {
+				if len(rr) == 2 && strings.HasPrefix(rr[1], "https://") {
+					cell, _ := excelize.CoordinatesToCellName(2, i+1)
+					if ok, target, _ := f.GetCellHyperLink(cover, cell); !ok || target != rr[1] {
+						t.Errorf("cover %s: link %v %q", cell, ok, target)
+					}
+				}
+			}
+			// Document properties: the title, and dates of this export
+			// (excelize's default modified date is 2006-09-16).
+			p, err := f.GetDocProps()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.Title != title {
+				t.Errorf("document title %q, want %q", p.Title, title)
+			}
+			for name, v := range map[string]string{"created": p.Created, "modified": p.Modified} {
+				at, err := time.Parse(time.RFC3339, v)
+				if err != nil || at.Before(before.Truncate(time.Second)) || at.After(time.Now().Add(time.Second)) {
+					t.Errorf("document %s date %q, want the export's time (%v)", name, v, err)
+				}
+			}
+		})
+	}
+}
+
+// TestExportNoRawKeys scans every string of every sheet (names, headers,
+// cells) in every language for catalogue keys: a missing message shows as
+// [!key], and no cell may be a key itself.
+func TestExportNoRawKeys(t *testing.T) {
+	t.Parallel()
+	demo := sharedDemo(t)
+	db, specPath := demo.db, demo.spec()
+	en := locales.MustMatch("en")
+	keys := map[string]bool{}
+	for _, k := range en.Keys("") {
+		if strings.Contains(k, ".") {
+			keys[k] = true
+		}
+	}
+	if !keys["export.col.sha256"] {
+		t.Fatal("the catalogue has no export.col.sha256")
+	}
+	for _, lang := range locales.Supported() {
+		t.Run(lang, func(t *testing.T) {
+			t.Parallel()
+			path := filepath.Join(t.TempDir(), "demo.xlsx")
+			if r := bl(t, "export", "--db", db, "--lang", lang, "--xlsx", path, "--requests", "--base-url", "https://bench.example/", specPath); r.code != 0 {
+				t.Fatal(r)
+			}
+			f := openXLSX(t, path)
+			strings_ := 0
+			for _, sheet := range f.GetSheetList() {
+				check := func(where, s string) {
+					strings_++
+					if strings.Contains(s, "[!") || keys[s] {
+						t.Errorf("%s %s: raw catalogue key %q", sheet, where, s)
+					}
+				}
+				check("name", sheet)
+				rows, err := f.Rows(sheet)
+				if err != nil {
+					t.Fatal(err)
+				}
+				n := 0
+				for rows.Next() {
+					n++
+					cols, _ := rows.Columns()
+					for j, v := range cols {
+						cell, _ := excelize.CoordinatesToCellName(j+1, n)
+						check(cell, v)
+					}
+				}
+				rows.Close()
+			}
+			if strings_ < 1000 {
+				t.Errorf("only %d strings scanned", strings_)
+			}
+		})
+	}
+}
+
+// TestExportLinksResolve builds the site and the workbook from one archive
+// and follows every hyperlink of every sheet to a file of the site.
+func TestExportLinksResolve(t *testing.T) {
+	t.Parallel()
+	demo := sharedDemo(t)
+	db, specPath := demo.db, demo.spec()
+	dir := t.TempDir()
+	site := filepath.Join(dir, "site")
+	if r := bl(t, "site", "--db", db, "--out", site, "--lang", "en,ja", "--raw=false", specPath); r.code != 0 {
+		t.Fatal(r)
+	}
+	base := (&url.URL{Scheme: "file", Path: filepath.ToSlash(site) + "/"}).String()
+	for _, lang := range []string{"en", "ja"} {
+		path := filepath.Join(dir, lang+".xlsx")
+		if r := bl(t, "export", "--db", db, "--lang", lang, "--xlsx", path, "--base-url", base, specPath); r.code != 0 {
+			t.Fatal(r)
+		}
+		f := openXLSX(t, path)
+		links := 0
+		for _, sheet := range f.GetSheetList() {
+			rows, _ := f.GetRows(sheet)
+			for i, rr := range rows {
+				for j := range rr {
+					cell, _ := excelize.CoordinatesToCellName(j+1, i+1)
+					ok, target, err := f.GetCellHyperLink(sheet, cell)
+					if err != nil || !ok {
+						continue
+					}
+					links++
+					u, err := url.Parse(target)
+					if err != nil || u.Scheme != "file" {
+						t.Errorf("%s %s %s: link %q", lang, sheet, cell, target)
+						continue
+					}
+					if _, err := os.Stat(u.Path); err != nil {
+						t.Errorf("%s %s %s: link %q does not resolve: %v", lang, sheet, cell, target, err)
+					}
+				}
+			}
+		}
+		// Every run of Runs and Provenance, and the cover's two.
+		if links < 2*len(demoRunIDs(t, db, specPath))+2 {
+			t.Errorf("%s: only %d links", lang, links)
+		}
+	}
+}
+
+func demoRunIDs(t *testing.T, db, specPath string) []string {
+	t.Helper()
+	r := bl(t, "figures", "--db", db, "--json", specPath)
+	var fig struct {
+		RunIDs []string `json:"run_ids"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &fig); err != nil {
+		t.Fatal(err)
+	}
+	return fig.RunIDs
+}
+
+// TestExportRunOrder: the Runs sheet reads baseline, tuned, then the sweep
+// by its value, ..., replicas by their index, not by hex id.
+func TestExportRunOrder(t *testing.T) {
+	t.Parallel()
+	demo := sharedDemo(t)
+	path := filepath.Join(t.TempDir(), "demo.xlsx")
+	if r := bl(t, "export", "--db", demo.db, "--xlsx", path, demo.spec()); r.code != 0 {
+		t.Fatal(r)
+	}
+	f := openXLSX(t, path)
+	rows, _ := f.GetRows("Runs")
+	role, group := column(t, f, "Runs", "Role")-1, column(t, f, "Runs", "Group")-1
+	var seq []string
+	for _, rr := range rows[1:] {
+		k := rr[role]
+		if len(seq) == 0 || seq[len(seq)-1] != k {
+			seq = append(seq, k)
+		}
+	}
+	if got := strings.Join(seq, " "); !strings.HasPrefix(got, "baseline tuned sweep-point") {
+		t.Errorf("roles in order %q", got)
+	}
+	// Within a group, the replicas count up; the sweep values rise.
+	prev := map[string]float64{}
+	sweep := column(t, f, "Runs", "Sweep value") - 1
+	for _, rr := range rows[1:] {
+		if sweep < len(rr) && rr[sweep] != "" {
+			v, _ := strconv.ParseFloat(strings.ReplaceAll(rr[sweep], ",", ""), 64)
+			if v < prev[rr[group]] {
+				t.Errorf("group %s: sweep value %v after %v", rr[group], v, prev[rr[group]])
+			}
+			prev[rr[group]] = v
+		}
+	}
+}
+
+// umask is the process's file-mode mask (Linux /proc), read without
+// changing it.
+func umask(t *testing.T) os.FileMode {
+	t.Helper()
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skip("no /proc/self/status")
+	}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "Umask:"); ok {
+			m, err := strconv.ParseUint(strings.TrimSpace(v), 8, 32)
+			if err == nil {
+				return os.FileMode(m)
+			}
+		}
+	}
+	t.Skip("no umask in /proc/self/status")
+	return 0
+}
+
+// TestExportFileMode: the workbook and the CSV files are 0644 under the
+// umask, as every output (atomicfile.Perm), not a temporary file's 0600.
+func TestExportFileMode(t *testing.T) {
+	t.Parallel()
+	demo := sharedDemo(t)
+	dir := t.TempDir()
+	if r := bl(t, "export", "--db", demo.db, "--xlsx", filepath.Join(dir, "d.xlsx"), "--csv", filepath.Join(dir, "csv"), demo.spec()); r.code != 0 {
+		t.Fatal(r)
+	}
+	want := atomicfile.Perm &^ umask(t)
+	paths, _ := filepath.Glob(filepath.Join(dir, "csv", "*.csv"))
+	for _, p := range append(paths, filepath.Join(dir, "d.xlsx")) {
+		st, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode().Perm() != want {
+			t.Errorf("%s: mode %v, want %v", p, st.Mode().Perm(), want)
+		}
+	}
+}
+
+// soffice is LibreOffice's command, or the test skips (CI installs it).
+func soffice(t *testing.T, also ...string) string {
+	t.Helper()
+	p, err := exec.LookPath("soffice")
+	for _, tool := range also {
+		if err == nil {
+			_, err = exec.LookPath(tool)
+		}
+	}
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI must have LibreOffice and poppler-utils (installed by .ci/run): %v", err)
+		}
+		t.Skipf("skipping: %v (apt-get install libreoffice-calc-nogui poppler-utils)", err)
+	}
+	return p
+}
+
+// runSoffice runs LibreOffice headless with a private profile.
+func runSoffice(t *testing.T, env []string, args ...string) {
+	t.Helper()
+	profile := filepath.Join(t.TempDir(), "profile")
+	cmd := exec.Command(soffice(t), append([]string{"--headless", "--norestore", "-env:UserInstallation=file://" + profile}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("LibreOffice: %v\n%s", err, b)
+	}
+}
+
+// TestExportPrintsInLibreOffice prints the demo workbook to PDF with
+// LibreOffice in en, ja and es-419: the whole workbook takes a bounded
+// number of pages (171 before the page setup), the Summary one, and the
+// Sweeps chart is on one page and drawn: the page rendered to PNG has
+// coloured pixels (series markers and lines; the table is black and grey).
+func TestExportPrintsInLibreOffice(t *testing.T) {
+	t.Parallel()
+	soffice(t, "pdftoppm", "pdftotext")
+	demo := sharedDemo(t)
+	dir := t.TempDir()
+	for _, lang := range []string{"en", "ja", "es-419"} {
+		l := locales.MustMatch(lang)
+		path := filepath.Join(dir, "demo-"+lang+".xlsx")
+		if r := bl(t, "export", "--db", demo.db, "--lang", lang, "--xlsx", path, demo.spec()); r.code != 0 {
+			t.Fatal(r)
+		}
+		runSoffice(t, nil, "--convert-to", "pdf", "--outdir", dir, path)
+		pdf := strings.TrimSuffix(path, ".xlsx") + ".pdf"
+		text, err := exec.Command("pdftotext", "-layout", pdf, "-").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages := strings.Split(strings.TrimSuffix(string(text), "\f"), "\f")
+		perSheet := map[string]int{}
+		chartPages := []int{}
+		for i, p := range pages {
+			lines := strings.Split(strings.TrimRight(p, "\n "), "\n")
+			footer := strings.Fields(lines[len(lines)-1])
+			if len(footer) > 0 {
+				perSheet[footer[0]]++
+			}
+			if strings.Contains(p, l.T("export.chart.sweep")) {
+				chartPages = append(chartPages, i+1)
+			}
+		}
+		t.Logf("%s: %d pages: %v", lang, len(pages), perSheet)
+		if len(pages) > 80 {
+			t.Errorf("%s: the workbook prints on %d pages", lang, len(pages))
+		}
+		for _, s := range []string{"cover", "summary", "sweeps"} {
+			if n := perSheet[l.T("export.sheet."+s)]; n != 1 {
+				t.Errorf("%s: sheet %s prints on %d pages, want 1", lang, s, n)
+			}
+		}
+		if len(chartPages) != 1 {
+			t.Fatalf("%s: the chart title is on pages %v, want one", lang, chartPages)
+		}
+		render := func(page int) int {
+			p := strconv.Itoa(page)
+			out := filepath.Join(dir, lang+"-page-"+p)
+			if b, err := exec.Command("pdftoppm", "-r", "100", "-png", "-f", p, "-l", p, "-singlefile", pdf, out).CombinedOutput(); err != nil {
+				t.Fatalf("pdftoppm: %v\n%s", err, b)
+			}
+			return colouredPixels(t, out+".png")
+		}
+		// The Summary page (2) is the control: text and rules only.
+		chart, control := render(chartPages[0]), render(2)
+		t.Logf("%s: %d coloured pixels on the chart's page, %d on the Summary's", lang, chart, control)
+		if chart < 200 || chart < 10*control {
+			t.Errorf("%s: the Sweeps page has %d coloured pixels (Summary %d): the chart is blank", lang, chart, control)
+		}
+	}
+}
+
+// colouredPixels counts saturated pixels: the series' colours, not the
+// text (black, grey), the background (white) or the header fill (E8EEF4).
+func colouredPixels(t *testing.T, path string) int {
+	t.Helper()
+	fh, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	img, err := png.Decode(fh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return countSaturated(img)
+}
+
+func countSaturated(img image.Image) int {
+	n := 0
+	b := img.Bounds()
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			hi, lo := max(r, g, bl)>>8, min(r, g, bl)>>8
+			if hi-lo > 80 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// TestExportCSVInSpanishSpreadsheet reads the CSV back with LibreOffice in
+// an es-ES locale: with --csv-dialect excel-es the fields split at ';' and
+// the numbers (decimal comma) are numbers equal to the workbook's. The same
+// file read in en-US does not give them, so the locale was applied (the
+// test can fail).
+func TestExportCSVInSpanishSpreadsheet(t *testing.T) {
+	t.Parallel()
+	soffice(t)
+	demo := sharedDemo(t)
+	dir := t.TempDir()
+	csvDir := filepath.Join(dir, "csv")
+	if r := bl(t, "export", "--db", demo.db, "--lang", "es", "--csv", csvDir, "--csv-dialect", "excel-es", demo.spec()); r.code != 0 {
+		t.Fatal(r)
+	}
+	b, _ := os.ReadFile(filepath.Join(csvDir, "summary.csv"))
+	if !bytes.HasPrefix(b, []byte("\ufeff")) {
+		t.Error("no byte-order mark by default")
+	}
+	// Filter options: separator ';' (59), quote '"' (34), UTF-8 (76), from
+	// line 1, standard column types, then the language: es-ES is 3082,
+	// en-US 1033.
+	read := func(language string) *excelize.File {
+		out := filepath.Join(dir, "out-"+language)
+		runSoffice(t, nil, "--infilter=Text - txt - csv (StarCalc):59,34,76,1,,"+language,
+			"--convert-to", "xlsx", "--outdir", out, filepath.Join(csvDir, "summary.csv"))
+		f, err := excelize.OpenFile(filepath.Join(out, "summary.xlsx"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+	l := locales.MustMatch("es")
+	f := read("3082")
+	sheet := f.GetSheetList()[0]
+	rows, _ := f.GetRows(sheet)
+	if len(rows) < 2 || rows[0][0] != l.T("export.col.comparison") {
+		t.Fatalf("the CSV read back: %q", rows)
+	}
+	baseCol := -1
+	for j, h := range rows[0] {
+		if h == l.T("table.baseline") {
+			baseCol = j + 1
+		}
+	}
+	if baseCol < 0 {
+		t.Fatalf("no baseline column in %q", rows[0])
+	}
+	cell, _ := excelize.CoordinatesToCellName(baseCol, 2)
+	number := func(f *excelize.File) (float64, bool) {
+		v, _ := f.GetCellValue(sheet, cell, excelize.Options{RawCellValue: true})
+		typ, _ := f.GetCellType(sheet, cell)
+		x, err := strconv.ParseFloat(v, 64)
+		return x, err == nil && (typ == excelize.CellTypeNumber || typ == excelize.CellTypeUnset)
+	}
+	if x, ok := number(f); !ok || x < 17961.2 || x > 17961.21 {
+		t.Errorf("es-ES: baseline %s read back as %v (number %v), want 17961.2", cell, x, ok)
+	}
+	if x, ok := number(read("1033")); ok && x > 17961.2 && x < 17961.21 {
+		t.Errorf("en-US read the decimal comma as 17961.2 too: the locale was not applied, the test proves nothing")
+	}
+}
