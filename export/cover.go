@@ -115,14 +115,6 @@ func sortRuns(runs []runRow) {
 			first[k] = date(r)
 		}
 	}
-	roleRank := func(role string) int {
-		for i, x := range provenance.Roles {
-			if x == role {
-				return i
-			}
-		}
-		return len(provenance.Roles)
-	}
 	sort.SliceStable(runs, func(i, j int) bool {
 		a, b := runs[i], runs[j]
 		if x, y := a.eff["campaign"], b.eff["campaign"]; x != y {
@@ -134,7 +126,7 @@ func sortRuns(runs []runRow) {
 			if fa != fb {
 				return fa < fb
 			}
-			return roleRank(ra) < roleRank(rb)
+			return provenance.RoleRank(ra) < provenance.RoleRank(rb)
 		}
 		if x, y := a.eff["group"], b.eff["group"]; x != y {
 			return x < y

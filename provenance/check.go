@@ -16,6 +16,15 @@ import (
 // Roles are the words role may take (see the Fields doc of "role").
 var Roles = []string{"baseline", "tuned", "candidate", "sweep-point", "replica", "repeat", "reference", "other"}
 
+// RoleRank orders roles as a case study reads them (the order of Roles);
+// an unknown role comes last.
+func RoleRank(role string) int {
+	if i := slices.Index(Roles, strings.ToLower(role)); i >= 0 {
+		return i
+	}
+	return len(Roles)
+}
+
 // RateOrConcurrency is the name Missing reports when a run states neither
 // workload.concurrency nor workload.request_rate (one of them is required).
 const RateOrConcurrency = "workload.concurrency|workload.request_rate"

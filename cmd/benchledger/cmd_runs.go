@@ -21,7 +21,7 @@ func runsCommand() *command {
 		short: "list archived runs",
 		long: `Lists the archived runs with their campaign, role, offered load (concurrency or request
 rate), output throughput recomputed from the records, model, engine, GPU and date, ordered
-by date, campaign, role (baseline, tuned, reference, sweep points, replicas, repeats),
+by date, campaign, role (baseline, tuned, candidate, sweep points, replicas, repeats, references),
 group, load, and replica or repeat.
 Filters match case-insensitive substrings; dates are YYYY-MM-DD and inclusive.
 On a terminal the table is cut to its width ($COLUMNS when set); --wide never cuts, and
@@ -119,10 +119,6 @@ type listedRun struct {
 	replica, seq int
 }
 
-// roleRanks order the roles of a campaign as its case study reads them.
-// (provenance's role vocabulary; "other" and unknown roles come last).
-var roleRanks = map[string]int{"baseline": 0, "tuned": 1, "candidate": 1, "reference": 2, "sweep-point": 3, "replica": 4, "repeat": 5}
-
 // listedRuns adds what tells runs of one campaign apart — the offered load
 // and the output throughput recomputed from the records (the figure's one
 // definition, figures.RunFigures) — and orders them by date, role, load,
@@ -130,10 +126,7 @@ var roleRanks = map[string]int{"baseline": 0, "tuned": 1, "candidate": 1, "refer
 func listedRuns(ctx context.Context, a *store.Archive, list []store.RunSummary) ([]listedRun, error) {
 	out := make([]listedRun, 0, len(list))
 	for i, s := range list {
-		r := listedRun{summary: s, roleRank: len(roleRanks), seq: i}
-		if rank, ok := roleRanks[strings.ToLower(s.Role)]; ok {
-			r.roleRank = rank
-		}
+		r := listedRun{summary: s, roleRank: provenance.RoleRank(s.Role), seq: i}
 		rec, f, _, err := casestudy.RunFigures(ctx, a, s.ID)
 		if rec == nil {
 			return nil, err

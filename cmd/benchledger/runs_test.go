@@ -17,7 +17,7 @@ func runWithEnv(vars map[string]string, args ...string) result {
 }
 
 // TestRunsTable: the demo's runs in the order a reader expects (baseline,
-// tuned, reference, sweep points by load, each node run's replicas by k),
+// tuned, sweep points by load, each node run's replicas by k),
 // with the columns that tell sweep points apart; cut to $COLUMNS with a
 // note, in full with --wide or when not on a terminal.
 func TestRunsTable(t *testing.T) {
@@ -56,7 +56,7 @@ func TestRunsTable(t *testing.T) {
 			t.Errorf("run %s has no output throughput: %s", f[0], l)
 		}
 	}
-	if got, want := strings.Join(roles, " "), "baseline tuned reference sweep-point replica repeat"; got != want {
+	if got, want := strings.Join(roles, " "), "baseline tuned sweep-point replica repeat reference"; got != want {
 		t.Errorf("roles in the order %q, want %q", got, want)
 	}
 	if got, want := strings.Join(sweepLoads, " "), "1024 2048 3072 4096 6144"; got != want {
