@@ -82,3 +82,53 @@ func TestCorrections(t *testing.T) {
 		t.Errorf("a corrected run was renamed: %v, %v", renamed, err)
 	}
 }
+
+// TestCorrectionsInChain: a correction is a link of the archive's hash
+// chain and re-links its run (whose listing columns it changes), so a
+// clean chain stays clean after amend; a correction inserted by another
+// SQLite client is found.
+func TestCorrectionsInChain(t *testing.T) {
+	a := newArchive(t)
+	tx := begin(t, a)
+	sha := writeBlob(t, tx, []byte("raw"), "baseline.json")
+	rec := runRecord(sha, sampleRun(0), manifest("hardware.gpu_model", "NVIDIA H100 80GB HBM3"))
+	if err := tx.PutRun(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	tx = begin(t, a)
+	if err := tx.RecordCorrection([]Correction{{RunID: rec.ID, Field: "hardware.gpu_model", Old: "NVIDIA H100 80GB HBM3", HadOld: true,
+		New: "NVIDIA H200", Reason: "wrong node", Actor: "ann"}}, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := a.VerifyChain(context.Background())
+	if err != nil || len(rep.Problems) != 0 {
+		t.Fatalf("after an amend the chain must verify: %+v %v", rep.Problems, err)
+	}
+	var links int
+	if err := a.r.QueryRow(`SELECT count(*) FROM chain WHERE kind = 'correction'`).Scan(&links); err != nil || links != 1 {
+		t.Fatalf("correction links: %d, %v", links, err)
+	}
+
+	// Another client adds a correction the tool never recorded.
+	if _, err := a.w.Exec(`INSERT INTO corrections (run_id, field, old_value, new_value, reason, actor, tool_version, at)
+		VALUES (?, 'hardware.gpu_model', 'NVIDIA H200', 'NVIDIA B200', 'forged', 'mallory', 'x', '2026-12-01T00:00:00Z')`, rec.ID); err != nil {
+		t.Fatal(err)
+	}
+	rep, err = a.VerifyChain(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, p := range rep.Problems {
+		found = found || p.Kind == "correction" && p.Check == CheckChainExtra
+	}
+	if !found {
+		t.Errorf("a forged correction is not reported: %+v", rep.Problems)
+	}
+}
