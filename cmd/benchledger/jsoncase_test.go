@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -23,7 +24,11 @@ func TestJSONSnakeCase(t *testing.T) {
 	t.Parallel()
 	db, specPath := mistakesCampaign(t)
 	ids := strings.Fields(bl(t, "runs", "--db", db, "-q").stdout)
+	extra := filepath.Join(t.TempDir(), "extra.json")
+	writeVLLM(t, extra, vllmSpec{n: 10, seed: 3})
 	for _, args := range [][]string{
+		{"ingest", extra},
+		{"amend", ids[0], "--set", "hardware.gpu_count=2", "--reason", "a test of the JSON keys"},
 		{"runs"},
 		{"show", ids[0]},
 		{"compare", ids[0], ids[1]},
