@@ -30,7 +30,8 @@ func exportCommand() *command {
 		long: `Writes the numbers sales engineers size deployments with, from the archive, as an xlsx
 workbook (--xlsx FILE) and/or RFC 4180 CSV files (--csv DIR, one per table). The
 workbook opens on a cover sheet (which case study, its version or "draft", the audit
-verdict, the archive digest, the number of runs, links to the report and the site).
+verdict, the archive digest, the number of runs, links to the report and the site);
+--no-audit skips the audit, and the cover says the case study was not audited.
 
 With a case-study spec: sheets Summary (the headline comparisons: baseline, candidate,
 absolute and % change, ratio, confounders), Runs, Comparisons, Sweeps (with a native
@@ -61,7 +62,7 @@ type exportOptions struct {
 	allowDirs                             runList
 	db, xlsx, csvDir, lang, salt, baseURL string
 	dialect, sep, decimal                 string
-	bom, redact                           bool
+	bom, redact, noAudit                  bool
 	requests                              setBool // its default depends on whether a spec is given
 	asOf                                  asOfDate
 	runs                                  runList
@@ -73,6 +74,7 @@ func (o *exportOptions) addFlags(fs *flag.FlagSet, e env) {
 	dbFlag(fs, e, &o.db)
 	fs.StringVar(&o.xlsx, "xlsx", "", "write the workbook to this file")
 	fs.StringVar(&o.csvDir, "csv", "", "write one CSV file per table into this folder")
+	fs.BoolVar(&o.noAudit, "no-audit", false, "do not audit the case study: the cover sheet says it was not audited")
 	fs.BoolVar(&o.bom, "bom", true, "start each CSV file with a UTF-8 byte-order mark, without which Excel misreads accents and CJK text; --bom=false leaves it out")
 	fs.StringVar(&o.dialect, "csv-dialect", "rfc4180", "CSV separators: rfc4180 (, and .) or excel-<locale>, what a spreadsheet in that locale reads (excel-es, excel-es-AR, excel-de: ; and a decimal comma)")
 	fs.StringVar(&o.sep, "sep", "", "CSV field separator (one character, or \\t), overriding --csv-dialect's")
@@ -139,8 +141,10 @@ func runExport(ctx context.Context, e env, opts exportOptions, args []string) er
 		opt.Result, opt.RunIDs = res, res.RunIDs
 		// The cover sheet says what the site says of this case study: its
 		// audit (as the report's, as of --as-of) and its current version.
-		if opt.Audit, err = audit.CaseStudyReport(ctx, a, res, opts.asOf.Day()); err != nil {
-			return err
+		if !opts.noAudit {
+			if opt.Audit, err = audit.CaseStudyReport(ctx, a, res, opts.asOf.Day()); err != nil {
+				return err
+			}
 		}
 		if opt.Publication, err = publish.Current(a, res); err != nil {
 			return err

@@ -204,7 +204,7 @@ func TestExportLinksResolve(t *testing.T) {
 	base := (&url.URL{Scheme: "file", Path: filepath.ToSlash(site) + "/"}).String()
 	for _, lang := range []string{"en", "ja"} {
 		path := filepath.Join(dir, lang+".xlsx")
-		if r := bl(t, "export", "--db", db, "--lang", lang, "--xlsx", path, "--base-url", base, specPath); r.code != 0 {
+		if r := bl(t, "export", "--no-audit", "--db", db, "--lang", lang, "--xlsx", path, "--base-url", base, specPath); r.code != 0 {
 			t.Fatal(r)
 		}
 		f := openXLSX(t, path)
@@ -255,10 +255,19 @@ func TestExportRunOrder(t *testing.T) {
 	t.Parallel()
 	demo := sharedDemo(t)
 	path := filepath.Join(t.TempDir(), "demo.xlsx")
-	if r := bl(t, "export", "--db", demo.db, "--xlsx", path, demo.spec()); r.code != 0 {
+	// The order is the point; --no-audit spares the audit's re-reading of
+	// every raw file, and the cover then says the case study was not audited.
+	if r := bl(t, "export", "--db", demo.db, "--xlsx", path, "--no-audit", demo.spec()); r.code != 0 {
 		t.Fatal(r)
 	}
 	f := openXLSX(t, path)
+	notAudited := false
+	for _, text := range xlsxStrings(t, path) {
+		notAudited = notAudited || text == locales.MustMatch("en").T("export.cover.not_audited")
+	}
+	if !notAudited {
+		t.Error("export --no-audit: the cover does not say the case study was not audited")
+	}
 	rows, _ := f.GetRows("Runs")
 	role, group := column(t, f, "Runs", "Role")-1, column(t, f, "Runs", "Group")-1
 	var seq []string
@@ -312,7 +321,7 @@ func TestExportFileMode(t *testing.T) {
 	t.Parallel()
 	demo := sharedDemo(t)
 	dir := t.TempDir()
-	if r := bl(t, "export", "--db", demo.db, "--xlsx", filepath.Join(dir, "d.xlsx"), "--csv", filepath.Join(dir, "csv"), demo.spec()); r.code != 0 {
+	if r := bl(t, "export", "--no-audit", "--db", demo.db, "--xlsx", filepath.Join(dir, "d.xlsx"), "--csv", filepath.Join(dir, "csv"), demo.spec()); r.code != 0 {
 		t.Fatal(r)
 	}
 	want := atomicfile.Perm &^ umask(t)
@@ -370,7 +379,7 @@ func TestExportPrintsInLibreOffice(t *testing.T) {
 	for _, lang := range []string{"en", "ja", "es-419"} {
 		l := locales.MustMatch(lang)
 		path := filepath.Join(dir, "demo-"+lang+".xlsx")
-		if r := bl(t, "export", "--db", demo.db, "--lang", lang, "--xlsx", path, demo.spec()); r.code != 0 {
+		if r := bl(t, "export", "--no-audit", "--db", demo.db, "--lang", lang, "--xlsx", path, demo.spec()); r.code != 0 {
 			t.Fatal(r)
 		}
 		runSoffice(t, nil, "--convert-to", "pdf", "--outdir", dir, path)
@@ -463,7 +472,7 @@ func TestExportCSVInSpanishSpreadsheet(t *testing.T) {
 	demo := sharedDemo(t)
 	dir := t.TempDir()
 	csvDir := filepath.Join(dir, "csv")
-	if r := bl(t, "export", "--db", demo.db, "--lang", "es", "--csv", csvDir, "--csv-dialect", "excel-es", demo.spec()); r.code != 0 {
+	if r := bl(t, "export", "--no-audit", "--db", demo.db, "--lang", "es", "--csv", csvDir, "--csv-dialect", "excel-es", demo.spec()); r.code != 0 {
 		t.Fatal(r)
 	}
 	b, _ := os.ReadFile(filepath.Join(csvDir, "summary.csv"))
