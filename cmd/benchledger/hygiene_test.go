@@ -132,7 +132,7 @@ func TestOutputModes(t *testing.T) {
 	f.Close()
 	refMode := mustStat(t, ref).Mode().Perm()
 	xlsx := filepath.Join(dir, "out.xlsx")
-	if r := bl(t, "export", d.spec(), "--db", d.db, "--xlsx", xlsx); r.code != 0 {
+	if r := bl(t, "export", d.spec(), "--db", d.db, "--no-audit", "--xlsx", xlsx); r.code != 0 {
 		t.Fatal(r)
 	}
 	id := strings.Fields(bl(t, "runs", "--db", d.db, "-q").stdout)[0]
