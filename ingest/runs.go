@@ -1,0 +1,417 @@
+package ingest
+
+// The runs of one file into the archive: new, duplicate, completed by a
+// companion file, or refused for contradicting what is archived.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/figures"
+	"github.com/benchledger/benchledger/ingest/format"
+	"github.com/benchledger/benchledger/ingest/registry"
+	"github.com/benchledger/benchledger/provenance"
+	"github.com/benchledger/benchledger/store"
+)
+
+// putRuns stores a file's runs with their provenance, one event each. A
+// run the parser rejected (one bad line of several), or whose declared
+// provenance contradicts it, is reported as rejected at its place while the
+// others are stored: every problem of the file in one pass. When every run
+// is bad, the file is rejected and nothing of it is kept.
+func (b *batch) putRuns(tx *store.Tx, parser format.Parser, sum, path string, runs []*benchrun.Run, declared func(*benchrun.Run) provenance.Record) ([]Outcome, error) {
+	var outs, rejected []Outcome
+	now := time.Now().UTC()
+	good := make([]*benchrun.Run, 0, len(runs))
+	for _, r := range runs {
+		if r.Rejection != "" {
+			rejected = append(rejected, Outcome{Status: StatusRejected, File: path, Ordinal: r.Ordinal, Place: r.Location, Reason: r.Rejection})
+			continue
+		}
+		if cs := provenance.Contradictions(record(r, declared(r))); len(cs) > 0 {
+			rejected = append(rejected, Outcome{Status: StatusRejected, File: path, Ordinal: r.Ordinal, Place: r.Location, Reason: contradictionText(cs)})
+			continue
+		}
+		good = append(good, r)
+	}
+	if len(good) == 0 {
+		return nil, &rejectError{out: rejected[0], more: rejected[1:]}
+	}
+	inv := invocation(parser, path)
+	for _, r := range good {
+		id := benchrun.ContentID(r)
+		// The same run archived from another file (a sweep's summary.json
+		// and its run=N.json): one run, this file attached to it.
+		if existing, err := tx.ExistingRun(id); err != nil {
+			return nil, err
+		} else if existing != nil {
+			o, err := b.attachSame(tx, existing, sum, path, r, now)
+			if err != nil {
+				return nil, err
+			}
+			outs = append(outs, o)
+			continue
+		}
+		var note string
+		if r.Companion != "" {
+			candidates, err := tx.CompanionRuns(r.Companion)
+			if err != nil {
+				return nil, err
+			}
+			var existing *store.RunRecord
+			for _, c := range candidates {
+				ci := c.Invocation
+				if ci == "" {
+					// Archived before schema 6 recorded invocations: the
+					// file name it was ingested under names it.
+					if cp, ok := registry.ByID(c.Run.Format); ok {
+						ci = invocation(cp, c.FileName)
+					}
+				}
+				if inv != "" && ci == inv {
+					if existing, err = tx.ExistingRun(c.ID); err != nil {
+						return nil, err
+					}
+					break
+				}
+			}
+			if existing != nil {
+				o, err := b.completeRun(tx, existing, sum, path, r, declared(r), now)
+				if err != nil {
+					return nil, err
+				}
+				outs = append(outs, o)
+				continue
+			}
+			if len(candidates) > 0 {
+				ids := make([]string, len(candidates))
+				for i, c := range candidates {
+					ids[i] = c.ID
+				}
+				note = fmt.Sprintf("same companion key (%s) as run %s, but not written by the same invocation (another folder or file-name stem): kept as a run of its own, never merged on a coincidence of shape",
+					r.Companion, strings.Join(ids, ", "))
+			}
+		}
+		rec := record(r, declared(r))
+		note = joinNotes(note, declaredNote(r, rec))
+		missing := blockers(r, rec)
+		if err := tx.PutRun(&store.RunRecord{ID: id, BlobSHA256: sum, FileName: path, Run: r, Provenance: rec,
+			Publishable: len(missing) == 0, Missing: missing, IngestedAt: now, Invocation: inv}); err != nil {
+			return nil, err
+		}
+		d, err := b.declaredSources(tx)
+		if err != nil {
+			return nil, err
+		}
+		d["file"], d["format"], d["ordinal"], d["publishable"], d["missing"] = path, r.Format, r.Ordinal, len(missing) == 0, missing
+		if abs, err := filepath.Abs(path); err == nil {
+			d["path"] = abs
+		}
+		detail, _ := json.Marshal(d)
+		if err := tx.AppendEvent(store.Event{At: now, Actor: b.opt.Actor, ToolVersion: b.opt.ToolVersion, Action: "ingest",
+			RunID: id, BlobSHA256: sum, Detail: string(detail)}); err != nil {
+			return nil, err
+		}
+		outs = append(outs, Outcome{Status: StatusNew, RunID: id, Ordinal: r.Ordinal, Format: r.Format, File: path,
+			Publishable: len(missing) == 0, Missing: missing, Note: note})
+	}
+	return append(outs, rejected...), nil
+}
+
+// declaredNote is the ingest warning for declared workload values the
+// records do not bear out (figures.DeclaredMismatches; the audit reports
+// the same as provenance.declared_vs_measured).
+func declaredNote(r *benchrun.Run, rec provenance.Record) string {
+	if !r.HasRequests {
+		return ""
+	}
+	var parts []string
+	for _, m := range figures.DeclaredMismatches(rec.Effective(), r.Requests) {
+		parts = append(parts, fmt.Sprintf("%s is declared as %s but %s", m.Field, m.Declared, m.Reason))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func joinNotes(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
+}
+
+// invocation names the tool invocation that wrote path (see
+// format.Invoker): its absolute folder and its name's stem; "" when the
+// format has none or the name is not one the tool writes.
+func invocation(parser format.Parser, path string) string {
+	inv, ok := parser.(format.Invoker)
+	if !ok {
+		return ""
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return ""
+	}
+	key, ok := inv.Invocation(filepath.ToSlash(abs))
+	if !ok {
+		return ""
+	}
+	return key
+}
+
+// attachSame records a file whose run the archive already holds whole.
+func (b *batch) attachSame(tx *store.Tx, existing *store.RunRecord, sum, path string, r *benchrun.Run, now time.Time) (Outcome, error) {
+	if err := tx.AttachFile(existing.ID, store.RunFile{Blob: sum, Ordinal: r.Ordinal, FileName: path, Format: r.Format,
+		Added: []string{}, AddedAt: now}); err != nil {
+		return Outcome{}, err
+	}
+	detail, _ := json.Marshal(map[string]any{"file": path, "format": r.Format, "ordinal": r.Ordinal, "same_content": true})
+	if err := tx.AppendEvent(store.Event{At: now, Actor: b.opt.Actor, ToolVersion: b.opt.ToolVersion, Action: "same-run",
+		RunID: existing.ID, BlobSHA256: sum, Detail: string(detail)}); err != nil {
+		return Outcome{}, err
+	}
+	return Outcome{Status: StatusDuplicate, RunID: existing.ID, Ordinal: r.Ordinal, Format: r.Format, File: path,
+		Publishable: existing.Publishable, Missing: existing.Missing,
+		Note: "the same run as " + existing.FileName + " (" + existing.Run.Location + "): one run, this file attached to it"}, nil
+}
+
+// completeRun attaches a file to the run another file of the same run
+// (Run.Companion) created, and completes that run with what this file adds:
+// per-request records, stated figures, file facts, declared provenance.
+func (b *batch) completeRun(tx *store.Tx, existing *store.RunRecord, sum, path string, r *benchrun.Run, declared provenance.Record, now time.Time) (Outcome, error) {
+	merged := existing.Run
+	rankBefore := benchrun.Rank(merged)
+	hadRequests, nStated := merged.HasRequests, len(merged.Stated)
+	before := slices.Clone(merged.Stated)
+	factsBefore := map[string]bool{}
+	for k := range merged.Facts {
+		factsBefore[k] = true
+	}
+	added, err := benchrun.MergeCompanion(merged, r)
+	if err != nil {
+		return Outcome{}, &rejectError{out: Outcome{Status: StatusRejected, File: path, Place: r.Location,
+			Reason: fmt.Sprintf("describes run %s (companion key %s) but %v", existing.ID, r.Companion, err)}}
+	}
+	var newFacts provenance.Record
+	keys := make([]string, 0, len(r.Facts))
+	for k := range r.Facts {
+		if !factsBefore[k] {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		newFacts = append(newFacts, provenance.Entry{Field: k, Value: r.Facts[k], Source: provenance.FromFile})
+	}
+	// Declared provenance (this file's manifest, --set) the run lacks.
+	have := map[string]bool{}
+	for _, e := range existing.Provenance {
+		have[e.Field+"\x00"+string(e.Source)] = true
+	}
+	for _, e := range declared {
+		if !have[e.Field+"\x00"+string(e.Source)] {
+			newFacts = append(newFacts, e)
+			have[e.Field+"\x00"+string(e.Source)] = true
+			added = append(added, "provenance "+e.Field)
+		}
+	}
+	rec := append(append(provenance.Record(nil), existing.Provenance...), newFacts...)
+	if cs := provenance.Contradictions(rec); len(cs) > 0 {
+		return Outcome{}, &rejectError{out: Outcome{Status: StatusRejected, File: path, Place: r.Location, Reason: contradictionText(cs)}}
+	}
+	missing := blockers(merged, rec)
+	replaced := map[int]benchrun.Stated{}
+	for i := range before {
+		if merged.Stated[i] != before[i] {
+			replaced[i] = merged.Stated[i]
+		}
+	}
+	err = tx.AttachCompanion(existing.ID, store.Completion{Run: merged, Replaced: replaced,
+		File:      store.RunFile{Blob: sum, Ordinal: r.Ordinal, FileName: path, Format: r.Format, Added: added, AddedAt: now},
+		NewStated: merged.Stated[nStated:], NewFacts: newFacts, NewRequests: !hadRequests && merged.HasRequests,
+		Provenance: rec, Publishable: len(missing) == 0, Missing: missing})
+	if err != nil {
+		return Outcome{}, err
+	}
+	// The run is named by its richest file, whichever came first: a file
+	// that outranks the one the id came from renames the run (the old id
+	// stays an alias).
+	id := existing.ID
+	detailMap := map[string]any{"file": path, "format": r.Format, "ordinal": r.Ordinal, "companion": r.Companion,
+		"added": added, "publishable": len(missing) == 0, "missing": missing}
+	if rank, newID := benchrun.Rank(r), benchrun.ContentID(r); rank > rankBefore || (rank == rankBefore && newID < id) {
+		renamed, err := tx.RekeyRun(id, newID, "named by its richer file "+path)
+		if err != nil {
+			return Outcome{}, err
+		}
+		if renamed {
+			detailMap["renamed_from"] = id
+			id = newID
+		}
+	}
+	detail, _ := json.Marshal(detailMap)
+	if err := tx.AppendEvent(store.Event{At: now, Actor: b.opt.Actor, ToolVersion: b.opt.ToolVersion, Action: "complete",
+		RunID: id, BlobSHA256: sum, Detail: string(detail)}); err != nil {
+		return Outcome{}, err
+	}
+	return Outcome{Status: StatusCompleted, RunID: id, Ordinal: r.Ordinal, Format: r.Format, File: path,
+		Publishable: len(missing) == 0, Missing: missing, Added: added, Companion: r.Companion}, nil
+}
+
+// record gathers everything stated about a run's provenance: the file's own
+// facts and what the manifest and --set declare.
+func record(r *benchrun.Run, declared provenance.Record) provenance.Record {
+	keys := make([]string, 0, len(r.Facts))
+	for k := range r.Facts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	rec := make(provenance.Record, 0, len(keys)+len(declared))
+	for _, k := range keys {
+		rec = append(rec, provenance.Entry{Field: k, Value: r.Facts[k], Source: provenance.FromFile})
+	}
+	return append(rec, declared...)
+}
+
+// blockers lists what keeps a run from being publishable: the one rule,
+// figures.Blockers.
+func blockers(r *benchrun.Run, rec provenance.Record) []string {
+	return figures.Blockers(r, rec.Effective())
+}
+
+func contradictionText(cs []provenance.Contradiction) string {
+	var parts []string
+	for _, c := range cs {
+		s := fmt.Sprintf("the file says %s = %q but the %s says %q", c.Field, c.FileValue, c.Source, c.DeclaredValue)
+		if c.Reason != "" {
+			s += " (" + c.Reason + ")"
+		}
+		parts = append(parts, s)
+	}
+	return "provenance contradicts the file: " + strings.Join(parts, "; ")
+}
+
+// again handles bytes that are already archived: a duplicate when the
+// declared provenance agrees, a completion when it only adds fields, and a
+// refusal when it changes what was recorded.
+func (b *batch) again(ctx context.Context, path, sum string, existing []store.RunSummary,
+	declared func(*benchrun.Run) provenance.Record, report func(Outcome)) error {
+	type plan struct {
+		rec     *store.RunRecord
+		added   provenance.Record
+		missing []string
+	}
+	var plans []plan
+	var conflicts []string
+	for _, s := range existing {
+		rec, err := b.opt.Archive.RunMeta(s.ID)
+		if err != nil {
+			return err
+		}
+		stored := declaredOnly(rec.Provenance).Effective()
+		var added provenance.Record
+		for _, e := range dedupe(declared(rec.Run)) {
+			old, ok := stored[e.Field]
+			switch {
+			case !ok:
+				added = append(added, e)
+			case old != e.Value:
+				conflicts = append(conflicts, fmt.Sprintf("run %s has %s = %q, this ingest says %q", rec.ID, e.Field, old, e.Value))
+			}
+		}
+		full := append(append(provenance.Record{}, rec.Provenance...), added...)
+		if cs := provenance.Contradictions(full); len(cs) > 0 {
+			conflicts = append(conflicts, fmt.Sprintf("run %s: %s", rec.ID, contradictionText(cs)))
+		}
+		plans = append(plans, plan{rec: rec, added: added, missing: blockers(rec.Run, full)})
+	}
+	if len(conflicts) > 0 {
+		report(Outcome{Status: StatusRejected, File: path, Reason: "already archived with different provenance, which an ingest does not change: " +
+			strings.Join(conflicts, "; ") + "; to correct an archived value, use benchledger amend RUN --set field=value --reason TEXT"})
+		return nil
+	}
+	needWrite := false
+	for _, p := range plans {
+		if len(p.added) > 0 {
+			needWrite = true
+		}
+	}
+	if needWrite {
+		tx, err := b.opt.Archive.Begin(ctx, b.opt.OnWait)
+		if err != nil {
+			return err
+		}
+		now := time.Now().UTC()
+		for _, p := range plans {
+			if len(p.added) == 0 {
+				continue
+			}
+			if err := tx.AddProvenance(p.rec.ID, p.added, len(p.missing) == 0, p.missing); err != nil {
+				tx.Rollback()
+				return err
+			}
+			detail, _ := json.Marshal(map[string]any{"file": path, "added": fieldsOf(p.added)})
+			if err := tx.AppendEvent(store.Event{At: now, Actor: b.opt.Actor, ToolVersion: b.opt.ToolVersion,
+				Action: "provenance-completed", RunID: p.rec.ID, BlobSHA256: sum, Detail: string(detail)}); err != nil {
+				tx.Rollback()
+				return err
+			}
+		}
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+	}
+	for _, p := range plans {
+		st := StatusDuplicate
+		if len(p.added) > 0 {
+			st = StatusCompleted
+		}
+		report(Outcome{Status: st, RunID: p.rec.ID, Ordinal: p.rec.Run.Ordinal, Format: p.rec.Run.Format, File: path,
+			Publishable: len(p.missing) == 0, Missing: p.missing, Added: fieldsOf(p.added)})
+	}
+	return nil
+}
+
+func declaredOnly(r provenance.Record) provenance.Record {
+	var out provenance.Record
+	for _, e := range r {
+		if e.Source != provenance.FromFile && e.Source != provenance.FromAmend {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// dedupe keeps the effective declared value per field (--set over manifest).
+func dedupe(r provenance.Record) provenance.Record {
+	eff := r.Effective()
+	var out provenance.Record
+	seen := map[string]bool{}
+	for i := len(r) - 1; i >= 0; i-- {
+		e := r[i]
+		if seen[e.Field] || eff[e.Field] != e.Value {
+			continue
+		}
+		seen[e.Field] = true
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Field < out[j].Field })
+	return out
+}
+
+func fieldsOf(r provenance.Record) []string {
+	var out []string
+	for _, e := range r {
+		out = append(out, e.Field)
+	}
+	return out
+}
