@@ -11,6 +11,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/benchledger/benchledger/ingest/format"
 )
 
 // MaxLine bounds how much of one line is kept: report lines are short, and
@@ -59,6 +61,25 @@ func Section(t string) (string, bool) {
 		return "", false
 	}
 	return strings.TrimSpace(strings.Trim(t, "-")), true
+}
+
+// LabelledNumber reads the value printed beside a console block's label:
+// a number (known), or a placeholder such as N/A (not known). Anything else
+// is an error at the line naming the label, as is a placeholder where the
+// run's request count must be (required), or a fraction where a count is
+// (whole). The console layouts (vLLM, SGLang, GPUStack) read their figures
+// through it.
+func LabelledNumber(file string, line int, label, val string, whole, required bool) (v float64, known bool, err *format.InputError) {
+	v, known, nerr := Number(val)
+	switch {
+	case nerr != nil:
+		return 0, false, format.Errorf(file, At(line), "%s: %q is not a number", label, val)
+	case !known && required:
+		return 0, false, format.Errorf(file, At(line), "Successful requests is %s: the run's request count is unknown", val)
+	case known && whole && (v != math.Trunc(v) || v > 1<<53):
+		return 0, false, format.Errorf(file, At(line), "%s: %q is not a whole number", label, val)
+	}
+	return v, known, nil
 }
 
 // Number reads a value a console report printed. ok is false for the

@@ -28,7 +28,6 @@ package gpustackconsole
 
 import (
 	"fmt"
-	"math"
 	"regexp"
 	"strings"
 
@@ -174,19 +173,13 @@ func Interpret(name string, start int, lines []textread.Line) (*benchrun.Run, *f
 			}
 			continue
 		}
-		v, ok, err := textread.Number(val)
+		v, ok, err := textread.LabelledNumber(name, ln.N, label, val, f.kind == kindCount, f.metric == "completed")
 		if err != nil {
-			return nil, format.Errorf(name, textread.At(ln.N), "%s: %q is not a number", label, val)
+			return nil, err
 		}
 		if !ok {
-			if f.metric == "completed" {
-				return nil, format.Errorf(name, textread.At(ln.N), "Successful requests is %s: the run's request count is unknown", val)
-			}
 			run.Notes = append(run.Notes, fmt.Sprintf("%s is %s at line %d: unknown, not stated", label, val, ln.N))
 			continue
-		}
-		if f.kind == kindCount && (v != math.Trunc(v) || v > 1<<53) {
-			return nil, format.Errorf(name, textread.At(ln.N), "%s: %q is not a whole number", label, val)
 		}
 		unit, src := f.unit, f.unit
 		if f.unit == "ms" {

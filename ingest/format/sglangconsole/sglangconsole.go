@@ -10,7 +10,6 @@ package sglangconsole
 
 import (
 	"fmt"
-	"math"
 	"regexp"
 	"strings"
 
@@ -163,19 +162,13 @@ func Interpret(name string, start int, lines []textread.Line) (*benchrun.Run, *f
 			}
 			continue
 		}
-		v, ok, err := textread.Number(val)
+		v, ok, err := textread.LabelledNumber(name, ln.N, label, val, k == kindCount, metric == "completed")
 		if err != nil {
-			return nil, format.Errorf(name, textread.At(ln.N), "%s: %q is not a number", label, val)
+			return nil, err
 		}
 		if !ok {
-			if metric == "completed" {
-				return nil, format.Errorf(name, textread.At(ln.N), "Successful requests is %s: the run's request count is unknown", val)
-			}
 			run.Notes = append(run.Notes, fmt.Sprintf("%s is %s at line %d: not stated", label, val, ln.N))
 			continue
-		}
-		if k == kindCount && (v != math.Trunc(v) || v > 1<<53) {
-			return nil, format.Errorf(name, textread.At(ln.N), "%s: %q is not a whole number", label, val)
 		}
 		if src == "ms" {
 			v = textread.Milli(val)

@@ -2,7 +2,6 @@ package vllmconsole
 
 import (
 	"fmt"
-	"math"
 	"regexp"
 	"strings"
 
@@ -169,23 +168,17 @@ func interpretVLLM(name string, start int, lines []textread.Line) (*benchrun.Run
 		if f.metric == "max_concurrent_requests" || f.metric == "max_output_tokens_per_s" {
 			hasPeak = true
 		}
-		v, ok, err := textread.Number(val)
+		v, ok, err := textread.LabelledNumber(name, ln.N, label, val, f.kind == kindCount, f.metric == "completed")
 		if err != nil {
-			return nil, format.Errorf(name, textread.At(ln.N), "%s: %q is not a number", label, val)
+			return nil, err
 		}
 		if !ok {
-			if f.metric == "completed" {
-				return nil, format.Errorf(name, textread.At(ln.N), "Successful requests is %s: the run's request count is unknown", val)
-			}
 			run.Notes = append(run.Notes, fmt.Sprintf("%s is %s at line %d: not stated", label, val, ln.N))
 			continue
 		}
 		if f.kind == kindFact {
 			run.Facts[f.metric] = val
 			continue
-		}
-		if f.kind == kindCount && (v != math.Trunc(v) || v > 1<<53) {
-			return nil, format.Errorf(name, textread.At(ln.N), "%s: %q is not a whole number", label, val)
 		}
 		switch f.metric {
 		case "completed":
