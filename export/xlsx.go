@@ -7,11 +7,11 @@ import (
 	"math"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/xuri/excelize/v2"
 
 	"github.com/benchledger/benchledger/internal/atomicfile"
+	"github.com/benchledger/benchledger/internal/textwidth"
 )
 
 // XLSXOptions tune the workbook's document properties.
@@ -213,21 +213,6 @@ func uniqueSheetName(name string, used map[string]bool) string {
 	return name
 }
 
-// displayWidth is the width of s in Excel's character units: East Asian
-// wide characters take two.
-func displayWidth(s string) int {
-	w := 0
-	for _, r := range s {
-		switch {
-		case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul) || r >= 0xFF01 && r <= 0xFF60 || r >= 0x3000 && r <= 0x303F:
-			w += 2
-		default:
-			w++
-		}
-	}
-	return w
-}
-
 // cellValue converts a cell for excelize: nil for an empty cell.
 func cellValue(c Cell, col Column, wb *Workbook) any {
 	if c.Null {
@@ -293,8 +278,8 @@ func shownText(c Cell, col Column) string {
 func longestWord(s string) int {
 	w := 0
 	for _, f := range strings.Fields(s) {
-		n := displayWidth(f)*11/10 + 1
-		if displayWidth(f) > len([]rune(f)) {
+		n := textwidth.Of(f)*11/10 + 1
+		if textwidth.Of(f) > len([]rune(f)) {
 			n = min(n, 16)
 		}
 		w = max(w, n)
@@ -306,7 +291,7 @@ func longestWord(s string) int {
 // a header wider than its values wraps (up to 16 characters a line), and
 // text wider than wrapWidth wraps too.
 func columnWidth(header string, widest int) float64 {
-	w := max(min(displayWidth(header), 16), longestWord(header), widest) + 2
+	w := max(min(textwidth.Of(header), 16), longestWord(header), widest) + 2
 	return float64(min(max(w, 8), wrapWidth+2))
 }
 
@@ -314,7 +299,7 @@ func columnWidth(header string, widest int) float64 {
 func lines(s string, w float64) int {
 	n := 0
 	for _, part := range strings.Split(s, "\n") {
-		n += max(1, int(math.Ceil(float64(displayWidth(part))/max(w-1.5, 1))))
+		n += max(1, int(math.Ceil(float64(textwidth.Of(part))/max(w-1.5, 1))))
 	}
 	return n
 }
@@ -432,7 +417,7 @@ func writeSheet(f *excelize.File, st *xlsxStyles, sheet string, t *Table, wb *Wo
 			return fmt.Errorf("row %d has %d cells for %d columns", i+1, len(r), ncol)
 		}
 		for j, c := range r {
-			widest[j] = max(widest[j], displayWidth(shownText(c, t.Columns[j])))
+			widest[j] = max(widest[j], textwidth.Of(shownText(c, t.Columns[j])))
 		}
 	}
 	widths := make([]float64, ncol)

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/benchledger/benchledger/internal/textwidth"
 )
 
 // runWithEnv is runCommand with some environment variables set.
@@ -66,8 +68,8 @@ func TestRunsTable(t *testing.T) {
 	for _, width := range []int{100, 140} {
 		r := runWithEnv(map[string]string{"COLUMNS": strconv.Itoa(width)}, "runs", "--db", db)
 		for _, l := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
-			if displayWidth(l) > width {
-				t.Errorf("COLUMNS=%d: a line of %d columns: %q", width, displayWidth(l), l)
+			if textwidth.Of(l) > width {
+				t.Errorf("COLUMNS=%d: a line of %d columns: %q", width, textwidth.Of(l), l)
 			}
 		}
 		if !strings.Contains(r.stderr, "FILE") || !strings.Contains(r.stderr, "--wide shows every column") {
@@ -96,8 +98,8 @@ func TestCut(t *testing.T) {
 		{"結果ファイル.json", 10, true, "…イル.json"},
 	} {
 		got := cut(tc.in, tc.n, tc.keepEnd)
-		if got != tc.want || displayWidth(got) > tc.n {
-			t.Errorf("cut(%q, %d) = %q (%d columns), want %q", tc.in, tc.n, got, displayWidth(got), tc.want)
+		if got != tc.want || textwidth.Of(got) > tc.n {
+			t.Errorf("cut(%q, %d) = %q (%d columns), want %q", tc.in, tc.n, got, textwidth.Of(got), tc.want)
 		}
 	}
 }

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/benchledger/benchledger/internal/textwidth"
 	"golang.org/x/term"
-	"golang.org/x/text/width"
 )
 
 // table is a console table that fits a width: the columns with a minWidth
@@ -33,7 +33,7 @@ func (t *table) write(w io.Writer, maxWidth int) (hidden []string) {
 	natural := make([]int, len(t.header))
 	for _, row := range append([][]string{t.header}, t.rows...) {
 		for i, c := range row {
-			natural[i] = max(natural[i], displayWidth(c))
+			natural[i] = max(natural[i], textwidth.Of(c))
 		}
 	}
 	widths := slices.Clone(natural)
@@ -86,7 +86,7 @@ func (t *table) write(w io.Writer, maxWidth int) (hidden []string) {
 			}
 			c = cut(c, widths[i], t.keepEnd[i])
 			b.WriteString(c)
-			b.WriteString(strings.Repeat(" ", widths[i]-displayWidth(c)+2))
+			b.WriteString(strings.Repeat(" ", widths[i]-textwidth.Of(c)+2))
 		}
 		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
 	}
@@ -96,35 +96,20 @@ func (t *table) write(w io.Writer, maxWidth int) (hidden []string) {
 // cut shortens s to n display columns with an ellipsis at its end, or at
 // its start when keepEnd.
 func cut(s string, n int, keepEnd bool) string {
-	if displayWidth(s) <= n {
+	if textwidth.Of(s) <= n {
 		return s
 	}
 	r := []rune(s)
 	if keepEnd {
-		for len(r) > 0 && displayWidth(string(r))+1 > n {
+		for len(r) > 0 && textwidth.Of(string(r))+1 > n {
 			r = r[1:]
 		}
 		return "…" + string(r)
 	}
-	for len(r) > 0 && displayWidth(string(r))+1 > n {
+	for len(r) > 0 && textwidth.Of(string(r))+1 > n {
 		r = r[:len(r)-1]
 	}
 	return string(r) + "…"
-}
-
-// displayWidth counts the terminal columns of s: East Asian wide and
-// full-width characters take two.
-func displayWidth(s string) int {
-	n := 0
-	for _, r := range s {
-		switch width.LookupRune(r).Kind() {
-		case width.EastAsianWide, width.EastAsianFullwidth:
-			n += 2
-		default:
-			n++
-		}
-	}
-	return n
 }
 
 // terminalWidth is the width output to w should fit: $COLUMNS when set,
