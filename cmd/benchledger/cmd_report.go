@@ -150,21 +150,27 @@ func runReport(ctx context.Context, e env, opts reportOptions, args []string) er
 	if err != nil {
 		return err
 	}
+	// Every page is printed in one browser before anything is listed.
+	var jobs []browser.PDFJob
+	for _, p := range paths {
+		if strings.HasSuffix(p, ".html") && wantPDF {
+			jobs = append(jobs, browser.PDFJob{HTML: p, PDF: strings.TrimSuffix(p, ".html") + ".pdf"})
+		}
+	}
+	if err := browser.PrintPDFs(ctx, jobs...); err != nil {
+		return fmt.Errorf("printing the report: %w", err)
+	}
 	for _, p := range paths {
 		if !strings.HasSuffix(p, ".html") || !wantPDF {
 			fmt.Fprintln(e.stdout, p)
 			continue
-		}
-		pdf := strings.TrimSuffix(p, ".html") + ".pdf"
-		if err := browser.PrintPDF(ctx, p, pdf); err != nil {
-			return fmt.Errorf("printing %s: %w", p, err)
 		}
 		if wantHTML {
 			fmt.Fprintln(e.stdout, p)
 		} else if err := os.Remove(p); err != nil {
 			return err
 		}
-		fmt.Fprintln(e.stdout, pdf)
+		fmt.Fprintln(e.stdout, strings.TrimSuffix(p, ".html")+".pdf")
 	}
 	// The report is still the product (exit 0); a failed check is said
 	// on stderr so that it is not only in a file nobody opens.

@@ -507,12 +507,56 @@ const a4PrintableWidth = 718
 // backgrounds. It returns an error wrapping ErrNoChromium when no browser is
 // installed.
 func PrintPDF(ctx context.Context, htmlPath, pdfPath string) error {
-	p, err := Open(ctx, htmlPath, Options{ReadyExpr: PrintReadyExpr, Width: a4PrintableWidth, Height: 1000})
+	return PrintPDFs(ctx, PDFJob{HTML: htmlPath, PDF: pdfPath})
+}
+
+// PDFJob is one HTML file to print and the PDF to write.
+type PDFJob struct{ HTML, PDF string }
+
+// PrintPDFs prints each job as PrintPDF does, in order, in one browser: a
+// report's languages and audit pages are loaded one after the other in the
+// same tab rather than each starting a Chromium of its own (a start costs
+// more than a print). The first failure stops it and names its file.
+func PrintPDFs(ctx context.Context, jobs ...PDFJob) error {
+	if len(jobs) == 0 {
+		return nil
+	}
+	p, err := Open(ctx, jobs[0].HTML, Options{ReadyExpr: PrintReadyExpr, Width: a4PrintableWidth, Height: 1000})
 	if err != nil {
 		return err
 	}
 	defer p.Close()
-	return p.PDF(pdfPath)
+	for i, j := range jobs {
+		if i > 0 {
+			if err := p.Load(ctx, j.HTML, PrintReadyExpr); err != nil {
+				return err
+			}
+		}
+		if err := p.PDF(j.PDF); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Load navigates the page's tab to another file or URL and waits for its
+// load event and then for readyExpr (when set), as Open does. What the page
+// recorded so far (messages, requests) is kept.
+func (p *Page) Load(ctx context.Context, fileOrURL, readyExpr string) error {
+	u, err := pageURL(fileOrURL)
+	if err != nil {
+		return err
+	}
+	p.url = u
+	lctx, cancel := p.callContext(ctx)
+	defer cancel()
+	if err := chromedp.Do(lctx, chromedp.Navigate(u)); err != nil {
+		return fmt.Errorf("browser: loading %s: %w", u, err)
+	}
+	if readyExpr != "" {
+		return p.waitReady(lctx, readyExpr)
+	}
+	return nil
 }
 
 // pageURL turns a path into a file:// URL; anything with a scheme is kept.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"image/png"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -225,6 +226,45 @@ func TestPrintPDF(t *testing.T) {
 	// Chromium writes page dictionaries uncompressed: A4 is 595.92 x 841.92 pt.
 	if !bytes.Contains(data, []byte("/MediaBox [0 0 595.9")) {
 		t.Errorf("PDF is not A4 (no 595.9pt-wide MediaBox)")
+	}
+}
+
+// TestPrintPDFs prints two different pages in one browser: each PDF holds
+// its own page's text (the second load replaced the first document, and
+// the print waited for it).
+func TestPrintPDFs(t *testing.T) {
+	needChromium(t)
+	if _, err := exec.LookPath("pdftotext"); err != nil {
+		t.Skip("pdftotext is not installed (apt-get install poppler-utils)")
+	}
+	dir := t.TempDir()
+	var jobs []PDFJob
+	for _, word := range []string{"Alpha", "Bravo", "Charlie"} {
+		html := filepath.Join(dir, word+".html")
+		page := "<!doctype html><title>" + word + "</title><p>page " + word + "</p>" +
+			"<script>window.__chartsReady = false; setTimeout(() => { document.body.insertAdjacentHTML('beforeend', '<p>drawn " + word + "</p>'); window.__chartsReady = true }, 50)</script>"
+		if err := os.WriteFile(html, []byte(page), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		jobs = append(jobs, PDFJob{HTML: html, PDF: filepath.Join(dir, word+".pdf")})
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := PrintPDFs(ctx, jobs...); err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range jobs {
+		text, err := exec.Command("pdftotext", j.PDF, "-").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		word := strings.TrimSuffix(filepath.Base(j.HTML), ".html")
+		if got := strings.Fields(string(text)); !slices.Equal(got, []string{"page", word, "drawn", word}) {
+			t.Errorf("%s: text %q, want its own page, drawn", j.PDF, got)
+		}
+	}
+	if err := PrintPDFs(ctx, PDFJob{HTML: filepath.Join(dir, "missing.html"), PDF: filepath.Join(dir, "m.pdf")}); err == nil || !strings.Contains(err.Error(), "missing.html") {
+		t.Errorf("a missing page: err = %v, want one naming it", err)
 	}
 }
 
