@@ -96,14 +96,14 @@ func TestReadOnlyArchive(t *testing.T) {
 // both must complete, the second waiting for the writer lock.
 func TestConcurrentIngests(t *testing.T) {
 	t.Parallel()
-	bin := binary(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "a.db")
+	const requests = 6000 // per file: each ingest still takes a while, so the writers overlap
 	var files [2][]string
 	for p := 0; p < 2; p++ {
 		for i := 0; i < 3; i++ {
 			f := filepath.Join(dir, "p"+string(rune('a'+p))+string(rune('0'+i))+".json")
-			writeVLLM(t, f, vllmSpec{n: 20000, gaps: 8, seed: float64(p*10+i) * 0.001})
+			writeVLLM(t, f, vllmSpec{n: requests, gaps: 8, seed: float64(p*10+i) * 0.001})
 			files[p] = append(files[p], f)
 		}
 	}
@@ -114,7 +114,7 @@ func TestConcurrentIngests(t *testing.T) {
 		wg.Add(1)
 		go func(p int) {
 			defer wg.Done()
-			cmd := exec.Command(bin, append([]string{"ingest", "--db", db}, files[p]...)...)
+			cmd := commandProcess(t, append([]string{"ingest", "--db", db}, files[p]...)...)
 			outs[p], errs[p] = cmd.CombinedOutput()
 		}(p)
 	}
@@ -124,7 +124,7 @@ func TestConcurrentIngests(t *testing.T) {
 			t.Errorf("ingest %d: %v\n%s", p, errs[p], outs[p])
 		}
 	}
-	if c := counts(t, db); c["runs"] != 6 || c["requests"] != 6*20000 {
+	if c := counts(t, db); c["runs"] != 6 || c["requests"] != 6*requests {
 		t.Errorf("both ingests must complete: %v", c)
 	}
 }
@@ -132,7 +132,7 @@ func TestConcurrentIngests(t *testing.T) {
 // bigFile writes a vLLM file large enough that ingesting it takes a while.
 func bigFile(t *testing.T, dir string) string {
 	f := filepath.Join(dir, "big.json")
-	writeVLLM(t, f, vllmSpec{n: 300000, gaps: 40})
+	writeVLLM(t, f, vllmSpec{n: 120000, gaps: 24})
 	return f
 }
 
@@ -141,12 +141,11 @@ func bigFile(t *testing.T, dir string) string {
 // before that file, and still works.
 func TestKilledIngestLeavesArchiveAsItWas(t *testing.T) {
 	t.Parallel()
-	bin := binary(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "a.db")
 	small := filepath.Join(dir, "small.json")
 	writeVLLM(t, small, vllmSpec{n: 10})
-	if out, err := exec.Command(bin, "ingest", "--db", db, small).CombinedOutput(); err != nil {
+	if out, err := commandProcess(t, "ingest", "--db", db, small).CombinedOutput(); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	before := counts(t, db)
@@ -155,7 +154,7 @@ func TestKilledIngestLeavesArchiveAsItWas(t *testing.T) {
 		// Empty the write-ahead log, so its growth below shows this
 		// process writing (a killed writer leaves its frames behind).
 		sqliteExec(t, db, "PRAGMA wal_checkpoint(TRUNCATE)")
-		cmd := exec.Command(bin, "ingest", "--db", db, big)
+		cmd := commandProcess(t, "ingest", "--db", db, big)
 		var stderr strings.Builder
 		cmd.Stderr = &stderr
 		if err := cmd.Start(); err != nil {
@@ -190,12 +189,12 @@ func TestKilledIngestLeavesArchiveAsItWas(t *testing.T) {
 	}
 	// The archive is intact and the file can be ingested afterwards.
 	sqliteCheck(t, db)
-	if out, err := exec.Command(bin, "ingest", "--db", db, big).CombinedOutput(); err != nil || !strings.Contains(string(out), "new") {
+	if out, err := commandProcess(t, "ingest", "--db", db, big).CombinedOutput(); err != nil || !strings.Contains(string(out), "new") {
 		t.Fatalf("re-ingest after the interruption: %v\n%s", err, out)
 	}
 	// A large file (streamed, hashed while parsed) is recognised again.
 	before = counts(t, db)
-	if out, err := exec.Command(bin, "ingest", "--db", db, big).CombinedOutput(); err != nil || !strings.Contains(string(out), "duplicate") {
+	if out, err := commandProcess(t, "ingest", "--db", db, big).CombinedOutput(); err != nil || !strings.Contains(string(out), "duplicate") {
 		t.Fatalf("large duplicate: %v\n%s", err, out)
 	}
 	if after := counts(t, db); after["blobs"] != before["blobs"] || after["runs"] != before["runs"] {

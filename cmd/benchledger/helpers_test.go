@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 )
 
@@ -39,32 +38,18 @@ func (r result) String() string {
 	return fmt.Sprintf("exit %d\n--- stdout\n%s--- stderr\n%s", r.code, r.stdout, r.stderr)
 }
 
-var (
-	binOnce sync.Once
-	binPath string
-	binErr  error
-)
-
-// binary builds the real command once, for tests that need a separate
-// process (concurrent writers, a kill mid-file).
-func binary(t *testing.T) string {
+// commandProcess is the real command as a separate process, for tests that need
+// one (concurrent writers, a kill mid-file): this test binary, which acts
+// as the command when asCommandEnv is set (TestMain).
+func commandProcess(t *testing.T, args ...string) *exec.Cmd {
 	t.Helper()
-	binOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "benchledger-bin")
-		if err != nil {
-			binErr = err
-			return
-		}
-		binPath = filepath.Join(dir, "benchledger")
-		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
-		if err != nil {
-			binErr = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if binErr != nil {
-		t.Fatal(binErr)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
 	}
-	return binPath
+	cmd := exec.Command(self, args...)
+	cmd.Env = append(os.Environ(), asCommandEnv+"=1")
+	return cmd
 }
 
 // vllmSpec describes a small vllm bench serve --save-detailed file written
