@@ -225,11 +225,14 @@ func TestNarrativeRemoteRefused(t *testing.T) {
 		t.Errorf("the server got %d requests", n)
 	}
 
+	// Every page a report writes carries the policy; the small campaign of
+	// known mistakes has a report and an audit page like the demo's.
+	mdb, mspec := mistakesCampaign(t)
 	out := t.TempDir()
-	if r := bl(t, "report", d.spec(), "--db", d.db, "--draft", "--lang", "en", "--format", "html", "--out", out); r.code != 0 {
+	if r := bl(t, "report", mspec, "--db", mdb, "--draft", "--lang", "en", "--format", "html", "--out", out); r.code != 0 {
 		t.Fatal(r)
 	}
-	for _, f := range []string{"qwen3-batch.en.html", "qwen3-batch.audit.en.html"} {
+	for _, f := range []string{"known-mistakes.en.html", "known-mistakes.audit.en.html"} {
 		page := string(readFileT(t, filepath.Join(out, f)))
 		if !strings.Contains(page, `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src `) {
 			t.Errorf("%s has no strict Content-Security-Policy", f)
