@@ -30,17 +30,31 @@ func needBrowser(t *testing.T) {
 func TestReportInBrowser(t *testing.T) {
 	t.Parallel()
 	needBrowser(t)
-	db, specPath := demoArchive(t)
+	// A draft report only reads the archive.
+	demo := sharedDemo(t)
 	out := t.TempDir()
 	// The audit pages have their own browser test (audit_browser_test.go).
-	if r := bl(t, "report", "--db", db, "--out", out, "--format", "html,pdf", "--no-audit", specPath); r.code != 0 {
+	if r := bl(t, "report", "--db", demo.db, "--out", out, "--format", "html,pdf", "--no-audit", demo.spec()); r.code != 0 {
 		t.Fatal(r)
 	}
 	shots := os.Getenv("BENCHLEDGER_SCREENSHOTS")
+	const ready = "window.__chartsReady === true"
+	var page *browser.Page
+	defer func() {
+		if page != nil {
+			page.Close()
+		}
+	}()
+	// One browser loads the four pages in turn.
 	for _, lang := range []string{"en", "zh", "ja", "es-419"} {
 		path := filepath.Join(out, "qwen3-batch."+lang+".html")
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		page, err := browser.Open(ctx, path, browser.Options{ReadyExpr: "window.__chartsReady === true", Height: 1400})
+		var err error
+		if page == nil {
+			page, err = browser.Open(ctx, path, browser.Options{ReadyExpr: ready, Height: 1400})
+		} else {
+			err = page.Load(ctx, path, ready)
+		}
 		cancel()
 		if err != nil {
 			t.Fatalf("%s: %v", lang, err)
@@ -89,7 +103,6 @@ func TestReportInBrowser(t *testing.T) {
 		if err := page.Screenshot(shot, true); err != nil {
 			t.Error(err)
 		}
-		page.Close()
 		pdf, err := os.ReadFile(filepath.Join(out, "qwen3-batch."+lang+".pdf"))
 		if err != nil || !strings.HasPrefix(string(pdf), "%PDF") {
 			t.Errorf("%s: no PDF printed (%v)", lang, err)

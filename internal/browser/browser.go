@@ -540,14 +540,17 @@ func PrintPDFs(ctx context.Context, jobs ...PDFJob) error {
 }
 
 // Load navigates the page's tab to another file or URL and waits for its
-// load event and then for readyExpr (when set), as Open does. What the page
-// recorded so far (messages, requests) is kept.
+// load event and then for readyExpr (when set), as Open does: one browser
+// serves several pages. What was recorded of the page before (messages,
+// requests) is dropped, so that those of the new page are its own.
 func (p *Page) Load(ctx context.Context, fileOrURL, readyExpr string) error {
 	u, err := pageURL(fileOrURL)
 	if err != nil {
 		return err
 	}
-	p.url = u
+	p.mu.Lock()
+	p.url, p.messages, p.requests = u, nil, nil
+	p.mu.Unlock()
 	lctx, cancel := p.callContext(ctx)
 	defer cancel()
 	if err := chromedp.Do(lctx, chromedp.Navigate(u)); err != nil {
