@@ -30,6 +30,8 @@ Each SPEC (a case-study spec, as for report) is evaluated and audited, and its r
 are rendered into DIR/reports/<id>/; the site records nothing in the archive (a report
 that differs from the latest recorded version is marked as a draft). Case studies
 recorded in the archive without a SPEC here get a page with their versions and errata.
+--no-audit skips the case studies' audit: their reports then have no audit pages and no
+audit line (the runs' pages keep their own findings, which need no raw file read again).
 
 A rebuild is incremental: DIR/.benchledger-site.json records what each run's pages were
 made from, so only the pages of new or changed runs are made again, and a file is
@@ -44,6 +46,7 @@ type siteOptions struct {
 	db, out, langs, templates string
 	asOf                      asOfDate
 	force, quiet, raw         bool
+	noAudit                   bool
 }
 
 func (o *siteOptions) addFlags(fs *flag.FlagSet, e env) {
@@ -56,6 +59,7 @@ func (o *siteOptions) addFlags(fs *flag.FlagSet, e env) {
 	asOfFlag(fs, &o.asOf, false)
 	fs.BoolVar(&o.force, "force", false, "make every page again, ignoring the previous build's record")
 	fs.BoolVar(&o.quiet, "q", false, "print only the path of the site's index")
+	fs.BoolVar(&o.noAudit, "no-audit", false, "do not audit the case studies: their reports have no audit pages")
 	fs.BoolVar(&o.raw, "raw", true, "copy each raw file's original bytes into the site for download (-raw=false: digests only)")
 }
 
@@ -78,8 +82,10 @@ func runSite(ctx context.Context, e env, opts siteOptions, specs []string) error
 			return fmt.Errorf("%s: %w", specPath, err)
 		}
 		sc := site.Case{Result: res}
-		if sc.Audit, err = audit.CaseStudyReport(ctx, a, res, opts.asOf.Day()); err != nil {
-			return fmt.Errorf("%s: %w", specPath, err)
+		if !opts.noAudit {
+			if sc.Audit, err = audit.CaseStudyReport(ctx, a, res, opts.asOf.Day()); err != nil {
+				return fmt.Errorf("%s: %w", specPath, err)
+			}
 		}
 		if sc.Publication, err = publish.Current(a, res); err != nil {
 			return fmt.Errorf("%s: %w", specPath, err)

@@ -220,6 +220,9 @@ func TestSiteDemo(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(out, filepath.FromSlash(rep))); err != nil {
 			t.Errorf("%s report: %v", lang, err)
 		}
+		if _, err := os.Stat(filepath.Join(out, "reports", "qwen3-batch", "qwen3-batch.audit."+lang+".html")); err != nil {
+			t.Errorf("%s audit page: %v", lang, err)
+		}
 	}
 	cmps, _ := filepath.Glob(filepath.Join(out, "en", "compare", "qwen3-batch--*.html"))
 	if len(cmps) == 0 {
