@@ -24,7 +24,9 @@ how it was obtained; what cannot be established is listed under unknown, never
 guessed. Only the --server URL is contacted.
 
 Writes a manifest (docs/capture.md) to stdout, or to -o FILE (whole or not at all):
-ingest it with 'benchledger ingest --meta FILE'.`,
+ingest it with 'benchledger ingest --meta FILE'. It is archived with the runs it
+describes, and 'show' prints each captured fact with how it was obtained. A --set or
+hand-written value that contradicts a captured fact is an error.`,
 	}, runCapture)
 }
 
