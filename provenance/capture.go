@@ -163,13 +163,3 @@ func (c *Capture) entries() []Entry {
 	}
 	return out
 }
-
-// ShellJoin writes argv as one POSIX shell command line that reads back as
-// the same arguments (the quoting runtime.server_args lists get).
-func ShellJoin(argv []string) string {
-	q := make([]string, len(argv))
-	for i, a := range argv {
-		q[i] = shellQuote(a)
-	}
-	return strings.Join(q, " ")
-}

@@ -14,6 +14,7 @@ import (
 	"github.com/benchledger/benchledger/ingest/format"
 	"github.com/benchledger/benchledger/ingest/registry"
 	"github.com/benchledger/benchledger/internal/atomicfile"
+	"github.com/benchledger/benchledger/internal/escape"
 	"github.com/benchledger/benchledger/provenance"
 	"github.com/benchledger/benchledger/store"
 )
@@ -116,7 +117,7 @@ func runRecord(ctx context.Context, e env, opts recordOptions, args []string) er
 		return fmt.Errorf("the client exited with status 0 after %s but wrote no result file here or where its output flags point (name its folder with --results); its console log is archived (blob %s)", took, rec.Log)
 	}
 	// The recorded command line is provenance of every run it wrote.
-	doc.Facts = append(doc.Facts, provenance.Fact{Field: "metadata.record.command", Value: provenance.ShellJoin(args),
+	doc.Facts = append(doc.Facts, provenance.Fact{Field: "metadata.record.command", Value: escape.ShellJoin(args),
 		How: "benchledger record: the command line it ran, in " + dir})
 	path := opts.capture
 	if path == "" {
@@ -161,7 +162,7 @@ func archiveLog(ctx context.Context, a *store.Archive, run capture.ClientRun, re
 		return "", err
 	}
 	defer tx.Rollback()
-	sha, err := tx.PutBytes(run.Log, "console log of "+provenance.ShellJoin(run.Argv))
+	sha, err := tx.PutBytes(run.Log, "console log of "+escape.ShellJoin(run.Argv))
 	if err != nil {
 		return "", err
 	}

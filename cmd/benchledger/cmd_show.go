@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/benchledger/benchledger/internal/escape"
 	"github.com/benchledger/benchledger/provenance"
 	"github.com/benchledger/benchledger/runview"
 	"github.com/benchledger/benchledger/store"
@@ -310,7 +311,7 @@ func writeCaptures(w io.Writer, cs []runview.CaptureView) {
 		fmt.Fprintf(w, "\nCaptured on the benchmark host at %s by %s (%s)\n", c.TakenAt, c.Tool, c.Manifest)
 		if r := c.Record; r != nil {
 			fmt.Fprintf(w, "  command  %s\n  in       %s\n  ran      %s to %s, exit status %d; console log blob %s\n",
-				oneLine(provenance.ShellJoin(r.Command)), r.Dir, r.Started, r.Ended, r.Exit, r.Log)
+				oneLine(escape.ShellJoin(r.Command)), r.Dir, r.Started, r.Ended, r.Exit, r.Log)
 			for _, ch := range r.Changed {
 				fmt.Fprintf(w, "  changed during the run: %s\n", oneLine(ch))
 			}
