@@ -37,6 +37,8 @@ type smiGPU struct {
 	AppMem   string `xml:"applications_clocks>mem_clock"`
 }
 
+func (g smiGPU) id() string { return g.ID }
+
 func (g smiGPU) powerLimit() string {
 	for _, v := range []string{g.PL13, g.PL12, g.PL8} {
 		if known(v) {
@@ -65,11 +67,15 @@ func nvidia(ctx context.Context, b *builder, pathEnv string) {
 	}
 	bin, ok := lookPath("nvidia-smi", pathEnv)
 	if !ok {
-		if amd, ok := firstOnPath(pathEnv, "amd-smi", "rocm-smi"); ok {
-			none(amd + " is on PATH, but capture reads NVIDIA GPUs only (nvidia-smi); declare AMD GPUs by hand")
+		if rocm, ok := lookPath("rocm-smi", pathEnv); ok {
+			rocmSMI(ctx, b, rocm)
 			return
 		}
-		none("nvidia-smi is not on PATH")
+		if _, ok := lookPath("amd-smi", pathEnv); ok {
+			none("amd-smi is on PATH, but capture reads AMD GPUs through rocm-smi --json, which is not; declare the GPUs by hand")
+			return
+		}
+		none("neither nvidia-smi nor rocm-smi is on PATH")
 		return
 	}
 	var out, errOut bytes.Buffer
@@ -167,7 +173,7 @@ func addSMI(b *builder, log *smiLog) {
 }
 
 // same returns the value every GPU has, if they agree.
-func same(gs []smiGPU, get func(smiGPU) string) (string, bool) {
+func same[G any](gs []G, get func(G) string) (string, bool) {
 	v := strings.TrimSpace(get(gs[0]))
 	for _, g := range gs[1:] {
 		if strings.TrimSpace(get(g)) != v {
@@ -177,14 +183,15 @@ func same(gs []smiGPU, get func(smiGPU) string) (string, bool) {
 	return v, true
 }
 
-func perGPU(gs []smiGPU, get func(smiGPU) string) string {
+// perGPU lists each GPU's value after its id.
+func perGPU[G interface{ id() string }](gs []G, get func(G) string) string {
 	parts := make([]string, len(gs))
 	for i, g := range gs {
 		v := strings.TrimSpace(get(g))
 		if !known(v) {
 			v = "N/A"
 		}
-		parts[i] = g.ID + ": " + v
+		parts[i] = g.id() + ": " + v
 	}
 	return strings.Join(parts, "; ")
 }
@@ -225,15 +232,6 @@ func lookPath(name, pathEnv string) (string, bool) {
 		p := filepath.Join(dir, name)
 		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
 			return p, true
-		}
-	}
-	return "", false
-}
-
-func firstOnPath(pathEnv string, names ...string) (string, bool) {
-	for _, n := range names {
-		if _, ok := lookPath(n, pathEnv); ok {
-			return n, true
 		}
 	}
 	return "", false

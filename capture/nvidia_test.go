@@ -116,10 +116,10 @@ func TestNvidiaSMI(t *testing.T) {
 func TestNvidiaSMIAbsentOrFailing(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ name, path, want string }{
-		{"absent", t.TempDir(), "nvidia-smi is not on PATH"},
+		{"absent", t.TempDir(), "neither nvidia-smi nor rocm-smi is on PATH"},
 		{"fails", stubTool(t, "nvidia-smi", "echo 'NVIDIA-SMI has failed because it couldn'\"'\"'t communicate with the NVIDIA driver.'; exit 9"), "exit status 9: NVIDIA-SMI has failed"},
 		{"not XML", stubTool(t, "nvidia-smi", "echo 'GPU 0: NVIDIA H100'"), "printed no GPU list capture can read"},
-		{"AMD host", stubTool(t, "amd-smi", "exit 0"), "amd-smi is on PATH, but capture reads NVIDIA GPUs only"},
+		{"amd-smi only", stubTool(t, "amd-smi", "exit 0"), "amd-smi is on PATH, but capture reads AMD GPUs through rocm-smi --json"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -140,4 +140,51 @@ func TestNvidiaSMIAbsentOrFailing(t *testing.T) {
 
 func env(m map[string]string) func(string) string {
 	return func(k string) string { return m[k] }
+}
+
+func TestROCmSMI(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		fixture string
+		want    map[string]string
+		unknown map[string]string
+	}{
+		{"telegraf-mi100_rocm602.json", map[string]string{
+			"hardware.gpu_model":       "Arcturus GL-XL [Instinct MI100]",
+			"hardware.gpu_memory_gb":   "32",
+			"hardware.driver":          "6.3.6 (amdgpu)",
+			"metadata.gpu.host_count":  "4",
+			"metadata.gpu.power_limit": "290.0 W",
+		}, map[string]string{"hardware.gpu_count": "the host lists 4 cards"}},
+		{"telegraf-rx6700xt_rocm612.json", map[string]string{
+			"hardware.gpu_model":     "Navi 22 [Radeon RX 6700/6700 XT / 6800M]",
+			"hardware.gpu_count":     "1",
+			"hardware.gpu_memory_gb": "12",
+			"hardware.driver":        "6.3.6 (amdgpu)",
+		}, nil},
+		{"telegraf-vega-10-XT.json", map[string]string{"hardware.gpu_count": "1", "hardware.driver": "5.9.25 (amdgpu)", "hardware.gpu_memory_gb": "16"},
+			map[string]string{"hardware.gpu_model": "states no Card series"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.fixture, func(t *testing.T) {
+			t.Parallel()
+			abs, _ := filepath.Abs(filepath.Join("testdata", "rocm-smi", tt.fixture))
+			path := stubTool(t, "rocm-smi", `case "$*" in *--json*) cat '`+abs+`' ;; *) echo "want --json" >&2; exit 2 ;; esac`)
+			c := Take(context.Background(), Options{Getenv: env(map[string]string{"PATH": path})})
+			got, unk := facts(c), unknowns(c)
+			for f, v := range tt.want {
+				if got[f] != v {
+					t.Errorf("%s = %q, want %q", f, got[f], v)
+				}
+			}
+			for f, why := range tt.unknown {
+				if v, ok := got[f]; ok {
+					t.Errorf("%s established as %q; want unknown", f, v)
+				}
+				if !strings.Contains(unk[f], why) {
+					t.Errorf("unknown %s: why = %q, want %q", f, unk[f], why)
+				}
+			}
+		})
+	}
 }

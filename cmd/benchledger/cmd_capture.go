@@ -16,7 +16,7 @@ func captureCommand() *command {
 		short: "write the provenance this host and its serving engine establish, each fact with how it was obtained",
 		long: `Run on the benchmark host, at the time of the run. Establishes what it can: the GPUs
 (nvidia-smi -q -x: model, count, memory, driver and CUDA, MIG mode, power limit,
-clocks), the serving engine from its own endpoints (--server URL: vLLM /version and
+clocks; AMD: rocm-smi --json), the serving engine from its own endpoints (--server URL: vLLM /version and
 /v1/models, SGLang /get_server_info, TensorRT-LLM /version), the checkpoint revision
 (a Hugging Face cache snapshot or refs/main, or a hash of the files of a --model
 folder), the host name, OS, kernel and CPU, and the time and clock. Each fact says
