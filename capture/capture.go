@@ -92,7 +92,14 @@ func Take(ctx context.Context, opts Options) *provenance.Capture {
 		}
 	}
 	checkpoint(b, opts, repo, local)
-	b.unknown("runtime.image", "capture does not inspect container runtimes; declare runtime.image by hand if the engine runs in a container")
+	switch {
+	case opts.Server == "":
+		b.unknown("runtime.image", "no --server URL was given, so no engine container was looked for")
+	case local:
+		container(ctx, b, opts.Getenv("PATH"), opts.Server)
+	default:
+		b.unknown("runtime.image", "the engine runs on another host, whose containers capture cannot inspect")
+	}
 	return b.finish()
 }
 

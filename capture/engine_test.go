@@ -156,6 +156,9 @@ func TestEngineRemoteServer(t *testing.T) {
 	}
 }
 
+// noNetwork is a client whose requests go nowhere.
+func noNetwork() *http.Client { return &http.Client{Transport: refuse{}} }
+
 // refuse is a transport that sends nothing anywhere.
 type refuse struct{}
 
