@@ -18,7 +18,8 @@ func captureCommand() *command {
 (nvidia-smi -q -x: model, count, memory, driver and CUDA, MIG mode, power limit,
 clocks; AMD: rocm-smi --json), the serving engine from its own endpoints (--server
 URL: vLLM /version and /v1/models, SGLang /get_server_info, TensorRT-LLM /version),
-the checkpoint revision (a Hugging Face cache snapshot or refs/main, or a hash of the
+the engine's container image and digest (docker ps, docker image inspect), the
+checkpoint revision (a Hugging Face cache snapshot or refs/main, or a hash of the
 files of a --model folder), the host name, OS, kernel and CPU, and the time and
 clock. Each fact says how it was obtained; what cannot be established is listed
 under unknown, never guessed. Only the --server URL is contacted.
