@@ -81,20 +81,7 @@ func TestEngine(t *testing.T) {
 			srv, asked := engineServer(t, tt.routes)
 			hub := t.TempDir()
 			c := Take(context.Background(), Options{Server: srv.URL, Getenv: env(map[string]string{"HF_HUB_CACHE": hub})})
-			got, unk := facts(c), unknowns(c)
-			for f, v := range tt.want {
-				if got[f] != v {
-					t.Errorf("%s = %q, want %q", f, got[f], v)
-				}
-			}
-			for f, why := range tt.unknown {
-				if v, ok := got[f]; ok {
-					t.Errorf("%s established as %q; want unknown", f, v)
-				}
-				if !strings.Contains(unk[f], why) {
-					t.Errorf("unknown %s: why = %q, want %q", f, unk[f], why)
-				}
-			}
+			checkFacts(t, c, tt.want, tt.unknown)
 			for _, p := range *asked {
 				switch p {
 				case "/v1/models", "/version", "/get_server_info", "/server_info":

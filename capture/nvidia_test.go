@@ -90,20 +90,7 @@ func TestNvidiaSMI(t *testing.T) {
 			t.Parallel()
 			path := stubSMI(t, tt.fixture)
 			c := Take(context.Background(), Options{Getenv: env(map[string]string{"PATH": path})})
-			got, unk := facts(c), unknowns(c)
-			for f, v := range tt.want {
-				if got[f] != v {
-					t.Errorf("%s = %q, want %q", f, got[f], v)
-				}
-			}
-			for f, why := range tt.unknown {
-				if _, ok := got[f]; ok {
-					t.Errorf("%s established as %q; want it unknown", f, got[f])
-				}
-				if !strings.Contains(unk[f], why) {
-					t.Errorf("unknown %s: why = %q, want it to contain %q", f, unk[f], why)
-				}
-			}
+			checkFacts(t, c, tt.want, tt.unknown)
 			for _, f := range c.Facts {
 				if !strings.HasPrefix(f.How, "nvidia-smi -q -x") && strings.Contains(f.Field, "gpu") {
 					t.Errorf("%s: how = %q", f.Field, f.How)
@@ -135,6 +122,27 @@ func TestNvidiaSMIAbsentOrFailing(t *testing.T) {
 				t.Errorf("gpu_model guessed: %q", v)
 			}
 		})
+	}
+}
+
+// checkFacts checks that c established want (field → value; "" = not
+// established) and left unknown each field of unknown with a reason
+// containing its text.
+func checkFacts(t *testing.T, c *provenance.Capture, want, unknown map[string]string) {
+	t.Helper()
+	got, unk := facts(c), unknowns(c)
+	for f, v := range want {
+		if got[f] != v {
+			t.Errorf("%s = %q, want %q", f, got[f], v)
+		}
+	}
+	for f, why := range unknown {
+		if v, ok := got[f]; ok {
+			t.Errorf("%s established as %q; want it unknown", f, v)
+		}
+		if !strings.Contains(unk[f], why) {
+			t.Errorf("unknown %s: why = %q, want it to contain %q", f, unk[f], why)
+		}
 	}
 }
 
@@ -171,20 +179,7 @@ func TestROCmSMI(t *testing.T) {
 			abs, _ := filepath.Abs(filepath.Join("testdata", "rocm-smi", tt.fixture))
 			path := stubTool(t, "rocm-smi", `case "$*" in *--json*) cat '`+abs+`' ;; *) echo "want --json" >&2; exit 2 ;; esac`)
 			c := Take(context.Background(), Options{Getenv: env(map[string]string{"PATH": path})})
-			got, unk := facts(c), unknowns(c)
-			for f, v := range tt.want {
-				if got[f] != v {
-					t.Errorf("%s = %q, want %q", f, got[f], v)
-				}
-			}
-			for f, why := range tt.unknown {
-				if v, ok := got[f]; ok {
-					t.Errorf("%s established as %q; want unknown", f, v)
-				}
-				if !strings.Contains(unk[f], why) {
-					t.Errorf("unknown %s: why = %q, want %q", f, unk[f], why)
-				}
-			}
+			checkFacts(t, c, tt.want, tt.unknown)
 		})
 	}
 }

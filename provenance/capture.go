@@ -13,44 +13,44 @@ import (
 // (package capture marshals it) and the reader (the manifest parser), so the
 // document has one definition.
 type Capture struct {
-	TakenAt string `yaml:"taken_at"`         // RFC 3339, UTC
-	Clock   string `yaml:"clock"`            // which clock TakenAt was read from
-	Tool    string `yaml:"tool"`             // benchledger and its version
-	Server  string `yaml:"server,omitempty"` // the --server URL asked, if any
-	Facts   []Fact `yaml:"facts"`
+	TakenAt string `yaml:"taken_at" json:"taken_at"`                 // RFC 3339, UTC
+	Clock   string `yaml:"clock" json:"clock"`                       // which clock TakenAt was read from
+	Tool    string `yaml:"tool" json:"tool"`                         // benchledger and its version
+	Server  string `yaml:"server,omitempty" json:"server,omitempty"` // the --server URL asked, if any
+	Facts   []Fact `yaml:"facts" json:"facts"`
 	// Unknown lists fields capture tried and could not establish, with why:
 	// said, never guessed.
-	Unknown []Unknown `yaml:"unknown,omitempty"`
+	Unknown []Unknown `yaml:"unknown,omitempty" json:"unknown,omitempty"`
 	// Record is set by `benchledger record`: the client run the capture
 	// brackets.
-	Record *Recorded `yaml:"record,omitempty"`
+	Record *Recorded `yaml:"record,omitempty" json:"record,omitempty"`
 }
 
 // Fact is one established provenance value and how it was obtained.
 type Fact struct {
-	Field string `yaml:"field"`
-	Value string `yaml:"value"`
-	How   string `yaml:"how"`
-	Line  int    `yaml:"-"` // in the manifest, when parsed
+	Field string `yaml:"field" json:"field"`
+	Value string `yaml:"value" json:"value"`
+	How   string `yaml:"how" json:"how"`
+	Line  int    `yaml:"-" json:"-"` // in the manifest, when parsed
 }
 
 // Unknown is a field capture could not establish.
 type Unknown struct {
-	Field string `yaml:"field"`
-	Why   string `yaml:"why"`
+	Field string `yaml:"field" json:"field"`
+	Why   string `yaml:"why" json:"why"`
 }
 
 // Recorded is the benchmark client run that `benchledger record` wrapped.
 type Recorded struct {
-	Command  []string `yaml:"command"` // argv exactly as run
-	Dir      string   `yaml:"dir"`     // working folder
-	Started  string   `yaml:"started"` // RFC 3339, UTC
-	Ended    string   `yaml:"ended"`
-	Exit     int      `yaml:"exit"`    // exit status (-1: killed by a signal)
-	Log      string   `yaml:"log"`     // sha256 of the console output, archived as a blob
-	Results  []string `yaml:"results"` // result files found, relative to Dir
-	Changed  []string `yaml:"changed,omitempty"`
-	Captured string   `yaml:"captured,omitempty"` // "before and after"
+	Command  []string `yaml:"command" json:"command"` // argv exactly as run
+	Dir      string   `yaml:"dir" json:"dir"`         // working folder
+	Started  string   `yaml:"started" json:"started"` // RFC 3339, UTC
+	Ended    string   `yaml:"ended" json:"ended"`
+	Exit     int      `yaml:"exit" json:"exit"`       // exit status (-1: killed by a signal)
+	Log      string   `yaml:"log" json:"log"`         // sha256 of the console output, archived as a blob
+	Results  []string `yaml:"results" json:"results"` // result files found, relative to Dir
+	Changed  []string `yaml:"changed,omitempty" json:"changed,omitempty"`
+	Captured string   `yaml:"captured,omitempty" json:"captured,omitempty"` // "before and after"
 }
 
 // Fact returns the captured fact of field, if any.
