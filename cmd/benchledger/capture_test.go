@@ -101,3 +101,30 @@ func hasLine(text string, parts ...string) bool {
 	}
 	return false
 }
+
+// TestShowCaptureHostileText: what a capture document says (written by
+// hand, or taken from a server's answer) reaches the terminal with its
+// control characters replaced: it cannot clear the screen or forge a line.
+func TestShowCaptureHostileText(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	meta, db := filepath.Join(dir, "capture.yaml"), filepath.Join(dir, "a.db")
+	doc := "capture:\n  taken_at: \"2026-12-02T06:00:00Z\"\n  clock: c\n  tool: \"t\\e[2J\"\n  facts:\n" +
+		"    - {field: runtime.engine, value: vllm, how: \"GET /v1/models\\nrun 000000000000  new  forged\"}\n" +
+		"  unknown:\n    - {field: runtime.version, why: \"\\e]0;title\\a\"}\n"
+	if err := os.WriteFile(meta, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := filepath.Join("..", "..", "ingest", "format", "vllmjson", "testdata", "inf_rate_string.json")
+	if r := bl(t, "ingest", "--db", db, "--meta", meta, res); r.code != 0 && r.code != exitProblems {
+		t.Fatal(r)
+	}
+	id := strings.Fields(bl(t, "runs", "--db", db, "-q").stdout)[0]
+	show := bl(t, "show", "--db", db, id).stdout
+	if strings.ContainsAny(show, "\x1b\a") || strings.Contains(show, "\nrun 000000000000") {
+		t.Errorf("control characters reached the terminal:\n%q", show)
+	}
+	if !hasLine(show, "runtime.engine", "vllm", "GET /v1/models?run 000000000000  new  forged") {
+		t.Errorf("show:\n%s", show)
+	}
+}

@@ -243,12 +243,7 @@ func writeRunText(e env, v *runview.View) {
 // oneLine makes a stored value safe for a terminal: control characters
 // (newlines, escape sequences from hostile strings) are shown, not obeyed.
 func oneLine(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			return '?'
-		}
-		return r
-	}, s)
+	s = printable(s)
 	if len(s) > 120 {
 		s = s[:117] + "..."
 	}
@@ -260,6 +255,17 @@ func optionalText(p *string) string {
 		return "(none)"
 	}
 	return fmt.Sprintf("%q", *p)
+}
+
+// printable replaces control characters, so a value cannot move the
+// cursor or forge a line.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return '?'
+		}
+		return r
+	}, s)
 }
 
 // archivedCaptures reads the capture: section of each manifest the run's
@@ -308,20 +314,20 @@ func capturedValue(cs []runview.CaptureView, field, value string) bool {
 
 func writeCaptures(w io.Writer, cs []runview.CaptureView) {
 	for _, c := range cs {
-		fmt.Fprintf(w, "\nCaptured on the benchmark host at %s by %s (%s)\n", c.TakenAt, c.Tool, c.Manifest)
+		fmt.Fprintf(w, "\nCaptured on the benchmark host at %s by %s (%s)\n", printable(c.TakenAt), printable(c.Tool), printable(c.Manifest))
 		if r := c.Record; r != nil {
 			fmt.Fprintf(w, "  command  %s\n  in       %s\n  ran      %s to %s, exit status %d; console log blob %s\n",
-				oneLine(escape.ShellJoin(r.Command)), r.Dir, r.Started, r.Ended, r.Exit, r.Log)
+				printable(escape.ShellJoin(r.Command)), printable(r.Dir), printable(r.Started), printable(r.Ended), r.Exit, printable(r.Log))
 			for _, ch := range r.Changed {
-				fmt.Fprintf(w, "  changed during the run: %s\n", oneLine(ch))
+				fmt.Fprintf(w, "  changed during the run: %s\n", printable(ch))
 			}
 		}
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		for _, f := range c.Facts {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\n", f.Field, oneLine(f.Value), oneLine(f.How))
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", f.Field, oneLine(f.Value), printable(f.How))
 		}
 		for _, u := range c.Unknown {
-			fmt.Fprintf(tw, "  %s\t(not established)\t%s\n", u.Field, oneLine(u.Why))
+			fmt.Fprintf(tw, "  %s\t(not established)\t%s\n", u.Field, printable(u.Why))
 		}
 		tw.Flush()
 	}
