@@ -325,6 +325,10 @@ func (b *batch) write(ctx context.Context, p *prepared, report func(Outcome)) er
 		return p.fatal
 	}
 	m, err := b.manifestFor(c.path)
+	if err == nil {
+		// --set may not contradict what the manifest's capture: established.
+		err = m.CheckSet(b.opt.Set)
+	}
 	if err != nil {
 		report(Outcome{Status: StatusRejected, File: c.path, Reason: "provenance manifest: " + err.Error()})
 		return nil

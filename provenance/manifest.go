@@ -36,6 +36,9 @@ type Manifest struct {
 	// References are the external figures the campaign compares against,
 	// in file order.
 	References []Reference
+	// Capture is the capture: section, written by benchledger capture or
+	// record (nil: none). Its facts apply to every run, before Defaults.
+	Capture *Capture
 	// Bytes are the file's bytes as read: ingest archives them as a blob,
 	// so the provenance a run got from the manifest can be recomputed.
 	Bytes []byte
@@ -199,6 +202,17 @@ func parseManifest(p string, data []byte) (*Manifest, error) {
 		return nil, mp.errf(root.Line, "", "a manifest is a mapping with the keys campaign, defaults, runs and references")
 	}
 
+	// The capture: section is read first wherever it stands: hand-written
+	// values elsewhere are checked against it as they are read.
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if k, v := root.Content[i], resolve(root.Content[i+1]); k.Value == "capture" && !isNull(v) && m.Capture == nil {
+			c, err := mp.parseCapture(v)
+			if err != nil {
+				return nil, err
+			}
+			m.Capture, mp.capture = c, c
+		}
+	}
 	seenTop := map[string]int{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], resolve(root.Content[i+1])
@@ -239,6 +253,8 @@ func parseManifest(p string, data []byte) (*Manifest, error) {
 				}
 				m.Runs = append(m.Runs, ro)
 			}
+		case "capture":
+			// read above
 		case "references":
 			if isNull(v) {
 				continue
@@ -249,7 +265,7 @@ func parseManifest(p string, data []byte) (*Manifest, error) {
 			}
 			m.References = refs
 		default:
-			msg := fmt.Sprintf("unknown top-level key %q (a manifest has campaign, defaults, runs and references)", k.Value)
+			msg := fmt.Sprintf("unknown top-level key %q (a manifest has campaign, defaults, runs, references and capture)", k.Value)
 			if s := suggest.Nearest(k.Value, topKeys); s != "" {
 				msg = fmt.Sprintf("unknown top-level key %q; did you mean %q?", k.Value, s)
 			} else if isFieldPrefix(k.Value) {
@@ -261,7 +277,7 @@ func parseManifest(p string, data []byte) (*Manifest, error) {
 	return m, nil
 }
 
-var topKeys = []string{"campaign", "defaults", "runs", "references"}
+var topKeys = []string{"campaign", "defaults", "runs", "references", "capture"}
 
 // For returns the manifest's entries for one run: the campaign, the
 // defaults, then every matching runs[] override in file order. Record's
@@ -275,6 +291,7 @@ func (m *Manifest) For(relPath string, ordinal int) Record {
 // (match:).
 func (m *Manifest) ForRun(relPath string, run RunContent) Record {
 	rec := Record{{Field: "campaign", Value: m.Campaign, Source: FromManifest}}
+	rec = append(rec, m.Capture.entries()...)
 	rec = append(rec, m.Defaults...)
 	for _, ro := range m.Runs {
 		if ro.MatchesRun(relPath, run) {
@@ -354,7 +371,10 @@ func within(d, root string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
-type manifestParser struct{ path string }
+type manifestParser struct {
+	path    string
+	capture *Capture // the manifest's capture: section, read first
+}
 
 func (mp *manifestParser) errf(line int, field, format string, args ...any) *ManifestError {
 	return &ManifestError{Path: mp.path, Line: line, Field: field, Reason: fmt.Sprintf(format, args...)}
@@ -370,6 +390,11 @@ func (mp *manifestParser) section(n *yaml.Node, where string) ([]Entry, error) {
 	lines := map[string]int{}
 	if err := mp.flatten(n, "", nil, &out, lines); err != nil {
 		return nil, err
+	}
+	if where != "provenance" { // a reference's setup is not the campaign's
+		if err := mp.checkAgainstCapture(mp.capture, out, lines, where); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
@@ -540,6 +565,9 @@ func (mp *manifestParser) run(n *yaml.Node, idx int) (RunOverride, error) {
 	}
 	lines := map[string]int{}
 	if err := mp.flatten(n, "", map[string]bool{"files": true, "ordinal": true, "match": true}, &ro.Entries, lines); err != nil {
+		return ro, err
+	}
+	if err := mp.checkAgainstCapture(mp.capture, ro.Entries, lines, where); err != nil {
 		return ro, err
 	}
 	return ro, nil

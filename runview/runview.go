@@ -63,6 +63,9 @@ type View struct {
 	// in the order recorded; the provenance rows of source "amend" are the
 	// values they put in effect.
 	Corrections []CorrectionRow `json:"corrections,omitempty"`
+	// Captures are the capture documents (benchledger capture or record)
+	// of the manifests the run was ingested with, in ingest order.
+	Captures []CaptureView `json:"captures,omitempty"`
 	// StatedChecks compare each figure the source tool stated with its
 	// recomputation; Caveats are the codes the run's own data raises.
 	StatedChecks []figures.StatedCheck `json:"stated_checks,omitempty"`

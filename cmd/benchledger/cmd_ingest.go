@@ -50,12 +50,17 @@ func (o *ingestOptions) addFlags(fs *flag.FlagSet, e env) {
 	fs.StringVar(&o.meta, "meta", "", "provenance manifest for every file (default: the nearest campaign.yaml)")
 	fs.StringVar(&o.format, "format", "", "force the input format: "+strings.Join(registry.IDs(), ", "))
 	fs.BoolVar(&o.json, "json", false, "print one JSON document instead of lines")
+	setFlag(fs, &o.set)
+}
+
+// setFlag binds the repeatable --set field=value (ingest, record).
+func setFlag(fs *flag.FlagSet, set *provenance.Record) {
 	fs.Func("set", "provenance `field=value` for every run (repeatable; overrides the manifest)", func(s string) error {
 		en, err := provenance.ParseSet(s)
 		if err != nil {
 			return err
 		}
-		o.set = append(o.set, en)
+		*set = append(*set, en)
 		return nil
 	})
 }

@@ -2,14 +2,18 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/benchledger/benchledger/internal/escape"
 	"github.com/benchledger/benchledger/provenance"
 	"github.com/benchledger/benchledger/runview"
+	"github.com/benchledger/benchledger/store"
 )
 
 func showCommand() *command {
@@ -62,6 +66,9 @@ func runShow(ctx context.Context, e env, opts showOptions, args []string) error 
 	for _, ev := range events {
 		view.History = append(view.History, runview.HistoryRow{At: ev.At.UTC().Format(time.RFC3339), Action: ev.Action,
 			Actor: ev.Actor, ToolVersion: ev.ToolVersion, Detail: ev.Detail})
+	}
+	if view.Captures, err = archivedCaptures(a, events); err != nil {
+		return err
 	}
 	cs, err := a.Corrections(rec.ID)
 	if err != nil {
@@ -129,6 +136,9 @@ func writeRunText(e env, v *runview.View) {
 			}
 			value += "  [corrected]"
 		}
+		if capturedValue(v.Captures, g.Field, g.Value) {
+			value += "  [captured]"
+		}
 		fmt.Fprintf(tw, "  %s\t%s\t%s\n", g.Field, g.Sources, value)
 	}
 	for _, m := range v.Missing {
@@ -137,6 +147,7 @@ func writeRunText(e env, v *runview.View) {
 		}
 	}
 	tw.Flush()
+	writeCaptures(w, v.Captures)
 	if len(v.History) > 0 {
 		fmt.Fprintf(w, "\nHistory\n")
 		for _, h := range v.History {
@@ -232,12 +243,7 @@ func writeRunText(e env, v *runview.View) {
 // oneLine makes a stored value safe for a terminal: control characters
 // (newlines, escape sequences from hostile strings) are shown, not obeyed.
 func oneLine(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			return '?'
-		}
-		return r
-	}, s)
+	s = printable(s)
 	if len(s) > 120 {
 		s = s[:117] + "..."
 	}
@@ -249,4 +255,80 @@ func optionalText(p *string) string {
 		return "(none)"
 	}
 	return fmt.Sprintf("%q", *p)
+}
+
+// printable replaces control characters, so a value cannot move the
+// cursor or forge a line.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+			return '?'
+		}
+		return r
+	}, s)
+}
+
+// archivedCaptures reads the capture: section of each manifest the run's
+// ingest events archived (docs/capture.md).
+func archivedCaptures(a *store.Archive, events []store.Event) ([]runview.CaptureView, error) {
+	var out []runview.CaptureView
+	seen := map[string]bool{}
+	for _, ev := range events {
+		var d struct {
+			Manifest     string `json:"manifest"`
+			ManifestFile string `json:"manifest_file"`
+		}
+		if ev.Detail == "" || json.Unmarshal([]byte(ev.Detail), &d) != nil || d.Manifest == "" || seen[d.Manifest] {
+			continue
+		}
+		seen[d.Manifest] = true
+		r, err := a.OpenBlob(d.Manifest)
+		if err != nil {
+			return nil, fmt.Errorf("the manifest %s (blob %s): %w", d.ManifestFile, d.Manifest, err)
+		}
+		data, err := io.ReadAll(r)
+		r.Close()
+		if err != nil {
+			return nil, fmt.Errorf("the manifest %s (blob %s): %w", d.ManifestFile, d.Manifest, err)
+		}
+		m, err := provenance.ParseManifest(d.ManifestFile, data)
+		if err != nil || m.Capture == nil {
+			continue // the audit reports a manifest that no longer parses
+		}
+		out = append(out, runview.Capture(d.ManifestFile, m.Capture))
+	}
+	return out, nil
+}
+
+// capturedValue reports whether value of field is what a capture established.
+func capturedValue(cs []runview.CaptureView, field, value string) bool {
+	for _, c := range cs {
+		for _, f := range c.Facts {
+			if f.Field == field && f.Value == value {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func writeCaptures(w io.Writer, cs []runview.CaptureView) {
+	for _, c := range cs {
+		fmt.Fprintf(w, "\nCaptured on the benchmark host at %s by %s (%s)\n", printable(c.TakenAt), printable(c.Tool), printable(c.Manifest))
+		if r := c.Record; r != nil {
+			fmt.Fprintf(w, "  command  %s\n  in       %s\n  ran      %s to %s, exit status %d; console log blob %s\n",
+				printable(escape.ShellJoin(r.Command)), printable(r.Dir), printable(r.Started), printable(r.Ended), r.Exit, printable(r.Log))
+			for _, ch := range r.Changed {
+				fmt.Fprintf(w, "  changed during the run: %s\n", printable(ch))
+			}
+		}
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, f := range c.Facts {
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", f.Field, oneLine(f.Value), printable(f.How))
+		}
+		for _, u := range c.Unknown {
+			fmt.Fprintf(tw, "  %s\t(not established)\t%s\n", u.Field, printable(u.Why))
+		}
+		tw.Flush()
+	}
 }

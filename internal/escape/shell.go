@@ -27,6 +27,17 @@ func ShellWord(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
+// ShellJoin quotes each word of argv with ShellWord and joins them: one
+// command line that reads back as the same arguments (benchledger record's
+// command).
+func ShellJoin(argv []string) string {
+	q := make([]string, len(argv))
+	for i, a := range argv {
+		q[i] = ShellWord(a)
+	}
+	return strings.Join(q, " ")
+}
+
 // ShellArgs splits a command line as a POSIX shell would split its words
 // (blanks separate; single quotes, double quotes and backslashes group)
 // and quotes each word again with ShellWord: arguments recorded as one

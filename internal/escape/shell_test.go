@@ -18,6 +18,20 @@ func TestShellArgs(t *testing.T) {
 	}
 }
 
+// TestShellJoin: a command line joined from argv splits back into the
+// same words.
+func TestShellJoin(t *testing.T) {
+	t.Parallel()
+	argv := []string{"vllm", "bench", "serve", "--result-dir", "out dir", "--label", "it's", "--x", "$(whoami)", ""}
+	got := ShellJoin(argv)
+	if want := `vllm bench serve --result-dir 'out dir' --label 'it'\''s' --x '$(whoami)' ''`; got != want {
+		t.Errorf("ShellJoin = %s, want %s", got, want)
+	}
+	if words, ok := splitShell(got); !ok || len(words) != len(argv) || words[4] != "out dir" || words[6] != "it's" {
+		t.Errorf("splits back into %q", words)
+	}
+}
+
 func TestTerminal(t *testing.T) {
 	t.Parallel()
 	for in, want := range map[string]string{

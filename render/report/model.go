@@ -809,7 +809,11 @@ func commands(l locales.Locale, runs []runMeta) []item {
 		srv = item{Label: srv.Label, Value: strings.Join(parts, " "), Code: true}
 	}
 	cli := item{Label: l.T("method.client_command"), Value: unknown, Unknown: true}
-	if same("measurement.client") == "vllm bench serve" {
+	if rec := same("metadata.record.command"); rec != "" {
+		// The command benchledger record ran, as it ran (re-quoted word by
+		// word), instead of one rebuilt from provenance.
+		cli = item{Label: l.T("method.client_command_recorded"), Value: escape.ShellArgs(rec), Code: true}
+	} else if same("measurement.client") == "vllm bench serve" {
 		model := same("checkpoint.model_id")
 		if model == "" {
 			model = repo
