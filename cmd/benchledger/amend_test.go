@@ -125,6 +125,17 @@ func TestAmendEndToEnd(t *testing.T) {
 			"integrity.changed", "correction"},
 		{[]string{`UPDATE provenance SET value = '128' WHERE field = 'workload.output_len' AND source = 'manifest' AND run_id = '` + baseline + `'`},
 			"provenance.recomputed", `workload.output_len (manifest) is "128" in the archive, recomputed "256"`},
+		// Issue 17, hole 5: an erratum inserted into a recorded version,
+		// and errata or a publication deleted once their triggers are
+		// dropped (an audit of one run still reports them).
+		{[]string{`INSERT INTO errata (case_id, version, seq, kind, name, old, new, recorded_at)
+			VALUES ('qwen3-batch', 2, 99, 'figure', 'forged', '1', '2', '2026-08-21T00:00:00Z')`},
+			"integrity.unrecorded", "erratum qwen3-batch/2/99"},
+		{[]string{`DROP TRIGGER errata_no_delete`, `DELETE FROM errata WHERE version = 2 AND seq = 1`},
+			"integrity.missing", "erratum qwen3-batch/2/1"},
+		{[]string{`PRAGMA foreign_keys = OFF`, `DROP TRIGGER errata_no_delete`, `DROP TRIGGER publications_no_delete`,
+			`DELETE FROM errata WHERE version = 2`, `DELETE FROM publications WHERE version = 2`},
+			"integrity.missing", "publication qwen3-batch/2"},
 	} {
 		tampered := copyArchive(t, db)
 		tamper(t, tampered, c.stmts...)
