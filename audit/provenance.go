@@ -2,6 +2,7 @@ package audit
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -56,7 +57,7 @@ type replay struct {
 // errNotJudged: the run's history predates what a replay needs (an event
 // without the sources it declared, a raw file that cannot be read, which
 // audit reports under its own check).
-var errNotJudged = fmt.Errorf("not recomputable")
+var errNotJudged = errors.New("not recomputable")
 
 // recomputeProvenance replays rec's events and corrections in the order
 // they were written and compares what they give with what the archive
@@ -258,20 +259,22 @@ func describe(v string, ok bool) string {
 }
 
 // compare finds the first difference between the replay and the archive:
-// the entries by field and source, the corrections in effect, the listing
-// columns, the publishable flag.
+// the file, manifest and --set entries by field and source, then the
+// listing columns and the publishable flag.
 func (p *replay) compare() *Finding {
 	type key struct{ field, source string }
 	want := map[key]string{}
 	for _, e := range p.state {
 		want[key{e.Field, string(e.Source)}] = e.Value // a later entry of a pair wins, as the store keeps it
 	}
-	for _, e := range amendsInEffect(p.amends) {
-		want[key{e.Field, string(e.Source)}] = e.Value
-	}
+	// The corrections' entries are read from the corrections themselves:
+	// they are checked by what each replaced (correct) and by what they
+	// give the listing columns and the flag (compareListing).
 	have := map[key]string{}
 	for _, e := range p.rec.Provenance {
-		have[key{e.Field, string(e.Source)}] = e.Value
+		if e.Source != provenance.FromAmend {
+			have[key{e.Field, string(e.Source)}] = e.Value
+		}
 	}
 	keys := make([]key, 0, len(want)+len(have))
 	for k := range want {
@@ -307,20 +310,6 @@ func (p *replay) compare() *Finding {
 	}
 	return p.finding("the run's provenance is not what replaying its events over the archived raw files, manifests and --set values gives: "+
 		diffs[0]+more, first)
-}
-
-// amendsInEffect is the latest correction of each field, as the store
-// reads them back (an --unset as an empty value).
-func amendsInEffect(r provenance.Record) provenance.Record {
-	latest := map[string]provenance.Entry{}
-	for _, e := range r {
-		latest[e.Field] = e
-	}
-	out := make(provenance.Record, 0, len(latest))
-	for _, e := range latest {
-		out = append(out, e)
-	}
-	return out
 }
 
 // compareListing compares the runs table's listing columns and

@@ -14,16 +14,7 @@ import (
 // changed archive"); the chain still shows the change afterwards.
 func TestWriteToChangedRunRefused(t *testing.T) {
 	t.Parallel()
-	a := newArchive(t)
-	tx := begin(t, a)
-	sha := writeBlob(t, tx, []byte("raw"), "baseline.json")
-	rec := runRecord(sha, sampleRun(0), manifest("hardware.gpu_model", "NVIDIA H100 80GB HBM3"))
-	if err := tx.PutRun(rec); err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	a, rec := oneRunArchive(t)
 	if _, err := a.w.Exec(`UPDATE runs SET model = 'forged' WHERE id = ?`, rec.ID); err != nil {
 		t.Fatal(err)
 	}
