@@ -207,7 +207,7 @@ func fileEntries(facts, before map[string]string) provenance.Record {
 func (p *replay) declared(ev store.Event, d eventDetail, c *benchrun.Run) (provenance.Record, *Finding, error) {
 	var rec provenance.Record
 	if d.Manifest != "" {
-		params := map[string]string{"event": fmt.Sprint(ev.ID), "blob": d.Manifest}
+		params := map[string]string{"field": "manifest", "event": fmt.Sprint(ev.ID), "blob": d.Manifest}
 		r, err := p.a.OpenBlob(d.Manifest)
 		if err != nil {
 			return nil, p.finding(fmt.Sprintf("the manifest event %d recorded (blob %s) cannot be read: %v", ev.ID, d.Manifest, err), params), nil

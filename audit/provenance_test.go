@@ -139,6 +139,8 @@ func TestProvenanceRecomputedOverHistory(t *testing.T) {
 			"runs.engine_version", "0.25.2", "0.26.0"},
 		{"a correction's value before", []string{`DROP TRIGGER corrections_no_update`, `UPDATE corrections SET old_value = '0.24.0' WHERE field = 'runtime.version'`},
 			"runtime.version", `"0.24.0"`, `"0.25.1"`},
+		{"the manifest's archived bytes", []string{`UPDATE blob_chunks SET data = X'00' WHERE blob IN (SELECT sha256 FROM blobs WHERE name LIKE '%campaign.yaml')`},
+			"manifest", "", ""},
 		{"the publishable flag", []string{`UPDATE runs SET publishable = 1 - publishable WHERE id = '` + id + `'`},
 			"publishable", "", ""},
 	}
