@@ -223,13 +223,6 @@ func Run(ctx context.Context, a *store.Archive, runIDs []string) ([]Finding, err
 		}
 		findings = append(findings, results[i]...)
 	}
-	for _, id := range ids {
-		pf, err := recomputeProvenance(a, metas[id])
-		if err != nil {
-			return nil, err
-		}
-		findings = append(findings, pf...)
-	}
 	sort.SliceStable(findings, func(i, j int) bool {
 		if findings[i].Run != findings[j].Run {
 			return findings[i].Run < findings[j].Run
@@ -295,7 +288,10 @@ func auditBlob(ctx context.Context, a *store.Archive, sha string, ids []string, 
 				if err != nil {
 					return nil, err
 				}
-				if ok, err := mergeCompanions(ctx, a, r, files, func(check, msg string, params map[string]string) {
+				// The run's files as parsed again, before the merge: the
+				// provenance replay reads each file's own facts.
+				raws := map[string]*benchrun.Run{rawKey(sha, r.Ordinal): contentOf(r)}
+				if ok, err := mergeCompanions(ctx, a, r, files, raws, func(check, msg string, params map[string]string) {
 					add(rec, check, Fail, msg, params)
 				}); err != nil {
 					return nil, err
@@ -305,6 +301,14 @@ func auditBlob(ctx context.Context, a *store.Archive, sha string, ids []string, 
 				if f := compareRecords(rec, r); f != nil {
 					f.Params["blob"] = sha
 					add(rec, CheckRecords, Fail, f.Message, f.Params)
+				}
+				pf, err := recomputeProvenance(a, rec, raws)
+				if err != nil {
+					return nil, err
+				}
+				for _, f := range pf {
+					f.File = rec.FileName
+					out = append(out, f)
 				}
 			}
 		}
@@ -364,10 +368,11 @@ func reparseBlob(ctx context.Context, a *store.Archive, sha, format, fileName st
 }
 
 // mergeCompanions repeats on the raw files what the ingest did: each
-// companion file of the run, re-read and re-parsed, completes r. A file
-// whose bytes or parse fail is reported and ok is false (the records cannot
-// be compared then).
-func mergeCompanions(ctx context.Context, a *store.Archive, r *benchrun.Run, files []store.RunFile, fail func(check, msg string, params map[string]string)) (ok bool, err error) {
+// companion file of the run, re-read and re-parsed, completes r, and raws
+// gets its own run (contentOf, by rawKey). A file whose bytes or parse fail
+// is reported and ok is false (the records cannot be compared then).
+func mergeCompanions(ctx context.Context, a *store.Archive, r *benchrun.Run, files []store.RunFile, raws map[string]*benchrun.Run,
+	fail func(check, msg string, params map[string]string)) (ok bool, err error) {
 	ok = true
 	for _, f := range files {
 		runs, parseErr, blobErr, err := reparseBlob(ctx, a, f.Blob, f.Format, f.FileName, map[int]bool{f.Ordinal: true})
@@ -386,6 +391,7 @@ func mergeCompanions(ctx context.Context, a *store.Archive, r *benchrun.Run, fil
 			fail(CheckRecords, fmt.Sprintf("the companion raw file %s (blob %s) holds no run %d when parsed as %s", f.FileName, f.Blob, f.Ordinal, f.Format), p)
 			ok = false
 		default:
+			raws[rawKey(f.Blob, f.Ordinal)] = contentOf(c)
 			if _, err := benchrun.MergeCompanion(r, c); err != nil {
 				fail(CheckRecords, fmt.Sprintf("the companion raw file %s (blob %s) no longer describes the same run: %v", f.FileName, f.Blob, err), p)
 				ok = false

@@ -24,7 +24,7 @@ func Checks() []CheckInfo {
 		{store.CheckPublishable, []string{Fail}, "a run is marked publishable while provenance is missing"},
 		{store.CheckChainUnstarted, []string{Warn}, "the archive's hash chain has not started yet (an archive written before schema 6)"},
 		{CheckBlobHash, []string{Fail}, "a raw file's bytes no longer match their SHA-256"},
-		{CheckProvenanceRecomputed, []string{Fail}, "a run's manifest and --set provenance differs from what its archived manifest bytes and recorded --set values give"},
+		{CheckProvenanceRecomputed, []string{Fail}, "a run's provenance differs from what replaying its events and corrections over the archived files, manifests and --set values gives"},
 		{CheckRecords, []string{Fail}, "the stored records differ from the raw file parsed again"},
 		{CheckStated, []string{Fail}, "a figure the tool stated disagrees with the value recomputed from its records"},
 		{CheckDefinition, []string{Info, Warn}, "a stated figure differs from the recomputation only by a documented difference of the tool's definition (end of E2E, measurement window, percentile algorithm)"},

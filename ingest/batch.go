@@ -183,11 +183,16 @@ type batch struct {
 }
 
 // declaredSources archives what a run's declared provenance comes from —
-// the manifest's bytes as a blob, the --set values — and returns it for
-// the event's detail: with them audit recomputes the provenance
-// (docs/provenance.md).
-func (b *batch) declaredSources(tx *store.Tx) (map[string]any, error) {
+// the manifest's bytes as a blob, the --set values — and returns it, with
+// the file's absolute path the manifest's run items are matched against,
+// for the event's detail of every write that declares provenance (ingest,
+// complete, provenance-completed): with them audit replays the events and
+// recomputes the provenance (docs/provenance.md).
+func (b *batch) declaredSources(tx *store.Tx, path string) (map[string]any, error) {
 	out := map[string]any{}
+	if abs, err := filepath.Abs(path); err == nil {
+		out["path"] = abs
+	}
 	if m := b.manifest; m != nil {
 		sha, err := tx.PutBytes(m.Bytes, m.Path)
 		if err != nil {

@@ -106,14 +106,11 @@ func (b *batch) putRuns(tx *store.Tx, parser format.Parser, sum, path string, ru
 			Publishable: len(missing) == 0, Missing: missing, IngestedAt: now, Invocation: inv}); err != nil {
 			return nil, err
 		}
-		d, err := b.declaredSources(tx)
+		d, err := b.declaredSources(tx, path)
 		if err != nil {
 			return nil, err
 		}
 		d["file"], d["format"], d["ordinal"], d["publishable"], d["missing"] = path, r.Format, r.Ordinal, len(missing) == 0, missing
-		if abs, err := filepath.Abs(path); err == nil {
-			d["path"] = abs
-		}
 		detail, _ := json.Marshal(d)
 		if err := tx.AppendEvent(store.Event{At: now, Actor: b.opt.Actor, ToolVersion: b.opt.ToolVersion, Action: "ingest",
 			RunID: id, BlobSHA256: sum, Detail: string(detail)}); err != nil {
@@ -213,16 +210,9 @@ func (b *batch) completeRun(tx *store.Tx, existing *store.RunRecord, sum, path s
 		newFacts = append(newFacts, provenance.Entry{Field: k, Value: r.Facts[k], Source: provenance.FromFile})
 	}
 	// Declared provenance (this file's manifest, --set) the run lacks.
-	have := map[string]bool{}
-	for _, e := range existing.Provenance {
-		have[e.Field+"\x00"+string(e.Source)] = true
-	}
-	for _, e := range declared {
-		if !have[e.Field+"\x00"+string(e.Source)] {
-			newFacts = append(newFacts, e)
-			have[e.Field+"\x00"+string(e.Source)] = true
-			added = append(added, "provenance "+e.Field)
-		}
+	for _, e := range existing.Provenance.Absent(declared) {
+		newFacts = append(newFacts, e)
+		added = append(added, "provenance "+e.Field)
 	}
 	rec := append(append(provenance.Record(nil), existing.Provenance...), newFacts...)
 	if cs := provenance.Contradictions(rec); len(cs) > 0 {
@@ -246,8 +236,12 @@ func (b *batch) completeRun(tx *store.Tx, existing *store.RunRecord, sum, path s
 	// that outranks the one the id came from renames the run (the old id
 	// stays an alias).
 	id := existing.ID
-	detailMap := map[string]any{"file": path, "format": r.Format, "ordinal": r.Ordinal, "companion": r.Companion,
-		"added": added, "publishable": len(missing) == 0, "missing": missing}
+	detailMap, err := b.declaredSources(tx, path)
+	if err != nil {
+		return Outcome{}, err
+	}
+	detailMap["file"], detailMap["format"], detailMap["ordinal"], detailMap["companion"] = path, r.Format, r.Ordinal, r.Companion
+	detailMap["added"], detailMap["publishable"], detailMap["missing"] = added, len(missing) == 0, missing
 	if rank, newID := benchrun.Rank(r), benchrun.ContentID(r); rank > rankBefore || (rank == rankBefore && newID < id) {
 		renamed, err := tx.RekeyRun(id, newID, "named by its richer file "+path)
 		if err != nil {
@@ -317,16 +311,9 @@ func (b *batch) again(ctx context.Context, path, sum string, existing []store.Ru
 		if err != nil {
 			return err
 		}
-		stored := declaredOnly(rec.Provenance).Effective()
-		var added provenance.Record
-		for _, e := range dedupe(declared(rec.Run)) {
-			old, ok := stored[e.Field]
-			switch {
-			case !ok:
-				added = append(added, e)
-			case old != e.Value:
-				conflicts = append(conflicts, fmt.Sprintf("run %s has %s = %q, this ingest says %q", rec.ID, e.Field, old, e.Value))
-			}
+		added, cs := rec.Provenance.Gaps(declared(rec.Run))
+		for _, c := range cs {
+			conflicts = append(conflicts, fmt.Sprintf("run %s has %s = %q, this ingest says %q", rec.ID, c.Field, c.Stored, c.Declared))
 		}
 		full := append(append(provenance.Record{}, rec.Provenance...), added...)
 		if cs := provenance.Contradictions(full); len(cs) > 0 {
@@ -359,7 +346,13 @@ func (b *batch) again(ctx context.Context, path, sum string, existing []store.Ru
 				tx.Rollback()
 				return err
 			}
-			detail, _ := json.Marshal(map[string]any{"file": path, "added": fieldsOf(p.added)})
+			d, err := b.declaredSources(tx, path)
+			if err != nil {
+				tx.Rollback()
+				return err
+			}
+			d["file"], d["ordinal"], d["added"] = path, p.rec.Run.Ordinal, fieldsOf(p.added)
+			detail, _ := json.Marshal(d)
 			if err := tx.AppendEvent(store.Event{At: now, Actor: b.opt.Actor, ToolVersion: b.opt.ToolVersion,
 				Action: "provenance-completed", RunID: p.rec.ID, BlobSHA256: sum, Detail: string(detail)}); err != nil {
 				tx.Rollback()
@@ -379,33 +372,6 @@ func (b *batch) again(ctx context.Context, path, sum string, existing []store.Ru
 			Publishable: len(p.missing) == 0, Missing: p.missing, Added: fieldsOf(p.added)})
 	}
 	return nil
-}
-
-func declaredOnly(r provenance.Record) provenance.Record {
-	var out provenance.Record
-	for _, e := range r {
-		if e.Source != provenance.FromFile && e.Source != provenance.FromAmend {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
-// dedupe keeps the effective declared value per field (--set over manifest).
-func dedupe(r provenance.Record) provenance.Record {
-	eff := r.Effective()
-	var out provenance.Record
-	seen := map[string]bool{}
-	for i := len(r) - 1; i >= 0; i-- {
-		e := r[i]
-		if seen[e.Field] || eff[e.Field] != e.Value {
-			continue
-		}
-		seen[e.Field] = true
-		out = append(out, e)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Field < out[j].Field })
-	return out
 }
 
 func fieldsOf(r provenance.Record) []string {

@@ -61,6 +61,11 @@ type Spec struct {
 	// Narrative maps a locale tag to a Markdown file, relative to the
 	// spec file's folder (NarrativePath resolves it).
 	Narrative map[string]string `yaml:"narrative"`
+	// LinkHosts are the hosts the summary and narratives may link to
+	// (http or https; a link fetches nothing when the page opens, and a
+	// reader follows it or not). Images stay refused on any host: a page
+	// or its PDF would fetch them (docs/casestudy.md).
+	LinkHosts []string `yaml:"link_hosts"`
 	// Claims declare figures stated in text the case study cannot change
 	// (an already-published page, a customer's draft): benchledger audit
 	// checks each against the computed figure it claims (check
@@ -192,6 +197,9 @@ func LoadWith(path string, o LoadOptions) (*Spec, error) {
 
 var nameRE = regexp.MustCompile(`^[a-z][a-z0-9_-]*$`)
 
+// hostRE is a host name or IPv4 address of link_hosts.
+var hostRE = regexp.MustCompile(`^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$`)
+
 // Parse checks a spec's text. Errors name the file and, where YAML knows
 // it, the line.
 func Parse(path string, data []byte) (*Spec, error) { return parse(path, data, LoadOptions{}) }
@@ -226,6 +234,11 @@ func (s *Spec) check(hasText bool) error {
 	}
 	if len(s.Runs) == 0 {
 		bad("runs: no selections")
+	}
+	for i, h := range s.LinkHosts {
+		if !hostRE.MatchString(h) {
+			bad("link_hosts[%d] %q: want a host name alone, lower-case (docs.vllm.ai, 127.0.0.1): no scheme, port, path or wildcard", i, h)
+		}
 	}
 	names := map[string]string{}
 	claim := func(kind, name string) {

@@ -36,6 +36,9 @@ func TestParseGood(t *testing.T) {
 	if s.Runs["node1"]["group"] != "node-run-1" || s.Comparisons["tuning"].Intended[0] != "runtime.server_args" {
 		t.Fatalf("parsed %+v", s)
 	}
+	if s, err := Parse("cs.yaml", []byte(good+"link_hosts: [docs.vllm.ai, 127.0.0.1]\n")); err != nil || len(s.LinkHosts) != 2 {
+		t.Fatalf("link_hosts: %v %v", s, err)
+	}
 }
 
 func TestParseErrors(t *testing.T) {
@@ -49,6 +52,8 @@ func TestParseErrors(t *testing.T) {
 		{"duplicate name", strings.Replace(good, "  node: {groups", "  tuning: {groups", 1) + "", "also used"},
 		{"bad selector value", strings.Replace(good, "{role: tuned}", "{role: winner}", 1), "role"},
 		{"empty", "", "empty"},
+		{"link host with a scheme", good + "link_hosts: [https://docs.vllm.ai]\n", `link_hosts[0] "https://docs.vllm.ai"`},
+		{"link host wildcard", good + "link_hosts: [docs.vllm.ai, '*.example.com']\n", `link_hosts[1]`},
 	}
 	for _, c := range cases {
 		_, err := Parse("cs.yaml", []byte(c.edit))

@@ -116,7 +116,27 @@ func (tx *Tx) touch(kind, ref string) {
 // ErrTampered: a write would change a recorded thing whose present state
 // is not what the chain recorded (another program changed it): the write
 // is refused rather than vouch for that state (benchledger audit names it).
+// The error is a *TamperedError.
 var ErrTampered = errors.New("changed outside benchledger since the chain recorded it")
+
+// TamperedError is a write refused for ErrTampered. It names the archive,
+// each thing ("run 1a2b…", "reference camp/id") and the audit check that
+// reports it, and says the ways forward. There is deliberately no repair:
+// linking the changed state would make the chain vouch for it
+// (docs/audit.md, "A write to a changed archive").
+type TamperedError struct {
+	Path   string
+	Things []string
+}
+
+func (e *TamperedError) Error() string {
+	return fmt.Sprintf("archive %s: write refused, nothing was written: %s %v (audit check %s; benchledger audit names what changed). "+
+		"Restore the archive from a backup taken before the change, or ingest the original raw files and manifests into a fresh archive; "+
+		"benchledger never re-records a changed thing, which would vouch for it (docs/audit.md, \"A write to a changed archive\")",
+		e.Path, strings.Join(e.Things, ", "), ErrTampered, CheckChainChanged)
+}
+
+func (e *TamperedError) Unwrap() error { return ErrTampered }
 
 // touchBefore is touch for a write about to change a mutable thing: the
 // thing as it is now must be what its latest link recorded, or Commit
@@ -142,7 +162,7 @@ func (tx *Tx) touchBefore(kind, ref string) {
 // extendChain appends the links of what the transaction touched.
 func (tx *Tx) extendChain() error {
 	if len(tx.tampered) > 0 {
-		return fmt.Errorf("archive %s: write refused: %s %w (run benchledger audit)", tx.a.path, strings.Join(tx.tampered, ", "), ErrTampered)
+		return &TamperedError{Path: tx.a.path, Things: tx.tampered}
 	}
 	if len(tx.touched) == 0 {
 		return nil

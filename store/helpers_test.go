@@ -165,3 +165,19 @@ func manifest(field, value string) provenance.Entry {
 func cli(field, value string) provenance.Entry {
 	return provenance.Entry{Field: field, Value: value, Source: provenance.FromCLI}
 }
+
+// oneRunArchive is a new archive holding one run with one manifest value.
+func oneRunArchive(t testing.TB) (*Archive, *RunRecord) {
+	t.Helper()
+	a := newArchive(t)
+	tx := begin(t, a)
+	sha := writeBlob(t, tx, []byte("raw"), "baseline.json")
+	rec := runRecord(sha, sampleRun(0), manifest("hardware.gpu_model", "NVIDIA H100 80GB HBM3"))
+	if err := tx.PutRun(rec); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	return a, rec
+}

@@ -79,6 +79,15 @@ type summaryColumns struct {
 }
 
 // summarize derives the listing columns from effective provenance.
+// ListingOf is the listing columns (Campaign to Date) of a run whose
+// provenance in effect is eff: what the archive writes to them, for audit
+// to recompute.
+func ListingOf(eff map[string]string) RunSummary {
+	c := summarize(eff)
+	return RunSummary{Campaign: c.campaign, Role: c.role, Model: c.model, Engine: c.engine,
+		EngineVersion: c.engineVersion, GPU: c.gpu, Date: c.date}
+}
+
 func summarize(eff map[string]string) summaryColumns {
 	model := eff["checkpoint.repository"]
 	if model == "" {

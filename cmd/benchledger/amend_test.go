@@ -111,6 +111,38 @@ func TestAmendEndToEnd(t *testing.T) {
 	if !strings.Contains(audit.stdout, `"check": "provenance.corrected"`) || !strings.Contains(audit.stdout, `"field": "workload.output_len"`) {
 		t.Errorf("audit does not list the correction:\n%.2000s", audit.stdout)
 	}
+	// An honest amend recomputes (provenance.recomputed replays the
+	// correction); the corrected value edited in SQLite does not.
+	if _, checks := auditChecks(t, "--db", db, "--run", baseline); len(integrityChecks(checks)) != 0 {
+		t.Errorf("after an honest amend: %v", checks)
+	}
+	tamper(t, db) // checkpoint, to copy it
+	for _, c := range []struct {
+		stmts       []string
+		check, says string
+	}{
+		{[]string{`DROP TRIGGER corrections_no_update`, `UPDATE corrections SET new_value = '512' WHERE field = 'workload.output_len'`},
+			"integrity.changed", "correction"},
+		{[]string{`UPDATE provenance SET value = '128' WHERE field = 'workload.output_len' AND source = 'manifest' AND run_id = '` + baseline + `'`},
+			"provenance.recomputed", `workload.output_len (manifest) is "128" in the archive, recomputed "256"`},
+		// Issue 17, hole 5: an erratum inserted into a recorded version,
+		// and errata or a publication deleted once their triggers are
+		// dropped (an audit of one run still reports them).
+		{[]string{`INSERT INTO errata (case_id, version, seq, kind, name, old, new, recorded_at)
+			VALUES ('qwen3-batch', 2, 99, 'figure', 'forged', '1', '2', '2026-08-21T00:00:00Z')`},
+			"integrity.unrecorded", "erratum qwen3-batch/2/99"},
+		{[]string{`DROP TRIGGER errata_no_delete`, `DELETE FROM errata WHERE version = 2 AND seq = 1`},
+			"integrity.missing", "erratum qwen3-batch/2/1"},
+		{[]string{`PRAGMA foreign_keys = OFF`, `DROP TRIGGER errata_no_delete`, `DROP TRIGGER publications_no_delete`,
+			`DELETE FROM errata WHERE version = 2`, `DELETE FROM publications WHERE version = 2`},
+			"integrity.missing", "publication qwen3-batch/2"},
+	} {
+		tampered := copyArchive(t, db)
+		tamper(t, tampered, c.stmts...)
+		if code, checks := auditChecks(t, "--db", tampered, "--run", baseline); code != 3 || !strings.Contains(strings.Join(checks[c.check], " "), c.says) {
+			t.Errorf("%q: exit %d, findings %v; want exit 3 with %s saying %q", c.stmts, code, checks, c.check, c.says)
+		}
+	}
 
 	site := t.TempDir()
 	if r := bl(t, "site", "--db", db, "--out", site); r.code != 0 {

@@ -56,7 +56,9 @@ func exitCode(ctx context.Context, err error) int {
 		return exitInterrupted
 	case errors.Is(err, errUsage), isUserMistake(err):
 		return exitUsage
-	case errors.Is(err, errProblems):
+	case errors.Is(err, errProblems), errors.Is(err, store.ErrTampered):
+		// A write refused because the archive was changed outside the
+		// tool is the integrity check failing (audit gives 3 for it too).
 		return exitProblems
 	case errors.Is(err, store.ErrNotArchive), errors.Is(err, store.ErrNewerSchema):
 		return exitNotArchive

@@ -239,3 +239,65 @@ func TestNarrativeRemoteRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestNarrativeLinkAllowed: a link to a host the spec's link_hosts names is
+// rendered as a link in the Markdown and HTML report, the PDF and the site,
+// and opening the HTML pages in Chromium makes no request (a link fetches
+// only when followed); an image on the same host stays refused.
+func TestNarrativeLinkAllowed(t *testing.T) {
+	t.Parallel()
+	d := sharedDemo(t)
+	url, count := countingServer(t)
+	specPath := demoSpecCopy(t)
+	writeFile(t, specPath, string(readFileT(t, specPath))+"link_hosts: [127.0.0.1]\n")
+	nar := filepath.Join(filepath.Dir(specPath), "narrative", "en.md")
+	orig := string(readFileT(t, nar))
+	writeFile(t, nar, orig+"\n\nThe reference's source: [its page]("+url+"/page), also <"+url+"/auto>.\n")
+	formats := "html,md"
+	browserOK := false
+	if _, ok := browser.Available(); ok {
+		formats, browserOK = formats+",pdf", true
+	}
+	out := t.TempDir()
+	if r := bl(t, "report", specPath, "--db", d.db, "--draft", "--no-audit", "--lang", "en", "--format", formats, "--out", out); r.code != 0 {
+		t.Fatal(r)
+	}
+	page := filepath.Join(out, "qwen3-batch.en.html")
+	if html := string(readFileT(t, page)); !strings.Contains(html, `<a href="`+url+`/page">its page</a>`) || !strings.Contains(html, `<a href="`+url+`/auto">`) {
+		t.Errorf("the HTML report does not link to the allowed host")
+	}
+	if md := string(readFileT(t, filepath.Join(out, "qwen3-batch.en.md"))); !strings.Contains(md, "[its page]("+url+"/page)") {
+		t.Errorf("the Markdown report does not keep the link")
+	}
+	site := filepath.Join(t.TempDir(), "site")
+	if r := bl(t, "site", "--db", d.db, "--out", site, "--lang", "en", specPath); r.code != 0 {
+		t.Fatal(r)
+	}
+	sitePages, _ := filepath.Glob(filepath.Join(site, "reports", "qwen3-batch", "qwen3-batch.en.html"))
+	if len(sitePages) != 1 || !strings.Contains(string(readFileT(t, sitePages[0])), `<a href="`+url+`/page">`) {
+		t.Fatalf("the site's report does not link to the allowed host: %q", sitePages)
+	}
+	if browserOK {
+		for _, p := range []string{page, sitePages[0]} {
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			pg, err := browser.Open(ctx, p, browser.Options{ReadyExpr: "window.__chartsReady === true"})
+			cancel()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var links int
+			if err := pg.Eval(`document.querySelectorAll('a[href^="`+url+`"]').length`, &links); err != nil || links != 2 {
+				t.Errorf("%s in Chromium: %d links to the host (%v), want 2", p, links, err)
+			}
+			pg.Close()
+		}
+	}
+	if n := count(); n != 0 {
+		t.Errorf("opening and printing the reports made %d requests to the linked host", n)
+	}
+
+	writeFile(t, nar, orig+"\n\n![chart]("+url+"/p.png)\n")
+	if r := bl(t, "report", specPath, "--db", d.db, "--draft", "--no-audit", "--lang", "en", "--format", "html", "--out", t.TempDir()); r.code == 0 || !strings.Contains(r.stderr, "image") {
+		t.Errorf("an image on an allowed link host: exit %d, want a refusal:\n%s", r.code, r.stderr)
+	}
+}

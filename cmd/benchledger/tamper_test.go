@@ -175,3 +175,27 @@ func TestDigestCoversReferencesAndProvenance(t *testing.T) {
 		}
 	}
 }
+
+// TestTamperedRunWriteRefused: amend on a run another program changed is
+// refused with exit 3, naming the run, the check and the ways forward, and
+// records nothing; audit still reports the change.
+func TestTamperedRunWriteRefused(t *testing.T) {
+	t.Parallel()
+	_, db := summaryOnlyArchive(t)
+	id := strings.TrimSpace(bl(t, "runs", "--db", db, "-q").stdout)
+	tamper(t, db, `UPDATE runs SET model = 'forged'`)
+	r := bl(t, "amend", "--db", db, id, "--set", "hardware.node=n1", "--reason", "node was not recorded")
+	if r.code != 3 {
+		t.Errorf("amend on a changed run: exit %d, want 3", r.code)
+	}
+	for _, want := range []string{"write refused, nothing was written", "run " + id, "integrity.changed", "backup", "fresh archive"} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("amend's refusal lacks %q:\n%s", want, r.stderr)
+		}
+	}
+	tamper(t, db) // checkpoint
+	code, checks := auditChecks(t, "--db", db)
+	if code != 3 || len(checks["integrity.changed"]) != 1 || len(checks["integrity.unrecorded"]) != 0 {
+		t.Errorf("after the refusal: exit %d, findings %v; want the change alone", code, checks)
+	}
+}

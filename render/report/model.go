@@ -396,7 +396,7 @@ var md = goldmark.New(goldmark.WithExtensions(extension.GFM, extension.CJK))
 // goldmark (safe mode: raw HTML and dangerous links dropped) makes of it.
 func (b *builder) markdown(l locales.Locale, file string, src []byte) (string, htmltemplate.HTML, error) {
 	text := strings.ReplaceAll(string(src), "\r\n", "\n")
-	if err := checkRemote(file, []byte(text)); err != nil {
+	if err := checkRemote(file, []byte(text), b.res.Spec.LinkHosts); err != nil {
 		return "", "", err
 	}
 	mdText, err := substitute(file, text, b.bind, cjkSpacing(l), func(_ string, v casestudy.Binding) string { return v.Format(l) })

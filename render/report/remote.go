@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
@@ -17,9 +18,11 @@ var remoteRE = regexp.MustCompile(`(?i)(?:[a-z][a-z0-9+.-]*:)?//[^\s"'<>]+`)
 
 // checkRemote refuses a narrative that names anything on another host: an
 // image (the HTML or a PDF printer, or a Markdown viewer, would fetch it), a
-// link or autolink, or raw HTML with a URL in it. Every output the tool
-// writes opens with no network (docs/casestudy.md); line says where.
-func checkRemote(file string, src []byte) error {
+// link or autolink to a host the spec's link_hosts does not name, or raw
+// HTML with a URL in it. Every output the tool writes opens with no network
+// (docs/casestudy.md): a link is only followed when a reader clicks it, so
+// an allowed host's http(s) link stays; line says where.
+func checkRemote(file string, src []byte, linkHosts []string) error {
 	doc := md.Parser().Parse(text.NewReader(src))
 	var err error
 	line := func(n ast.Node) int {
@@ -32,7 +35,12 @@ func checkRemote(file string, src []byte) error {
 	}
 	refuse := func(n ast.Node, what, dest string) {
 		if err == nil {
-			err = fmt.Errorf("%s:%d: %s %q is on another host: a narrative may not name remote images or links (nothing the tool writes fetches from the network)", file, line(n), what, dest)
+			hint := ""
+			if what == "link" {
+				hint = "; to link to it, name its host in the spec's link_hosts, or write the URL as code (`...`) to show it as text"
+			}
+			err = fmt.Errorf("%s:%d: %s %q is on another host: a narrative may not name remote images, raw HTML URLs or links to hosts the spec does not allow (nothing the tool writes fetches from the network)%s",
+				file, line(n), what, dest, hint)
 		}
 	}
 	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
@@ -45,11 +53,11 @@ func checkRemote(file string, src []byte) error {
 				refuse(n, "image", d)
 			}
 		case *ast.Link:
-			if d := string(v.Destination); remote(d) {
+			if d := string(v.Destination); remote(d) && !allowedLink(d, linkHosts) {
 				refuse(n, "link", d)
 			}
 		case *ast.AutoLink:
-			if d := string(v.URL(src)); v.AutoLinkType == ast.AutoLinkURL && remote(d) {
+			if d := string(v.URL(src)); v.AutoLinkType == ast.AutoLinkURL && remote(d) && !allowedLink(d, linkHosts) {
 				refuse(n, "link", d)
 			}
 		case *ast.RawHTML:
@@ -90,6 +98,15 @@ func remote(dest string) bool {
 		return true
 	}
 	return u.Host != ""
+}
+
+// allowedLink: an http(s) link to a host of hosts (exact, any port).
+func allowedLink(dest string, hosts []string) bool {
+	u, err := url.Parse(strings.TrimSpace(dest))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.User != nil {
+		return false
+	}
+	return slices.Contains(hosts, strings.ToLower(u.Hostname()))
 }
 
 // localImage: an image may only be inline data; a file path would not be
