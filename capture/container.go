@@ -70,6 +70,14 @@ func container(ctx context.Context, b *builder, pathEnv, server string) {
 	c := match[0]
 	how := fmt.Sprintf("docker ps: container %s publishes port %s", c.Names, port)
 	b.fact(field, c.Image, how+"; its Image")
+	b.fact("metadata.engine.container", c.Names+" "+shortID(c.ID), how)
+	// When the container started: record compares it before and after the
+	// run, so an engine restarted in between shows as a change.
+	if out, err := run("inspect", "--format", "{{.State.StartedAt}}", c.ID); err == nil {
+		if at := strings.TrimSpace(string(out)); at != "" {
+			b.fact("metadata.engine.container_started", at, "docker inspect "+shortID(c.ID)+": State.StartedAt")
+		}
+	}
 	out, err = run("image", "inspect", "--format", "{{json .RepoDigests}}", c.Image)
 	if err != nil {
 		b.unknown("runtime.image_digest", err.Error())
@@ -103,4 +111,11 @@ func publishes(ports, port string) bool {
 		}
 	}
 	return false
+}
+
+func shortID(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
 }

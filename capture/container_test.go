@@ -16,6 +16,7 @@ func stubDocker(t *testing.T) string {
 	return stubTool(t, "docker", `case "$1 $2" in
   "ps --no-trunc") cat '`+ps+`' ;;
   "image inspect") [ "$5" = vllm/vllm-openai:v0.11.0 ] && cat '`+dg+`' || { echo "Error: No such image: $5" >&2; exit 1; } ;;
+  "inspect --format") echo 2026-12-02T05:58:13.120455378Z ;;
   *) echo "unexpected: $*" >&2; exit 2 ;;
 esac`)
 }
@@ -37,6 +38,9 @@ func TestContainer(t *testing.T) {
 			t.Parallel()
 			c := Take(context.Background(), Options{Server: tt.server, Getenv: env(map[string]string{"PATH": stubDocker(t)}), HTTP: noNetwork()})
 			got := facts(c)
+			if tt.image != "" && (got["metadata.engine.container"] != "vllm-qwen3 3f2a9c1d8e7b" || got["metadata.engine.container_started"] != "2026-12-02T05:58:13.120455378Z") {
+				t.Errorf("container %q started %q", got["metadata.engine.container"], got["metadata.engine.container_started"])
+			}
 			if got["runtime.image"] != tt.image || got["runtime.image_digest"] != tt.digest {
 				t.Errorf("image %q digest %q, want %q %q", got["runtime.image"], got["runtime.image_digest"], tt.image, tt.digest)
 			}

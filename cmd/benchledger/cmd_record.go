@@ -20,7 +20,7 @@ import (
 )
 
 func recordCommand() *command {
-	return newCommand(command{
+	c := newCommand(command{
 		name:  "record",
 		args:  "-- COMMAND [ARG...]",
 		short: "run a benchmark client, capturing the environment before and after, and ingest what it wrote",
@@ -39,8 +39,11 @@ name (--result-dir, --result-filename, --output-file, --artifact-dir, --output-p
 --capture FILE (default benchledger-record-TIME.yaml in the client's folder), with the
 command line as metadata.record.command; --set applies as in ingest. A client that
 fails, or is interrupted, leaves its log archived and nothing ingested. See
-docs/capture.md.`,
+docs/capture.md. Record's own flags come before the command; the "--" before it may be
+left out.`,
 	}, runRecord)
+	c.passthrough = true
+	return c
 }
 
 // recordOptions are record's flags.

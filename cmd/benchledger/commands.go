@@ -30,6 +30,10 @@ type command struct {
 	short string
 	long  string
 	bind  func(fs *flag.FlagSet, e env) func(ctx context.Context, args []string) error
+	// passthrough: the first positional argument ends the command's flags;
+	// it and everything after it are another program's command line
+	// (record -- COMMAND), whose own flags are not ours.
+	passthrough bool
 }
 
 // newCommand makes a command of options type O: each invocation binds a
@@ -117,7 +121,16 @@ func printUsage(w io.Writer, cmds []*command) {
 func (c *command) invoke(ctx context.Context, e env, args []string) error {
 	fs, help := newFlags(c, e)
 	runWith := c.bind(fs, e)
-	pos, err := parseArgs(fs, args)
+	var pos []string
+	var err error
+	if c.passthrough {
+		if err = fs.Parse(args); err != nil && !errors.Is(err, flag.ErrHelp) {
+			err = fmt.Errorf("%w: %v", errUsage, err)
+		}
+		pos = fs.Args()
+	} else {
+		pos, err = parseArgs(fs, args)
+	}
 	if errors.Is(err, flag.ErrHelp) {
 		help()
 	}

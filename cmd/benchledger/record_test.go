@@ -53,6 +53,7 @@ func TestRecord(t *testing.T) {
 		stderr string
 	}{
 		{"success", "0", exitOK, 1, "record: the client exited with status 0"},
+		{"no --", "0", exitOK, 1, "record: the client exited with status 0"},
 		{"client fails", "3", exitError, 0, "the client exited with status 3 after"},
 	}
 	for _, tt := range tests {
@@ -62,8 +63,13 @@ func TestRecord(t *testing.T) {
 			db := filepath.Join(t.TempDir(), "a.db")
 			client := fakeClient(t, work)
 			vars := map[string]string{"PATH": stubNvidiaSMI(t, "telegraf-rtx-4000-sff-ada-v13.xml")}
-			r := blEnv(t, vars, "record", "--db", db, "-C", work, "--set", "measurement.notes=recorded", "--",
-				client, tt.status, "--result-dir", "out dir", "--result-filename", "run 1.json")
+			args := []string{"record", "--db", db, "-C", work, "--set", "measurement.notes=recorded", "--"}
+			if tt.name == "no --" {
+				// The client's flags (--result-dir) are its own, not record's.
+				args = args[:len(args)-1]
+			}
+			args = append(args, client, tt.status, "--result-dir", "out dir", "--result-filename", "run 1.json")
+			r := blEnv(t, vars, args...)
 			if r.code != tt.code || !strings.Contains(r.stderr, tt.stderr) {
 				t.Fatalf("want exit %d and %q: %v", tt.code, tt.stderr, r)
 			}

@@ -33,9 +33,14 @@ func TestCommandsRecorded(t *testing.T) {
 			{"runs differ", []runMeta{with(recorded), with(recorded + " --seed 2")}, l.T("method.client_command"), "vllm bench serve --model Qwen/Qwen3-8B --num-prompts 100 --save-result --save-detailed"},
 		}
 		for _, tt := range tests {
-			cli := commands(l, tt.runs)[1]
+			items := commands(l, tt.runs)
+			cli, note := items[1], items[2].Value
 			if cli.Label != tt.label || cli.Value != tt.value || !cli.Code {
 				t.Errorf("%s %s: %+v, want %q %q", lang, tt.name, cli, tt.label, tt.value)
+			}
+			// The note says how the lines were made: rebuilt, or run.
+			if wantNote := l.T("method.command_note"); tt.name == "recorded" && note == wantNote || tt.name != "recorded" && note != wantNote {
+				t.Errorf("%s %s: note %q", lang, tt.name, note)
 			}
 		}
 	}

@@ -830,5 +830,9 @@ func commands(l locales.Locale, runs []runMeta) []item {
 		c = append(c, "--save-result", "--save-detailed")
 		cli = item{Label: cli.Label, Value: strings.Join(c, " "), Code: true}
 	}
-	return []item{srv, cli, {Label: "", Value: l.T("method.command_note")}}
+	note := l.T("method.command_note")
+	if cli.Label == l.T("method.client_command_recorded") {
+		note = l.T("method.command_note_recorded")
+	}
+	return []item{srv, cli, {Label: "", Value: note}}
 }
