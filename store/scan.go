@@ -18,6 +18,9 @@ import (
 // (sqlitebulk), which is what makes a pass over thousands of runs (the
 // site) quick. fn may keep the record.
 func (a *Archive) ScanRuns(ctx context.Context, wanted map[string]bool, fn func(*RunRecord) error) error {
+	if a.d == postgresDialect {
+		return a.scanRunsPostgres(ctx, wanted, fn)
+	}
 	const op = "scan runs"
 	uri, err := fileURI(a.path, "mode=ro")
 	if err != nil {
