@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/url"
 	"regexp"
 	"strings"
@@ -69,6 +70,9 @@ func (a *Archive) openPostgres() error {
 	}
 	if a.version, err = a.identifyPostgres(a.w, latest); err != nil {
 		return err
+	}
+	if a.version == 0 && a.existing {
+		return fmt.Errorf("archive %s does not exist: the database holds no archive yet: %w", a.path, fs.ErrNotExist)
 	}
 	if a.version < latest {
 		if err := a.migratePostgres(latest); err != nil {

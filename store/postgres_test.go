@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"strings"
 	"testing"
 
@@ -155,4 +156,17 @@ func TestPostgresTriggersAudited(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestOpenExisting: Options.Existing never creates an archive, on either
+// engine (report --publish of an archive that is not there is a mistake).
+func TestOpenExisting(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, e engine) {
+		path := e.path(t)
+		if _, err := Open(path, Options{Existing: true}); !errors.Is(err, fs.ErrNotExist) {
+			t.Fatalf("Open(Existing) of no archive: %v", err)
+		}
+		openArchive(t, path, Options{}).Close()
+		openArchive(t, path, Options{Existing: true})
+	})
 }

@@ -67,6 +67,10 @@ var (
 type Options struct {
 	// ReadOnly opens for reading only; the file must exist then.
 	ReadOnly bool
+	// Existing opens for writing an archive that exists already: a
+	// missing file, or a PostgreSQL database without an archive, is
+	// fs.ErrNotExist instead of a new archive.
+	Existing bool
 }
 
 // Archive is an open archive file. Reads may run concurrently; at most one
@@ -76,6 +80,7 @@ type Archive struct {
 	url      string // the PostgreSQL URL as given; "" for a file
 	d        *dialect
 	readOnly bool
+	existing bool // Options.Existing
 	version  int
 
 	w *sql.DB // the single writer connection; nil when read-only
@@ -118,7 +123,7 @@ func Open(path string, opt Options) (*Archive, error) {
 	if path == "" {
 		return nil, errors.New("store: open archive: empty path")
 	}
-	a := &Archive{path: path, readOnly: opt.ReadOnly, chunkSize: DefaultChunkSize, d: sqliteDialect}
+	a := &Archive{path: path, readOnly: opt.ReadOnly, existing: opt.Existing, chunkSize: DefaultChunkSize, d: sqliteDialect}
 	open := a.open
 	if IsPostgres(path) {
 		a.url, a.path, a.d = path, redactURL(path), postgresDialect
@@ -185,7 +190,7 @@ func (a *Archive) open() error {
 	st, err := os.Stat(a.path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		if a.readOnly {
+		if a.readOnly || a.existing {
 			return fmt.Errorf("archive %s does not exist: %w", a.path, fs.ErrNotExist)
 		}
 		if err := create(a.path, latest); err != nil {
