@@ -30,6 +30,10 @@ type dialect struct {
 	// none). PostgreSQL's text cannot hold a NUL byte, which a client's
 	// error message may carry, so there the column is bytea.
 	requestError func(string) any
+	// afterCopy runs in a copy's transaction once the rows are in
+	// (copy.go): PostgreSQL's identity columns must continue after the ids
+	// copied.
+	afterCopy []string
 }
 
 func requestErrorBytes(s string) any {
@@ -43,7 +47,9 @@ var (
 	sqliteDialect = &dialect{name: "sqlite", deferForeignKeys: "PRAGMA defer_foreign_keys = ON", strpos: "instr",
 		requestError: func(s string) any { return nullString(s) }}
 	postgresDialect = &dialect{name: "postgres", deferForeignKeys: "SET CONSTRAINTS ALL DEFERRED", strpos: "strpos",
-		requestError: requestErrorBytes}
+		requestError: requestErrorBytes, afterCopy: []string{
+			`SELECT setval(pg_get_serial_sequence('events', 'id'), coalesce(max(id), 0) + 1, false) FROM events`,
+			`SELECT setval(pg_get_serial_sequence('corrections', 'id'), coalesce(max(id), 0) + 1, false) FROM corrections`}}
 )
 
 // IsPostgres reports whether an archive name is a PostgreSQL connection
