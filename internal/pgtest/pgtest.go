@@ -207,3 +207,12 @@ func DatabaseName(rawURL string) string {
 	}
 	return strings.TrimPrefix(u.Path, "/")
 }
+
+// Exec runs statements as the superuser, connected to the server's
+// "postgres" database (for roles, which are the whole server's).
+func Exec(t testing.TB, statements string) {
+	t.Helper()
+	if _, err := srv.admin.Exec(statements); err != nil {
+		t.Fatalf("as superuser: %v\n%s", err, statements)
+	}
+}
