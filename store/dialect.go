@@ -128,6 +128,19 @@ var rebound sync.Map
 // URL names, through pgx, with the placeholders rewritten. readOnly makes
 // every transaction of the pool read-only on the server's side.
 func openPostgresDB(rawURL string, readOnly bool, conns int) (*sql.DB, error) {
+	cfg, err := postgresConfig(rawURL, readOnly)
+	if err != nil {
+		return nil, err
+	}
+	db := sql.OpenDB(pgConnector{stdlib.GetConnector(*cfg)})
+	db.SetMaxOpenConns(conns)
+	db.SetMaxIdleConns(conns)
+	return db, nil
+}
+
+// postgresConfig is the pgx configuration of the URL; readOnly makes
+// every transaction read-only on the server's side.
+func postgresConfig(rawURL string, readOnly bool) (*pgx.ConnConfig, error) {
 	cfg, err := pgx.ParseConfig(rawURL)
 	if err != nil {
 		return nil, err
@@ -139,10 +152,7 @@ func openPostgresDB(rawURL string, readOnly bool, conns int) (*sql.DB, error) {
 	if readOnly {
 		cfg.RuntimeParams["default_transaction_read_only"] = "on"
 	}
-	db := sql.OpenDB(pgConnector{stdlib.GetConnector(*cfg)})
-	db.SetMaxOpenConns(conns)
-	db.SetMaxIdleConns(conns)
-	return db, nil
+	return cfg, nil
 }
 
 // pgConnector and pgConn wrap pgx's database/sql connections so that every
@@ -186,10 +196,4 @@ func (c *pgConn) CheckNamedValue(nv *driver.NamedValue) error {
 		return nil
 	}
 	return c.Conn.CheckNamedValue(nv)
-}
-
-// pgxConn is the pgx connection under a database/sql one, for what
-// database/sql cannot do (COPY, cursors read in batches).
-func pgxConn(driverConn any) *pgx.Conn {
-	return driverConn.(*pgConn).Conn.Conn()
 }

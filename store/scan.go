@@ -62,14 +62,9 @@ func (a *Archive) ScanRuns(ctx context.Context, wanted map[string]bool, fn func(
 		return a.wrap(op, err)
 	}
 
-	// Corrections are few: read them whole and lay each run's over it.
-	allCorrections, err := readCorrections(a.r, a.path, "")
+	corrections, err := correctionsByRun(a)
 	if err != nil {
 		return err
-	}
-	corrections := map[string][]Correction{}
-	for _, c := range allCorrections {
-		corrections[c.RunID] = append(corrections[c.RunID], c)
 	}
 	cache := newJSONCache()
 	for runs.Next() {
@@ -97,25 +92,12 @@ func (a *Archive) ScanRuns(ctx context.Context, wanted map[string]bool, fn func(
 		if !keep {
 			continue
 		}
-		if cs := corrections[rec.ID]; len(cs) > 0 {
-			rec.Provenance = append(rec.Provenance, correctionEntries(cs)...)
-			sortProvenance(rec.Provenance)
-		}
 		if run.HasRequests {
 			if run.Requests, err = bulkRequests(reqs, rec.ID, requestCount); err != nil {
 				return a.wrap(op, fmt.Errorf("requests of run %s: %w", rec.ID, err))
 			}
 		}
-		// Provenance in readProvenance's order: field, then file,
-		// manifest, cli.
-		sort.SliceStable(rec.Provenance, func(i, j int) bool {
-			x, y := rec.Provenance[i], rec.Provenance[j]
-			if x.Field != y.Field {
-				return x.Field < y.Field
-			}
-			return sourceRank[x.Source] < sourceRank[y.Source]
-		})
-		factsFromProvenance(rec)
+		finishScanned(rec, corrections[rec.ID])
 		if err := fn(rec); err != nil {
 			return err
 		}
@@ -124,6 +106,38 @@ func (a *Archive) ScanRuns(ctx context.Context, wanted map[string]bool, fn func(
 		}
 	}
 	return a.wrap(op, runs.Err())
+}
+
+// correctionsByRun reads every correction, by run: they are few, so a
+// scan reads them whole and lays each run's over it.
+func correctionsByRun(a *Archive) (map[string][]Correction, error) {
+	all, err := readCorrections(a.r, a.path, "")
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]Correction{}
+	for _, c := range all {
+		out[c.RunID] = append(out[c.RunID], c)
+	}
+	return out, nil
+}
+
+// finishScanned lays a scanned run's corrections over its provenance and
+// puts it in readProvenance's order (field, then file, manifest, cli), as
+// Run gives it.
+func finishScanned(rec *RunRecord, cs []Correction) {
+	if len(cs) > 0 {
+		rec.Provenance = append(rec.Provenance, correctionEntries(cs)...)
+		sortProvenance(rec.Provenance)
+	}
+	sort.SliceStable(rec.Provenance, func(i, j int) bool {
+		x, y := rec.Provenance[i], rec.Provenance[j]
+		if x.Field != y.Field {
+			return x.Field < y.Field
+		}
+		return sourceRank[x.Source] < sourceRank[y.Source]
+	})
+	factsFromProvenance(rec)
 }
 
 // bulkRequests reads one run's requestColumnsSQL rows with the conventions

@@ -3,45 +3,189 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/provenance"
 )
 
-// scanRunsPostgres is ScanRuns on PostgreSQL: every run from one snapshot
-// (a repeatable-read transaction), read as Run reads it.
+// scanRunsPostgres is ScanRuns on PostgreSQL, with the same merge: each
+// table is read once in run order, streamed over its own connection, and
+// the connections read one snapshot (the first exports it, the others
+// take it), so the runs, their provenance, stated figures and requests
+// agree even while writers work.
 func (a *Archive) scanRunsPostgres(ctx context.Context, wanted map[string]bool, fn func(*RunRecord) error) error {
 	const op = "scan runs"
-	tx, err := a.r.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
+	corrections, err := correctionsByRun(a)
+	if err != nil {
+		return err
+	}
+	// Connections of its own, as the SQLite scan has: fn may read the
+	// archive meanwhile.
+	db, err := openPostgresDB(a.url, true, 4)
 	if err != nil {
 		return a.wrap(op, err)
 	}
-	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT id FROM runs ORDER BY id`)
-	if err != nil {
-		return a.wrap(op, err)
-	}
-	var ids []string
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
+	defer db.Close()
+	var snapshot string
+	txs := make([]*sql.Tx, 4)
+	var closers []func() error
+	defer func() {
+		for _, c := range closers {
+			c()
+		}
+	}()
+	for i := range txs {
+		tx, err := db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
+		if err != nil {
 			return a.wrap(op, err)
 		}
-		if wanted == nil || wanted[id] {
-			ids = append(ids, id)
+		defer tx.Rollback()
+		if i == 0 {
+			err = tx.QueryRowContext(ctx, `SELECT pg_export_snapshot()`).Scan(&snapshot)
+		} else {
+			_, err = tx.ExecContext(ctx, `SET TRANSACTION SNAPSHOT '`+snapshot+`'`)
 		}
+		if err != nil {
+			return a.wrap(op, err)
+		}
+		txs[i] = tx
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	runs, err := txs[0].QueryContext(ctx, `SELECT id, `+runColumnsSQL+` FROM runs ORDER BY id`)
+	if err != nil {
 		return a.wrap(op, err)
 	}
-	for _, id := range ids {
-		rec, err := a.readRunIn(tx, id, true)
-		if err != nil {
-			return err
+	defer runs.Close()
+	query := func(tx *sql.Tx, q string) (*sql.Rows, error) {
+		rows, err := tx.QueryContext(ctx, q)
+		if err == nil {
+			closers = append(closers, rows.Close)
 		}
+		return rows, err
+	}
+	provRows, err := query(txs[1], `SELECT run_id, field, source, value FROM provenance ORDER BY run_id`)
+	if err != nil {
+		return a.wrap(op, err)
+	}
+	prov, err := newRowCursor(provRows, func(scan func(...any) error, id *string) (e provenance.Entry, err error) {
+		return e, scanProvenanceRow(scan, &e, id)
+	})
+	if err != nil {
+		return a.wrap(op, err)
+	}
+	statedRows, err := query(txs[2], `SELECT run_id, `+statedColumnsSQL+` FROM stated ORDER BY run_id, seq`)
+	if err != nil {
+		return a.wrap(op, err)
+	}
+	stated, err := newRowCursor(statedRows, func(scan func(...any) error, id *string) (st benchrun.Stated, err error) {
+		return st, scanStatedRow(scan, &st, id)
+	})
+	if err != nil {
+		return a.wrap(op, err)
+	}
+	reqRows, err := query(txs[3], `SELECT run_id, `+requestColumnsSQL+` FROM requests ORDER BY run_id, idx`)
+	if err != nil {
+		return a.wrap(op, err)
+	}
+	var rs requestScanner
+	reqs, err := newRowCursor(reqRows, func(scan func(...any) error, id *string) (r benchrun.Request, err error) {
+		return r, rs.scan(scan, &r, id)
+	})
+	if err != nil {
+		return a.wrap(op, err)
+	}
+	cache := newJSONCache()
+	for runs.Next() {
+		rec := &RunRecord{}
+		requestCount, err := scanRunRow(runs.Scan, rec, cache, &rec.ID)
+		if err != nil {
+			return a.wrap(op, err)
+		}
+		keep := wanted == nil || wanted[rec.ID]
+		run := rec.Run
+		if keep && run.HasRequests {
+			run.Requests = make([]benchrun.Request, 0, max(requestCount, 0))
+		}
+		err = errors.Join(
+			prov.each(rec.ID, func(e provenance.Entry) {
+				if keep {
+					rec.Provenance = append(rec.Provenance, e)
+				}
+			}),
+			stated.each(rec.ID, func(st benchrun.Stated) {
+				if keep {
+					run.Stated = append(run.Stated, st)
+				}
+			}),
+			reqs.each(rec.ID, func(r benchrun.Request) {
+				if keep && run.HasRequests {
+					run.Requests = append(run.Requests, r)
+				}
+			}))
+		if err != nil {
+			return a.wrap(op, err)
+		}
+		if !keep {
+			continue
+		}
+		if len(run.Requests) == 0 {
+			run.Requests = nil
+		}
+		finishScanned(rec, corrections[rec.ID])
 		if err := fn(rec); err != nil {
 			return err
 		}
 		if err := ctx.Err(); err != nil {
+			return err
+		}
+	}
+	return a.wrap(op, runs.Err())
+}
+
+// rowCursor is scan.go's cursor over rows (database/sql's or pgx's) whose
+// first column is the run id.
+type rowCursor[T any] struct {
+	rows   cursorRows
+	decode func(scan func(...any) error, id *string) (T, error)
+	ok     bool
+	runID  string // of the row ahead
+	value  T
+}
+
+type cursorRows interface {
+	Next() bool
+	Err() error
+	Scan(dest ...any) error
+}
+
+func newRowCursor[T any](rows cursorRows, decode func(scan func(...any) error, id *string) (T, error)) (*rowCursor[T], error) {
+	c := &rowCursor[T]{rows: rows, decode: decode}
+	return c, c.advance()
+}
+
+func (c *rowCursor[T]) advance() error {
+	if c.ok = c.rows.Next(); !c.ok {
+		return c.rows.Err()
+	}
+	var err error
+	c.value, err = c.decode(c.rows.Scan, &c.runID)
+	if err != nil {
+		return fmt.Errorf("row of run %s: %w", c.runID, err)
+	}
+	return nil
+}
+
+// each hands fn the rows of run id, passing over those of runs before it.
+func (c *rowCursor[T]) each(id string, fn func(T)) error {
+	for c.ok && c.runID < id {
+		if err := c.advance(); err != nil {
+			return err
+		}
+	}
+	for c.ok && c.runID == id {
+		fn(c.value)
+		if err := c.advance(); err != nil {
 			return err
 		}
 	}
