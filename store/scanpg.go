@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 
 	"github.com/benchledger/benchledger/benchrun"
@@ -95,99 +94,33 @@ func (a *Archive) scanRunsPostgres(ctx context.Context, wanted map[string]bool, 
 	if err != nil {
 		return a.wrap(op, err)
 	}
-	cache := newJSONCache()
-	for runs.Next() {
-		rec := &RunRecord{}
-		requestCount, err := scanRunRow(runs.Scan, rec, cache, &rec.ID)
-		if err != nil {
-			return a.wrap(op, err)
-		}
-		keep := wanted == nil || wanted[rec.ID]
-		run := rec.Run
-		if keep && run.HasRequests {
-			run.Requests = make([]benchrun.Request, 0, max(requestCount, 0))
-		}
-		err = errors.Join(
-			prov.each(rec.ID, func(e provenance.Entry) {
-				if keep {
-					rec.Provenance = append(rec.Provenance, e)
-				}
-			}),
-			stated.each(rec.ID, func(st benchrun.Stated) {
-				if keep {
-					run.Stated = append(run.Stated, st)
-				}
-			}),
-			reqs.each(rec.ID, func(r benchrun.Request) {
+	return mergeRuns(ctx, func(err error) error { return a.wrap(op, err) }, runs, prov, stated, corrections, wanted, fn,
+		func(rec *RunRecord, keep bool, requestCount int64) error {
+			run := rec.Run
+			if keep && run.HasRequests {
+				run.Requests = make([]benchrun.Request, 0, max(requestCount, 0))
+			}
+			err := reqs.each(rec.ID, func(r benchrun.Request) {
 				if keep && run.HasRequests {
 					run.Requests = append(run.Requests, r)
 				}
-			}))
+			})
+			if len(run.Requests) == 0 {
+				run.Requests = nil
+			}
+			return err
+		})
+}
+
+// newRowCursor is scan.go's cursor over database/sql rows whose first
+// column is the run id; decode scans a row with the id first.
+func newRowCursor[T any](rows *sql.Rows, decode func(scan func(...any) error, id *string) (T, error)) (*cursor[T], error) {
+	c := &cursor[T]{next: rows.Next, err: rows.Err, decode: func(runID *string) (T, error) {
+		v, err := decode(rows.Scan, runID)
 		if err != nil {
-			return a.wrap(op, err)
+			err = fmt.Errorf("row of run %s: %w", *runID, err)
 		}
-		if !keep {
-			continue
-		}
-		if len(run.Requests) == 0 {
-			run.Requests = nil
-		}
-		finishScanned(rec, corrections[rec.ID])
-		if err := fn(rec); err != nil {
-			return err
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-	}
-	return a.wrap(op, runs.Err())
-}
-
-// rowCursor is scan.go's cursor over rows (database/sql's or pgx's) whose
-// first column is the run id.
-type rowCursor[T any] struct {
-	rows   cursorRows
-	decode func(scan func(...any) error, id *string) (T, error)
-	ok     bool
-	runID  string // of the row ahead
-	value  T
-}
-
-type cursorRows interface {
-	Next() bool
-	Err() error
-	Scan(dest ...any) error
-}
-
-func newRowCursor[T any](rows cursorRows, decode func(scan func(...any) error, id *string) (T, error)) (*rowCursor[T], error) {
-	c := &rowCursor[T]{rows: rows, decode: decode}
+		return v, err
+	}}
 	return c, c.advance()
-}
-
-func (c *rowCursor[T]) advance() error {
-	if c.ok = c.rows.Next(); !c.ok {
-		return c.rows.Err()
-	}
-	var err error
-	c.value, err = c.decode(c.rows.Scan, &c.runID)
-	if err != nil {
-		return fmt.Errorf("row of run %s: %w", c.runID, err)
-	}
-	return nil
-}
-
-// each hands fn the rows of run id, passing over those of runs before it.
-func (c *rowCursor[T]) each(id string, fn func(T)) error {
-	for c.ok && c.runID < id {
-		if err := c.advance(); err != nil {
-			return err
-		}
-	}
-	for c.ok && c.runID == id {
-		fn(c.value)
-		if err := c.advance(); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -36,9 +36,9 @@ func chainClean(t *testing.T, db string) {
 	}
 }
 
-// rawConn opens an archive (file or postgres:// URL) with no help from the
+// openRawEngine opens an archive (file or postgres:// URL) with no help from the
 // store, as another client would.
-func rawConn(t *testing.T, db string) *sql.DB {
+func openRawEngine(t *testing.T, db string) *sql.DB {
 	t.Helper()
 	driver, dsn := "sqlite3", "file:"+db+"?mode=ro"
 	if store.IsPostgres(db) {
@@ -48,20 +48,20 @@ func rawConn(t *testing.T, db string) *sql.DB {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return conn
+}
+
+// rawConn is openRawEngine for the rest of the test.
+func rawConn(t *testing.T, db string) *sql.DB {
+	t.Helper()
+	conn := openRawEngine(t, db)
 	t.Cleanup(func() { conn.Close() })
 	return conn
 }
 
 func rowCounts(t *testing.T, db string) map[string]int {
 	t.Helper()
-	driver, dsn := "sqlite3", "file:"+db+"?mode=ro"
-	if store.IsPostgres(db) {
-		driver, dsn = "pgx", db
-	}
-	conn, err := sql.Open(driver, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn := openRawEngine(t, db)
 	defer conn.Close()
 	out := map[string]int{}
 	for _, table := range []string{"blobs", "blob_chunks", "runs", "requests", "provenance", "events", "chain"} {
