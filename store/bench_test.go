@@ -182,3 +182,39 @@ func sampleHeap(peak *uint64, base uint64) (stop func()) {
 	}()
 	return func() { close(done); wg.Wait() }
 }
+
+// BenchmarkScanRuns is the site's bulk read (ScanRuns) of an archive of
+// 2,000 runs of 50 requests each, on each engine: the PostgreSQL scan is to
+// stay within twice SQLite's time (docs/postgres.md).
+func BenchmarkScanRuns(b *testing.B) {
+	const runs, perRun = 2000, 50
+	for _, e := range engines {
+		b.Run(e.name, func(b *testing.B) {
+			a := openArchive(b, e.path(b), Options{})
+			tx := begin(b, a)
+			for i := range runs {
+				sha := writeBlob(b, tx, []byte("scan bench "+strconv.Itoa(i)), "f.json")
+				run := sampleRun(i)
+				for k := 3; k < perRun; k++ {
+					r := run.Requests[k%3]
+					r.Index = k
+					run.Requests = append(run.Requests, r)
+				}
+				if err := tx.PutRun(runRecord(sha, run, manifest("campaign", "c"))); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := tx.Commit(); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for b.Loop() {
+				n := 0
+				if err := a.ScanRuns(context.Background(), nil, func(*RunRecord) error { n++; return nil }); err != nil || n != runs {
+					b.Fatalf("scanned %d runs: %v", n, err)
+				}
+			}
+			b.ReportMetric(float64(runs)*float64(b.N)/b.Elapsed().Seconds(), "runs/s")
+		})
+	}
+}

@@ -147,10 +147,11 @@ func (tx *Tx) touchBefore(kind, ref string) {
 	}
 	tx.touch(kind, ref)
 	k, _ := chainKindOf(kind)
-	var text, last string
-	if err := tx.tx.QueryRow(k.query(k.one), ref).Scan(new(string), &text); err != nil {
+	recs, err := tx.a.chainRecords(context.Background(), tx.tx, k, ref)
+	if err != nil || len(recs) == 0 {
 		return // not there yet (or unreadable: Commit's read reports it)
 	}
+	text, last := recs[0].text, ""
 	if err := tx.tx.QueryRow(`SELECT record FROM chain WHERE kind = ? AND ref = ? ORDER BY seq DESC LIMIT 1`, kind, ref).Scan(&last); err != nil {
 		return // never linked: an archive whose chain starts with this write
 	}
@@ -176,15 +177,14 @@ func (tx *Tx) extendChain() error {
 		if !ok {
 			return fmt.Errorf("archive %s: extend the chain: unknown kind %q", tx.a.path, t.kind)
 		}
-		var ref, text string
-		err := tx.tx.QueryRow(k.query(k.one), t.ref).Scan(&ref, &text)
-		if err == sql.ErrNoRows {
-			continue // written and removed in one transaction: nothing to vouch for
-		}
+		recs, err := tx.a.chainRecords(context.Background(), tx.tx, k, t.ref)
 		if err != nil {
 			return tx.wrap("extend the chain: read "+t.kind+" "+t.ref, err)
 		}
-		rec := recordHash(text)
+		if len(recs) == 0 {
+			continue // written and removed in one transaction: nothing to vouch for
+		}
+		ref, rec := recs[0].ref, recordHash(recs[0].text)
 		var last string
 		err = tx.tx.QueryRow(`SELECT record FROM chain WHERE kind = ? AND ref = ? ORDER BY seq DESC LIMIT 1`, t.kind, ref).Scan(&last)
 		if err != nil && err != sql.ErrNoRows {
@@ -226,20 +226,14 @@ func (a *Archive) startChain(ctx context.Context) (int, error) {
 	}
 	defer tx.Rollback()
 	for _, k := range chainKinds {
-		rows, err := tx.tx.Query(k.query("") + " ORDER BY 1")
+		recs, err := a.chainRecords(ctx, tx.tx, k, "")
 		if err != nil {
 			return 0, tx.wrap("start the chain", err)
 		}
 		var refs []string
-		for rows.Next() {
-			var ref, text string
-			if err := rows.Scan(&ref, &text); err != nil {
-				rows.Close()
-				return 0, tx.wrap("start the chain", err)
-			}
-			refs = append(refs, ref)
+		for _, r := range recs {
+			refs = append(refs, r.ref)
 		}
-		rows.Close()
 		if k.kind == "event" {
 			sort.Slice(refs, func(i, j int) bool {
 				return len(refs[i]) < len(refs[j]) || len(refs[i]) == len(refs[j]) && refs[i] < refs[j]
@@ -330,16 +324,12 @@ func (a *Archive) VerifyChain(ctx context.Context) (ChainReport, error) {
 	// 2. Every thing against its latest link.
 	seen := map[chainRef]bool{}
 	for _, k := range chainKinds {
-		rows, err := a.r.QueryContext(ctx, k.query("")+" ORDER BY 1")
+		recs, err := a.chainRecords(ctx, a.r, k, "")
 		if err != nil {
 			return rep, a.wrap("verify the chain: read "+k.kind, err)
 		}
-		for rows.Next() {
-			var ref, text string
-			if err := rows.Scan(&ref, &text); err != nil {
-				rows.Close()
-				return rep, a.wrap("verify the chain", err)
-			}
+		for _, r := range recs {
+			ref, text := r.ref, r.text
 			rep.Things++
 			key := chainRef{k.kind, ref}
 			seen[key] = true
@@ -350,10 +340,6 @@ func (a *Archive) VerifyChain(ctx context.Context) (ChainReport, error) {
 			case ok && last != recordHash(text):
 				add(ChainProblem{Check: CheckChainChanged, Kind: k.kind, Ref: ref, Message: fmt.Sprintf("%s %s is not what the chain recorded: it was changed by another program", k.kind, ref)})
 			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return rep, a.wrap("verify the chain", err)
 		}
 	}
 	var gone []chainRef
@@ -399,7 +385,10 @@ var triggerRE = regexp.MustCompile(`(?is)CREATE TRIGGER\s+(\w+)\b.*?\bEND;`)
 
 // schemaTriggers are the triggers the migrations create, by name, with
 // their SQL as sqlite_master keeps it (without the final ";").
-func schemaTriggers() (map[string]string, error) {
+func (a *Archive) schemaTriggers() (map[string]string, error) {
+	if a.d == postgresDialect {
+		return postgresTriggers()
+	}
 	ms, err := loadMigrations()
 	if err != nil {
 		return nil, err
@@ -421,11 +410,11 @@ type rowsQueryer interface {
 }
 
 func (a *Archive) checkTriggers(q rowsQueryer) ([]ChainProblem, error) {
-	want, err := schemaTriggers()
+	want, err := a.schemaTriggers()
 	if err != nil {
 		return nil, err
 	}
-	have, err := archiveTriggers(q)
+	have, err := a.archiveTriggers(q)
 	if err != nil {
 		return nil, a.wrap("read triggers", err)
 	}
@@ -442,7 +431,10 @@ func (a *Archive) checkTriggers(q rowsQueryer) ([]ChainProblem, error) {
 	return probs, nil
 }
 
-func archiveTriggers(q rowsQueryer) (map[string]string, error) {
+func (a *Archive) archiveTriggers(q rowsQueryer) (map[string]string, error) {
+	if a.d == postgresDialect {
+		return postgresArchiveTriggers(q)
+	}
 	rows, err := q.Query(`SELECT name, sql FROM sqlite_master WHERE type = 'trigger'`)
 	if err != nil {
 		return nil, err
@@ -471,11 +463,11 @@ func sortedNames(m map[string]string) []string {
 // repairTriggers re-creates the schema's triggers that are missing or
 // altered, and says which.
 func (a *Archive) repairTriggers() ([]string, error) {
-	want, err := schemaTriggers()
+	want, err := a.schemaTriggers()
 	if err != nil {
 		return nil, err
 	}
-	have, err := archiveTriggers(a.w)
+	have, err := a.archiveTriggers(a.w)
 	if err != nil {
 		return nil, a.wrap("read triggers", err)
 	}
@@ -486,7 +478,10 @@ func (a *Archive) repairTriggers() ([]string, error) {
 			continue
 		}
 		stmt := want[name] + ";"
-		if ok {
+		switch {
+		case a.d == postgresDialect:
+			stmt = postgresRecreate(name, want[name])
+		case ok:
 			stmt = "DROP TRIGGER " + name + ";\n" + stmt
 		}
 		if _, err := a.w.Exec(stmt); err != nil {

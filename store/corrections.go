@@ -57,13 +57,10 @@ func (tx *Tx) RecordCorrection(cs []Correction, publishable bool, missing []stri
 		if at.IsZero() {
 			at = time.Now()
 		}
-		res, err := tx.tx.Exec(`INSERT INTO corrections (run_id, field, old_value, new_value, reason, actor, tool_version, at)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, runID, c.Field, nullText(c.Old, c.HadOld), nullText(c.New, !c.Unset),
-			c.Reason, c.Actor, c.ToolVersion, formatTime(at))
-		if err != nil {
-			return tx.wrap(op, err)
-		}
-		id, err := res.LastInsertId()
+		var id int64
+		err := tx.tx.QueryRow(`INSERT INTO corrections (run_id, field, old_value, new_value, reason, actor, tool_version, at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, runID, c.Field, nullText(c.Old, c.HadOld), nullText(c.New, !c.Unset),
+			c.Reason, c.Actor, c.ToolVersion, formatTime(at)).Scan(&id)
 		if err != nil {
 			return tx.wrap(op, err)
 		}

@@ -12,12 +12,50 @@ import (
 	"time"
 
 	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/internal/pgtest"
 	"github.com/benchledger/benchledger/provenance"
 )
+
+func TestMain(m *testing.M) { pgtest.Main(m) }
 
 func tempArchivePath(t testing.TB) string {
 	t.Helper()
 	return filepath.Join(t.TempDir(), "archive.db")
+}
+
+// engine is one database an archive can live on; the store's tests that
+// hold for both run once per engine (forEachEngine).
+type engine struct {
+	name string
+	// path names a new, empty archive: a file that does not exist yet, or
+	// an empty PostgreSQL database.
+	path func(testing.TB) string
+	// raw opens the archive with no help from the store, as another
+	// program would (on PostgreSQL with ? placeholders rewritten, so that
+	// one statement serves both).
+	raw func(testing.TB, string) *sql.DB
+}
+
+var engines = []engine{
+	{name: "sqlite", path: tempArchivePath, raw: rawDB},
+	{name: "postgres", path: pgtest.NewDatabase, raw: rawPostgres},
+}
+
+func forEachEngine(t *testing.T, test func(t *testing.T, e engine)) {
+	t.Helper()
+	for _, e := range engines {
+		t.Run(e.name, func(t *testing.T) { test(t, e) })
+	}
+}
+
+func rawPostgres(t testing.TB, url string) *sql.DB {
+	t.Helper()
+	db, err := openPostgresDB(url, false, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
 }
 
 func openArchive(t testing.TB, path string, opt Options) *Archive {

@@ -102,14 +102,14 @@ func (tx *Tx) RekeyRun(old, new, reason string) (bool, error) {
 	if err := tx.check(op); err != nil {
 		return false, err
 	}
-	ok, err := rekey(tx.tx, old, new, reason)
+	ok, err := rekey(tx.a.d, tx.tx, old, new, reason)
 	if err != nil {
 		return false, tx.wrap(op, err)
 	}
 	return ok, nil
 }
 
-func rekey(tx *sql.Tx, old, new, reason string) (bool, error) {
+func rekey(d *dialect, tx *sql.Tx, old, new, reason string) (bool, error) {
 	if old == new {
 		return false, nil
 	}
@@ -117,13 +117,13 @@ func rekey(tx *sql.Tx, old, new, reason string) (bool, error) {
 	if err := tx.QueryRow(`SELECT (SELECT count(*) FROM runs WHERE id = ?2)
 		+ (SELECT count(*) FROM run_aliases WHERE alias = ?2)
 		+ (SELECT count(*) FROM corrections WHERE run_id = ?1)
-		+ (SELECT count(*) FROM publications WHERE instr(snapshot, ?1) > 0)`, old, new).Scan(&n); err != nil {
+		+ (SELECT count(*) FROM publications WHERE `+d.strpos+`(snapshot, ?1) > 0)`, old, new).Scan(&n); err != nil {
 		return false, err
 	}
 	if n > 0 {
 		return false, nil
 	}
-	if _, err := tx.Exec("PRAGMA defer_foreign_keys = ON"); err != nil {
+	if _, err := tx.Exec(d.deferForeignKeys); err != nil {
 		return false, err
 	}
 	for _, q := range []string{
@@ -203,7 +203,7 @@ func rekeyContentIDs(tx *sql.Tx, archivePath string) error {
 		if err != nil {
 			return err
 		}
-		if _, err := rekey(tx, id, benchrun.ContentID(rec.Run), "schema 0006: ids derived from the run's content"); err != nil {
+		if _, err := rekey(sqliteDialect, tx, id, benchrun.ContentID(rec.Run), "schema 0006: ids derived from the run's content"); err != nil {
 			return fmt.Errorf("rename run %s: %w", id, err)
 		}
 	}

@@ -16,7 +16,7 @@ import (
 // brings an archive from version NNNN-1 to NNNN. Scripts are never edited
 // once released; a change is a new script.
 //
-//go:embed migrations/*.sql
+//go:embed migrations/*.sql migrations/postgres/*.sql
 var migrationFS embed.FS
 
 // goSteps are upgrades SQL cannot express, run after a version's script in
@@ -32,35 +32,67 @@ type migration struct {
 }
 
 var loadMigrations = sync.OnceValues(func() ([]migration, error) {
-	ents, err := migrationFS.ReadDir("migrations")
+	ms, err := readMigrations("migrations")
+	if err == nil && ms[0].version != 1 {
+		err = fmt.Errorf("store: migrations must start at 0001, not %s", ms[0].name)
+	}
+	return ms, err
+})
+
+// loadPostgresMigrations are the PostgreSQL scripts: the first (the
+// baseline) creates the schema at its version at once, and every version
+// after it has a script in both folders, so the engines never differ in
+// schema version.
+var loadPostgresMigrations = sync.OnceValues(func() ([]migration, error) {
+	ms, err := readMigrations("migrations/postgres")
+	if err != nil {
+		return nil, err
+	}
+	latest, err := latestVersion()
+	if err != nil {
+		return nil, err
+	}
+	if last := ms[len(ms)-1].version; last != latest {
+		return nil, fmt.Errorf("store: the PostgreSQL migrations end at version %d, the SQLite ones at %d: each version needs a script in migrations/postgres too", last, latest)
+	}
+	return ms, nil
+})
+
+// readMigrations reads the NNNN_name.sql scripts of dir, which must be
+// numbered consecutively.
+func readMigrations(dir string) ([]migration, error) {
+	ents, err := migrationFS.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
 	var ms []migration
 	for _, e := range ents {
 		name := e.Name()
+		if e.IsDir() {
+			continue
+		}
 		num, _, ok := strings.Cut(name, "_")
 		v, err := strconv.Atoi(num)
 		if !ok || err != nil || len(num) != 4 || !strings.HasSuffix(name, ".sql") {
 			return nil, fmt.Errorf("store: migration file %q is not named NNNN_name.sql", name)
 		}
-		b, err := migrationFS.ReadFile(path.Join("migrations", name))
+		b, err := migrationFS.ReadFile(path.Join(dir, name))
 		if err != nil {
 			return nil, err
 		}
 		ms = append(ms, migration{version: v, name: name, sql: string(b)})
 	}
+	if len(ms) == 0 {
+		return nil, fmt.Errorf("store: no migrations embedded in %s", dir)
+	}
 	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
 	for i, m := range ms {
-		if m.version != i+1 {
-			return nil, fmt.Errorf("store: migrations must be numbered 1, 2, 3, ... without gaps; found %s at position %d", m.name, i+1)
+		if m.version != ms[0].version+i {
+			return nil, fmt.Errorf("store: migrations in %s must be numbered without gaps; found %s at position %d", dir, m.name, i+1)
 		}
 	}
-	if len(ms) == 0 {
-		return nil, fmt.Errorf("store: no migrations embedded")
-	}
 	return ms, nil
-})
+}
 
 // latestVersion is the schema version this binary writes.
 func latestVersion() (int, error) {
@@ -68,7 +100,7 @@ func latestVersion() (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return len(ms), nil
+	return ms[len(ms)-1].version, nil
 }
 
 // migrate applies the migrations after the archive's current version up to

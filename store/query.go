@@ -33,17 +33,17 @@ func scanSummary(rows *sql.Rows) (RunSummary, error) {
 
 // ListRuns returns the runs the filter selects, sorted by date, then id.
 func (a *Archive) ListRuns(f Filter) ([]RunSummary, error) {
-	q := "SELECT " + summaryColumnsSQL + " FROM runs WHERE 1"
+	q := "SELECT " + summaryColumnsSQL + " FROM runs WHERE 1 = 1"
 	var args []any
 	if f.Since != "" || f.Until != "" {
 		q += " AND run_date <> ''"
 	}
 	if f.Since != "" {
-		q += " AND substr(run_date, 1, length(?1)) >= ?1"
+		q += " AND substr(run_date, 1, length(CAST(?1 AS TEXT))) >= CAST(?1 AS TEXT)"
 		args = append(args, f.Since)
 	}
 	if f.Until != "" {
-		q += fmt.Sprintf(" AND substr(run_date, 1, length(?%d)) <= ?%[1]d", len(args)+1)
+		q += fmt.Sprintf(" AND substr(run_date, 1, length(CAST(?%d AS TEXT))) <= CAST(?%[1]d AS TEXT)", len(args)+1)
 		args = append(args, f.Until)
 	}
 	q += " ORDER BY run_date, id"

@@ -18,6 +18,9 @@ import (
 // (sqlitebulk), which is what makes a pass over thousands of runs (the
 // site) quick. fn may keep the record.
 func (a *Archive) ScanRuns(ctx context.Context, wanted map[string]bool, fn func(*RunRecord) error) error {
+	if a.d == postgresDialect {
+		return a.scanRunsPostgres(ctx, wanted, fn)
+	}
 	const op = "scan runs"
 	uri, err := fileURI(a.path, "mode=ro")
 	if err != nil {
@@ -59,21 +62,37 @@ func (a *Archive) ScanRuns(ctx context.Context, wanted map[string]bool, fn func(
 		return a.wrap(op, err)
 	}
 
-	// Corrections are few: read them whole and lay each run's over it.
-	allCorrections, err := readCorrections(a.r, a.path, "")
+	corrections, err := correctionsByRun(a)
 	if err != nil {
 		return err
 	}
-	corrections := map[string][]Correction{}
-	for _, c := range allCorrections {
-		corrections[c.RunID] = append(corrections[c.RunID], c)
-	}
+	return mergeRuns(ctx, func(err error) error { return a.wrap(op, err) }, runs, prov, stated, corrections, wanted, fn,
+		func(rec *RunRecord, keep bool, requestCount int64) (err error) {
+			if keep && rec.Run.HasRequests {
+				rec.Run.Requests, err = bulkRequests(reqs, rec.ID, requestCount)
+			}
+			return err
+		})
+}
+
+// mergeRuns is ScanRuns' merge on either engine: for each row of runs (id,
+// runColumnsSQL) it takes the run's provenance and stated figures from
+// their cursors, its requests through requests (which must consume the
+// run's requests when keep is false too, where they come from a cursor),
+// and hands the wanted runs to fn. Its own errors go through wrap, fn's
+// are returned as they are.
+func mergeRuns(ctx context.Context, wrap func(error) error, runs interface {
+	Next() bool
+	Err() error
+	Scan(...any) error
+}, prov *cursor[provenance.Entry], stated *cursor[benchrun.Stated], corrections map[string][]Correction,
+	wanted map[string]bool, fn func(*RunRecord) error, requests func(rec *RunRecord, keep bool, requestCount int64) error) error {
 	cache := newJSONCache()
 	for runs.Next() {
 		rec := &RunRecord{}
 		requestCount, err := scanRunRow(runs.Scan, rec, cache, &rec.ID)
 		if err != nil {
-			return a.wrap(op, err)
+			return wrap(err)
 		}
 		keep := wanted == nil || wanted[rec.ID]
 		run := rec.Run
@@ -88,31 +107,16 @@ func (a *Archive) ScanRuns(ctx context.Context, wanted map[string]bool, fn func(
 					run.Stated = append(run.Stated, st)
 				}
 			}))
+		if err == nil {
+			err = requests(rec, keep, requestCount)
+		}
 		if err != nil {
-			return a.wrap(op, err)
+			return wrap(fmt.Errorf("run %s: %w", rec.ID, err))
 		}
 		if !keep {
 			continue
 		}
-		if cs := corrections[rec.ID]; len(cs) > 0 {
-			rec.Provenance = append(rec.Provenance, correctionEntries(cs)...)
-			sortProvenance(rec.Provenance)
-		}
-		if run.HasRequests {
-			if run.Requests, err = bulkRequests(reqs, rec.ID, requestCount); err != nil {
-				return a.wrap(op, fmt.Errorf("requests of run %s: %w", rec.ID, err))
-			}
-		}
-		// Provenance in readProvenance's order: field, then file,
-		// manifest, cli.
-		sort.SliceStable(rec.Provenance, func(i, j int) bool {
-			x, y := rec.Provenance[i], rec.Provenance[j]
-			if x.Field != y.Field {
-				return x.Field < y.Field
-			}
-			return sourceRank[x.Source] < sourceRank[y.Source]
-		})
-		factsFromProvenance(rec)
+		finishScanned(rec, corrections[rec.ID])
 		if err := fn(rec); err != nil {
 			return err
 		}
@@ -120,7 +124,39 @@ func (a *Archive) ScanRuns(ctx context.Context, wanted map[string]bool, fn func(
 			return err
 		}
 	}
-	return a.wrap(op, runs.Err())
+	return wrap(runs.Err())
+}
+
+// correctionsByRun reads every correction, by run: they are few, so a
+// scan reads them whole and lays each run's over it.
+func correctionsByRun(a *Archive) (map[string][]Correction, error) {
+	all, err := readCorrections(a.r, a.path, "")
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]Correction{}
+	for _, c := range all {
+		out[c.RunID] = append(out[c.RunID], c)
+	}
+	return out, nil
+}
+
+// finishScanned lays a scanned run's corrections over its provenance and
+// puts it in readProvenance's order (field, then file, manifest, cli), as
+// Run gives it.
+func finishScanned(rec *RunRecord, cs []Correction) {
+	if len(cs) > 0 {
+		rec.Provenance = append(rec.Provenance, correctionEntries(cs)...)
+		sortProvenance(rec.Provenance)
+	}
+	sort.SliceStable(rec.Provenance, func(i, j int) bool {
+		x, y := rec.Provenance[i], rec.Provenance[j]
+		if x.Field != y.Field {
+			return x.Field < y.Field
+		}
+		return sourceRank[x.Source] < sourceRank[y.Source]
+	})
+	factsFromProvenance(rec)
 }
 
 // bulkRequests reads one run's requestColumnsSQL rows with the conventions
@@ -174,10 +210,14 @@ func bulkText(rows *sqlitebulk.Rows, col int) string {
 }
 
 // cursor walks a query ordered by run id (its first column), one run's rows
-// at a time, for ScanRuns' merge: each row is decoded once, ahead.
+// at a time, for ScanRuns' merge: each row is decoded once, ahead. It is
+// the same over sqlitebulk's rows and database/sql's (scanpg.go).
 type cursor[T any] struct {
-	rows   *sqlitebulk.Rows
-	decode func(*sqlitebulk.Rows) (T, error)
+	next func() bool
+	err  func() error
+	// decode decodes the row and sets *runID to its run id (when it
+	// changed: a run's rows share its id).
+	decode func(runID *string) (T, error)
 	ok     bool
 	runID  string // of the row ahead
 	value  T
@@ -188,20 +228,22 @@ func newCursor[T any](conn *sqlitebulk.Conn, query string, decode func(*sqlitebu
 	if err != nil {
 		return nil, err
 	}
-	c := &cursor[T]{rows: rows, decode: decode}
+	c := &cursor[T]{next: rows.Next, err: rows.Err, decode: func(runID *string) (T, error) {
+		// A string is made only when the id changes.
+		if id := rows.Bytes(0); string(id) != *runID {
+			*runID = string(id)
+		}
+		return decode(rows)
+	}}
 	return c, c.advance()
 }
 
 func (c *cursor[T]) advance() error {
-	if c.ok = c.rows.Next(); !c.ok {
-		return c.rows.Err()
-	}
-	// A run's rows share its id: a string is made when it changes.
-	if id := c.rows.Bytes(0); string(id) != c.runID {
-		c.runID = string(id)
+	if c.ok = c.next(); !c.ok {
+		return c.err()
 	}
 	var err error
-	c.value, err = c.decode(c.rows)
+	c.value, err = c.decode(&c.runID)
 	return err
 }
 

@@ -12,8 +12,10 @@ import (
 // pages of runs whose stamp moved. The time tells apart two archives whose
 // event ids happen to match.
 func (a *Archive) RunStamps() (map[string]string, error) {
-	// SQLite takes the bare column "at" from the row holding MAX(id).
-	rows, err := a.r.Query(`SELECT run_id, MAX(id), at FROM events WHERE run_id IS NOT NULL AND run_id != '' GROUP BY run_id`)
+	// A join rather than SQLite's bare column beside MAX(id), which
+	// PostgreSQL does not have.
+	rows, err := a.r.Query(`SELECT e.run_id, e.id, e.at FROM events e JOIN
+		(SELECT MAX(id) AS id FROM events WHERE run_id IS NOT NULL AND run_id <> '' GROUP BY run_id) m ON e.id = m.id`)
 	if err != nil {
 		return nil, a.wrap("read run stamps", err)
 	}

@@ -67,13 +67,20 @@ var (
 type Options struct {
 	// ReadOnly opens for reading only; the file must exist then.
 	ReadOnly bool
+	// Existing opens for writing an archive that exists already: a
+	// missing file, or a PostgreSQL database without an archive, is
+	// fs.ErrNotExist instead of a new archive.
+	Existing bool
 }
 
 // Archive is an open archive file. Reads may run concurrently; at most one
 // Tx per Archive is open at a time (a second Begin waits for the first).
 type Archive struct {
-	path     string
+	path     string // the file, or the PostgreSQL URL without its password
+	url      string // the PostgreSQL URL as given; "" for a file
+	d        *dialect
 	readOnly bool
+	existing bool // Options.Existing
 	version  int
 
 	w *sql.DB // the single writer connection; nil when read-only
@@ -116,18 +123,29 @@ func Open(path string, opt Options) (*Archive, error) {
 	if path == "" {
 		return nil, errors.New("store: open archive: empty path")
 	}
-	a := &Archive{path: path, readOnly: opt.ReadOnly, chunkSize: DefaultChunkSize}
-	if err := a.open(); err != nil {
+	a := &Archive{path: path, readOnly: opt.ReadOnly, existing: opt.Existing, chunkSize: DefaultChunkSize, d: sqliteDialect}
+	open := a.open
+	if IsPostgres(path) {
+		a.url, a.path, a.d = path, redactURL(path), postgresDialect
+		open = a.openPostgres
+	}
+	if err := open(); err != nil {
 		a.closeDBs()
 		return nil, err
 	}
 	return a, nil
 }
 
-// Path returns the path the archive was opened with.
+// Path returns the path the archive was opened with (a PostgreSQL URL
+// without its password).
 func (a *Archive) Path() string { return a.path }
 
-// SchemaVersion returns the archive's schema version (PRAGMA user_version).
+// Engine names the database engine the archive lives on: "sqlite" or
+// "postgres".
+func (a *Archive) Engine() string { return a.d.name }
+
+// SchemaVersion returns the archive's schema version (PRAGMA user_version,
+// or benchledger_archive.schema_version on PostgreSQL).
 func (a *Archive) SchemaVersion() int { return a.version }
 
 // ReadOnly reports whether the archive was opened for reading only.
@@ -172,7 +190,7 @@ func (a *Archive) open() error {
 	st, err := os.Stat(a.path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		if a.readOnly {
+		if a.readOnly || a.existing {
 			return fmt.Errorf("archive %s does not exist: %w", a.path, fs.ErrNotExist)
 		}
 		if err := create(a.path, latest); err != nil {
@@ -227,6 +245,12 @@ func (a *Archive) open() error {
 	if a.r, err = openReader(a.path); err != nil {
 		return a.wrap("open", err)
 	}
+	return a.afterOpenForWriting()
+}
+
+// afterOpenForWriting is what opening for writing does on either engine
+// once the schema is current.
+func (a *Archive) afterOpenForWriting() error {
 	// What a write restores: the append-only triggers another program
 	// dropped or altered, and a chain an older archive never started.
 	fixed, err := a.repairTriggers()
@@ -461,6 +485,10 @@ func (a *Archive) wrap(op string, err error) error {
 func wrapErr(path, op string, err error) error {
 	if err == nil {
 		return nil
+	}
+	switch pgErrorCode(err) {
+	case "25006", "42501": // read_only_sql_transaction, insufficient_privilege
+		return fmt.Errorf("archive %s: %s: %w: %w", path, op, ErrReadOnly, err)
 	}
 	var se sqlite3.Error
 	if errors.As(err, &se) {

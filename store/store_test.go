@@ -15,51 +15,53 @@ import (
 )
 
 func TestCreateAndReopen(t *testing.T) {
-	path := tempArchivePath(t)
-	a, err := Open(path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	latest, _ := latestVersion()
-	if a.SchemaVersion() != latest || latest < 2 {
-		t.Errorf("SchemaVersion = %d, want %d (at least 2)", a.SchemaVersion(), latest)
-	}
-	if a.Path() != path {
-		t.Errorf("Path = %q, want %q", a.Path(), path)
-	}
-	tx := begin(t, a)
-	sha := writeBlob(t, tx, []byte(`{"x": 1}`), "x.json")
-	if err := tx.PutRun(runRecord(sha, sampleRun(0))); err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	if err := a.Close(); err != nil {
-		t.Fatal(err)
-	}
-	// Closed cleanly, the archive is one file: the WAL was checkpointed.
-	for _, side := range []string{"-wal", "-shm"} {
-		if _, err := os.Stat(path + side); !errors.Is(err, fs.ErrNotExist) {
-			t.Errorf("%s%s left behind after Close (stat: %v)", path, side, err)
+	forEachEngine(t, func(t *testing.T, e engine) {
+		path := e.path(t)
+		a, err := Open(path, Options{})
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	leftovers, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*creating*"))
-	if len(leftovers) != 0 {
-		t.Errorf("temporary files left: %v", leftovers)
-	}
+		latest, _ := latestVersion()
+		if a.SchemaVersion() != latest || latest < 2 {
+			t.Errorf("SchemaVersion = %d, want %d (at least 2)", a.SchemaVersion(), latest)
+		}
+		if a.Path() != path {
+			t.Errorf("Path = %q, want %q", a.Path(), path)
+		}
+		tx := begin(t, a)
+		sha := writeBlob(t, tx, []byte(`{"x": 1}`), "x.json")
+		if err := tx.PutRun(runRecord(sha, sampleRun(0))); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		if err := a.Close(); err != nil {
+			t.Fatal(err)
+		}
+		// Closed cleanly, the archive is one file: the WAL was checkpointed.
+		for _, side := range []string{"-wal", "-shm"} {
+			if _, err := os.Stat(path + side); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("%s%s left behind after Close (stat: %v)", path, side, err)
+			}
+		}
+		leftovers, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*creating*"))
+		if len(leftovers) != 0 {
+			t.Errorf("temporary files left: %v", leftovers)
+		}
 
-	for _, opt := range []Options{{}, {ReadOnly: true}} {
-		a := openArchive(t, path, opt)
-		runs, err := a.ListRuns(Filter{})
-		if err != nil || len(runs) != 1 {
-			t.Fatalf("%+v: ListRuns = %v, %v; want 1 run", opt, runs, err)
+		for _, opt := range []Options{{}, {ReadOnly: true}} {
+			a := openArchive(t, path, opt)
+			runs, err := a.ListRuns(Filter{})
+			if err != nil || len(runs) != 1 {
+				t.Fatalf("%+v: ListRuns = %v, %v; want 1 run", opt, runs, err)
+			}
+			if a.SchemaVersion() != latest {
+				t.Errorf("%+v: SchemaVersion = %d, want %d", opt, a.SchemaVersion(), latest)
+			}
+			a.Close()
 		}
-		if a.SchemaVersion() != latest {
-			t.Errorf("%+v: SchemaVersion = %d, want %d", opt, a.SchemaVersion(), latest)
-		}
-		a.Close()
-	}
+	})
 }
 
 func TestSchemaSettings(t *testing.T) {
@@ -198,38 +200,43 @@ func TestOpenRefusesNewerSchema(t *testing.T) {
 }
 
 func TestReadOnly(t *testing.T) {
-	path := tempArchivePath(t)
-	a := openArchive(t, path, Options{})
-	tx := begin(t, a)
-	sha := writeBlob(t, tx, []byte("raw"), "raw.json")
-	if err := tx.PutRun(runRecord(sha, sampleRun(0))); err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	a.Close()
-	if err := os.Chmod(path, 0o444); err != nil {
-		t.Fatal(err)
-	}
+	forEachEngine(t, func(t *testing.T, e engine) {
+		if e.name != "sqlite" {
+			t.Skip("file modes are SQLite's; TestPostgresReadOnly is PostgreSQL's read-only")
+		}
+		path := e.path(t)
+		a := openArchive(t, path, Options{})
+		tx := begin(t, a)
+		sha := writeBlob(t, tx, []byte("raw"), "raw.json")
+		if err := tx.PutRun(runRecord(sha, sampleRun(0))); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		a.Close()
+		if err := os.Chmod(path, 0o444); err != nil {
+			t.Fatal(err)
+		}
 
-	if _, err := Open(path, Options{}); !errors.Is(err, ErrReadOnly) || !strings.Contains(err.Error(), path) {
-		t.Fatalf("Open for writing a 0444 file = %v, want ErrReadOnly naming the path", err)
-	}
-	ro := openArchive(t, path, Options{ReadOnly: true})
-	runs, err := ro.ListRuns(Filter{})
-	if err != nil || len(runs) != 1 {
-		t.Fatalf("read-only ListRuns = %v, %v", runs, err)
-	}
-	if _, err := ro.Run(runs[0].ID); err != nil {
-		t.Fatalf("read-only Run: %v", err)
-	}
-	if ok, err := ro.HasBlob(sha); !ok || err != nil {
-		t.Fatalf("read-only HasBlob = %v, %v", ok, err)
-	}
-	if _, err := ro.Begin(context.Background(), nil); !errors.Is(err, ErrReadOnly) {
-		t.Fatalf("Begin on a read-only archive = %v, want ErrReadOnly", err)
-	}
+		if _, err := Open(path, Options{}); !errors.Is(err, ErrReadOnly) || !strings.Contains(err.Error(), path) {
+			t.Fatalf("Open for writing a 0444 file = %v, want ErrReadOnly naming the path", err)
+		}
+		ro := openArchive(t, path, Options{ReadOnly: true})
+		runs, err := ro.ListRuns(Filter{})
+		if err != nil || len(runs) != 1 {
+			t.Fatalf("read-only ListRuns = %v, %v", runs, err)
+		}
+		if _, err := ro.Run(runs[0].ID); err != nil {
+			t.Fatalf("read-only Run: %v", err)
+		}
+		if ok, err := ro.HasBlob(sha); !ok || err != nil {
+			t.Fatalf("read-only HasBlob = %v, %v", ok, err)
+		}
+		if _, err := ro.Begin(context.Background(), nil); !errors.Is(err, ErrReadOnly) {
+			t.Fatalf("Begin on a read-only archive = %v, want ErrReadOnly", err)
+		}
+	})
 }
 
 func TestReadOnlyMissingFile(t *testing.T) {
@@ -277,112 +284,118 @@ func TestSQLiteReadOnlyErrorMapped(t *testing.T) {
 }
 
 func TestBeginWaitsForOtherWriter(t *testing.T) {
-	path := tempArchivePath(t)
-	first := openArchive(t, path, Options{})
-	second := openArchive(t, path, Options{})
+	forEachEngine(t, func(t *testing.T, e engine) {
+		path := e.path(t)
+		first := openArchive(t, path, Options{})
+		second := openArchive(t, path, Options{})
 
-	tx1 := begin(t, first)
-	if err := tx1.AppendEvent(Event{Action: "first"}); err != nil {
-		t.Fatal(err)
-	}
+		tx1 := begin(t, first)
+		if err := tx1.AppendEvent(Event{Action: "first"}); err != nil {
+			t.Fatal(err)
+		}
 
-	waiting := make(chan struct{})
-	var waits atomic.Int32
-	var firstCommitted atomic.Bool
-	result := make(chan error, 1)
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		tx2, err := second.Begin(ctx, func() {
-			if waits.Add(1) == 1 {
-				close(waiting)
+		waiting := make(chan struct{})
+		var waits atomic.Int32
+		var firstCommitted atomic.Bool
+		result := make(chan error, 1)
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			tx2, err := second.Begin(ctx, func() {
+				if waits.Add(1) == 1 {
+					close(waiting)
+				}
+			})
+			if err != nil {
+				result <- err
+				return
 			}
-		})
-		if err != nil {
-			result <- err
-			return
-		}
-		if !firstCommitted.Load() {
-			tx2.Rollback()
-			result <- errors.New("second Begin got the lock while the first transaction was open")
-			return
-		}
-		if err := tx2.AppendEvent(Event{Action: "second"}); err != nil {
-			result <- err
-			return
-		}
-		result <- tx2.Commit()
-	}()
+			if !firstCommitted.Load() {
+				tx2.Rollback()
+				result <- errors.New("second Begin got the lock while the first transaction was open")
+				return
+			}
+			if err := tx2.AppendEvent(Event{Action: "second"}); err != nil {
+				result <- err
+				return
+			}
+			result <- tx2.Commit()
+		}()
 
-	select {
-	case <-waiting:
-	case err := <-result:
-		t.Fatalf("second Begin returned without waiting: %v", err)
-	case <-time.After(10 * time.Second):
-		t.Fatal("onWait not called within 10 s")
-	}
-	// Hold the lock across several of Begin's retries.
-	time.Sleep(3 * writerBusyTimeout)
-	firstCommitted.Store(true)
-	if err := tx1.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-result; err != nil {
-		t.Fatalf("second transaction: %v", err)
-	}
-	if n := waits.Load(); n != 1 {
-		t.Errorf("onWait called %d times, want once", n)
-	}
-	evs, err := first.Events("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(evs) != 2 || evs[0].Action != "first" || evs[1].Action != "second" {
-		t.Errorf("events = %+v, want first then second", evs)
-	}
+		select {
+		case <-waiting:
+		case err := <-result:
+			t.Fatalf("second Begin returned without waiting: %v", err)
+		case <-time.After(10 * time.Second):
+			t.Fatal("onWait not called within 10 s")
+		}
+		// Hold the lock across several of Begin's retries.
+		time.Sleep(3 * writerBusyTimeout)
+		firstCommitted.Store(true)
+		if err := tx1.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		if err := <-result; err != nil {
+			t.Fatalf("second transaction: %v", err)
+		}
+		if n := waits.Load(); n != 1 {
+			t.Errorf("onWait called %d times, want once", n)
+		}
+		evs, err := first.Events("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(evs) != 2 || evs[0].Action != "first" || evs[1].Action != "second" {
+			t.Errorf("events = %+v, want first then second", evs)
+		}
+	})
 }
 
 func TestBeginGivesUpWhenContextEnds(t *testing.T) {
-	path := tempArchivePath(t)
-	first := openArchive(t, path, Options{})
-	second := openArchive(t, path, Options{})
-	begin(t, first) // held until cleanup
-	ctx, cancel := context.WithTimeout(context.Background(), 600*time.Millisecond)
-	defer cancel()
-	start := time.Now()
-	_, err := second.Begin(ctx, nil)
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("Begin = %v, want context.DeadlineExceeded", err)
-	}
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("Begin took %v to notice the deadline", d)
-	}
+	forEachEngine(t, func(t *testing.T, e engine) {
+		path := e.path(t)
+		first := openArchive(t, path, Options{})
+		second := openArchive(t, path, Options{})
+		begin(t, first) // held until cleanup
+		ctx, cancel := context.WithTimeout(context.Background(), 600*time.Millisecond)
+		defer cancel()
+		start := time.Now()
+		_, err := second.Begin(ctx, nil)
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("Begin = %v, want context.DeadlineExceeded", err)
+		}
+		if d := time.Since(start); d > 3*time.Second {
+			t.Errorf("Begin took %v to notice the deadline", d)
+		}
+	})
 }
 
 func TestEventsAreAppendOnly(t *testing.T) {
-	path := tempArchivePath(t)
-	a := openArchive(t, path, Options{})
-	tx := begin(t, a)
-	if err := tx.AppendEvent(Event{Action: "ingest", RunID: "abc", Detail: `{"file": "x.json"}`}); err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
-	db := rawDB(t, path)
-	for _, stmt := range []string{
-		"UPDATE events SET action = 'forged'",
-		"DELETE FROM events",
-	} {
-		_, err := db.Exec(stmt)
-		if err == nil || !strings.Contains(err.Error(), "append-only") {
-			t.Errorf("%s: err = %v, want the append-only trigger's refusal", stmt, err)
+	forEachEngine(t, func(t *testing.T, e engine) {
+		path := e.path(t)
+		a := openArchive(t, path, Options{})
+		tx := begin(t, a)
+		if err := tx.AppendEvent(Event{Action: "ingest", RunID: "abc", Detail: `{"file": "x.json"}`}); err != nil {
+			t.Fatal(err)
 		}
-	}
-	evs, err := a.Events("")
-	if err != nil || len(evs) != 1 || evs[0].Action != "ingest" {
-		t.Fatalf("events after tampering attempts = %+v, %v", evs, err)
-	}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		db := e.raw(t, path)
+		for _, stmt := range []string{
+			"UPDATE events SET action = 'forged'",
+			"DELETE FROM events",
+		} {
+			_, err := db.Exec(stmt)
+			if err == nil || !strings.Contains(err.Error(), "append-only") {
+				t.Errorf("%s: err = %v, want the append-only trigger's refusal", stmt, err)
+			}
+		}
+		evs, err := a.Events("")
+		if err != nil || len(evs) != 1 || evs[0].Action != "ingest" {
+			t.Fatalf("events after tampering attempts = %+v, %v", evs, err)
+		}
+	})
 }
 
 // TestWriterCheckpointInterval: the writer's connection carries the

@@ -49,6 +49,12 @@ func (a *Archive) Begin(ctx context.Context, onWait func()) (*Tx, error) {
 	if err != nil {
 		return nil, a.wrap("begin", err)
 	}
+	if a.d == postgresDialect {
+		if err := lockForWriting(ctx, tx, onWait); err != nil {
+			tx.Rollback()
+			return nil, a.wrap("begin: waiting for the write lock", err)
+		}
+	}
 	return &Tx{a: a, tx: tx}, nil
 }
 
@@ -396,7 +402,7 @@ func (tx *Tx) putRequests(runID string, reqs []benchrun.Request) error {
 			r := &batch[i]
 			args = append(args, runID, r.Index,
 				nullFloat(r.Start), nullFloat(r.QueueTime), nullFloat(r.TTFT), nullFloat(r.Latency),
-				nullCount(r.InputTokens), nullCount(r.OutputTokens), nullString(r.Error),
+				nullCount(r.InputTokens), nullCount(r.OutputTokens), tx.a.d.requestError(r.Error),
 				r.Gaps.Count, nullFloat(r.Gaps.Sum), nullFloat(r.Gaps.Min), nullFloat(r.Gaps.Max))
 		}
 		stmt := full
@@ -510,14 +516,12 @@ func (tx *Tx) AppendEvent(ev Event) error {
 	if ev.ToolVersion == "" {
 		ev.ToolVersion = buildVersion()
 	}
-	res, err := tx.tx.Exec(`INSERT INTO events (at, actor, tool_version, action, run_id, blob, detail)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`,
+	// RETURNING rather than LastInsertId: PostgreSQL has no last id.
+	var id int64
+	err := tx.tx.QueryRow(`INSERT INTO events (at, actor, tool_version, action, run_id, blob, detail)
+		VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		formatTime(ev.At), ev.Actor, ev.ToolVersion, ev.Action,
-		nullString(ev.RunID), nullString(strings.ToLower(ev.BlobSHA256)), nullString(ev.Detail))
-	if err != nil {
-		return tx.wrap(op, err)
-	}
-	id, err := res.LastInsertId()
+		nullString(ev.RunID), nullString(strings.ToLower(ev.BlobSHA256)), nullString(ev.Detail)).Scan(&id)
 	if err != nil {
 		return tx.wrap(op, err)
 	}

@@ -52,7 +52,7 @@ func newCommand[O any, P interface {
 }
 
 func commandTable() []*command {
-	return []*command{captureCommand(), recordCommand(), ingestCommand(), amendCommand(), runsCommand(), showCommand(), compareCommand(), figuresCommand(), reportCommand(), errataCommand(), auditCommand(), exportCommand(), siteCommand(), traceCommand(), completionCommand(), versionCommand()}
+	return []*command{captureCommand(), recordCommand(), ingestCommand(), amendCommand(), runsCommand(), showCommand(), compareCommand(), figuresCommand(), reportCommand(), errataCommand(), auditCommand(), exportCommand(), siteCommand(), archiveCommand(), traceCommand(), completionCommand(), versionCommand()}
 }
 
 // version is set by the Makefile through -ldflags; "go run" builds fall back

@@ -219,7 +219,7 @@ func TestExportLinksResolve(t *testing.T) {
 	if audits, _ := filepath.Glob(filepath.Join(site, "reports", "*", "*.audit.*")); len(audits) != 0 {
 		t.Errorf("site --no-audit wrote audit pages: %v", audits)
 	}
-		base := (&url.URL{Scheme: "file", Path: filepath.ToSlash(site) + "/"}).String()
+	base := (&url.URL{Scheme: "file", Path: filepath.ToSlash(site) + "/"}).String()
 	for _, lang := range []string{"en", "ja"} {
 		path := filepath.Join(dir, lang+".xlsx")
 		if r := bl(t, "export", "--no-audit", "--db", db, "--lang", lang, "--xlsx", path, "--base-url", base, specPath); r.code != 0 {

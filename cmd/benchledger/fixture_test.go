@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/benchledger/benchledger/internal/pgtest"
 	"io"
 	"io/fs"
 	"os"
@@ -48,6 +49,7 @@ func TestMain(m *testing.M) {
 		go demoOnce()
 	}
 	code := m.Run()
+	pgtest.Stop()
 	if sharedRoot != "" {
 		os.RemoveAll(sharedRoot)
 	}

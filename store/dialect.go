@@ -1,0 +1,199 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+)
+
+// The dialect layer: what differs between the two engines an archive can
+// live on, SQLite (a file) and PostgreSQL (a team archive, --db
+// postgres://…). The store's SQL is written once, in SQLite's spelling
+// with ? and ?N placeholders, restricted to what both engines read alike;
+// the PostgreSQL connections rewrite the placeholders (rebind), and the
+// few statements that cannot be shared are the dialect's fields.
+
+type dialect struct {
+	name string
+	// deferForeignKeys lets one transaction rename a key and its
+	// references in any order (identity.go).
+	deferForeignKeys string
+	// strpos is the function giving the position of a substring.
+	strpos string
+	// requestError is the value stored for a request's error text ("":
+	// none). PostgreSQL's text cannot hold a NUL byte, which a client's
+	// error message may carry, so there the column is bytea.
+	requestError func(string) any
+	// afterCopy runs in a copy's transaction once the rows are in
+	// (copy.go): PostgreSQL's identity columns must continue after the ids
+	// copied.
+	afterCopy []string
+}
+
+func requestErrorBytes(s string) any {
+	if s == "" {
+		return nil
+	}
+	return []byte(s)
+}
+
+var (
+	sqliteDialect = &dialect{name: "sqlite", deferForeignKeys: "PRAGMA defer_foreign_keys = ON", strpos: "instr",
+		requestError: func(s string) any { return nullString(s) }}
+	postgresDialect = &dialect{name: "postgres", deferForeignKeys: "SET CONSTRAINTS ALL DEFERRED", strpos: "strpos",
+		requestError: requestErrorBytes, afterCopy: []string{
+			`SELECT setval(pg_get_serial_sequence('events', 'id'), coalesce(max(id), 0) + 1, false) FROM events`,
+			`SELECT setval(pg_get_serial_sequence('corrections', 'id'), coalesce(max(id), 0) + 1, false) FROM corrections`}}
+)
+
+// IsPostgres reports whether an archive name is a PostgreSQL connection
+// URL rather than a file path.
+func IsPostgres(name string) bool {
+	return strings.HasPrefix(name, "postgres://") || strings.HasPrefix(name, "postgresql://")
+}
+
+// rebind turns SQLite placeholders into PostgreSQL's: ?N is $N, and a bare
+// ? is one more than the largest number so far, as SQLite numbers them.
+// Quoted strings, quoted identifiers, comments and $$ bodies are left as
+// they are.
+func rebind(q string) string {
+	if !strings.Contains(q, "?") {
+		return q
+	}
+	if v, ok := rebound.Load(q); ok {
+		return v.(string)
+	}
+	var b strings.Builder
+	b.Grow(len(q) + 8)
+	largest := 0
+	for i := 0; i < len(q); i++ {
+		c := q[i]
+		switch {
+		case c == '\'' || c == '"':
+			j := strings.IndexByte(q[i+1:], c)
+			if j < 0 {
+				j = len(q) - i - 1
+			}
+			b.WriteString(q[i : i+j+2])
+			i += j + 1
+		case c == '-' && strings.HasPrefix(q[i:], "--"):
+			j := strings.IndexByte(q[i:], '\n')
+			if j < 0 {
+				j = len(q) - i
+			}
+			b.WriteString(q[i : i+j])
+			i += j - 1
+		case c == '$' && strings.HasPrefix(q[i:], "$$"):
+			j := strings.Index(q[i+2:], "$$")
+			if j < 0 {
+				j = len(q) - i - 2
+			} else {
+				j += 2
+			}
+			b.WriteString(q[i : i+j+2])
+			i += j + 1
+		case c == '?':
+			j := i + 1
+			for j < len(q) && q[j] >= '0' && q[j] <= '9' {
+				j++
+			}
+			n := largest + 1
+			if j > i+1 {
+				n, _ = strconv.Atoi(q[i+1 : j])
+			}
+			largest = max(largest, n)
+			b.WriteByte('$')
+			b.WriteString(strconv.Itoa(n))
+			i = j - 1
+		default:
+			b.WriteByte(c)
+		}
+	}
+	out := b.String()
+	rebound.Store(q, out)
+	return out
+}
+
+// rebound caches rebind: the store's statements are a few hundred
+// constant strings.
+var rebound sync.Map
+
+// openPostgresDB opens a database/sql pool on the PostgreSQL database the
+// URL names, through pgx, with the placeholders rewritten. readOnly makes
+// every transaction of the pool read-only on the server's side.
+func openPostgresDB(rawURL string, readOnly bool, conns int) (*sql.DB, error) {
+	cfg, err := postgresConfig(rawURL, readOnly)
+	if err != nil {
+		return nil, err
+	}
+	db := sql.OpenDB(pgConnector{stdlib.GetConnector(*cfg)})
+	db.SetMaxOpenConns(conns)
+	db.SetMaxIdleConns(conns)
+	return db, nil
+}
+
+// postgresConfig is the pgx configuration of the URL; readOnly makes
+// every transaction read-only on the server's side.
+func postgresConfig(rawURL string, readOnly bool) (*pgx.ConnConfig, error) {
+	cfg, err := pgx.ParseConfig(rawURL)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.RuntimeParams == nil {
+		cfg.RuntimeParams = map[string]string{}
+	}
+	cfg.RuntimeParams["application_name"] = "benchledger"
+	if readOnly {
+		cfg.RuntimeParams["default_transaction_read_only"] = "on"
+	}
+	return cfg, nil
+}
+
+// pgConnector and pgConn wrap pgx's database/sql connections so that every
+// statement goes through rebind.
+type pgConnector struct{ inner driver.Connector }
+
+func (c pgConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	cn, err := c.inner.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &pgConn{cn.(*stdlib.Conn)}, nil
+}
+
+func (c pgConnector) Driver() driver.Driver { return c.inner.Driver() }
+
+type pgConn struct{ *stdlib.Conn }
+
+func (c *pgConn) Prepare(q string) (driver.Stmt, error) { return c.Conn.Prepare(rebind(q)) }
+
+func (c *pgConn) PrepareContext(ctx context.Context, q string) (driver.Stmt, error) {
+	return c.Conn.PrepareContext(ctx, rebind(q))
+}
+
+func (c *pgConn) ExecContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Result, error) {
+	return c.Conn.ExecContext(ctx, rebind(q), args)
+}
+
+func (c *pgConn) QueryContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Rows, error) {
+	return c.Conn.QueryContext(ctx, rebind(q), args)
+}
+
+// CheckNamedValue stores a bool as SQLite does, 0 or 1: the flags are
+// integer columns on both engines.
+func (c *pgConn) CheckNamedValue(nv *driver.NamedValue) error {
+	if b, ok := nv.Value.(bool); ok {
+		nv.Value = int64(0)
+		if b {
+			nv.Value = int64(1)
+		}
+		return nil
+	}
+	return c.Conn.CheckNamedValue(nv)
+}
