@@ -138,9 +138,11 @@ type Run struct {
 	Extra map[string]string
 
 	// Rejection, when set, says why this run of a file holding several
-	// (appended results, a sweep, JSON Lines) is bad: the batch reports it
-	// as rejected at Location and archives the file's other runs. Only
-	// Ordinal and Location need be set beside it.
+	// (appended results, a sweep, JSON Lines, a page of blocks) is bad: the
+	// batch reports it as rejected at Location, the place of the problem,
+	// and archives the file's other runs (format.Reject makes one;
+	// format.Settle is the rule). Only Ordinal and Location need be set
+	// beside it.
 	Rejection string
 
 	// Companion, when set, names the run across the files that describe

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -52,6 +53,20 @@ func TestPublishedPageIngests(t *testing.T) {
 	// A folder walk skips the page as notes.
 	if w := bl(t, "ingest", "--db", filepath.Join(t.TempDir(), "walk.db"), "--json", publishedDir); w.code != 0 || strings.Contains(w.stdout, `"new"`) {
 		t.Errorf("a walk of the folder ingested the page: %v", w)
+	}
+	// One bad block is rejected alone at its place; the other twelve are
+	// archived and ingest exits 3 (completed with problems).
+	page, err := os.ReadFile(filepath.Join(publishedDir, "qwen3-32b-h100.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(page), "\n")
+	lines[123] = "    Benchmark duration (s):                  247,94" // line 124, in the block at line 122
+	bad := filepath.Join(t.TempDir(), "page.md")
+	writeFile(t, bad, strings.Join(lines, "\n"))
+	if r := bl(t, "ingest", "--db", filepath.Join(t.TempDir(), "bad.db"), bad); r.code != 3 || strings.Count(r.stdout, " new ") != len(publishedBlocks)-1 ||
+		!strings.Contains(r.stderr, `page.md: ordinal 1: line 124: Benchmark duration (s): "247,94" is not a number`) {
+		t.Errorf("a page with one bad block, want exit 3, %d runs and the block's rejection: %v", len(publishedBlocks)-1, r)
 	}
 	for _, run := range runs {
 		id, _ := run["id"].(string)
