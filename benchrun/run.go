@@ -113,6 +113,10 @@ type Run struct {
 	// provenance field name (e.g. "checkpoint.model_id", "workload.request_count",
 	// "metadata.<key>" for vLLM --metadata pairs). Values are the file's text.
 	Facts map[string]string
+	// FactPlaces says where in the file a fact was stated when that is not
+	// the run's Location ("line 187 (the server command)"), so that a
+	// contradiction names it. Not archived: the raw file says it again.
+	FactPlaces map[string]string `json:"-"`
 
 	Stated []Stated
 

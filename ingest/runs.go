@@ -36,7 +36,7 @@ func (b *batch) putRuns(tx *store.Tx, parser format.Parser, sum, path string, ru
 			continue
 		}
 		if cs := provenance.Contradictions(record(r, declared(r))); len(cs) > 0 {
-			rejected = append(rejected, Outcome{Status: StatusRejected, File: path, Ordinal: r.Ordinal, Place: r.Location, Reason: contradictionText(cs)})
+			rejected = append(rejected, Outcome{Status: StatusRejected, File: path, Ordinal: r.Ordinal, Place: r.Location, Reason: contradictionText(cs, r.FactPlaces)})
 			continue
 		}
 		good = append(good, r)
@@ -226,7 +226,7 @@ func (b *batch) completeRun(tx *store.Tx, existing *store.RunRecord, sum, path s
 	}
 	rec := append(append(provenance.Record(nil), existing.Provenance...), newFacts...)
 	if cs := provenance.Contradictions(rec); len(cs) > 0 {
-		return Outcome{}, &rejectError{out: Outcome{Status: StatusRejected, File: path, Place: r.Location, Reason: contradictionText(cs)}}
+		return Outcome{}, &rejectError{out: Outcome{Status: StatusRejected, File: path, Place: r.Location, Reason: contradictionText(cs, r.FactPlaces)}}
 	}
 	missing := blockers(merged, rec)
 	replaced := map[int]benchrun.Stated{}
@@ -288,10 +288,17 @@ func blockers(r *benchrun.Run, rec provenance.Record) []string {
 	return figures.Blockers(r, rec.Effective())
 }
 
-func contradictionText(cs []provenance.Contradiction) string {
+// contradictionText says what contradicts what; places, when the file
+// stated a field away from the run's place (a command above a block),
+// names where.
+func contradictionText(cs []provenance.Contradiction, places map[string]string) string {
 	var parts []string
 	for _, c := range cs {
-		s := fmt.Sprintf("the file says %s = %q but the %s says %q", c.Field, c.FileValue, c.Source, c.DeclaredValue)
+		where := ""
+		if at, ok := places[c.Field]; ok {
+			where = " (at " + at + ")"
+		}
+		s := fmt.Sprintf("the file says %s = %q%s but the %s says %q", c.Field, c.FileValue, where, c.Source, c.DeclaredValue)
 		if c.Reason != "" {
 			s += " (" + c.Reason + ")"
 		}
@@ -330,7 +337,7 @@ func (b *batch) again(ctx context.Context, path, sum string, existing []store.Ru
 		}
 		full := append(append(provenance.Record{}, rec.Provenance...), added...)
 		if cs := provenance.Contradictions(full); len(cs) > 0 {
-			conflicts = append(conflicts, fmt.Sprintf("run %s: %s", rec.ID, contradictionText(cs)))
+			conflicts = append(conflicts, fmt.Sprintf("run %s: %s", rec.ID, contradictionText(cs, nil)))
 		}
 		plans = append(plans, plan{rec: rec, added: added, missing: blockers(rec.Run, full)})
 	}

@@ -130,12 +130,14 @@ func (page) Parse(ctx context.Context, name string, r io.Reader, emit func(*benc
 	var (
 		block   []textread.Line
 		pre     preamble
+		cmds    commands
 		start   int // header line of the open block; 0 when none is open
 		n       int
 		ordinal int
 	)
 	// done hands on the open block's run, or its rejection, and closes it.
 	done := func(run *benchrun.Run, ierr *format.InputError) error {
+		cmds.into(&pre)
 		if ierr == nil {
 			ierr = pre.apply(name, run)
 		}
@@ -184,8 +186,9 @@ func (page) Parse(ctx context.Context, name string, r io.Reader, emit func(*benc
 			start, block = n, block[:0]
 		case start == 0:
 			// Text around the blocks: prose, commands, logs. What it says of
-			// the next run is kept.
+			// the next runs is kept.
 			pre.line(textread.Line{N: n, Text: s})
+			cmds.line(textread.Line{N: n, Text: s})
 		case isConsoleClosing(t):
 			if err := done(layoutOf(block).interpret(name, start, block)); err != nil {
 				return err
@@ -195,7 +198,7 @@ func (page) Parse(ctx context.Context, name string, r io.Reader, emit func(*benc
 			if err := truncated("truncated block: the code fence at line %d ends it before its closing ===== line", n); err != nil {
 				return err
 			}
-			pre.line(textread.Line{N: n, Text: s})
+			cmds.line(textread.Line{N: n, Text: s})
 		default:
 			block = append(block, textread.Line{N: n, Text: s})
 		}

@@ -161,8 +161,13 @@ func TestConsoleCurrentLayout(t *testing.T) {
 		"ttft.p50": 0.1505, "ttft.p95": 0.41075, "tpot.mean": 0.00712,
 		"e2el.mean": 7.2904, "e2el.median": 7.20133, "e2el.p95": 8.1209, "e2el.p99": 8.89012,
 	})
-	if len(r.Extra) != 0 {
+	// The "$ vllm bench serve" line above the block (continued over two
+	// lines) is the run's client command.
+	if len(r.Extra) != 1 || !strings.HasSuffix(r.Extra["client command (line 1)"], "--num-prompts 1000 --percentile-metrics ttft,tpot,itl,e2el --metric-percentiles 50,95,99 --goodput ttft:2000") {
 		t.Errorf("unexpected Extra %v", r.Extra)
+	}
+	if r.Facts["checkpoint.model_id"] != "nvidia/Qwen3-30B-A3B-FP4" || r.Facts["workload.request_count"] != "1000" {
+		t.Errorf("facts of the client command: %v", r.Facts)
 	}
 	for _, n := range r.Notes {
 		if strings.Contains(n, "Failed requests") {
