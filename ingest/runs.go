@@ -4,6 +4,7 @@ package ingest
 // companion file, or refused for contradicting what is archived.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -421,4 +422,31 @@ func fieldsOf(r provenance.Record) []string {
 		out = append(out, e.Field)
 	}
 	return out
+}
+
+// The upgrade of archives from before schema 6 names a run completed by
+// companion files by its richest file, re-parsed from the archived bytes.
+func init() { store.SetReparser(reparse) }
+
+// reparse is the run at ordinal of an archived file, parsed with its
+// format; an error when the file no longer gives a good run there.
+func reparse(formatID, name string, raw []byte, ordinal int) (*benchrun.Run, error) {
+	p, ok := registry.ByID(formatID)
+	if !ok {
+		return nil, fmt.Errorf("no parser for format %q", formatID)
+	}
+	var run *benchrun.Run
+	err := p.Parse(context.Background(), name, bytes.NewReader(raw), func(r *benchrun.Run) error {
+		if r.Ordinal == ordinal && r.Rejection == "" {
+			run = r
+		}
+		return nil
+	})
+	if run != nil {
+		return run, nil
+	}
+	if err == nil {
+		err = fmt.Errorf("%s holds no good run at ordinal %d", name, ordinal)
+	}
+	return run, err
 }
