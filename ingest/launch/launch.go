@@ -98,7 +98,7 @@ var launchers = []launcher{
 func Read(line string) (Command, bool) {
 	t := strings.TrimSpace(line)
 	t = strings.TrimSpace(strings.TrimPrefix(t, "$ "))
-	words, ok := split(t)
+	words, end, ok := split(t)
 	if !ok || len(words) == 0 {
 		return Command{}, false
 	}
@@ -106,7 +106,13 @@ func Read(line string) (Command, bool) {
 	for i < len(words) && isAssignment(words[i]) {
 		i++
 	}
-	from := i // the command as written starts here (without the environment)
+	// The command as written, quotes kept: from its first word after the
+	// environment assignments to a comment.
+	text := strings.Join(strings.Fields(t[:end]), " ")
+	for k := 0; k < i; k++ {
+		_, rest, _ := strings.Cut(text, " ")
+		text = rest
+	}
 	for i < len(words) && isWrapper(words[i]) {
 		i++
 	}
@@ -115,7 +121,7 @@ func Read(line string) (Command, bool) {
 		if !ok {
 			continue
 		}
-		c := Command{Kind: l.kind, Tool: l.tool, Args: map[string]string{}, Text: strings.Join(words[from:], " ")}
+		c := Command{Kind: l.kind, Tool: l.tool, Args: map[string]string{}, Text: text}
 		rest := words[i+n:]
 		if l.tool == "trtllm-serve" && len(rest) > 0 && rest[0] == "serve" {
 			rest = rest[1:]
@@ -236,14 +242,15 @@ func firstOf(args map[string]string, keys ...string) string {
 
 // split cuts a command line into shell words: blanks separate, single
 // quotes keep everything, double quotes and backslashes escape; a comment
-// (" #") ends the line. ok is false for an unclosed quote.
-func split(s string) ([]string, bool) {
+// (" #") ends the line, at end. ok is false for an unclosed quote.
+func split(s string) (words []string, end int, ok bool) {
 	var (
 		out   []string
 		cur   strings.Builder
 		in    bool // a word is open
 		quote byte
 	)
+	end = len(s)
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -276,6 +283,7 @@ func split(s string) ([]string, bool) {
 				in = false
 			}
 		case c == '#' && !in:
+			end = i
 			i = len(s)
 		default:
 			cur.WriteByte(c)
@@ -285,5 +293,5 @@ func split(s string) ([]string, bool) {
 	if in {
 		out = append(out, cur.String())
 	}
-	return out, quote == 0
+	return out, end, quote == 0
 }

@@ -27,7 +27,7 @@ func TestRead(t *testing.T) {
 			map[string]string{"model": "Qwen/Qwen3-32B", "dataset_name": "sharegpt", "request_rate": "4", "num_prompts": "1000"}, ""},
 		{"python3 benchmarks/benchmark_serving.py --backend vllm --request-rate inf", Client, "benchmark_serving.py", "", "", map[string]string{"backend": "vllm", "request_rate": "inf"}, ""},
 		{`python -m sglang.bench_serving --backend sglang --dataset-name random --random-input 1024 --metadata '{"a": 1}'`, Client, "sglang.bench_serving", "", "",
-			map[string]string{"backend": "sglang", "dataset_name": "random", "random_input": "1024", "metadata": `{"a": 1}`}, `python -m sglang.bench_serving --backend sglang --dataset-name random --random-input 1024 --metadata {"a": 1}`},
+			map[string]string{"backend": "sglang", "dataset_name": "random", "random_input": "1024", "metadata": `{"a": 1}`}, ""},
 		{"guidellm benchmark --target http://localhost:8000 --rate-type concurrent --rate 16 --max-requests 500", Client, "guidellm benchmark", "", "",
 			map[string]string{"target": "http://localhost:8000", "rate_type": "concurrent", "rate": "16", "max_requests": "500"}, ""},
 	}
