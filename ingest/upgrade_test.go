@@ -20,19 +20,7 @@ import (
 // it — its richest file's content id — and its old id stays an alias.
 func TestCompanionRunKeepsContentIDAcrossUpgrade(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	var paths []string
-	for _, f := range []string{"current_profile_export_aiperf.csv", "current_profile_export_aiperf.json"} {
-		data, err := os.ReadFile(filepath.Join("format/aiperf/testdata/aiperf", f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := filepath.Join(dir, f)
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		paths = append(paths, p)
-	}
+	paths := copyAIPerfFixtures(t, "current_profile_export_aiperf.csv", "current_profile_export_aiperf.json")
 	// The id a fresh archive gives the run, whichever file comes first.
 	fresh := openTestArchive(t)
 	outs := ingestPaths(t, fresh, paths...)
@@ -202,4 +190,24 @@ func sha256File(t *testing.T, path string) string {
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
+}
+
+// copyAIPerfFixtures copies AIPerf fixture files into one fresh folder (one
+// invocation's files) and returns their paths, in order.
+func copyAIPerfFixtures(t *testing.T, names ...string) []string {
+	t.Helper()
+	dir := t.TempDir()
+	var paths []string
+	for _, f := range names {
+		data, err := os.ReadFile(filepath.Join("format/aiperf/testdata/aiperf", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, f)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	return paths
 }
