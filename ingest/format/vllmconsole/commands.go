@@ -76,7 +76,9 @@ func (s *commands) line(ln textread.Line) {
 // into gives the preamble of the next block the facts of the commands in
 // effect, for the fields its own lines (a Namespace) did not state.
 func (s *commands) into(p *preamble) {
-	for kind := launch.Server; kind <= launch.Client; kind++ {
+	// The client first: its --model is the name the tool itself records
+	// (as a Namespace's model), the server's may be a local path.
+	for _, kind := range []launch.Kind{launch.Client, launch.Server} {
 		k := &s.kinds[kind]
 		k.used = len(k.seen) > 0
 		switch len(k.seen) {

@@ -51,6 +51,11 @@ func TestCommandsAreFacts(t *testing.T) {
 			},
 		},
 		{
+			name:  "the client's model name wins over the server's path",
+			page:  "$ vllm serve /models/q8\n$ vllm bench serve --model Qwen/Qwen3-8B\n" + block(),
+			facts: []map[string]string{{"checkpoint.model_id": "Qwen/Qwen3-8B", "runtime.engine": "vllm", "runtime.server_args": "vllm serve /models/q8"}},
+		},
+		{
 			name:  "two client commands before a block say nothing of it",
 			page:  "```bash\nvllm bench serve --dataset-name sharegpt --num-prompts 10\nvllm bench serve --dataset-name random --num-prompts 10\n```\n```\n" + block() + "```\n",
 			facts: []map[string]string{{"workload.dataset": "", "workload.request_count": ""}},
