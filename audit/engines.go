@@ -3,31 +3,29 @@ package audit
 import (
 	"fmt"
 	"regexp"
-	"sort"
 	"strings"
+
+	"github.com/benchledger/benchledger/ingest/launch"
 )
 
-// engine is a serving engine the audit recognises in texts, launch commands
-// and image names. ID is the value runtime.engine holds (provenance.md).
+// engine is a serving engine the audit recognises in texts. ID is the
+// value runtime.engine holds (provenance.md); which launch commands and
+// images name it is ingest/launch's table (launch.Engines).
 type engine struct {
 	ID string
 	// Text matches the engine's name as a case study writes it.
 	Text *regexp.Regexp
-	// Command matches the engine in a launch command or an image reference.
-	Command *regexp.Regexp
 }
 
-// engines: names are matched on word boundaries so that a model called
-// "vllm-test" in a path does not count, but the launchers and images each
-// engine documents do.
+// engines: names are matched on word boundaries.
 var engines = []engine{
-	{"vllm", regexp.MustCompile(`(?i)\bvLLM\b`), regexp.MustCompile(`(?i)\bvllm\s+serve\b|\bvllm\.entrypoints\b|\bvllm/vllm-openai\b|\bvllm-openai\b`)},
-	{"sglang", regexp.MustCompile(`(?i)\bSGLang\b`), regexp.MustCompile(`(?i)\bsglang\.launch_server\b|\bsglang\s+serve\b|\blmsysorg/sglang\b`)},
-	{"tensorrt-llm", regexp.MustCompile(`(?i)\bTensorRT[- ]LLM\b|\bTRT[- ]LLM\b`), regexp.MustCompile(`(?i)\btrtllm-serve\b|\btensorrt_llm\b|/tensorrt-llm\b|\btensorrt-llm/`)},
-	{"tgi", regexp.MustCompile(`\bTGI\b|(?i)\bText Generation Inference\b`), regexp.MustCompile(`(?i)\btext-generation-launcher\b|/text-generation-inference\b`)},
-	{"lmdeploy", regexp.MustCompile(`(?i)\bLMDeploy\b`), regexp.MustCompile(`(?i)\blmdeploy\s+serve\b|/lmdeploy\b`)},
-	{"llama.cpp", regexp.MustCompile(`(?i)\bllama\.cpp\b`), regexp.MustCompile(`(?i)\bllama-server\b|/llama\.cpp\b`)},
-	{"ollama", regexp.MustCompile(`(?i)\bOllama\b`), regexp.MustCompile(`(?i)\bollama\s+(serve|run)\b|\bollama/ollama\b`)},
+	{"vllm", regexp.MustCompile(`(?i)\bvLLM\b`)},
+	{"sglang", regexp.MustCompile(`(?i)\bSGLang\b`)},
+	{"tensorrt-llm", regexp.MustCompile(`(?i)\bTensorRT[- ]LLM\b|\bTRT[- ]LLM\b`)},
+	{"tgi", regexp.MustCompile(`\bTGI\b|(?i)\bText Generation Inference\b`)},
+	{"lmdeploy", regexp.MustCompile(`(?i)\bLMDeploy\b`)},
+	{"llama.cpp", regexp.MustCompile(`(?i)\bllama\.cpp\b`)},
+	{"ollama", regexp.MustCompile(`(?i)\bOllama\b`)},
 }
 
 // normEngine maps the spellings of runtime.engine to an engine id.
@@ -45,16 +43,7 @@ func normEngine(v string) string {
 }
 
 // enginesIn lists the engines a launch command or image names, sorted.
-func enginesIn(s string) []string {
-	var out []string
-	for _, e := range engines {
-		if e.Command.MatchString(s) {
-			out = append(out, e.ID)
-		}
-	}
-	sort.Strings(out)
-	return out
-}
+func enginesIn(s string) []string { return launch.Engines(s) }
 
 // imageVersion is the version an image reference's tag states
 // ("vllm/vllm-openai:v0.10.1" → "0.10.1"), or "" when the tag is not a

@@ -113,6 +113,10 @@ type Run struct {
 	// provenance field name (e.g. "checkpoint.model_id", "workload.request_count",
 	// "metadata.<key>" for vLLM --metadata pairs). Values are the file's text.
 	Facts map[string]string
+	// FactPlaces says where in the file a fact was stated when that is not
+	// the run's Location ("line 187 (the server command)"), so that a
+	// contradiction names it. Not archived: the raw file says it again.
+	FactPlaces map[string]string `json:"-"`
 
 	Stated []Stated
 
@@ -138,9 +142,11 @@ type Run struct {
 	Extra map[string]string
 
 	// Rejection, when set, says why this run of a file holding several
-	// (appended results, a sweep, JSON Lines) is bad: the batch reports it
-	// as rejected at Location and archives the file's other runs. Only
-	// Ordinal and Location need be set beside it.
+	// (appended results, a sweep, JSON Lines, a page of blocks) is bad: the
+	// batch reports it as rejected at Location, the place of the problem,
+	// and archives the file's other runs (format.Reject makes one;
+	// format.Settle is the rule). Only Ordinal and Location need be set
+	// beside it.
 	Rejection string
 
 	// Companion, when set, names the run across the files that describe

@@ -31,7 +31,7 @@ func Derive(r *benchrun.Run, reqs []benchrun.Request, eff map[string]string) *De
 // StatedOptionsOf says how a run's source printed its figures: a console
 // block rounds to two decimals; JSON keeps full precision.
 func StatedOptionsOf(r *benchrun.Run) StatedOptions {
-	o := StatedOptions{SourceMethod: r.PercentileMethod, DurationIsWindow: durationIsWindow(r.Format), Tool: DefinitionsOf(r.Format)}
+	o := StatedOptions{SourceMethod: r.PercentileMethod, DurationIsWindow: durationIsWindow(r.Format), Tool: DefinitionsOfRun(r)}
 	if tt := r.ToolTimes; tt != nil && tt.Latency != nil && len(tt.Latency) == len(r.Requests) {
 		for i := range r.Requests {
 			if !r.Requests[i].Failed() && benchrun.IsKnown(tt.Latency[i]) {

@@ -189,3 +189,28 @@ func TestByDefinitionE2E(t *testing.T) {
 		t.Errorf("a planted difference with the end times at hand fails: %+v", c)
 	}
 }
+
+// TestSGLangE2EByBackend: SGLang's OpenAI request functions end E2E at the
+// last chunk received (bounded as a definition when the stated mean is up
+// to 1% above ours); its trt backend ends at the last content chunk, as the
+// records do, so the same difference fails there.
+func TestSGLangE2EByBackend(t *testing.T) {
+	t.Parallel()
+	reqs := make([]benchrun.Request, 10)
+	for i := range reqs {
+		reqs[i] = benchrun.Request{Index: i, Start: float64(i), TTFT: 0.1, Latency: 2 + float64(i)*0.01, InputTokens: 10, OutputTokens: 20}
+	}
+	f := Recompute(reqs, math.NaN(), 0, Options{Method: MethodLinear})
+	later := f.E2EL.Mean * 1.004 // a [DONE] chunk 0.4% after the last content
+	for _, tc := range []struct {
+		backend      string
+		definitional bool
+	}{{"sglang-oai", true}, {"vllm", true}, {"trt", false}} {
+		r := &benchrun.Run{Format: "sglang-bench-serving", PercentileMethod: "linear", Facts: map[string]string{"measurement.backend": tc.backend},
+			Stated: []benchrun.Stated{{Metric: "e2el.mean", Value: later, Unit: "s", SourceKey: "mean_e2e_latency_ms", SourceUnit: "ms"}}}
+		c := CheckStated(r.Stated, f, StatedOptionsOf(r)).Checks[0]
+		if c.OK || (c.Definitional != nil) != tc.definitional {
+			t.Errorf("backend %s: ok %v, definitional %+v; want a difference of definition %v", tc.backend, c.OK, c.Definitional, tc.definitional)
+		}
+	}
+}

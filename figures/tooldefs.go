@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/benchledger/benchledger/benchrun"
 )
 
 // ToolDefinitions is how a client defines the figures it states where that
@@ -59,6 +61,20 @@ func DefinitionsOf(format string) *ToolDefinitions {
 		}
 	}
 	return nil
+}
+
+// DefinitionsOfRun is DefinitionsOf for one run, where what the tool
+// defines depends on more than its format: SGLang bench_serving's trt
+// backend (async_request_trt_llm) ends a request's latency at its last
+// content chunk, as the records do, so its E2E is ours and a difference is
+// no matter of definition (sgl-project/sglang python/sglang/bench_serving.py
+// at 0033168f0f58b2bc05aa0273bd475d9c01bafb1c; docs/metrics.md).
+func DefinitionsOfRun(r *benchrun.Run) *ToolDefinitions {
+	td := DefinitionsOf(r.Format)
+	if td != nil && strings.HasPrefix(r.Format, "sglang-") && r.Facts["measurement.backend"] == "trt" {
+		td.E2E, td.E2ESlack = "", 0
+	}
+	return td
 }
 
 // PercentileCDF is guidellm's percentile (Percentiles.from_pdf over

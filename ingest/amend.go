@@ -91,7 +91,7 @@ func Amend(ctx context.Context, a *store.Archive, am Amendment) (AmendResult, er
 		}
 	}
 	if cs := provenance.Contradictions(proposed); len(cs) > 0 {
-		return AmendResult{}, &AmendError{"refused: the raw file contradicts the correction: " + strings.TrimPrefix(contradictionText(cs), "provenance contradicts the file: ")}
+		return AmendResult{}, &AmendError{"refused: the raw file contradicts the correction: " + strings.TrimPrefix(contradictionText(cs, nil), "provenance contradicts the file: ")}
 	}
 	full, err := a.Run(rec.ID)
 	if err != nil {

@@ -32,7 +32,7 @@ const (
 	StatusNew       Status = "new"       // archived now
 	StatusDuplicate Status = "duplicate" // these bytes were archived before, with the same provenance
 	StatusCompleted Status = "completed" // archived before; this ingest added provenance it lacked
-	StatusRejected  Status = "rejected"  // bad input; nothing of the file reached the archive
+	StatusRejected  Status = "rejected"  // bad input; nothing of the file (or of this run of it) reached the archive
 	StatusSkipped   Status = "skipped"   // not a result (manifest, narrative, source...) met while walking
 )
 
@@ -312,6 +312,7 @@ func (b *batch) prepare(ctx context.Context, c candidate) *prepared {
 		p.runs = append(p.runs, r)
 		return nil
 	})
+	p.runs, p.parseErr = settle(c.path, p.runs, p.parseErr)
 	if p.parseErr == nil {
 		p.blob, p.fatal = store.PrepareBlob(data, p.sum)
 	}
@@ -404,14 +405,26 @@ func parseRejection(ctx context.Context, path string, err error) error {
 	return err
 }
 
+// settle applies format.Settle, the one rule for every format: the runs
+// to hand to putRuns (which reports each bad one at its place, and the
+// whole file when none is good), or the error that rejects the file (or is
+// not about the input) when the parse gave no run.
+func settle(path string, runs []*benchrun.Run, parseErr error) ([]*benchrun.Run, error) {
+	out, file, err := format.Settle(path, runs, parseErr)
+	switch {
+	case err != nil:
+		return nil, err
+	case len(out) == 0:
+		return nil, file
+	}
+	return out, nil
+}
+
 // storePrepared writes a small file parsed and compressed ahead.
 func (b *batch) storePrepared(ctx context.Context, p *prepared, declared func(*benchrun.Run) provenance.Record) ([]Outcome, error) {
 	path := p.c.path
 	if p.parseErr != nil {
 		return nil, parseRejection(ctx, path, p.parseErr)
-	}
-	if len(p.runs) == 0 {
-		return nil, &rejectError{out: Outcome{Status: StatusRejected, File: path, Reason: "no benchmark run found in the file"}}
 	}
 	tx, err := b.opt.Archive.Begin(ctx, b.opt.OnWait)
 	if err != nil {
@@ -490,16 +503,14 @@ func (b *batch) storeStreamed(ctx context.Context, p *prepared, declared func(*b
 	}
 	var runs []*benchrun.Run
 	tee := io.TeeReader(ctxReader{parseCtx, f}, bw)
-	if err := p.parser.Parse(parseCtx, path, tee, func(r *benchrun.Run) error { runs = append(runs, r); return nil }); err != nil {
-		if ctx.Err() == nil && parseCtx.Err() != nil {
-			if r := sideResult(); r.known {
-				return nil, &duplicateError{r.sum}
-			}
+	err = p.parser.Parse(parseCtx, path, tee, func(r *benchrun.Run) error { runs = append(runs, r); return nil })
+	if err != nil && ctx.Err() == nil && parseCtx.Err() != nil {
+		if r := sideResult(); r.known {
+			return nil, &duplicateError{r.sum}
 		}
-		return nil, parseRejection(ctx, path, err)
 	}
-	if len(runs) == 0 {
-		return nil, &rejectError{out: Outcome{Status: StatusRejected, File: path, Reason: "no benchmark run found in the file"}}
+	if runs, err = settle(path, runs, err); err != nil {
+		return nil, parseRejection(ctx, path, err)
 	}
 	// The parser may stop before the end (trailing whitespace); the archive
 	// keeps every byte.

@@ -281,19 +281,7 @@ func TestLLMPerfLeaderboardLayoutIsOneRun(t *testing.T) {
 // ingested under.
 func TestLegacyRunJoinsByFileName(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	var paths []string
-	for _, f := range []string{"current_profile_export_aiperf.json", "current_profile_export.jsonl"} {
-		data, err := os.ReadFile(filepath.Join("format/aiperf/testdata/aiperf", f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := filepath.Join(dir, f)
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		paths = append(paths, p)
-	}
+	paths := copyAIPerfFixtures(t, "current_profile_export_aiperf.json", "current_profile_export.jsonl")
 	dbPath := filepath.Join(t.TempDir(), "a.db")
 	a, err := store.Open(dbPath, store.Options{})
 	if err != nil {

@@ -4,6 +4,7 @@ package ingest
 // companion file, or refused for contradicting what is archived.
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -36,7 +37,7 @@ func (b *batch) putRuns(tx *store.Tx, parser format.Parser, sum, path string, ru
 			continue
 		}
 		if cs := provenance.Contradictions(record(r, declared(r))); len(cs) > 0 {
-			rejected = append(rejected, Outcome{Status: StatusRejected, File: path, Ordinal: r.Ordinal, Place: r.Location, Reason: contradictionText(cs)})
+			rejected = append(rejected, Outcome{Status: StatusRejected, File: path, Ordinal: r.Ordinal, Place: r.Location, Reason: contradictionText(cs, r.FactPlaces)})
 			continue
 		}
 		good = append(good, r)
@@ -216,7 +217,7 @@ func (b *batch) completeRun(tx *store.Tx, existing *store.RunRecord, sum, path s
 	}
 	rec := append(append(provenance.Record(nil), existing.Provenance...), newFacts...)
 	if cs := provenance.Contradictions(rec); len(cs) > 0 {
-		return Outcome{}, &rejectError{out: Outcome{Status: StatusRejected, File: path, Place: r.Location, Reason: contradictionText(cs)}}
+		return Outcome{}, &rejectError{out: Outcome{Status: StatusRejected, File: path, Place: r.Location, Reason: contradictionText(cs, r.FactPlaces)}}
 	}
 	missing := blockers(merged, rec)
 	replaced := map[int]benchrun.Stated{}
@@ -282,10 +283,17 @@ func blockers(r *benchrun.Run, rec provenance.Record) []string {
 	return figures.Blockers(r, rec.Effective())
 }
 
-func contradictionText(cs []provenance.Contradiction) string {
+// contradictionText says what contradicts what; places, when the file
+// stated a field away from the run's place (a command above a block),
+// names where.
+func contradictionText(cs []provenance.Contradiction, places map[string]string) string {
 	var parts []string
 	for _, c := range cs {
-		s := fmt.Sprintf("the file says %s = %q but the %s says %q", c.Field, c.FileValue, c.Source, c.DeclaredValue)
+		where := ""
+		if at, ok := places[c.Field]; ok {
+			where = " (at " + at + ")"
+		}
+		s := fmt.Sprintf("the file says %s = %q%s but the %s says %q", c.Field, c.FileValue, where, c.Source, c.DeclaredValue)
 		if c.Reason != "" {
 			s += " (" + c.Reason + ")"
 		}
@@ -317,7 +325,7 @@ func (b *batch) again(ctx context.Context, path, sum string, existing []store.Ru
 		}
 		full := append(append(provenance.Record{}, rec.Provenance...), added...)
 		if cs := provenance.Contradictions(full); len(cs) > 0 {
-			conflicts = append(conflicts, fmt.Sprintf("run %s: %s", rec.ID, contradictionText(cs)))
+			conflicts = append(conflicts, fmt.Sprintf("run %s: %s", rec.ID, contradictionText(cs, nil)))
 		}
 		plans = append(plans, plan{rec: rec, added: added, missing: blockers(rec.Run, full)})
 	}
@@ -380,4 +388,31 @@ func fieldsOf(r provenance.Record) []string {
 		out = append(out, e.Field)
 	}
 	return out
+}
+
+// The upgrade of archives from before schema 6 names a run completed by
+// companion files by its richest file, re-parsed from the archived bytes.
+func init() { store.SetReparser(reparse) }
+
+// reparse is the run at ordinal of an archived file, parsed with its
+// format; an error when the file no longer gives a good run there.
+func reparse(formatID, name string, raw []byte, ordinal int) (*benchrun.Run, error) {
+	p, ok := registry.ByID(formatID)
+	if !ok {
+		return nil, fmt.Errorf("no parser for format %q", formatID)
+	}
+	var run *benchrun.Run
+	err := p.Parse(context.Background(), name, bytes.NewReader(raw), func(r *benchrun.Run) error {
+		if r.Ordinal == ordinal && r.Rejection == "" {
+			run = r
+		}
+		return nil
+	})
+	if run != nil {
+		return run, nil
+	}
+	if err == nil {
+		err = fmt.Errorf("%s holds no good run at ordinal %d", name, ordinal)
+	}
+	return run, err
 }

@@ -402,10 +402,18 @@ func (a *Archive) HasBlob(sha string) (bool, error) {
 // read chunk by chunk, so memory stays one chunk whatever the file size. At
 // the end the reader checks the SHA-256 of everything it returned and
 // reports ErrCorrupt instead of io.EOF when it does not match.
-func (a *Archive) OpenBlob(sha string) (io.ReadCloser, error) {
+func (a *Archive) OpenBlob(sha string) (io.ReadCloser, error) { return a.openBlobIn(a.r, sha) }
+
+// querier is what reading a blob needs: the read connections, or the
+// transaction of an upgrade.
+type querier interface {
+	QueryRow(query string, args ...any) *sql.Row
+}
+
+func (a *Archive) openBlobIn(q querier, sha string) (io.ReadCloser, error) {
 	sha = strings.ToLower(sha)
-	br := &blobReader{a: a, sha: sha, hash: sha256.New()}
-	err := a.r.QueryRow("SELECT size, chunks, compression FROM blobs WHERE sha256 = ?", sha).Scan(&br.size, &br.chunks, &br.compression)
+	br := &blobReader{a: a, q: q, sha: sha, hash: sha256.New()}
+	err := q.QueryRow("SELECT size, chunks, compression FROM blobs WHERE sha256 = ?", sha).Scan(&br.size, &br.chunks, &br.compression)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return nil, fmt.Errorf("archive %s: blob %s: %w", a.path, sha, ErrNotFound)
@@ -426,6 +434,7 @@ func (a *Archive) OpenBlob(sha string) (io.ReadCloser, error) {
 
 type blobReader struct {
 	a      *Archive
+	q      querier
 	sha    string
 	size   int64
 	chunks int
@@ -464,7 +473,7 @@ func (br *blobReader) Read(p []byte) (int, error) {
 func (br *blobReader) load() error {
 	var rawSize int
 	var data []byte
-	err := br.a.r.QueryRow("SELECT raw_size, data FROM blob_chunks WHERE blob = ? AND seq = ?", br.sha, br.next).Scan(&rawSize, &data)
+	err := br.q.QueryRow("SELECT raw_size, data FROM blob_chunks WHERE blob = ? AND seq = ?", br.sha, br.next).Scan(&rawSize, &data)
 	if errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("archive %s: blob %s: %w: chunk %d of %d is missing", br.a.path, br.sha, ErrCorrupt, br.next, br.chunks)
 	}

@@ -4,6 +4,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
+	"sync/atomic"
 	"time"
 
 	"github.com/benchledger/benchledger/benchrun"
@@ -173,39 +175,122 @@ func aliasOf(q interface {
 	return id, err
 }
 
+// A Reparser reads the run at ordinal of an archived raw file with its
+// format's parser. The store is below the parsers and cannot parse; the
+// ingest package registers one (SetReparser), which the schema 0006
+// upgrade uses to name a run completed by companion files as the batch
+// names it.
+type Reparser func(format, fileName string, raw []byte, ordinal int) (*benchrun.Run, error)
+
+var reparser atomic.Pointer[Reparser]
+
+// SetReparser registers the parsers for the upgrade of old archives.
+func SetReparser(f Reparser) { reparser.Store(&f) }
+
 // rekeyContentIDs is schema 0006's upgrade of the runs themselves: each run
-// gets the id benchrun.ContentID gives its content, its old id kept as an
-// alias. A run completed by companion files keeps its id (its archived
-// content is the merge, not its richest file alone), and so does a run
-// whose content another run already has, or one a publication cites.
+// gets the id a fresh ingest of its files gives it, its old id kept as an
+// alias. A run of one file is named by benchrun.ContentID of its content.
+// A run completed by companion files is named as the batch names it: by
+// the ContentID of its richest file's own run (benchrun.Rank, the smaller
+// id between equals), which the upgrade re-parses from the archived bytes
+// (its archived content is the merge, not that file alone); when a file
+// cannot be re-parsed (no Reparser registered, a parser that no longer
+// reads it) the run keeps its id. A run whose content another run already
+// has, or one a publication cites, keeps its id too.
 func rekeyContentIDs(tx *sql.Tx, archivePath string) error {
-	rows, err := tx.Query(`SELECT id FROM runs
-		WHERE NOT EXISTS (SELECT 1 FROM run_files WHERE run_files.run_id = runs.id) ORDER BY ingested_at, id`)
+	rows, err := tx.Query(`SELECT id, EXISTS (SELECT 1 FROM run_files WHERE run_files.run_id = runs.id) FROM runs ORDER BY ingested_at, id`)
 	if err != nil {
 		return err
 	}
-	var ids []string
+	type old struct {
+		id         string
+		companions bool
+	}
+	var olds []old
 	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
+		var o old
+		if err := rows.Scan(&o.id, &o.companions); err != nil {
 			rows.Close()
 			return err
 		}
-		ids = append(ids, id)
+		olds = append(olds, o)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	a := &Archive{path: archivePath}
-	for _, id := range ids {
-		rec, err := a.readRunIn(tx, id, true)
+	// Schema 0006 predates PostgreSQL archives: this upgrade is SQLite's.
+	a := &Archive{path: archivePath, d: sqliteDialect}
+	for _, o := range olds {
+		rec, err := a.readRunIn(tx, o.id, true)
 		if err != nil {
 			return err
 		}
-		if _, err := rekey(sqliteDialect, tx, id, benchrun.ContentID(rec.Run), "schema 0006: ids derived from the run's content"); err != nil {
-			return fmt.Errorf("rename run %s: %w", id, err)
+		id, reason := benchrun.ContentID(rec.Run), "schema 0006: ids derived from the run's content"
+		if o.companions {
+			if id, err = a.richestFileID(tx, rec); err != nil {
+				return fmt.Errorf("rename run %s: %w", o.id, err)
+			}
+			reason = "schema 0006: named by its richest file's content"
+		}
+		if id == "" {
+			continue
+		}
+		if _, err := rekey(sqliteDialect, tx, o.id, id, reason); err != nil {
+			return fmt.Errorf("rename run %s: %w", o.id, err)
 		}
 	}
 	return nil
+}
+
+// richestFileID is the id the batch gives a run of several files: the
+// ContentID of the run its richest file holds alone. "" when a file cannot
+// be re-parsed.
+func (a *Archive) richestFileID(tx *sql.Tx, rec *RunRecord) (string, error) {
+	p := reparser.Load()
+	if p == nil {
+		return "", nil
+	}
+	type file struct {
+		blob, name, format string
+		ordinal            int
+	}
+	files := []file{{rec.BlobSHA256, rec.FileName, rec.Run.Format, rec.Run.Ordinal}}
+	rows, err := tx.Query("SELECT blob, file_name, format, ordinal FROM run_files WHERE run_id = ? ORDER BY added_at, blob", rec.ID)
+	if err != nil {
+		return "", err
+	}
+	for rows.Next() {
+		var f file
+		if err := rows.Scan(&f.blob, &f.name, &f.format, &f.ordinal); err != nil {
+			rows.Close()
+			return "", err
+		}
+		files = append(files, f)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return "", err
+	}
+	best, bestRank := "", -1
+	for _, f := range files {
+		br, err := a.openBlobIn(tx, f.blob)
+		if err != nil {
+			return "", err
+		}
+		raw, err := io.ReadAll(br)
+		br.Close()
+		if err != nil {
+			return "", err
+		}
+		run, err := (*p)(f.format, f.name, raw, f.ordinal)
+		if err != nil || run == nil {
+			return "", nil
+		}
+		id, rank := benchrun.ContentID(run), benchrun.Rank(run)
+		if rank > bestRank || rank == bestRank && id < best {
+			best, bestRank = id, rank
+		}
+	}
+	return best, nil
 }

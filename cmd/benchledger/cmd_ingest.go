@@ -31,8 +31,11 @@ statements are kept beside them and a contradiction is refused. See docs/provena
 
 Prints one line per run: run id, new/duplicate/completed, format, file. Rejected files are
 listed on stderr (file: place: reason) and nothing of them reaches the archive; the other
-files are still ingested and the exit status is 3. Folders' non-result files (manifests,
-narratives, sources) are skipped with a note. Re-ingesting the same bytes creates nothing.
+files are still ingested and the exit status is 3. In a file of several runs (a page of
+result blocks, JSON Lines, a sweep) a bad run is rejected alone, at its place, and the
+file's good runs are archived; every problem of the file is listed. Folders' non-result
+files (manifests, narratives, sources) are skipped with a note. Re-ingesting the same bytes
+creates nothing.
 A manifest's external references (references:) are archived with the first file that uses
 the manifest; each one recorded or re-checked is noted on stderr, not listed on stdout.`,
 	}, runIngest)

@@ -7,6 +7,7 @@ package format
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -29,8 +30,13 @@ type Parser interface {
 	// (at most HeadSize; less for a short file) looks like this format.
 	Sniff(name string, head []byte) bool
 	// Parse reads the whole file and calls emit once per run, in file order.
-	// It returns an *InputError naming the place for bad input, or emit's
-	// error unchanged. It must never panic, whatever the bytes.
+	// A bad run of a file that holds several (a block of a page, an object
+	// of a list, a line of JSON Lines) is emitted as Reject(ordinal, err) and
+	// the parse goes on: the batch rejects that run alone and decides, once
+	// for every format (Settle), when the file as a whole is rejected. Parse
+	// returns an *InputError naming the place when the file cannot be read
+	// on (it is no such result, or its syntax breaks), or emit's error
+	// unchanged. It must never panic, whatever the bytes.
 	Parse(ctx context.Context, name string, r io.Reader, emit func(*benchrun.Run) error) error
 }
 
@@ -148,4 +154,43 @@ func StemInvocation(path, suffix string) (string, bool) {
 		return "", false
 	}
 	return stem, true
+}
+
+// Reject is the run of a multi-run file that is bad: which run (ordinal)
+// and where and why it is bad (ie's place and reason). The batch reports it
+// at that place and archives the file's other runs.
+func Reject(ordinal int, ie *InputError) *benchrun.Run {
+	return &benchrun.Run{Ordinal: ordinal, Location: ie.Place, Rejection: ie.Reason,
+		Facts: map[string]string{}, Extra: map[string]string{}, Completed: -1, Failed: -1}
+}
+
+// Settle is the one rule, for every format, that turns what a parse gave
+// into runs to archive and problems to report. A parse error after runs
+// were emitted rejects the rest of the file at its place, as one more bad
+// run, and leaves the runs before it good. file is nil when at least one
+// run is good; otherwise it is the file's rejection: its first problem, or
+// "no run" for a parse that found none. An error that is not about the
+// input (cancellation, the archive) comes back as err.
+func Settle(name string, runs []*benchrun.Run, parseErr error) (out []*benchrun.Run, file *InputError, err error) {
+	if parseErr != nil {
+		var ie *InputError
+		if !errors.As(parseErr, &ie) {
+			return nil, nil, parseErr
+		}
+		if len(runs) == 0 {
+			return nil, ie, nil
+		}
+		r := Reject(len(runs), ie)
+		r.Rejection += " (the file cannot be read past this point; the runs before it are read)"
+		runs = append(runs, r)
+	}
+	if len(runs) == 0 {
+		return nil, Errorf(name, "", "no benchmark run found in the file"), nil
+	}
+	for _, r := range runs {
+		if r.Rejection == "" {
+			return runs, nil, nil
+		}
+	}
+	return runs, &InputError{File: name, Place: runs[0].Location, Reason: runs[0].Rejection}, nil
 }

@@ -254,6 +254,19 @@ func (d *Decoder) Skip(first Token) error {
 	return nil
 }
 
+// SkipOut consumes tokens until the decoder is back at depth (Depth()
+// before the object or array it is inside was opened): a parser that
+// refuses a value in the middle of one run's object resumes at the next
+// run. Strings are validated but not kept.
+func (d *Decoder) SkipOut(depth int) error {
+	for len(d.stack) > depth {
+		if _, err := d.next(true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Capture consumes the value that begins with first (the token Next just
 // returned) like Skip and appends its raw JSON text to dst, keeping at most
 // limit bytes. It returns dst and the value's full size in bytes; size >

@@ -58,7 +58,9 @@ func (parser) Describe() string {
 	return "kubernetes-sigs/inference-perf lifecycle metrics report (summary or per-stage JSON)"
 }
 
-// Sniff wants the report's three top-level keys.
+// Sniff wants the report's top-level keys: benchmark_time_seconds,
+// load_summary and successes, or (reports before benchmark_time_seconds,
+// inference-perf #430, April 2026) load_summary, successes and failures.
 func (parser) Sniff(name string, head []byte) bool {
 	d, ok := jsonread.HeadObject(head)
 	if !ok {
@@ -74,7 +76,7 @@ func (parser) Sniff(name string, head []byte) bool {
 		}
 		return v.Kind != pyjson.EOF && len(have) < 4
 	})
-	return have["benchmark_time_seconds"] && have["load_summary"] && have["successes"]
+	return have["load_summary"] && have["successes"] && (have["benchmark_time_seconds"] || have["failures"])
 }
 
 // latencies are the successes.latency distributions stated as figures.
@@ -181,12 +183,9 @@ func (b *builder) read(root *jsonread.Node) error {
 			return format.Errorf(b.file, run.Location, "not an inference-perf report: no %q object", k)
 		}
 	}
-	dur, ok, err := b.number(root, "benchmark_time_seconds")
+	dur, hasDur, err := b.number(root, "benchmark_time_seconds")
 	if err != nil {
 		return err
-	}
-	if !ok {
-		return format.Errorf(b.file, run.Location, "not an inference-perf report: no benchmark_time_seconds")
 	}
 	ok2, okS, err := b.count(root, "successes.count")
 	if err != nil {
@@ -220,15 +219,33 @@ func (b *builder) read(root *jsonread.Node) error {
 	if ok2+max(failed, 0) == 0 {
 		return format.Errorf(b.file, run.Location, "run has no requests (successes.count and failures.count are 0)")
 	}
-	if dur == 0 {
+	switch {
+	case hasDur && dur == 0:
 		return b.errorf(root.Get("benchmark_time_seconds"), "benchmark_time_seconds", "benchmark_time_seconds is 0: no run took place")
+	case hasDur:
+		b.state("duration", "s", "benchmark_time_seconds", dur)
+	default:
+		// Before #430 the report did not write the time it divided by
+		// (max(end) − min(start) over every request); requests_per_sec
+		// is successes.count over it, so the count over the rate gives it
+		// back.
+		rps, ok, err := b.number(root, "successes.throughput.requests_per_sec")
+		if err != nil {
+			return err
+		}
+		if !ok || rps == 0 || ok2 == 0 {
+			return format.Errorf(b.file, run.Location, "the report has no benchmark_time_seconds and no successful requests per second to derive it from: the run's duration is unknown")
+		}
+		run.FormatVariant += " (before benchmark_time_seconds)"
+		run.Stated = append(run.Stated, benchrun.Stated{Metric: "duration", Value: float64(ok2) / rps, Unit: "s",
+			SourceKey: "successes.count / successes.throughput.requests_per_sec", SourceUnit: "s"})
+		run.Notes = append(run.Notes, "the report predates benchmark_time_seconds (inference-perf #430): the duration is successes.count / successes.throughput.requests_per_sec, the max(end) − min(start) its throughputs divide by")
 	}
-	b.state("duration", "s", "benchmark_time_seconds", dur)
 
 	if rate, ok, err := b.number(root, "load_summary.requested_rate"); err != nil {
 		return err
 	} else if ok {
-		run.FormatVariant = "stage_lifecycle_metrics (one load stage)"
+		run.FormatVariant = strings.Replace(run.FormatVariant, "summary_lifecycle_metrics", "stage_lifecycle_metrics (one load stage)", 1)
 		run.Facts["workload.request_rate"] = format.FormatFloat(rate)
 	}
 	if c, ok, err := b.count(root, "load_summary.concurrency"); err != nil {
@@ -320,7 +337,7 @@ func (b *builder) read(root *jsonread.Node) error {
 	run.Notes = append(run.Notes,
 		"summary only: inference-perf's lifecycle report has no per-request records (its per-request report is a separate file)",
 		"inter_token_latency pools the gaps between token times, each token of a chunk carrying the chunk's arrival time: not the per-chunk ITL, kept in Extra",
-		"benchmark_time_seconds is max(end) − min(start) over every request, failed ones included; the throughputs divide by it",
+		"the duration is max(end) − min(start) over every request, failed ones included; the throughputs divide by it",
 		"the report has no model, date or engine: they must come from the manifest (inference-perf writes its config to a separate config.yaml)")
 	return nil
 }

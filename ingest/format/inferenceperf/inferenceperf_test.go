@@ -3,6 +3,8 @@ package inferenceperf_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -72,4 +74,56 @@ func FuzzInferencePerf(f *testing.F) {
 		})
 		ingesttest.FuzzError(t, err, "fuzz.json")
 	})
+}
+
+// TestRealReports: two reports the KubeCon NA 2025 demo published
+// (testdata/SOURCE.md), written before benchmark_time_seconds existed: the
+// duration is the one their throughputs were divided by, successes.count /
+// requests_per_sec; the figures are the file's own.
+func TestRealReports(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		file    string
+		variant string
+		rate    string // the stage's requested rate; none for the summary
+	}{
+		{"testdata/kubecon_vllm_stage_0_lifecycle_metrics.json", "stage_lifecycle_metrics (one load stage) (before benchmark_time_seconds)", "1"},
+		{"testdata/kubecon_vllm_summary_lifecycle_metrics.json", "summary_lifecycle_metrics (before benchmark_time_seconds)", ""},
+	} {
+		data := ingesttest.Read(t, tc.file)
+		if got := ingesttest.Detect(tc.file, data); got != inferenceperf.ID {
+			t.Fatalf("%s detected as %q", tc.file, got)
+		}
+		r := ingesttest.One(t, inferenceperf.New(), tc.file, data)
+		var raw struct {
+			Successes struct {
+				Count   float64
+				Latency map[string]map[string]float64
+				Through map[string]float64 `json:"throughput"`
+			}
+			Failures    struct{ Count float64 }
+			LoadSummary struct{ Count int } `json:"load_summary"`
+		}
+		if err := json.Unmarshal(data, &raw); err != nil {
+			t.Fatal(err)
+		}
+		if r.FormatVariant != tc.variant || r.Completed != int64(raw.Successes.Count) || r.Failed != int64(raw.Failures.Count) {
+			t.Errorf("%s: variant %q, completed %d failed %d", tc.file, r.FormatVariant, r.Completed, r.Failed)
+		}
+		lat := raw.Successes.Latency
+		ingesttest.WantStated(t, r, 1e-15, map[string]float64{
+			"duration":           raw.Successes.Count / raw.Successes.Through["requests_per_sec"],
+			"request_throughput": raw.Successes.Through["requests_per_sec"], "output_throughput": raw.Successes.Through["output_tokens_per_sec"],
+			"ttft.median": lat["time_to_first_token"]["median"], "ttft.p90": lat["time_to_first_token"]["p90"],
+			"e2el.mean": lat["request_latency"]["mean"], "tpot.max": lat["time_per_output_token"]["max"],
+		})
+		ingesttest.WantFacts(t, r, map[string]string{"workload.request_rate": tc.rate, "workload.request_count": strconv.Itoa(raw.LoadSummary.Count)})
+		if !ingesttest.HasNote(r, "predates benchmark_time_seconds") || r.Extra["successes.prompt_len"] == "" {
+			t.Errorf("%s: notes %q, extra keys %d", tc.file, r.Notes, len(r.Extra))
+		}
+	}
+	// Without the rate the duration cannot be derived: said, not guessed.
+	data := strings.Replace(string(ingesttest.Read(t, "testdata/kubecon_vllm_summary_lifecycle_metrics.json")), `"requests_per_sec"`, `"requests_per_second"`, 1)
+	_, err := ingesttest.Parse(inferenceperf.New(), "r.json", []byte(data))
+	ingesttest.WantInputError(t, err, "object at byte 0", "no benchmark_time_seconds and no successful requests per second")
 }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/benchledger/benchledger/benchrun"
@@ -168,8 +167,7 @@ func (l *sglangLines) finish() {
 }
 
 // sglangBad is a problem inside one line: where in the run, the column,
-// and why. It becomes the run's Rejection, or the file's InputError when
-// no line of the file holds a readable run.
+// and why. It becomes the run's rejection (format.Reject).
 type sglangBad struct {
 	where  string // `key "ttfts" item 3`, or "" for the line as a whole
 	col    int64  // 1-based column in the line; 0 when not known
@@ -203,14 +201,6 @@ func (b *sglangBad) placeIn(lineNo int) string {
 	return textread.At(lineNo)
 }
 
-// rejection is the text of a Rejection: the place within the line, then why.
-func (b *sglangBad) rejection() string {
-	if p := b.place(); p != "" {
-		return p + ": " + b.reason
-	}
-	return b.reason
-}
-
 type sglangParser struct {
 	ctx   context.Context
 	lines *sglangLines
@@ -218,18 +208,14 @@ type sglangParser struct {
 }
 
 // Parse reads every line and emits one run per line in file order. A bad
-// line is emitted as a Rejection run, so the file's other runs are still
-// archived; when no line holds a readable run, Parse also returns an
-// InputError for the file, naming its first bad line and the others.
+// line is emitted as a rejected run (format.Reject) at its place within the
+// line, so the file's other runs are still archived; the batch rejects the
+// file when no line holds a readable run (format.Settle).
 func (sglangJSONL) Parse(ctx context.Context, name string, r io.Reader, emit func(*benchrun.Run) error) error {
 	p := &sglangParser{ctx: ctx, tick: jsonread.Ticker{Ctx: ctx}, lines: &sglangLines{br: bufio.NewReaderSize(r, sglangLineBuffer)}}
 	var (
-		firstBad *format.InputError
-		badLines []int // the first few bad lines after the first
-		bad      int   // bad lines in all
-		good     bool
-		ordinal  int
-		bytesIn  bool
+		ordinal int
+		bytesIn bool
 	)
 	readErr := func(place string) error {
 		return &format.InputError{File: name, Place: place, Reason: "reading the file: " + p.lines.err.Error(), Err: p.lines.err}
@@ -257,54 +243,22 @@ func (sglangJSONL) Parse(ctx context.Context, name string, r io.Reader, emit fun
 			continue
 		}
 		if why != nil {
-			bad++
-			switch {
-			case firstBad == nil:
-				firstBad = &format.InputError{File: name, Place: why.placeIn(lineNo), Reason: why.reason, Err: why.err}
-			case len(badLines) < 5:
-				badLines = append(badLines, lineNo)
-			}
-			run = &benchrun.Run{Ordinal: ordinal, Location: textread.At(lineNo), Rejection: why.rejection()}
-		} else {
-			good = true
+			run = format.Reject(ordinal, &format.InputError{File: name, Place: why.placeIn(lineNo), Reason: why.reason, Err: why.err})
 		}
 		if err := emit(run); err != nil {
 			return err
 		}
 		ordinal++
 	}
-	if p.lines.err != nil {
-		return readErr("")
-	}
 	switch {
-	case good:
+	case p.lines.err != nil:
+		return readErr("")
+	case ordinal > 0:
 		return nil
-	case firstBad != nil:
-		if bad > 1 {
-			firstBad.Reason += " (" + sglangOtherLines(badLines, bad-1) + ": no run in the file is readable)"
-		}
-		return firstBad
 	case !bytesIn:
 		return format.Errorf(name, "", "the file is empty")
 	}
 	return format.Errorf(name, "", "the file holds only whitespace, no JSON line")
-}
-
-// sglangOtherLines names the other bad lines: the first few, and how many
-// more there are.
-func sglangOtherLines(lines []int, n int) string {
-	var parts []string
-	for _, l := range lines {
-		parts = append(parts, strconv.Itoa(l))
-	}
-	s := strings.Join(parts, ", ")
-	if more := n - len(lines); more > 0 {
-		s += fmt.Sprintf(" and %d more", more)
-	}
-	if n == 1 {
-		return "line " + s + " is bad too"
-	}
-	return "lines " + s + " are bad too"
 }
 
 // syntax turns a decoder error inside a line into a sglangBad.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -29,12 +30,8 @@ import (
 // sgParse runs the SGLang parser over data and collects what it emits.
 func sgParse(t testing.TB, name string, data []byte) ([]*benchrun.Run, error) {
 	t.Helper()
-	var runs []*benchrun.Run
-	err := sglang.New().Parse(context.Background(), name, bytes.NewReader(data), func(r *benchrun.Run) error {
-		runs = append(runs, r)
-		return nil
-	})
-	return runs, err
+	// As the batch reads it: a file whose every line is bad is rejected.
+	return ingesttest.Settled(sglang.New(), name, data)
 }
 
 func sgMustParse(t *testing.T, name string, data []byte) []*benchrun.Run {
@@ -612,8 +609,8 @@ func TestSGLangBadInput(t *testing.T) {
 		{"empty lists", ok + `, "input_lens": [], "ttfts": []}`, "line 1", "run has no requests: its per-request lists are empty"},
 		{"invalid utf-8", ok + `, "errors": ["a` + "\xff" + `"]}`, `line 1, key "errors" item 0 (column `, "invalid UTF-8"},
 		{"binary", "\x00\x01\x02", "line 1 (column 1)", "malformed JSON"},
-		{"eight bad lines", strings.Repeat(`{"backend": 1}`+"\n", 8), `line 1, key "backend"`, "(lines 2, 3, 4, 5, 6 and 2 more are bad too: no run in the file is readable)"},
-		{"two bad lines", `{"backend": 1}` + "\n" + `{"backend": 2}` + "\n", `line 1, key "backend"`, "(line 2 is bad too: no run in the file is readable)"},
+		{"eight bad lines", strings.Repeat(`{"backend": 1}`+"\n", 8), `line 1, key "backend"`, "expected a string, found number"},
+		{"two bad lines", `{"backend": 1}` + "\n" + `{"backend": 2}` + "\n", `line 1, key "backend"`, "expected a string, found number"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -628,6 +625,13 @@ func TestSGLangBadInput(t *testing.T) {
 			for _, r := range runs {
 				if r.Rejection == "" {
 					t.Errorf("a good run emitted from a file with no readable run: %+v", r)
+				}
+			}
+			// Every bad line is reported, each at its own line.
+			if lines := strings.Count(strings.TrimSpace(tc.data), "\n") + 1; lines > 1 && !strings.Contains(tc.data, "\x00") {
+				rej := ingesttest.Rejections(runs)
+				if len(rej) != lines || !strings.HasPrefix(rej[lines-1], fmt.Sprintf("line %d", lines)) {
+					t.Errorf("rejections %q, want one per line of %d", rej, lines)
 				}
 			}
 		})
@@ -666,13 +670,13 @@ func TestSGLangRejections(t *testing.T) {
 					t.Errorf("run %d has ordinal %d", i, r.Ordinal)
 				}
 				if want, ok := tc.rejected[i]; ok {
-					if !strings.Contains(r.Rejection, want) || len(r.Stated) != 0 {
-						t.Errorf("run %d: rejection %q, want …%q…", i, r.Rejection, want)
+					if got := r.Location + ": " + r.Rejection; !strings.Contains(got, want) || len(r.Stated) != 0 {
+						t.Errorf("run %d: rejection %q, want …%q…", i, got, want)
 					}
 				} else if r.Rejection != "" || r.Completed < 0 {
 					t.Errorf("run %d rejected: %q", i, r.Rejection)
 				}
-				if want, ok := tc.loc[i]; ok && r.Location != want {
+				if want, ok := tc.loc[i]; ok && r.Location != want && !strings.HasPrefix(r.Location, want+", ") && !strings.HasPrefix(r.Location, want+" (") {
 					t.Errorf("run %d at %q, want %q", i, r.Location, want)
 				}
 			}
@@ -859,7 +863,7 @@ func TestSGLangBatch(t *testing.T) {
 			rej = append(rej, o)
 		}
 	}
-	if len(rej) != 1 || rej[0].Place != "line 2" || !strings.Contains(rej[0].Reason, "negative duration -1.0") {
+	if len(rej) != 1 || rej[0].Place != `line 2, key "duration" (column 35)` || !strings.Contains(rej[0].Reason, "negative duration -1.0") {
 		t.Errorf("mixed.jsonl rejections %+v", rej)
 	}
 	for _, o := range outs {
@@ -1008,7 +1012,7 @@ func TestSGLangLongLines(t *testing.T) {
 			t.Errorf("run %d: rejection %q, %d requests", i, r.Rejection, len(r.Requests))
 		}
 	}
-	if !strings.HasPrefix(runs[2].Rejection, `key "ttfts" item 6000 (column `) || !strings.HasSuffix(runs[2].Rejection, "negative time -0.5") || runs[2].Location != "line 3" {
+	if !strings.HasPrefix(runs[2].Location, `line 3, key "ttfts" item 6000 (column `) || runs[2].Rejection != "negative time -0.5" {
 		t.Errorf("bad long line: %q at %q", runs[2].Rejection, runs[2].Location)
 	}
 	if runs[3].Rejection != "" || runs[3].Location != "line 4" {

@@ -106,11 +106,8 @@ func (trtllmConsole) Parse(ctx context.Context, name string, r io.Reader, emit f
 	for i, g := range groups {
 		run, ierr := trtllmConsoleRun(name, g)
 		if ierr != nil {
-			if len(groups) == 1 {
-				return ierr
-			}
 			// One bad report of several: the others still ingest.
-			run = &benchrun.Run{Location: ierr.Place, Rejection: ierr.Reason}
+			run = format.Reject(i, ierr)
 		}
 		run.Ordinal = i
 		runs = append(runs, run)

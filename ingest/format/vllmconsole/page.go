@@ -122,16 +122,41 @@ func isConsoleClosing(t string) bool {
 }
 
 // Parse reads every block of the file, each with the interpreter of its
-// layout.
+// layout. A bad block (a bad line, a contradiction with the lines before
+// it, a cut-off copy) is that block's rejection, at the place of the
+// problem and with its ordinal; the walk goes on to the next block.
 func (page) Parse(ctx context.Context, name string, r io.Reader, emit func(*benchrun.Run) error) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var (
-		runs  []*benchrun.Run
-		block []textread.Line
-		pre   preamble
-		start int // header line of the open block; 0 when none is open
-		n     int
+		block   []textread.Line
+		pre     preamble
+		cmds    commands
+		start   int // header line of the open block; 0 when none is open
+		n       int
+		ordinal int
 	)
+	// done hands on the open block's run, or its rejection, and closes it.
+	done := func(run *benchrun.Run, ierr *format.InputError) error {
+		cmds.into(&pre)
+		if ierr == nil {
+			ierr = pre.apply(name, run)
+		}
+		if ierr != nil {
+			ierr.Place = fmt.Sprintf("ordinal %d: %s", ordinal, ierr.Place)
+			if at := textread.At(start); !strings.HasSuffix(ierr.Place, at) {
+				ierr.Reason += " (in the block at " + at + ")"
+			}
+			run = format.Reject(ordinal, ierr)
+		}
+		pre.reset()
+		run.Ordinal = ordinal
+		ordinal++
+		start = 0
+		return emit(run)
+	}
+	truncated := func(msgf string, args ...any) error {
+		return done(nil, format.Errorf(name, textread.At(start), msgf, args...))
+	}
 	for {
 		line, err := textread.ReadLine(br)
 		if err != nil && !errors.Is(err, io.EOF) {
@@ -154,28 +179,26 @@ func (page) Parse(ctx context.Context, name string, r io.Reader, emit func(*benc
 		switch {
 		case isConsoleHeader(t):
 			if start > 0 {
-				return format.Errorf(name, textread.At(start), "truncated block: no closing ===== line before the next block at line %d", n)
+				if err := truncated("truncated block: no closing ===== line before the next block at line %d", n); err != nil {
+					return err
+				}
 			}
 			start, block = n, block[:0]
 		case start == 0:
 			// Text around the blocks: prose, commands, logs. What it says of
-			// the next run is kept.
+			// the next runs is kept.
 			pre.line(textread.Line{N: n, Text: s})
+			cmds.line(textread.Line{N: n, Text: s})
 		case isConsoleClosing(t):
-			run, ierr := layoutOf(block).interpret(name, start, block)
-			if ierr != nil {
-				return ierr
+			if err := done(layoutOf(block).interpret(name, start, block)); err != nil {
+				return err
 			}
-			if ierr := pre.apply(name, run); ierr != nil {
-				return ierr
-			}
-			pre.reset()
-			run.Ordinal = len(runs)
-			runs = append(runs, run)
-			start = 0
 		case strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~"):
 			// A Markdown fence closes the pasted copy: the block was cut.
-			return format.Errorf(name, textread.At(start), "truncated block: the code fence at line %d ends it before its closing ===== line", n)
+			if err := truncated("truncated block: the code fence at line %d ends it before its closing ===== line", n); err != nil {
+				return err
+			}
+			cmds.line(textread.Line{N: n, Text: s})
 		default:
 			block = append(block, textread.Line{N: n, Text: s})
 		}
@@ -184,17 +207,12 @@ func (page) Parse(ctx context.Context, name string, r io.Reader, emit func(*benc
 		}
 	}
 	if start > 0 {
-		return format.Errorf(name, textread.At(start), "truncated block: the file ends before its closing ===== line")
-	}
-	if len(runs) == 0 {
-		return format.Errorf(name, "", "no %q block found", Title)
-	}
-	// Every block is checked before the first is handed on, so a bad block
-	// rejects the whole file rather than leaving half of it archived.
-	for _, run := range runs {
-		if err := emit(run); err != nil {
+		if err := truncated("truncated block: the file ends before its closing ===== line"); err != nil {
 			return err
 		}
+	}
+	if ordinal == 0 {
+		return format.Errorf(name, "", "no %q block found", Title)
 	}
 	return nil
 }

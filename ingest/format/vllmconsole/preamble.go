@@ -2,6 +2,7 @@ package vllmconsole
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/benchledger/benchledger/benchrun"
@@ -22,6 +23,9 @@ type preamble struct {
 	args  string // the Namespace(...) text, kept in Extra
 	argsN int
 	lens  *randomLens
+	// commands are the server and client commands read as this block's
+	// (commands.go), kept in Extra with their lines.
+	commands []cmdAt
 }
 
 type preFact struct {
@@ -94,7 +98,7 @@ func (p *preamble) fromArgs(args map[string]string, n int) {
 		}
 	}
 	if args["dataset_name"] == "random" {
-		p.lens = &randomLens{args: args, line: n}
+		p.lens = &randomLens{args: args, line: n, label: "the Namespace"}
 	}
 }
 
@@ -104,8 +108,9 @@ func (p *preamble) fromArgs(args map[string]string, n int) {
 // 1.0 in SGLang's bench_serving and vLLM's old benchmark_serving.py (the
 // length drawn from [ratio × length, length]).
 type randomLens struct {
-	args map[string]string
-	line int
+	args  map[string]string
+	line  int
+	label string // what printed them: "the Namespace", a client command
 }
 
 // fixed reports whether the lengths were exact for the client whose block
@@ -116,11 +121,11 @@ func (l *randomLens) fixed(format string) (bool, string) {
 	_, newCLI := l.args["bench_type"] // vllm bench serve's Namespace
 	switch {
 	case !ok || !isNum:
-		return false, "the Namespace names no random_range_ratio"
+		return false, l.label + " names no random_range_ratio"
 	case format == ID && newCLI:
 		return v == 0, "random_range_ratio=" + ratio + " (vllm bench serve draws lengths within ±ratio)"
 	case format == ID:
-		return false, "the Namespace is not vllm bench serve's (no bench_type), so what random_range_ratio=" + ratio + " means is not known"
+		return false, l.label + " is not vllm bench serve's (no bench_type), so what random_range_ratio=" + ratio + " means is not known"
 	default:
 		return v == 1, "random_range_ratio=" + ratio + " (SGLang draws lengths from [ratio × length, length])"
 	}
@@ -159,12 +164,16 @@ func (p *preamble) apply(name string, run *benchrun.Run) *format.InputError {
 			continue
 		}
 		run.Facts[field] = f.value
+		if run.FactPlaces == nil {
+			run.FactPlaces = map[string]string{}
+		}
+		run.FactPlaces[field] = textread.At(f.line) + ", " + f.label
 	}
 	if l := p.lens; l != nil {
 		if fixed, why := l.fixed(run.Format); fixed {
 			for key, field := range map[string]string{"random_input_len": "workload.input_len", "random_output_len": "workload.output_len"} {
 				if v, ok := l.args[key]; ok {
-					p.set(field, v, l.line, "Namespace "+key)
+					p.set(field, v, l.line, l.label+" "+key)
 					if f, ok := p.facts[field]; ok {
 						if _, have := run.Facts[field]; !have {
 							run.Facts[field] = f.value
@@ -173,20 +182,39 @@ func (p *preamble) apply(name string, run *benchrun.Run) *format.InputError {
 				}
 			}
 		} else {
-			run.Notes = append(run.Notes, fmt.Sprintf("the Namespace at line %d names a random dataset but %s: input and output lengths not recorded as fixed", l.line, why))
+			run.Notes = append(run.Notes, fmt.Sprintf("%s at line %d names a random dataset but %s: input and output lengths not recorded as fixed", l.label, l.line, why))
 		}
+	}
+	if run.Extra == nil && (p.args != "" || len(p.commands) > 0) {
+		run.Extra = map[string]string{}
 	}
 	if p.args != "" {
-		if run.Extra == nil {
-			run.Extra = map[string]string{}
-		}
 		run.Extra[fmt.Sprintf("client arguments (line %d)", p.argsN)] = p.args
 	}
+	for _, c := range p.commands {
+		run.Extra[fmt.Sprintf("%s command (line %d)", kindName(c.c.Kind), c.line)] = c.c.Text
+		run.Notes = append(run.Notes, fmt.Sprintf("the %s command at line %d (%s) is read as this run's: %s", kindName(c.c.Kind), c.line, c.c.Tool, p.fieldsFrom(c.line)))
+	}
 	if len(p.facts) > 0 {
-		run.Notes = append(run.Notes, "facts from the lines the log printed before the block (the client's arguments and load lines) are the file's statement of this run")
+		run.Notes = append(run.Notes, "facts from the lines the log printed before the block (the client's arguments, load lines and commands) are the file's statement of this run")
 	}
 	run.Notes = append(run.Notes, p.notes...)
 	return nil
+}
+
+// fieldsFrom lists the fields the preamble took from line n.
+func (p *preamble) fieldsFrom(n int) string {
+	var out []string
+	for field, f := range p.facts {
+		if f.line == n {
+			out = append(out, field)
+		}
+	}
+	if len(out) == 0 {
+		return "no field"
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
 }
 
 // sameFact compares two printings of one value: "16", "16.0" and "16.00"

@@ -161,8 +161,13 @@ func TestConsoleCurrentLayout(t *testing.T) {
 		"ttft.p50": 0.1505, "ttft.p95": 0.41075, "tpot.mean": 0.00712,
 		"e2el.mean": 7.2904, "e2el.median": 7.20133, "e2el.p95": 8.1209, "e2el.p99": 8.89012,
 	})
-	if len(r.Extra) != 0 {
+	// The "$ vllm bench serve" line above the block (continued over two
+	// lines) is the run's client command.
+	if len(r.Extra) != 1 || !strings.HasSuffix(r.Extra["client command (line 1)"], "--num-prompts 1000 --percentile-metrics ttft,tpot,itl,e2el --metric-percentiles 50,95,99 --goodput ttft:2000") {
 		t.Errorf("unexpected Extra %v", r.Extra)
+	}
+	if r.Facts["checkpoint.model_id"] != "nvidia/Qwen3-30B-A3B-FP4" || r.Facts["workload.request_count"] != "1000" {
+		t.Errorf("facts of the client command: %v", r.Facts)
 	}
 	for _, n := range r.Notes {
 		if strings.Contains(n, "Failed requests") {
@@ -308,40 +313,57 @@ func TestConsoleAllFailed(t *testing.T) {
 	}
 }
 
+// TestConsoleBadInput: a bad block is its own rejection, at the place of
+// the problem with the block's ordinal; a file whose every block is bad is
+// rejected (format.Settle) with its first problem; the good blocks of a
+// file are read.
 func TestConsoleBadInput(t *testing.T) {
 	tests := []struct {
 		file   string
-		place  string
+		good   int    // good runs the file still gives
+		place  string // of the first rejected block
 		reason string
 	}{
-		{"bad_no_successful.txt", "line 2", `no "Successful requests" line`},
-		{"bad_not_number.txt", "line 3", `Benchmark duration (s): "12,5" is not a number`},
-		{"bad_truncated_eof.txt", "line 3", "truncated block: the file ends before its closing ===== line"},
-		{"bad_truncated_next.txt", "line 1", "truncated block: no closing ===== line before the next block at line 4"},
-		{"bad_truncated_fence.txt", "line 2", "truncated block: the code fence at line 5"},
-		{"bad_zero_requests.txt", "line 1", "run has no requests"},
-		{"bad_zero_requests_failed0.txt", "line 1", "run has no requests"},
-		{"bad_count_fraction.txt", "line 3", `Peak concurrent requests: "3.50" is not a whole number`},
-		{"bad_duplicate.txt", "line 4", `"Benchmark duration (s)" stated twice in one block (first at line 3)`},
-		{"bad_ttft_text.txt", "line 4", `Mean TTFT (ms): "fast" is not a number`},
-		{"bad_successful_na.txt", "line 2", "Successful requests is N/A"},
-		{"bad_no_block.txt", "", `no "Serving Benchmark Result" block found`},
-		{"bad_second_block.txt", "line 8", `Benchmark duration (s): "-" is not a number`},
-		{"bad_preamble_contradiction.txt", "line 1", `Maximum request concurrency is "8" here but the block at line 2 states workload.concurrency "16"`},
+		{"bad_no_successful.txt", 0, "ordinal 0: line 2", `no "Successful requests" line`},
+		{"bad_not_number.txt", 0, "ordinal 0: line 3", `Benchmark duration (s): "12,5" is not a number (in the block at line 1)`},
+		{"bad_truncated_eof.txt", 0, "ordinal 0: line 3", "truncated block: the file ends before its closing ===== line"},
+		{"bad_truncated_next.txt", 1, "ordinal 0: line 1", "truncated block: no closing ===== line before the next block at line 4"},
+		{"bad_truncated_fence.txt", 0, "ordinal 0: line 2", "truncated block: the code fence at line 5"},
+		{"bad_zero_requests.txt", 0, "ordinal 0: line 1", "run has no requests"},
+		{"bad_zero_requests_failed0.txt", 0, "ordinal 0: line 1", "run has no requests"},
+		{"bad_count_fraction.txt", 0, "ordinal 0: line 3", `Peak concurrent requests: "3.50" is not a whole number`},
+		{"bad_duplicate.txt", 0, "ordinal 0: line 4", `"Benchmark duration (s)" stated twice in one block (first at line 3)`},
+		{"bad_ttft_text.txt", 0, "ordinal 0: line 4", `Mean TTFT (ms): "fast" is not a number`},
+		{"bad_successful_na.txt", 0, "ordinal 0: line 2", "Successful requests is N/A"},
+		{"bad_no_block.txt", 0, "", `no "Serving Benchmark Result" block found`},
+		{"bad_second_block.txt", 1, "ordinal 1: line 8", `Benchmark duration (s): "-" is not a number (in the block at line 6)`},
+		{"bad_preamble_contradiction.txt", 0, "ordinal 0: line 1", `Maximum request concurrency is "8" here but the block at line 2 states workload.concurrency "16"`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.file, func(t *testing.T) {
 			path := consoleFixture(tc.file)
-			runs, err := parseConsole(t, path)
-			var ie *format.InputError
-			if !errors.As(err, &ie) {
-				t.Fatalf("err = %v (%T), want an *InputError", err, err)
+			runs, err := ingesttest.Settled(vllmconsole.New(), path, ingesttest.Read(t, path))
+			if tc.good == 0 {
+				var ie *format.InputError
+				if !errors.As(err, &ie) {
+					t.Fatalf("err = %v (%T), want an *InputError", err, err)
+				}
+				if ie.File != path || ie.Place != tc.place || !strings.Contains(ie.Reason, tc.reason) {
+					t.Errorf("got file %q place %q reason %q\nwant place %q reason containing %q", ie.File, ie.Place, ie.Reason, tc.place, tc.reason)
+				}
+				return
 			}
-			if ie.File != path || ie.Place != tc.place || !strings.Contains(ie.Reason, tc.reason) {
-				t.Errorf("got file %q place %q reason %q\nwant place %q reason containing %q", ie.File, ie.Place, ie.Reason, tc.place, tc.reason)
+			if err != nil {
+				t.Fatalf("a file with a good block: %v", err)
 			}
-			if len(runs) != 0 {
-				t.Errorf("%d runs emitted from a rejected file", len(runs))
+			rej := ingesttest.Rejections(runs)
+			if len(runs)-len(rej) != tc.good || len(rej) != 1 || !strings.HasPrefix(rej[0], tc.place+": "+tc.reason) {
+				t.Errorf("%d runs, rejections %q; want %d good and one rejection %q", len(runs), rej, tc.good, tc.place+": "+tc.reason)
+			}
+			for i, r := range runs {
+				if r.Ordinal != i {
+					t.Errorf("run %d has ordinal %d", i, r.Ordinal)
+				}
 			}
 		})
 	}
@@ -458,6 +480,12 @@ func FuzzVLLMConsole(f *testing.F) {
 				t.Fatalf("ordinal %d, want %d", r.Ordinal, n)
 			}
 			n++
+			if r.Rejection != "" {
+				if r.Location == "" {
+					t.Fatalf("rejection %q without a place", r.Rejection)
+				}
+				return nil
+			}
 			if r.Completed < 0 || r.RequestCount() <= 0 {
 				t.Fatalf("run with completed %d, %d requests", r.Completed, r.RequestCount())
 			}
@@ -473,7 +501,7 @@ func FuzzVLLMConsole(f *testing.F) {
 			t.Fatalf("error %v is not an *InputError", err)
 		}
 		if err != nil && n != 0 {
-			t.Fatalf("%d runs emitted before an error", n)
+			t.Fatalf("%d runs emitted before an error (a bad block is a rejection, not an error)", n)
 		}
 	})
 }

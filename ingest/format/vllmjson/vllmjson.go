@@ -77,28 +77,9 @@ func (vllmJSON) Sniff(name string, head []byte) bool {
 func (vllmJSON) Parse(ctx context.Context, name string, r io.Reader, emit func(*benchrun.Run) error) error {
 	p := &vllmJSONParser{ctx: ctx, file: name, d: pyjson.NewDecoder(r), tick: jsonread.Ticker{Ctx: ctx}}
 	ordinal := 0
-	// Bad objects are held back until a good one shows the file is a
-	// vllm result of several runs: then each is one bad run (a Rejection,
-	// the others go on). When none is good, the file is rejected with the
-	// first one's reason: it is no vllm result, or its one run is bad.
-	var held []*benchrun.Run
-	good := false
-	emitRun := func(run *benchrun.Run) error {
-		if run.Rejection != "" && !good {
-			held = append(held, run)
-			return nil
-		}
-		if !good {
-			good = true
-			for _, h := range held {
-				if err := emit(h); err != nil {
-					return err
-				}
-			}
-			held = nil
-		}
-		return emit(run)
-	}
+	// A bad run object is emitted as a rejection and the next one is read
+	// (format.Reject); the batch decides when the file is rejected.
+	emitRun := emit
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -109,9 +90,6 @@ func (vllmJSON) Parse(ctx context.Context, name string, r io.Reader, emit func(*
 		}
 		switch tok.Kind {
 		case pyjson.EOF:
-			if len(held) > 0 {
-				return format.Errorf(name, held[0].Location, "%s", held[0].Rejection)
-			}
 			if ordinal == 0 {
 				if tok.Offset == 0 {
 					return format.Errorf(name, "", "the file is empty")
@@ -323,6 +301,7 @@ func (p *vllmJSONParser) object(first pyjson.Token, ordinal int, inList bool) (*
 	}
 	seen := make(map[string]bool, 64)
 	c := jsonread.Cursor{Dec: b.p.d, File: b.p.file, Prefix: b.prefix}
+	outside := b.p.d.Depth() - 1 // the depth the decoder is at once this object is read
 	if _, err := c.Keys(func(kt pyjson.Token) error {
 		key := string(kt.Bytes)
 		if seen[key] {
@@ -335,20 +314,40 @@ func (p *vllmJSONParser) object(first pyjson.Token, ordinal int, inList bool) (*
 		}
 		return b.field(key, vt)
 	}); err != nil {
-		return nil, err
+		// A value refused for what it says (not for its syntax) leaves the
+		// decoder in step: the rest of the object is skipped and this run
+		// alone is rejected.
+		var ie *format.InputError
+		if !errors.As(err, &ie) || ie.Err != nil {
+			return nil, err
+		}
+		if serr := b.p.d.SkipOut(outside); serr != nil {
+			return nil, b.p.syntax(serr, b.prefix)
+		}
+		return b.reject(ordinal, ie), nil
 	}
 	if err := b.finish(inList); err != nil {
 		// The object was read whole: what is wrong with it is this run's
-		// alone, and the file's other runs go on (the batch rejects the
-		// file when every run is bad).
+		// alone, and the file's other runs go on.
 		var ie *format.InputError
 		if errors.As(err, &ie) {
-			return &benchrun.Run{Ordinal: ordinal, Location: b.run.Location, Format: vllmJSONID, Rejection: ie.Reason,
-				Facts: map[string]string{}, Extra: map[string]string{}, Completed: -1, Failed: -1}, nil
+			return b.reject(ordinal, ie), nil
 		}
 		return nil, err
 	}
 	return b.run, nil
+}
+
+// reject is this run's rejection at the place of ie (the object's own
+// place when ie names none).
+func (b *vllmRunBuilder) reject(ordinal int, ie *format.InputError) *benchrun.Run {
+	place := ie.Place
+	if place == "" || place == strings.TrimSuffix(b.prefix, ", ") {
+		place = b.run.Location
+	}
+	r := format.Reject(ordinal, &format.InputError{File: ie.File, Place: place, Reason: ie.Reason})
+	r.Format = vllmJSONID
+	return r
 }
 
 func (b *vllmRunBuilder) note(msgf string, args ...any) {

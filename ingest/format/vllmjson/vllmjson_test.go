@@ -17,18 +17,15 @@ import (
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/ingest/format"
 	"github.com/benchledger/benchledger/ingest/format/vllmjson"
+	"github.com/benchledger/benchledger/ingest/internal/ingesttest"
 	"github.com/benchledger/benchledger/internal/testshared"
 )
 
 // vjParseAll runs the vLLM parser over data and collects the runs.
 func vjParseAll(t testing.TB, name string, data []byte) ([]*benchrun.Run, error) {
 	t.Helper()
-	var runs []*benchrun.Run
-	err := vllmjson.New().Parse(context.Background(), name, bytes.NewReader(data), func(r *benchrun.Run) error {
-		runs = append(runs, r)
-		return nil
-	})
-	return runs, err
+	// As the batch reads it: a file whose every run is bad is rejected.
+	return ingesttest.Settled(vllmjson.New(), name, data)
 }
 
 func vjMustParse(t *testing.T, name string, data []byte) []*benchrun.Run {
@@ -557,7 +554,16 @@ func TestVLLMBadInput(t *testing.T) {
 				}
 				place += fmt.Sprintf("byte %d (line %d)", off, strings.Count(tc.in[:off], "\n")+1)
 			}
-			_, err := vjParseAll(t, "bad.json", []byte(tc.in))
+			runs, err := vjParseAll(t, "bad.json", []byte(tc.in))
+			if tc.name == "second object broken" {
+				// The first run is read; the rest of the file is one
+				// rejection at the place its syntax breaks.
+				rej := ingesttest.Rejections(runs)
+				if err != nil || len(runs) != 2 || len(rej) != 1 || !strings.HasPrefix(rej[0], place+": "+tc.reason) {
+					t.Errorf("got %v, rejections %q; want the first run and a rejection at %q", err, rej, place)
+				}
+				return
+			}
 			var ie *format.InputError
 			if !errors.As(err, &ie) {
 				t.Fatalf("got %v (%T), want *InputError", err, err)

@@ -43,6 +43,32 @@ func Parse(p format.Parser, name string, data []byte) ([]*benchrun.Run, error) {
 	return runs, err
 }
 
+// Settled parses data as the batch reads it (format.Settle, the rule of
+// every format): the runs, good and rejected, and the file's rejection when
+// no run is good.
+func Settled(p format.Parser, name string, data []byte) ([]*benchrun.Run, error) {
+	runs, err := Parse(p, name, data)
+	out, file, err := format.Settle(name, runs, err)
+	if err != nil {
+		return out, err
+	}
+	if file != nil {
+		return out, file
+	}
+	return out, nil
+}
+
+// Rejections lists the rejected runs of runs as "place: reason", in order.
+func Rejections(runs []*benchrun.Run) []string {
+	var out []string
+	for _, r := range runs {
+		if r.Rejection != "" {
+			out = append(out, r.Location+": "+r.Rejection)
+		}
+	}
+	return out
+}
+
 // One parses data that must hold exactly one good run.
 func One(t testing.TB, p format.Parser, name string, data []byte) *benchrun.Run {
 	t.Helper()
