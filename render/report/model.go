@@ -127,6 +127,10 @@ type page struct {
 	NarrativeMD string
 	Charts      []chartView
 	Methodology []group
+	// MethodContinues is set when the narrative ends with a section of
+	// the generated one's title: the setup and limits continue it rather
+	// than repeat the heading.
+	MethodContinues bool
 	Definitions []string
 	Limitations []string
 	Reproduce   []config
@@ -317,7 +321,7 @@ func (b *builder) optNum(l locales.Locale, name string) *Num {
 func labels(l locales.Locale) map[string]string {
 	m := map[string]string{
 		"switcher": l.T("switcher.label"), "summary": l.T("section.summary"), "results": l.T("section.results"),
-		"methodology": l.T("section.methodology"), "limitations": l.T("section.limitations"),
+		"methodology": l.T("section.methodology"), "limitations": l.T("section.limitations"), "method_limits": l.T("section.method_limits"),
 		"reproduce": l.T("section.reproduce"), "runs": l.T("section.runs"), "digest": l.T("section.archive_digest"),
 		"figure": l.T("table.figure"), "baseline": l.T("table.baseline"), "candidate": l.T("table.candidate"),
 		"change_abs": l.Term("change.abs"), "change_pct": l.Term("change.pct"), "ratio": l.T("table.ratio"),
@@ -392,6 +396,7 @@ func (b *builder) page(l locales.Locale) (*page, error) {
 		return nil, err
 	}
 	b.methodology(l, p)
+	p.MethodContinues = lastHeading(p.NarrativeMD) == p.L["method_limits"]
 	if err := b.limitations(l, p); err != nil {
 		return nil, err
 	}
@@ -620,21 +625,6 @@ func fieldItem(l locales.Locale, runs []runMeta, field, unknownKey string) item 
 	return it
 }
 
-func (b *builder) limitations(l locales.Locale, p *page) error {
-	seen := map[string]bool{}
-	for _, c := range b.res.Caveats {
-		s, err := l.Caveat(c.Redact(b.red))
-		if err != nil {
-			return fmt.Errorf("report: %w", err)
-		}
-		if !seen[s] {
-			seen[s] = true
-			p.Limitations = append(p.Limitations, s)
-		}
-	}
-	return nil
-}
-
 // reproduce lists, per configuration (the runs' group, else role), what a
 // reader needs to run it again; what is not recorded is said to be unknown.
 func (b *builder) reproduce(l locales.Locale, p *page) {
@@ -697,6 +687,17 @@ func (b *builder) runTable(l locales.Locale, p *page) {
 		}
 		p.Runs = append(p.Runs, row)
 	}
+}
+
+// lastHeading is the text of a Markdown text's last level-2 heading.
+func lastHeading(md string) string {
+	h := ""
+	for _, line := range strings.Split(md, "\n") {
+		if t, ok := strings.CutPrefix(line, "## "); ok {
+			h = strings.TrimSpace(t)
+		}
+	}
+	return h
 }
 
 // cjkSpacing: zh and ja space CJK text from numbers (GLOSSARY.md).
