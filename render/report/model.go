@@ -131,13 +131,13 @@ type page struct {
 	// the generated one's title: the setup and limits continue it rather
 	// than repeat the heading.
 	MethodContinues bool
-	Definitions []string
-	Limitations []string
-	Reproduce   []config
-	Runs        []runRow
-	DigestText  string
-	RunIDs      []string
-	ECharts     htmltemplate.JS
+	Definitions     []string
+	Limitations     []string
+	Reproduce       []config
+	Runs            []runRow
+	DigestText      string
+	RunIDs          []string
+	ECharts         htmltemplate.JS
 	// Audit is the audit line near the top, with a link to the audit page;
 	// nil when the report was rendered without an audit.
 	Audit *auditBox
