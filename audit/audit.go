@@ -71,7 +71,31 @@ type Finding struct {
 	File     string            `json:"file,omitempty"` // the run's raw file as named at ingest
 	Message  string            `json:"message"`        // plain English
 	Params   map[string]string `json:"params,omitempty"`
+	// MessageKey names the catalogue sentence (audit.msg.<key>) that says
+	// Message in a report's language from Params; "" when the message has
+	// none yet, and the page then says it generically (issue 18).
+	MessageKey string `json:"message_key,omitempty"`
 }
+
+// Message keys: each is audit.msg.<key> in every catalogue, with
+// placeholders from the finding's Params.
+const (
+	MsgUnbound             = "claims.unbound"
+	MsgUnboundNoKind       = "claims.unbound.no_kind"
+	MsgUnboundEquals       = "claims.unbound.equals"
+	MsgClaimsText          = "claims.text"
+	MsgConfoundedHidden    = "comparison.confounded.hidden"
+	MsgConfoundedDisclosed = "comparison.confounded.disclosed"
+	MsgIntendedUnchanged   = "comparison.intended_unchanged"
+	MsgPercentileMethods   = "comparison.percentile_methods"
+	MsgClocksDiffer        = "comparison.clocks_differ"
+	MsgReferenceNotVisible = "reference.not_visible"
+	MsgReferenceStale      = "reference.stale"
+)
+
+// MessageKeys lists every message key a finding may carry.
+var MessageKeys = []string{MsgUnbound, MsgUnboundNoKind, MsgUnboundEquals, MsgClaimsText, MsgConfoundedHidden,
+	MsgConfoundedDisclosed, MsgIntendedUnchanged, MsgPercentileMethods, MsgClocksDiffer, MsgReferenceNotVisible, MsgReferenceStale}
 
 // Counts tallies findings by severity.
 func Counts(fs []Finding) map[string]int {

@@ -112,6 +112,9 @@ type runRow struct {
 // page is the view model of one language: everything already formatted.
 type page struct {
 	base string // file name without extension: <id>.<lang>
+	// labelOf names a spec name for readers (builder.label), for the
+	// audit page's messages.
+	labelOf func(string) string
 	// number formats chart axis numbers in the page's language.
 	number      func(float64) string
 	Lang, Title string
@@ -354,7 +357,7 @@ func capFirst(s string) string {
 func (b *builder) page(l locales.Locale) (*page, error) {
 	s := b.res.Spec
 	tag := l.Tag()
-	p := &page{base: s.ID + "." + tag, Lang: tag, L: labels(l), RunIDs: b.res.RunIDs,
+	p := &page{base: s.ID + "." + tag, Lang: tag, L: labels(l), RunIDs: b.res.RunIDs, labelOf: func(n string) string { return b.label(l, n) },
 		number: func(v float64) string { return l.Number(v, -1) }}
 	// The switcher lists the spec's languages in the spec's order (and this
 	// one), whatever --lang asked for, so a page does not depend on which
