@@ -5,6 +5,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/benchledger/benchledger/figures"
 
 	"github.com/benchledger/benchledger/locales"
 	"github.com/benchledger/benchledger/spec"
@@ -237,4 +240,34 @@ func containsAll(set, ids []string) bool {
 		}
 	}
 	return true
+}
+
+// refNote says where an external reference compared on the page comes
+// from and when it was captured and re-checked (issue 18: trust signals
+// where the figure is compared, not only on the audit page).
+type refNote struct{ Text, URL string }
+
+func refNoteOf(l locales.Locale, c *figures.Comparison) *refNote {
+	r := c.Baseline.Reference
+	if r == nil {
+		r = c.Candidate.Reference
+	}
+	if r == nil {
+		return nil
+	}
+	day := func(t time.Time) string {
+		if t.IsZero() {
+			return l.T("value.not_recorded")
+		}
+		return l.Date(t)
+	}
+	state := "ref.still_shown"
+	if !r.Visible {
+		state = "ref.no_longer_shown"
+	}
+	title := r.Title
+	if title == "" {
+		title = capFirst(l.Term("external_reference"))
+	}
+	return &refNote{URL: r.Source, Text: l.T("ref.note", "title", title, "captured", day(r.Captured), "checked", day(r.Checked), "state", l.T(state))}
 }

@@ -45,6 +45,8 @@ type cmpRow struct {
 	// (recomputed from N records, or stated by a tool).
 	BaselineSource, CandidateSource string
 	Confounders                     []string
+	// Ref is set when one side is an external reference.
+	Ref *refNote
 }
 
 type nodeRow struct {
@@ -148,6 +150,9 @@ type page struct {
 	// section; nil when the report was rendered without a publication.
 	Version *versionView
 	Errata  *errataView
+	// Synthetic is the badge of a case study resting on generated data
+	// (provenance synthetic: true); "" for measurements.
+	Synthetic string
 }
 
 type runMeta struct {
@@ -407,6 +412,12 @@ func (b *builder) page(l locales.Locale) (*page, error) {
 	b.runTable(l, p)
 	p.DigestText = l.T("footer.digest", "digest", b.digest)
 	b.publication(l, p)
+	for _, r := range b.runs {
+		if strings.EqualFold(r.eff["synthetic"], "true") {
+			p.Synthetic = l.T("badge.synthetic")
+			break
+		}
+	}
 	return p, nil
 }
 
@@ -451,7 +462,7 @@ func (b *builder) tables(l locales.Locale, p *page) {
 			c := r.Comparisons[n]
 			row := cmpRow{Name: n, Label: b.label(l, n), Metric: l.Figure(c.Comparison.Metric), Baseline: b.num(l, n+".baseline"), Candidate: b.num(l, n+".candidate"),
 				Abs: b.num(l, n+".abs"), Pct: b.num(l, n+".pct"), Ratio: b.num(l, n+".ratio"),
-				BaselineSource: sourceText(l, c.Baseline), CandidateSource: sourceText(l, c.Candidate)}
+				BaselineSource: sourceText(l, c.Baseline), CandidateSource: sourceText(l, c.Candidate), Ref: refNoteOf(l, &c.Comparison)}
 			for _, f := range c.Comparison.Confounders {
 				row.Confounders = append(row.Confounders, confounder(l, f.Field, b.redField(f.Field, f.Baseline), b.redField(f.Field, f.Candidate)))
 			}
@@ -557,6 +568,9 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 			var notes []string
 			for _, f := range c.Comparison.Confounders {
 				notes = append(notes, l.T("table.confounders")+": "+confounder(l, f.Field, b.redField(f.Field, f.Baseline), b.redField(f.Field, f.Candidate)))
+			}
+			if r := refNoteOf(l, &c.Comparison); r != nil {
+				notes = append(notes, r.Text+" "+r.URL)
 			}
 			ch, err := charts.ComparisonOf("cmp-"+n, c.Comparison, charts.Labels{Title: title, Subtitle: b.label(l, n), Baseline: base, Candidate: cand,
 				YAxis: l.Figure(c.Comparison.Metric) + " (" + unit + ")"}, numF(casestudy.UnitDecimals(unit), unit))
