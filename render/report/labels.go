@@ -71,7 +71,7 @@ func (b *builder) sideLabel(l locales.Locale, side string) string {
 // of its name or of its runs' common role (baseline, tuned), else its runs.
 func (b *builder) selectionLabel(l locales.Locale, name string) string {
 	if l.HasTerm(name) {
-		return l.Term(name)
+		return capFirst(l.Term(name))
 	}
 	ids := b.res.Selections[name]
 	role := ""
@@ -84,7 +84,7 @@ func (b *builder) selectionLabel(l locales.Locale, name string) string {
 		role = r.eff["role"]
 	}
 	if role != "" && l.HasTerm(role) {
-		return l.Term(role)
+		return capFirst(l.Term(role))
 	}
 	if len(ids) == 1 {
 		return l.T("label.run", "id", ids[0])
