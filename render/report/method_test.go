@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/benchledger/benchledger/casestudy"
+	"github.com/benchledger/benchledger/caveat"
 	"github.com/benchledger/benchledger/locales"
 	"github.com/benchledger/benchledger/spec"
 )
@@ -129,5 +130,59 @@ func TestLabelsNeverKeys(t *testing.T) {
 	}
 	if got, want := b.label(locales.MustMatch("en"), "baseline"), "Baseline"; got != want {
 		t.Errorf("en: selection baseline reads %q, want the glossary's %q", got, want)
+	}
+}
+
+// TestLimitationsGrouped: caveats that differ only in what they concern
+// read as one sentence naming all of it; a confounder the results table
+// shows is not repeated; other caveats keep their own sentence.
+func TestLimitationsGrouped(t *testing.T) {
+	t.Parallel()
+	b := pairedCase()
+	hw := caveat.New(caveat.CodeHardwareDiffers, "field", "hardware.node", "baseline", "a", "candidate", "b")
+	unv := []caveat.Caveat{
+		caveat.New(caveat.CodeFixedUnverified, "field", "checkpoint.revision", "baseline", "", "candidate", "abc"),
+		caveat.New(caveat.CodeFixedUnverified, "field", "workload.dataset", "baseline", "", "candidate", "one prompt"),
+	}
+	b.res.Comparisons["scheduler_tuning"].Caveats = append([]caveat.Caveat{hw}, unv...)
+	b.res.Caveats = caveat.Sort(append([]caveat.Caveat{
+		caveat.New(caveat.CodeSingleMeasurement, "figure", "scheduler_tuning", "run", "r1"),
+		caveat.New(caveat.CodeSingleMeasurement, "figure", "trt_throughput", "run", "r3"),
+		caveat.New(caveat.CodeSingleMeasurement, "figure", "output_throughput", "run", "r1"),
+		caveat.New(caveat.CodeTooFewSamples, "figure", "whole_node", "n", "2", "need", "6", "purpose", "confidence_interval"),
+		caveat.New(caveat.CodeTooFewSamples, "figure", "saturation", "n", "2", "need", "6", "purpose", "confidence_interval"),
+		caveat.New(caveat.CodeFixedOutputLength, "output_len", "256"),
+		caveat.New(caveat.CodeFixedOutputLength, "output_len", "1000"),
+		caveat.New(caveat.CodeSaturationLatency, "median_s", "20.04", "threshold_s", "10", "param", "4096"),
+		hw,
+	}, unv...))
+	for _, tag := range []string{"en", "zh", "ja", "es-419"} {
+		l := locales.MustMatch(tag)
+		p := &page{Comparisons: []cmpRow{{Name: "scheduler_tuning"}}}
+		if err := b.limitations(l, p); err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Limitations) != 5 {
+			t.Fatalf("%s: %d sentences, want 5 (measured once, too few repeats, unrecorded fields, fixed lengths, latency):\n%s", tag, len(p.Limitations), strings.Join(p.Limitations, "\n"))
+		}
+		once := p.Limitations[0]
+		if !strings.Contains(once, b.label(l, "r1")) || !strings.Contains(once, b.label(l, "r3")) || strings.Count(once, b.label(l, "r1")) != 1 {
+			t.Errorf("%s: measured-once sentence %q does not name each run once", tag, once)
+		}
+		if s := p.Limitations[1]; !strings.Contains(s, b.label(l, "whole_node")) || !strings.Contains(s, b.label(l, "saturation")) {
+			t.Errorf("%s: too-few-repeats sentence %q", tag, s)
+		}
+		if s := p.Limitations[2]; !strings.Contains(s, l.FieldLabel("checkpoint.revision")) || !strings.Contains(s, l.FieldLabel("workload.dataset")) ||
+			!strings.Contains(s, b.label(l, "scheduler_tuning")) {
+			t.Errorf("%s: unrecorded-fields sentence %q", tag, s)
+		}
+		if s := p.Limitations[3]; !strings.Contains(s, l.Number(256, 0)) || !strings.Contains(s, l.Number(1000, 0)) {
+			t.Errorf("%s: fixed-length sentence %q", tag, s)
+		}
+		for _, s := range p.Limitations {
+			if strings.Contains(s, "_") || strings.Contains(s, "hardware.node") {
+				t.Errorf("%s: machine name in %q", tag, s)
+			}
+		}
 	}
 }
