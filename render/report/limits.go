@@ -1,12 +1,14 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/benchledger/benchledger/casestudy"
 	"github.com/benchledger/benchledger/caveat"
 	"github.com/benchledger/benchledger/locales"
 )
@@ -18,6 +20,9 @@ type caveatGroup struct {
 	key   string
 	args  []any
 	items []string
+	// order, when set, sorts items by it (output lengths by number, not
+	// by their text).
+	order []float64
 }
 
 // limitations lists the case study's caveats as sentences: caveats of one
@@ -28,6 +33,14 @@ func (b *builder) limitations(l locales.Locale, p *page) error {
 	for _, row := range p.Comparisons {
 		for _, c := range b.res.Comparisons[row.Name].Caveats {
 			shown[c.Key()] = row.Name
+		}
+		// The reference's dates and visibility are beside the row.
+		if row.Ref != nil {
+			for _, c := range b.res.Caveats {
+				if id := c.Params["id"]; (c.Code == caveat.CodeReferenceNotVisible || c.Code == caveat.CodeReferenceStale) && refOf(b.res.Comparisons[row.Name]) == id {
+					shown[c.Key()] = row.Name
+				}
+			}
 		}
 	}
 	of := map[string]string{} // caveat key -> comparison it comes from
@@ -66,7 +79,10 @@ func (b *builder) limitations(l locales.Locale, p *page) error {
 			continue
 		case caveat.CodeFixedOutputLength:
 			if v, err := strconv.ParseFloat(c.Params["output_len"], 64); err == nil {
-				join(c.Code, "caveat_group.fixed_output_length", nil, l.Number(v, -1))
+				if g := groups[c.Code]; g == nil || !slices.Contains(g.order, v) {
+					join(c.Code, "caveat_group.fixed_output_length", nil, l.Number(v, -1))
+					groups[c.Code].order = append(groups[c.Code].order, v)
+				}
 				continue
 			}
 		case caveat.CodeFixedUnverified:
@@ -80,6 +96,10 @@ func (b *builder) limitations(l locales.Locale, p *page) error {
 				}
 				join(c.Code+"|"+cmp+"|"+side, "caveat_group.held_fixed_unverified",
 					[]any{"comparison", b.label(l, cmp), "side", l.T(side)}, l.FieldLabel(c.Params["field"]))
+				continue
+			}
+		case caveat.CodeReferenceNotVisible, caveat.CodeReferenceStale:
+			if shown[k] != "" {
 				continue
 			}
 		case caveat.CodeHardwareDiffers, caveat.CodeRuntimeDiffers, caveat.CodeCheckpointDiffers, caveat.CodePrecisionDiffers,
@@ -102,6 +122,18 @@ func (b *builder) limitations(l locales.Locale, p *page) error {
 		case string:
 			p.Limitations = append(p.Limitations, v)
 		case *caveatGroup:
+			if len(v.order) == len(v.items) {
+				idx := make([]int, len(v.items))
+				for i := range idx {
+					idx[i] = i
+				}
+				slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(v.order[a], v.order[b]) })
+				sorted := make([]string, len(idx))
+				for i, j := range idx {
+					sorted[i] = v.items[j]
+				}
+				v.items = sorted
+			}
 			items := l.List(v.items)
 			if len(v.items) == 2 {
 				items = l.T("format.either", "a", v.items[0], "b", v.items[1])
@@ -136,4 +168,15 @@ func (b *builder) readable(l locales.Locale, c caveat.Caveat) caveat.Caveat {
 		}
 	}
 	return out
+}
+
+// refOf is the id of a comparison's external reference, or "".
+func refOf(cf *casestudy.ComparisonFigure) string {
+	if r := cf.Comparison.Baseline.Reference; r != nil {
+		return r.ID
+	}
+	if r := cf.Comparison.Candidate.Reference; r != nil {
+		return r.ID
+	}
+	return ""
 }

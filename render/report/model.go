@@ -561,7 +561,7 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 			title := l.T("chart.baseline_vs_tuned")
 			base, cand := l.Term("baseline"), l.Term("tuned")
 			if c.Comparison.Baseline.IsReference() || c.Comparison.Candidate.IsReference() {
-				title = l.Term("dated_comparison")
+				title = capFirst(l.Term("dated_comparison"))
 				base, cand = l.Term("external_reference"), l.Term("candidate")
 			}
 			title += l.T("label.title_sep") + l.Figure(c.Comparison.Metric)
