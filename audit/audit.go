@@ -93,8 +93,16 @@ const (
 	MsgReferenceStale      = "reference.stale"
 )
 
+// storedKeys are the message keys of the run checks whose every finding
+// reads one way (Stored), by check id.
+var storedKeys = map[string]string{
+	CheckNonStreamed: CheckNonStreamed, CheckOutputLength: CheckOutputLength, CheckSuccessRate: CheckSuccessRate,
+	CheckCorrected: CheckCorrected, CheckDeclaredMeasured: CheckDeclaredMeasured, CheckProvenanceComplete: CheckProvenanceComplete,
+}
+
 // MessageKeys lists every message key a finding may carry.
-var MessageKeys = []string{MsgUnbound, MsgUnboundNoKind, MsgUnboundEquals, MsgClaimsText, MsgConfoundedHidden,
+var MessageKeys = []string{CheckNonStreamed, CheckOutputLength, CheckSuccessRate, CheckCorrected, CheckDeclaredMeasured, CheckProvenanceComplete,
+	MsgUnbound, MsgUnboundNoKind, MsgUnboundEquals, MsgClaimsText, MsgConfoundedHidden,
 	MsgConfoundedDisclosed, MsgIntendedUnchanged, MsgPercentileMethods, MsgClocksDiffer, MsgReferenceNotVisible, MsgReferenceStale}
 
 // Counts tallies findings by severity.
@@ -525,7 +533,7 @@ func auditRun(rec *store.RunRecord, d *figures.Derived, raw *benchrun.Run) []Fin
 	var out []Finding
 	r := rec.Run
 	add := func(check, sev, msg string, params map[string]string) {
-		out = append(out, Finding{Check: check, Severity: sev, Message: msg, Params: params})
+		out = append(out, Finding{Check: check, Severity: sev, Message: msg, Params: params, MessageKey: storedKeys[check]})
 	}
 	if d == nil {
 		d = figures.Derive(r, r.Requests, provenance.Record(rec.Provenance).Effective())

@@ -206,17 +206,23 @@ func TestAuditReportRejectsUnknownSeverity(t *testing.T) {
 func TestAuditMessagesLocalised(t *testing.T) {
 	t.Parallel()
 	params := map[string]map[string]string{
-		audit.MsgUnbound:             {"line": "37", "token": "1.1", "field": "narrative.zh", "lang": "zh"},
-		audit.MsgUnboundNoKind:       {"line": "3", "token": "5 ms", "kind": "ms"},
-		audit.MsgUnboundEquals:       {"line": "4", "token": "132%", "equals": "tuning.pct"},
-		audit.MsgClaimsText:          {"line": "5", "token": "135%", "nearest": "tuning.pct", "shown": "+131.9%"},
-		audit.MsgConfoundedHidden:    {"comparison": "tuning", "confounders": "hardware.node,runtime.version", "metric": "output_throughput", "pct": "+8.17%"},
-		audit.MsgConfoundedDisclosed: {"comparison": "tuning", "confounders": "hardware.node", "metric": "output_throughput", "pct": "+8.17%"},
-		audit.MsgIntendedUnchanged:   {"comparison": "tuning", "intended_unchanged": "runtime.server_args", "metric": "output_throughput", "pct": "+1%"},
-		audit.MsgPercentileMethods:   {"comparison": "tuning", "baseline_method": "linear", "candidate_method": "nearest-rank"},
-		audit.MsgClocksDiffer:        {"comparison": "tuning", "clocks": "differ"},
-		audit.MsgReferenceNotVisible: {"reference": "ref-1", "source": "https://example.org/", "captured": "2026-08-17", "checked": "2026-08-20"},
-		audit.MsgReferenceStale:      {"reference": "ref-1", "source": "https://example.org/", "checked": "2026-01-02", "age_days": "200", "max_age_days": "180"},
+		audit.MsgUnbound:              {"line": "37", "token": "1.1", "field": "narrative.zh", "lang": "zh"},
+		audit.MsgUnboundNoKind:        {"line": "3", "token": "5 ms", "kind": "ms"},
+		audit.MsgUnboundEquals:        {"line": "4", "token": "132%", "equals": "tuning.pct"},
+		audit.MsgClaimsText:           {"line": "5", "token": "135%", "nearest": "tuning.pct", "shown": "+131.9%"},
+		audit.MsgConfoundedHidden:     {"comparison": "tuning", "confounders": "hardware.node,runtime.version", "metric": "output_throughput", "pct": "+8.17%"},
+		audit.MsgConfoundedDisclosed:  {"comparison": "tuning", "confounders": "hardware.node", "metric": "output_throughput", "pct": "+8.17%"},
+		audit.MsgIntendedUnchanged:    {"comparison": "tuning", "intended_unchanged": "runtime.server_args", "metric": "output_throughput", "pct": "+1%"},
+		audit.MsgPercentileMethods:    {"comparison": "tuning", "baseline_method": "linear", "candidate_method": "nearest-rank"},
+		audit.MsgClocksDiffer:         {"comparison": "tuning", "clocks": "differ"},
+		audit.MsgReferenceNotVisible:  {"reference": "ref-1", "source": "https://example.org/", "captured": "2026-08-17", "checked": "2026-08-20"},
+		audit.CheckNonStreamed:        {"equal": "190", "requests": "200"},
+		audit.CheckOutputLength:       {"short": "3", "completed": "200", "requested": "256"},
+		audit.CheckSuccessRate:        {"completed": "90", "failed": "10", "rate": "0.9"},
+		audit.CheckCorrected:          {"field": "hardware.node", "value": "x"},
+		audit.CheckDeclaredMeasured:   {"field": "workload.concurrency", "declared": "64", "measured": "32"},
+		audit.CheckProvenanceComplete: {"missing": "hardware.gpu_model,runtime.version"},
+		audit.MsgReferenceStale:       {"reference": "ref-1", "source": "https://example.org/", "checked": "2026-01-02", "age_days": "200", "max_age_days": "180"},
 	}
 	for _, key := range audit.MessageKeys {
 		if _, ok := params[key]; !ok {

@@ -14,7 +14,7 @@ import (
 // binding name the writer types) as it is.
 func auditParamText(l locales.Locale, key, v string, label func(string) string) string {
 	switch key {
-	case "confounders", "intended_unchanged":
+	case "confounders", "intended_unchanged", "missing", "field":
 		var out []string
 		for _, f := range strings.Split(v, ",") {
 			if f = strings.TrimSpace(f); f != "" {
@@ -32,7 +32,11 @@ func auditParamText(l locales.Locale, key, v string, label func(string) string) 
 		if d, err := l.DateString(v); err == nil {
 			return d
 		}
-	case "line", "age_days", "max_age_days":
+	case "rate":
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			return l.Percent(f*100, 2, false)
+		}
+	case "line", "age_days", "max_age_days", "short", "completed", "requested", "equal", "requests", "failed":
 		if n, err := strconv.Atoi(v); err == nil {
 			return l.Integer(n)
 		}
