@@ -117,30 +117,35 @@ func fact(l locales.Locale, label string, parts []casePart, value func(casePart)
 	return it
 }
 
-// fieldValue is a field's values over a part's runs, distinct, in number
-// order, in the page's language; "not recorded" when no run records it.
+// fieldValue is a field's values over a part's runs (runsValue).
 func fieldValue(l locales.Locale, field string) func(casePart) valuePart {
-	return func(p casePart) valuePart {
-		vals, missing := values(p.runs, field)
-		if len(vals) == 0 {
-			return valuePart{Text: l.T("value.not_recorded"), Unknown: true}
-		}
-		texts := make([]string, 0, len(vals)+1)
-		en := true
-		for _, v := range vals {
-			t, isEN := fieldText(l, field, v)
-			texts = append(texts, t)
-			en = en && isEN
-		}
-		if missing {
-			texts = append(texts, l.T("value.not_recorded"))
-		}
-		v := valuePart{Text: l.List(texts)}
-		if en {
-			v.Lang = "en"
-		}
-		return v
+	return func(p casePart) valuePart { return runsValue(l, p.runs, field, "value.not_recorded") }
+}
+
+// runsValue is a field's distinct values over runs, in number order, in
+// the page's language, with unknownKey's text for runs that do not record
+// it (alone when none does); marked English when every value is free text
+// recorded in English.
+func runsValue(l locales.Locale, runs []runMeta, field, unknownKey string) valuePart {
+	vals, missing := values(runs, field)
+	if len(vals) == 0 {
+		return valuePart{Text: l.T(unknownKey), Unknown: true}
 	}
+	texts := make([]string, 0, len(vals)+1)
+	en := true
+	for _, v := range vals {
+		t, isEN := fieldText(l, field, v)
+		texts = append(texts, t)
+		en = en && isEN
+	}
+	if missing {
+		texts = append(texts, l.T(unknownKey))
+	}
+	v := valuePart{Text: l.List(texts)}
+	if en && !missing {
+		v.Lang = "en"
+	}
+	return v
 }
 
 // gpuCount is a part's GPU count: a node run's is the sum over its
@@ -169,51 +174,25 @@ func gpuCount(l locales.Locale) func(casePart) valuePart {
 	}
 }
 
-// runtimeValue pairs engine, version and image of each run: "vLLM 0.25.1
-// (vllm/vllm-openai:v0.25.1)", never a list of engines beside a list of
-// versions a reader cannot pair.
-func runtimeValue(l locales.Locale) func(casePart) valuePart {
+// pairValue states each run's values of a few fields together, through
+// the catalogue pattern key ("vLLM 0.25.1 (vllm/vllm-openai:v0.25.1)"),
+// so a reader never has to pair a list of engines with a list of versions;
+// a field a run does not record reads as missing[i].
+func pairValue(l locales.Locale, key string, fields, names, missing []string) func(casePart) valuePart {
 	return func(p casePart) valuePart {
 		var texts []string
 		for _, r := range p.runs {
-			e := r.eff["runtime.engine"]
-			if e == "" {
-				e = l.T("value.not_recorded")
-			} else {
-				e, _ = fieldText(l, "runtime.engine", e)
+			args := make([]any, 0, 2*len(fields))
+			for i, f := range fields {
+				v := r.eff[f]
+				if v == "" {
+					v = l.T(missing[i])
+				} else {
+					v, _ = fieldText(l, f, v)
+				}
+				args = append(args, names[i], v)
 			}
-			v := r.eff["runtime.version"]
-			if v == "" {
-				v = l.T("value.version_not_recorded")
-			}
-			img := r.eff["runtime.image"]
-			if img == "" {
-				img = l.T("value.image_not_recorded")
-			}
-			t := l.T("method.runtime_value", "engine", e, "version", v, "image", img)
-			if !slices.Contains(texts, t) {
-				texts = append(texts, t)
-			}
-		}
-		return valuePart{Text: l.List(texts)}
-	}
-}
-
-// clientValue pairs a benchmark client with its version.
-func clientValue(l locales.Locale) func(casePart) valuePart {
-	return func(p casePart) valuePart {
-		var texts []string
-		for _, r := range p.runs {
-			c := r.eff["measurement.client"]
-			if c == "" {
-				c = l.T("value.not_recorded")
-			}
-			v := r.eff["measurement.client_version"]
-			if v == "" {
-				v = l.T("value.version_not_recorded")
-			}
-			t := l.T("method.client_value", "client", c, "version", v)
-			if !slices.Contains(texts, t) {
+			if t := l.T(key, args...); !slices.Contains(texts, t) {
 				texts = append(texts, t)
 			}
 		}
@@ -229,13 +208,17 @@ func (b *builder) methodology(l locales.Locale, p *page) {
 	p.Methodology = []group{
 		{Title: l.T("method.hardware"), Items: []item{f("hardware.gpu_model"), fact(l, l.FieldLabel("hardware.gpu_count"), parts, gpuCount(l)),
 			f("hardware.gpu_memory_gb"), f("hardware.node"), f("hardware.driver")}},
-		{Title: l.T("method.runtime_image"), Items: []item{fact(l, l.T("method.runtime"), parts, runtimeValue(l)), f("runtime.image_digest")}},
+		{Title: l.T("method.runtime_image"), Items: []item{fact(l, l.T("method.runtime"), parts, pairValue(l, "method.runtime_value",
+			[]string{"runtime.engine", "runtime.version", "runtime.image"}, []string{"engine", "version", "image"},
+			[]string{"value.not_recorded", "value.version_not_recorded", "value.image_not_recorded"})), f("runtime.image_digest")}},
 		{Title: l.T("method.checkpoint_revision"), Items: []item{f("checkpoint.repository"), f("checkpoint.revision")}},
 		{Title: l.T("method.precision"), Items: []item{f("checkpoint.precision"), f("checkpoint.kv_cache_dtype")}},
 		{Title: l.T("method.request_spec"), Items: []item{f("workload.dataset"), f("workload.input_len"), f("workload.output_len"),
 			f("workload.fixed_output"), f("workload.request_count"), f("workload.concurrency"), f("workload.request_rate"),
 			f("workload.temperature"), f("workload.thinking")}},
-		{Title: l.T("method.measurement_definition"), Items: []item{fact(l, l.FieldLabel("measurement.client"), parts, clientValue(l))}},
+		{Title: l.T("method.measurement_definition"), Items: []item{fact(l, l.FieldLabel("measurement.client"), parts, pairValue(l, "method.client_value",
+			[]string{"measurement.client", "measurement.client_version"}, []string{"client", "version"},
+			[]string{"value.not_recorded", "value.version_not_recorded"}))}},
 	}
 	// Dates: the first and last measurement day.
 	var days []string

@@ -619,27 +619,8 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 }
 
 func fieldItem(l locales.Locale, runs []runMeta, field, unknownKey string) item {
-	vals, missing := values(runs, field)
-	it := item{Label: l.FieldLabel(field)}
-	if len(vals) == 0 {
-		it.Value, it.Unknown = l.T(unknownKey), true
-		return it
-	}
-	texts := make([]string, 0, len(vals)+1)
-	en := true
-	for _, v := range vals {
-		t, isEN := fieldText(l, field, v)
-		texts = append(texts, t)
-		en = en && isEN
-	}
-	if missing {
-		texts = append(texts, l.T(unknownKey))
-	}
-	it.Value = l.List(texts)
-	if en && !missing {
-		it.Lang = "en"
-	}
-	return it
+	v := runsValue(l, runs, field, unknownKey)
+	return item{Label: l.FieldLabel(field), Value: v.Text, Unknown: v.Unknown, Lang: v.Lang}
 }
 
 // reproduce lists, per configuration (the runs' group, else role), what a
