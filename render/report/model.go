@@ -335,7 +335,7 @@ func labels(l locales.Locale) map[string]string {
 		"change_abs": l.Term("change.abs"), "change_pct": l.Term("change.pct"), "ratio": l.T("table.ratio"),
 		"confounders": l.T("table.confounders"), "value": l.T("table.value"), "run": l.T("table.run"),
 		"node": l.Term("node"), "node_throughput": l.Term("node.output_throughput"), "node_window": l.Term("node.window"),
-		"replicas": l.Term("replica"), "sent": l.Term("completed"), "failed": l.Term("failed"),
+		"replicas": l.T("table.replica_count"), "sent": l.Term("completed"), "failed": l.Term("failed"),
 		"sum_of_rates": l.Term("node.sum_of_rates"), "overstatement": l.Term("node.overstatement"),
 		"efficiency": l.Term("scaling_efficiency"), "sweep": l.Term("sweep"),
 		"saturation_point": l.Term("saturation_point"), "throughput": l.Term("output_throughput"),
@@ -562,7 +562,7 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 			base, cand := l.Term("baseline"), l.Term("tuned")
 			if c.Comparison.Baseline.IsReference() || c.Comparison.Candidate.IsReference() {
 				title = capFirst(l.Term("dated_comparison"))
-				base, cand = l.Term("external_reference"), l.Term("candidate")
+				base, cand = l.Term("external_reference"), l.T("chart.local_run")
 			}
 			title += l.T("label.title_sep") + l.Figure(c.Comparison.Metric)
 			var notes []string
