@@ -650,7 +650,7 @@ func (b *builder) reproduce(l locales.Locale, p *page) {
 	for _, k := range slices.Sorted(maps.Keys(byCfg)) {
 		cfg := config{Name: b.configLabel(l, byCfg[k])}
 		for _, f := range fields {
-			it := fieldItem(l, byCfg[k], f.f, "value.unknown")
+			it := fieldItem(l, byCfg[k], f.f, "value.not_recorded")
 			it.Code = f.code && !it.Unknown
 			cfg.Items = append(cfg.Items, it)
 		}
