@@ -71,7 +71,39 @@ type Finding struct {
 	File     string            `json:"file,omitempty"` // the run's raw file as named at ingest
 	Message  string            `json:"message"`        // plain English
 	Params   map[string]string `json:"params,omitempty"`
+	// MessageKey names the catalogue sentence (audit.msg.<key>) that says
+	// Message in a report's language from Params; "" when the message has
+	// none yet, and the page then says it generically (issue 18).
+	MessageKey string `json:"message_key,omitempty"`
 }
+
+// Message keys: each is audit.msg.<key> in every catalogue, with
+// placeholders from the finding's Params.
+const (
+	MsgUnbound             = "claims.unbound"
+	MsgUnboundNoKind       = "claims.unbound.no_kind"
+	MsgUnboundEquals       = "claims.unbound.equals"
+	MsgClaimsText          = "claims.text"
+	MsgConfoundedHidden    = "comparison.confounded.hidden"
+	MsgConfoundedDisclosed = "comparison.confounded.disclosed"
+	MsgIntendedUnchanged   = "comparison.intended_unchanged"
+	MsgPercentileMethods   = "comparison.percentile_methods"
+	MsgClocksDiffer        = "comparison.clocks_differ"
+	MsgReferenceNotVisible = "reference.not_visible"
+	MsgReferenceStale      = "reference.stale"
+)
+
+// storedKeys are the message keys of the run checks whose every finding
+// reads one way (Stored), by check id.
+var storedKeys = map[string]string{
+	CheckNonStreamed: CheckNonStreamed, CheckOutputLength: CheckOutputLength, CheckSuccessRate: CheckSuccessRate,
+	CheckCorrected: CheckCorrected, CheckDeclaredMeasured: CheckDeclaredMeasured, CheckProvenanceComplete: CheckProvenanceComplete,
+}
+
+// MessageKeys lists every message key a finding may carry.
+var MessageKeys = []string{CheckNonStreamed, CheckOutputLength, CheckSuccessRate, CheckCorrected, CheckDeclaredMeasured, CheckProvenanceComplete,
+	MsgUnbound, MsgUnboundNoKind, MsgUnboundEquals, MsgClaimsText, MsgConfoundedHidden,
+	MsgConfoundedDisclosed, MsgIntendedUnchanged, MsgPercentileMethods, MsgClocksDiffer, MsgReferenceNotVisible, MsgReferenceStale}
 
 // Counts tallies findings by severity.
 func Counts(fs []Finding) map[string]int {
@@ -507,7 +539,7 @@ func auditRun(rec *store.RunRecord, d *figures.Derived, raw *benchrun.Run) []Fin
 	var out []Finding
 	r := rec.Run
 	add := func(check, sev, msg string, params map[string]string) {
-		out = append(out, Finding{Check: check, Severity: sev, Message: msg, Params: params})
+		out = append(out, Finding{Check: check, Severity: sev, Message: msg, Params: params, MessageKey: storedKeys[check]})
 	}
 	if d == nil {
 		d = figures.Derive(r, r.Requests, provenance.Record(rec.Provenance).Effective())

@@ -39,9 +39,10 @@ func comparisonFindings(ctx context.Context, a *store.Archive, res *casestudy.Re
 		for _, f := range s.Comparisons[n].Disclosed {
 			disclosed[f] = true
 		}
-		add := func(sev, msg string, params map[string]string) {
+		add := func(sev, key, msg string, params map[string]string) {
 			params["comparison"] = n
-			out = append(out, Finding{Check: CheckConfounded, Severity: sev, File: s.Path, Message: "comparison " + n + ": " + msg, Params: params})
+			params["metric"], params["pct"] = c.Metric, pctText(c.Change.Pct)
+			out = append(out, Finding{Check: CheckConfounded, Severity: sev, File: s.Path, Message: "comparison " + n + ": " + msg, Params: params, MessageKey: key})
 		}
 		var hidden, open []string
 		for _, d := range c.Confounders {
@@ -57,26 +58,26 @@ func comparisonFindings(ctx context.Context, a *store.Archive, res *casestudy.Re
 			intended = "intended: " + strings.Join(c.Intended, ", ")
 		}
 		if len(hidden) > 0 {
-			add(Fail, fmt.Sprintf("%s changed besides what the comparison sets out to vary (%s), and the spec does not disclose it: the %s change of %s cannot be attributed to the intended change",
+			add(Fail, MsgConfoundedHidden, fmt.Sprintf("%s changed besides what the comparison sets out to vary (%s), and the spec does not disclose it: the %s change of %s cannot be attributed to the intended change",
 				strings.Join(hidden, ", "), intended, c.Metric, pctText(c.Change.Pct)),
 				map[string]string{"confounders": fieldsOf(hidden), "intended": strings.Join(c.Intended, ",")})
 		}
 		if len(open) > 0 {
-			add(Warn, fmt.Sprintf("%s also changed (%s); the spec discloses it, so the report names it beside the %s change of %s",
+			add(Warn, MsgConfoundedDisclosed, fmt.Sprintf("%s also changed (%s); the spec discloses it, so the report names it beside the %s change of %s",
 				strings.Join(open, ", "), intended, c.Metric, pctText(c.Change.Pct)),
 				map[string]string{"confounders": fieldsOf(open), "disclosed": "true"})
 		}
 		if len(c.IntendedUnchanged) > 0 {
-			add(Warn, fmt.Sprintf("%s did not change between the runs although the comparison sets out to vary it: the %s change of %s is not its effect",
+			add(Warn, MsgIntendedUnchanged, fmt.Sprintf("%s did not change between the runs although the comparison sets out to vary it: the %s change of %s is not its effect",
 				strings.Join(c.IntendedUnchanged, ", "), c.Metric, pctText(c.Change.Pct)),
 				map[string]string{"intended_unchanged": strings.Join(c.IntendedUnchanged, ",")})
 		}
 		if c.PercentileMethodDiffers {
-			add(Warn, fmt.Sprintf("the two sides' %s use different percentile methods (%q and %q)", c.Metric, c.Baseline.PercentileMethod, c.Candidate.PercentileMethod),
+			add(Warn, MsgPercentileMethods, fmt.Sprintf("the two sides' %s use different percentile methods (%q and %q)", c.Metric, c.Baseline.PercentileMethod, c.Candidate.PercentileMethod),
 				map[string]string{"baseline_method": c.Baseline.PercentileMethod, "candidate_method": c.Candidate.PercentileMethod})
 		}
 		if !c.ClocksComparable {
-			add(Warn, "the two sides' windows come from different clocks, so their durations and rates are not measured alike", map[string]string{"clocks": "differ"})
+			add(Warn, MsgClocksDiffer, "the two sides' windows come from different clocks, so their durations and rates are not measured alike", map[string]string{"clocks": "differ"})
 		}
 		if isRate(c.Metric) {
 			f, err := loadBound(ctx, a, cf)
@@ -169,14 +170,14 @@ func referenceFindings(res *casestudy.Result, s *spec.Spec, opt Options) []Findi
 			seen[r.ID] = true
 			params := map[string]string{"reference": r.ID, "source": r.Source, "captured": day(r.Captured), "checked": day(r.Checked), "comparison": n}
 			if !r.Visible {
-				out = append(out, Finding{Check: CheckReferenceVisible, Severity: Warn, File: s.Path,
+				out = append(out, Finding{Check: CheckReferenceVisible, Severity: Warn, File: s.Path, MessageKey: MsgReferenceNotVisible,
 					Message: fmt.Sprintf("reference %s (%s %s, captured %s from %s) was no longer shown at its source at the re-check of %s: a reader cannot verify it there; the report must date it",
 						r.ID, num(r.Value), r.Unit, day(r.Captured), r.Source, day(r.Checked)), Params: params})
 			}
 			if age := asOf.Sub(r.Checked); age > maxAge {
 				params["age_days"] = fmt.Sprint(int(age.Hours() / 24))
 				params["max_age_days"] = fmt.Sprint(int(maxAge.Hours() / 24))
-				out = append(out, Finding{Check: CheckReferenceStale, Severity: Warn, File: s.Path,
+				out = append(out, Finding{Check: CheckReferenceStale, Severity: Warn, File: s.Path, MessageKey: MsgReferenceStale,
 					Message: fmt.Sprintf("reference %s was last re-checked on %s, %d days before %s (allowed: %d days): re-check %s and record the result in the campaign manifest",
 						r.ID, day(r.Checked), int(age.Hours()/24), day(asOf), int(maxAge.Hours()/24), r.Source), Params: params})
 			}

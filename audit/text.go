@@ -126,7 +126,7 @@ func numberFinding(res *casestudy.Result, b map[string]casestudy.Binding, t case
 	params := map[string]string{"field": t.Name(), "lang": t.Lang, "line": strconv.Itoa(line), "token": tok.Text}
 	n, ok := parseStated(tok, t.Lang)
 	if !ok || n.Kind == "" {
-		return Finding{Check: CheckClaimsUnbound, Severity: Warn, File: t.File, Params: params,
+		return Finding{Check: CheckClaimsUnbound, Severity: Warn, File: t.File, Params: params, MessageKey: MsgUnbound,
 			Message: fmt.Sprintf("line %d: %q in the %s text (%s) is a number not bound to a figure: write it as {{name}} or declare it as a claim in the spec",
 				line, tok.Text, t.Lang, t.Name())}
 	}
@@ -138,7 +138,8 @@ func numberFinding(res *casestudy.Result, b map[string]casestudy.Binding, t case
 	}
 	sort.Strings(names)
 	if len(names) == 0 {
-		return Finding{Check: CheckClaimsUnbound, Severity: Warn, File: t.File, Params: params,
+		params["kind"] = n.Kind
+		return Finding{Check: CheckClaimsUnbound, Severity: Warn, File: t.File, Params: params, MessageKey: MsgUnboundNoKind,
 			Message: fmt.Sprintf("line %d: %q in the %s text (%s) is a number not bound to a figure, and the case study has no figure in %s to check it against: write it as {{name}} or declare it as a claim in the spec",
 				line, tok.Text, t.Lang, t.Name(), n.Kind)}
 	}
@@ -154,7 +155,7 @@ func numberFinding(res *casestudy.Result, b map[string]casestudy.Binding, t case
 		v := b[name].Value
 		if fixed(shown(v), n.Decimals) == want {
 			params["equals"] = name
-			return Finding{Check: CheckClaimsUnbound, Severity: Warn, File: t.File, Params: params,
+			return Finding{Check: CheckClaimsUnbound, Severity: Warn, File: t.File, Params: params, MessageKey: MsgUnboundEquals,
 				Message: fmt.Sprintf("line %d: %q in the %s text (%s) is not bound to a figure; it equals {{%s}} at its precision: write it as {{%s}} so that it follows the data",
 					line, tok.Text, t.Lang, t.Name(), name, name)}
 		}
@@ -169,7 +170,7 @@ func numberFinding(res *casestudy.Result, b map[string]casestudy.Binding, t case
 	}
 	params["nearest"], params["computed"], params["shown"], params["stated"] = nearest, num(nb.Value), display, num(n.Value)
 	params["definition"] = definitionOf(res, nearest)
-	return Finding{Check: CheckClaimsText, Severity: Fail, File: t.File, Params: params,
+	return Finding{Check: CheckClaimsText, Severity: Fail, File: t.File, Params: params, MessageKey: MsgClaimsText,
 		Message: fmt.Sprintf("line %d: the %s text (%s) states %q, but no figure of this case study in %s has that value at %d decimals; the nearest is %s = %s (the report shows %s%s; definition: %s)",
 			line, t.Lang, t.Name(), tok.Text, n.Kind, n.Decimals, nearest, num(nb.Value), display, restsOn(res, nearest, params), params["definition"])}
 }

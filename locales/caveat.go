@@ -58,6 +58,10 @@ var numericFields = map[string]bool{
 	"workload.burstiness": true,
 }
 
+// NumericField reports whether a provenance field's values are numbers,
+// shown in the locale's number style.
+func NumericField(field string) bool { return numericFields[field] }
+
 // Fields lists the provenance fields that have a label in the catalogues
 // (field.<name>): the compared fields of docs/metrics.md and the ones the
 // confounder codes name.

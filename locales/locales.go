@@ -297,6 +297,17 @@ func (l Locale) Message(key string, args ...any) (string, error) {
 	return l.render(key, m, args, true)
 }
 
+// MessageSubset is Message with named arguments the sentence may leave
+// unused (an audit finding's parameters, of which a sentence names some);
+// an unknown key or a missing argument is still an error.
+func (l Locale) MessageSubset(key string, args Args) (string, error) {
+	m, ok := l.l.msgs[key]
+	if !ok {
+		return "", fmt.Errorf("locales: %s: no message %q", l.l.tag, key)
+	}
+	return l.render(key, m, []any{args}, false)
+}
+
 // loose renders key with named arguments it may leave unused (a date
 // pattern names only some of the date parts).
 func (l Locale) loose(key string, args Args) string {

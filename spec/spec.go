@@ -71,6 +71,12 @@ type Spec struct {
 	// checks each against the computed figure it claims (check
 	// claims.stated, docs/audit.md).
 	Claims []Claim `yaml:"claims"`
+	// Labels are readers' names, by locale tag, of the spec's selections,
+	// figures, comparisons, sweeps and nodes and of a sweep's parameter
+	// field: a report shows a label where it would otherwise have only a
+	// machine name, and generates a localised description for a name
+	// without one (docs/casestudy.md, "Labels").
+	Labels map[string]map[string]string `yaml:"labels"`
 }
 
 // Claim is a figure stated as text outside the bindings: Value as written
@@ -352,7 +358,7 @@ func (s *Spec) check(hasText bool) error {
 	if s.Caveats.InteractiveLatencyS < 0 || s.Caveats.ReferenceMaxAgeDays < 0 {
 		bad("caveats: thresholds must not be negative")
 	}
-	s.checkTexts(hasText, bad)
+	s.checkTexts(hasText, names, bad)
 	for i, c := range s.Claims {
 		if strings.TrimSpace(c.Figure) == "" {
 			bad("claims[%d].figure: empty; name the binding the claim states (e.g. scheduler_tuning.pct)", i)
@@ -374,7 +380,9 @@ func (s *Spec) check(hasText bool) error {
 }
 
 // checkTexts validates languages, titles, summaries and narrative files.
-func (s *Spec) checkTexts(hasText bool, bad func(string, ...any)) {
+// names are the spec's figure, comparison, sweep and node names, which
+// labels may name.
+func (s *Spec) checkTexts(hasText bool, names map[string]string, bad func(string, ...any)) {
 	known := strings.Join(LanguageTags(), ", ")
 	langs := map[string]bool{}
 	for _, l := range s.Languages {
@@ -401,6 +409,14 @@ func (s *Spec) checkTexts(hasText bool, bad func(string, ...any)) {
 	keys("title", s.Title)
 	keys("summary", s.Summary)
 	keys("narrative", s.Narrative)
+	for _, n := range sortedKeys(s.Labels) {
+		_, named := names[n]
+		_, sel := s.Runs[n]
+		if !named && !sel && !s.sweepParameter(n) {
+			bad("labels.%s: no selection, figure, comparison, sweep, node or sweep parameter named %q", n, n)
+		}
+		keys("labels."+n, s.Labels[n])
+	}
 	if hasText {
 		for _, l := range s.Languages {
 			if _, ok := s.Title[l]; !ok && slices.Contains(LanguageTags(), l) {
@@ -421,6 +437,20 @@ func (s *Spec) checkTexts(hasText bool, bad func(string, ...any)) {
 		}
 	}
 }
+
+// sweepParameter reports whether some sweep orders its runs by field.
+func (s *Spec) sweepParameter(field string) bool {
+	for _, sw := range s.Sweeps {
+		if sw.Parameter == field {
+			return true
+		}
+	}
+	return false
+}
+
+// Label is the reader's name of a spec name in lang, or "" when the spec
+// gives none.
+func (s *Spec) Label(name, lang string) string { return s.Labels[name][lang] }
 
 // Metrics lists the metric names a spec may use by name (docs/metrics.md):
 // figures.MetricNames. Any percentile of a latency family (e2el.p99.9) is

@@ -131,6 +131,23 @@ func TestTexts(t *testing.T) {
 	}
 }
 
+// TestLabels: labels name selections, figures, comparisons and sweep
+// parameters, and Label falls back to "" for a language without one.
+func TestLabels(t *testing.T) {
+	t.Parallel()
+	_, path := textSpec(t, texts+"labels: {tuning: {en: Scheduler tuning, zh: 调度器调优}, baseline: {en: Baseline}}\n")
+	s, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Label("tuning", "zh"); got != "调度器调优" {
+		t.Errorf("Label(tuning, zh) = %q", got)
+	}
+	if got := s.Label("baseline", "zh"); got != "" {
+		t.Errorf("Label(baseline, zh) = %q, want none", got)
+	}
+}
+
 func TestTextErrors(t *testing.T) {
 	cases := []struct{ name, texts, want string }{
 		{"missing title", strings.Replace(texts, "title: {en: Tuning, zh: 调优}", "title: {en: Tuning}", 1), `no title for language "zh"`},
@@ -146,6 +163,9 @@ func TestTextErrors(t *testing.T) {
 		{"narrative not in languages", strings.Replace(texts, "narrative: {zh:", "narrative: {es:", 1), `narrative.es: "es" is not in languages`},
 		{"narrative missing", strings.Replace(texts, "narrative/zh.md", "narrative/zh-missing.md", 1), "narrative/zh-missing.md not found"},
 		{"narrative is a folder", strings.Replace(texts, "narrative/zh.md", "narrative", 1), "is not a regular file"},
+		{"label of an unknown name", texts + "labels: {tunning: {en: Scheduler tuning}}\n", `labels.tunning: no selection, figure, comparison, sweep, node or sweep parameter named "tunning"`},
+		{"label not in languages", texts + "labels: {tuning: {ja: 調整}}\n", `labels.tuning.ja: "ja" is not in languages`},
+		{"empty label", texts + "labels: {tuning: {en: \" \"}}\n", "labels.tuning.en: empty"},
 	}
 	for _, c := range cases {
 		_, path := textSpec(t, c.texts)

@@ -153,6 +153,7 @@ func TestReportDemo(t *testing.T) {
 			t.Errorf("%s html loads something from the network", l)
 		}
 	}
+	checkReaderPages(t, out, specPath, langs)
 	// Spain's Spanish groups differently (the audit pages are not the
 	// point here).
 	out2 := t.TempDir()

@@ -47,7 +47,10 @@ type auditParam struct{ Key, Value string }
 
 type auditItem struct {
 	Severity, Check, Title, Run, File, Message string
-	Params                                     []auditParam
+	// Text is the message in the page's language; Original, when set, is
+	// the English message shown beside it.
+	Text, Original string
+	Params         []auditParam
 }
 
 type auditGroup struct {
@@ -127,7 +130,7 @@ func newAuditPage(l locales.Locale, v *audit.Report, id string, p *page) *auditP
 		ReportHref: p.base + ".html", ReportHrefMD: p.base + ".md", DigestText: p.DigestText}
 	a.L = map[string]string{
 		"heading": l.T("audit.heading"), "switcher": l.T("switcher.label"), "back": l.T("audit.back"),
-		"original": l.T("audit.original_message"), "checks_run": l.T("audit.checks_run"),
+		"original": l.T("audit.original_message"), "message": l.T("audit.field.message"), "checks_run": l.T("audit.checks_run"),
 		"checks_note": l.T("audit.checks_note"), "none": l.T("audit.none"), "check": l.T("audit.column.check"),
 		"id": l.T("audit.column.id"), "severities": l.T("audit.column.severities"), "result": l.T("audit.column.result"),
 		"run": l.T("audit.field.run"), "file": l.T("audit.field.file"), "params": l.T("audit.field.params"),
@@ -166,6 +169,10 @@ func newAuditPage(l locales.Locale, v *audit.Report, id string, p *page) *auditP
 				continue
 			}
 			it := auditItem{Severity: s, Check: f.Check, Title: checkTitle(l, f.Check), Run: shortRun(f.Run), File: f.File, Message: f.Message}
+			it.Text, _ = auditMessage(l, f, p.labelOf)
+			if l.Tag() != "en" {
+				it.Original = f.Message
+			}
 			for _, k := range slices.Sorted(maps.Keys(f.Params)) {
 				it.Params = append(it.Params, auditParam{Key: k, Value: f.Params[k]})
 			}

@@ -127,9 +127,15 @@ func TestAuditPageContent(t *testing.T) {
 		if strings.Contains(html, "[!") || !strings.Contains(html, "<h3>no.such_check <code>no.such_check</code>") {
 			t.Errorf("%s: unknown check id not shown as itself", tag)
 		}
-		// The English message is marked as English, under the localised label.
-		if !strings.Contains(html, `<dt>`+l.T("audit.original_message")+`</dt><dd class="message" lang="en">second</dd>`) {
-			t.Errorf("%s: message not marked lang=en under its label", tag)
+		// The message is in the page's language; on other pages than
+		// English, the English original follows, marked as English.
+		if tag == "en" {
+			if !strings.Contains(html, `<dt>`+l.T("audit.field.message")+`</dt><dd class="message">second</dd>`) || strings.Contains(html, `class="original"`) {
+				t.Errorf("%s: the English message is not the finding's message", tag)
+			}
+		} else if !strings.Contains(html, `<dt>`+l.T("audit.original_message")+`</dt><dd class="original" lang="en">second</dd>`) ||
+			strings.Contains(html, `<dd class="message">second</dd>`) {
+			t.Errorf("%s: message not localised, or its English original not marked lang=en under its label", tag)
 		}
 		// Run ids shortened to 12 characters; parameters sorted, key = value.
 		if !strings.Contains(html, "<code>0123456789ab</code>") || strings.Contains(html, "0123456789abcdef") {
@@ -189,5 +195,65 @@ func TestAuditReportRejectsUnknownSeverity(t *testing.T) {
 	v := &audit.Report{Findings: []audit.Finding{{Check: "x.y", Severity: "error", Message: "m"}}}
 	if _, err := newAuditRenderer(v, "cs", ""); err == nil || !strings.Contains(err.Error(), `"error"`) {
 		t.Errorf("unknown severity: err = %v", err)
+	}
+}
+
+// TestAuditMessagesLocalised: every message key a finding may carry has a
+// sentence in every language, filled from the finding's parameters (a
+// placeholder the parameters lack is an error), with field names, metrics,
+// dates and the comparison in the page's language; a finding without a
+// key gets a sentence naming its check, never the English text alone.
+func TestAuditMessagesLocalised(t *testing.T) {
+	t.Parallel()
+	params := map[string]map[string]string{
+		audit.MsgUnbound:              {"line": "37", "token": "1.1", "field": "narrative.zh", "lang": "zh"},
+		audit.MsgUnboundNoKind:        {"line": "3", "token": "5 ms", "kind": "ms"},
+		audit.MsgUnboundEquals:        {"line": "4", "token": "132%", "equals": "tuning.pct"},
+		audit.MsgClaimsText:           {"line": "5", "token": "135%", "nearest": "tuning.pct", "shown": "+131.9%"},
+		audit.MsgConfoundedHidden:     {"comparison": "tuning", "confounders": "hardware.node,runtime.version", "metric": "output_throughput", "pct": "+8.17%"},
+		audit.MsgConfoundedDisclosed:  {"comparison": "tuning", "confounders": "hardware.node", "metric": "output_throughput", "pct": "+8.17%"},
+		audit.MsgIntendedUnchanged:    {"comparison": "tuning", "intended_unchanged": "runtime.server_args", "metric": "output_throughput", "pct": "+1%"},
+		audit.MsgPercentileMethods:    {"comparison": "tuning", "baseline_method": "linear", "candidate_method": "nearest-rank"},
+		audit.MsgClocksDiffer:         {"comparison": "tuning", "clocks": "differ"},
+		audit.MsgReferenceNotVisible:  {"reference": "ref-1", "source": "https://example.org/", "captured": "2026-08-17", "checked": "2026-08-20"},
+		audit.CheckNonStreamed:        {"equal": "190", "requests": "200"},
+		audit.CheckOutputLength:       {"short": "3", "completed": "200", "requested": "256"},
+		audit.CheckSuccessRate:        {"completed": "90", "failed": "10", "rate": "0.9"},
+		audit.CheckCorrected:          {"field": "hardware.node", "value": "x"},
+		audit.CheckDeclaredMeasured:   {"field": "workload.concurrency", "declared": "64", "measured": "32"},
+		audit.CheckProvenanceComplete: {"missing": "hardware.gpu_model,runtime.version"},
+		audit.MsgReferenceStale:       {"reference": "ref-1", "source": "https://example.org/", "checked": "2026-01-02", "age_days": "200", "max_age_days": "180"},
+	}
+	for _, key := range audit.MessageKeys {
+		if _, ok := params[key]; !ok {
+			t.Errorf("message key %s has no parameters in this test", key)
+		}
+	}
+	label := func(n string) string { return "<" + n + " label>" }
+	for _, tag := range []string{"zh", "ja", "es", "es-419"} {
+		l := locales.MustMatch(tag)
+		for _, key := range audit.MessageKeys {
+			f := audit.Finding{Check: "comparison.confounded", Message: "English text", Params: params[key], MessageKey: key}
+			got, own := auditMessage(l, f, label)
+			if !own || got == f.Message || strings.Contains(got, "{") && !strings.Contains(got, "{{") || strings.Contains(got, "[!") {
+				t.Errorf("%s: %s rendered as %q", tag, key, got)
+			}
+			if c := params[key]["comparison"]; c != "" && !strings.Contains(got, label(c)) {
+				t.Errorf("%s: %s does not name the comparison by its label: %q", tag, key, got)
+			}
+			for _, raw := range []string{"hardware.node", "output_throughput", "2026-08-17", "runtime.server_args"} {
+				if strings.Contains(got, raw) {
+					t.Errorf("%s: %s shows the machine text %q: %q", tag, key, raw, got)
+				}
+			}
+		}
+		got, own := auditMessage(l, audit.Finding{Check: "plausibility.tpot", Message: "English text"}, label)
+		if own || !strings.Contains(got, l.T("audit.check.plausibility.tpot")) {
+			t.Errorf("%s: a finding without a key reads %q", tag, got)
+		}
+	}
+	en := locales.MustMatch("en")
+	if got, _ := auditMessage(en, audit.Finding{Check: "x", Message: "English text", MessageKey: audit.MsgUnbound, Params: params[audit.MsgUnbound]}, label); got != "English text" {
+		t.Errorf("en: %q, want the CLI's English text", got)
 	}
 }

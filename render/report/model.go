@@ -37,31 +37,36 @@ type link struct {
 }
 
 type cmpRow struct {
-	Name, Metric                         string
+	// Name is the spec's name (an HTML id, never shown); Label the
+	// reader's name of the row.
+	Name, Label, Metric                  string
 	Baseline, Candidate, Abs, Pct, Ratio Num
 	// BaselineSource and CandidateSource say where each value comes from
 	// (recomputed from N records, or stated by a tool).
 	BaselineSource, CandidateSource string
 	Confounders                     []string
+	// Ref is set when one side is an external reference.
+	Ref *refNote
 }
 
 type nodeRow struct {
-	Name, Basis                                                               string
+	Name, Label, Basis                                                        string
 	Throughput, Window, Replicas, Requests, Failed, SumOfRates, Overstatement Num
 	Efficiency                                                                *Num
 }
 
 type sweepRow struct {
-	Name, Parameter            string
+	Name, Label, Parameter     string
 	Param, Throughput, Latency Num
 	Next, Gain, Growth         *Num
 }
 
 type figRow struct {
-	Name, Metric string
-	Value        Num
-	Source       string // where the value comes from
-	Runs         []string
+	Name, Label, Metric string
+	Value               Num
+	Source              string // where the value comes from
+	Of                  string // the reader's name of the selection
+	Runs                []string
 }
 
 type chartView struct {
@@ -75,6 +80,15 @@ type chartView struct {
 type item struct {
 	Label, Value  string
 	Unknown, Code bool
+	// Lang is "en" when Value is free text recorded in English on a page
+	// in another language; Parts, when set, replace Value: one value per
+	// group of the case study's parts (method.go).
+	Lang  string
+	Parts []valuePart
+	// Sep separates Parts in a line of Markdown.
+	Sep string
+	// Text is empty: it lets one template show an item or a valuePart.
+	Text string
 }
 
 type group struct {
@@ -92,13 +106,17 @@ type config struct {
 
 type runRow struct {
 	ID, Date, File string
-	Selections     []string
-	Corrected      []string // provenance fields corrected after ingest
+	// Selections are the readers' names of the selections holding the run.
+	Selections []string
+	Corrected  []string // provenance fields corrected after ingest
 }
 
 // page is the view model of one language: everything already formatted.
 type page struct {
 	base string // file name without extension: <id>.<lang>
+	// labelOf names a spec name for readers (builder.label), for the
+	// audit page's messages.
+	labelOf func(string) string
 	// number formats chart axis numbers in the page's language.
 	number      func(float64) string
 	Lang, Title string
@@ -114,13 +132,17 @@ type page struct {
 	NarrativeMD string
 	Charts      []chartView
 	Methodology []group
-	Definitions []string
-	Limitations []string
-	Reproduce   []config
-	Runs        []runRow
-	DigestText  string
-	RunIDs      []string
-	ECharts     htmltemplate.JS
+	// MethodContinues is set when the narrative ends with a section of
+	// the generated one's title: the setup and limits continue it rather
+	// than repeat the heading.
+	MethodContinues bool
+	Definitions     []string
+	Limitations     []string
+	Reproduce       []config
+	Runs            []runRow
+	DigestText      string
+	RunIDs          []string
+	ECharts         htmltemplate.JS
 	// Audit is the audit line near the top, with a link to the audit page;
 	// nil when the report was rendered without an audit.
 	Audit *auditBox
@@ -128,6 +150,9 @@ type page struct {
 	// section; nil when the report was rendered without a publication.
 	Version *versionView
 	Errata  *errataView
+	// Synthetic is the badge of a case study resting on generated data
+	// (provenance synthetic: true); "" for measurements.
+	Synthetic string
 }
 
 type runMeta struct {
@@ -304,19 +329,19 @@ func (b *builder) optNum(l locales.Locale, name string) *Num {
 func labels(l locales.Locale) map[string]string {
 	m := map[string]string{
 		"switcher": l.T("switcher.label"), "summary": l.T("section.summary"), "results": l.T("section.results"),
-		"methodology": l.T("section.methodology"), "limitations": l.T("section.limitations"),
+		"methodology": l.T("section.methodology"), "limitations": l.T("section.limitations"), "method_limits": l.T("section.method_limits"),
 		"reproduce": l.T("section.reproduce"), "runs": l.T("section.runs"), "digest": l.T("section.archive_digest"),
 		"figure": l.T("table.figure"), "baseline": l.T("table.baseline"), "candidate": l.T("table.candidate"),
 		"change_abs": l.Term("change.abs"), "change_pct": l.Term("change.pct"), "ratio": l.T("table.ratio"),
 		"confounders": l.T("table.confounders"), "value": l.T("table.value"), "run": l.T("table.run"),
 		"node": l.Term("node"), "node_throughput": l.Term("node.output_throughput"), "node_window": l.Term("node.window"),
-		"replicas": l.Term("replica"), "sent": l.Term("completed"), "failed": l.Term("failed"),
+		"replicas": l.T("table.replica_count"), "sent": l.Term("completed"), "failed": l.Term("failed"),
 		"sum_of_rates": l.Term("node.sum_of_rates"), "overstatement": l.Term("node.overstatement"),
 		"efficiency": l.Term("scaling_efficiency"), "sweep": l.Term("sweep"),
 		"saturation_point": l.Term("saturation_point"), "throughput": l.Term("output_throughput"),
 		"median_latency": l.Term("median_request_latency"), "next": l.Term("output_throughput") + " (+1)",
 		"marginal_gain": l.Term("sweep.marginal_gain"), "latency_growth": l.Term("sweep.latency_growth"),
-		"dates": l.T("method.dates"), "file": "SHA-256", "corrected": l.T("runs.corrected"),
+		"dates": l.T("method.dates"), "file": "SHA-256", "selection": l.T("table.selection"), "corrected": l.T("runs.corrected"),
 	}
 	for k, v := range m {
 		m[k] = capFirst(v)
@@ -337,7 +362,7 @@ func capFirst(s string) string {
 func (b *builder) page(l locales.Locale) (*page, error) {
 	s := b.res.Spec
 	tag := l.Tag()
-	p := &page{base: s.ID + "." + tag, Lang: tag, L: labels(l), RunIDs: b.res.RunIDs,
+	p := &page{base: s.ID + "." + tag, Lang: tag, L: labels(l), RunIDs: b.res.RunIDs, labelOf: func(n string) string { return b.label(l, n) },
 		number: func(v float64) string { return l.Number(v, -1) }}
 	// The switcher lists the spec's languages in the spec's order (and this
 	// one), whatever --lang asked for, so a page does not depend on which
@@ -379,6 +404,7 @@ func (b *builder) page(l locales.Locale) (*page, error) {
 		return nil, err
 	}
 	b.methodology(l, p)
+	p.MethodContinues = lastHeading(p.NarrativeMD) == p.L["method_limits"]
 	if err := b.limitations(l, p); err != nil {
 		return nil, err
 	}
@@ -386,6 +412,12 @@ func (b *builder) page(l locales.Locale) (*page, error) {
 	b.runTable(l, p)
 	p.DigestText = l.T("footer.digest", "digest", b.digest)
 	b.publication(l, p)
+	for _, r := range b.runs {
+		if strings.EqualFold(r.eff["synthetic"], "true") {
+			p.Synthetic = l.T("badge.synthetic")
+			break
+		}
+	}
 	return p, nil
 }
 
@@ -428,9 +460,9 @@ func (b *builder) tables(l locales.Locale, p *page) {
 		switch {
 		case r.Comparisons[n] != nil:
 			c := r.Comparisons[n]
-			row := cmpRow{Name: n, Metric: l.Figure(c.Comparison.Metric), Baseline: b.num(l, n+".baseline"), Candidate: b.num(l, n+".candidate"),
+			row := cmpRow{Name: n, Label: b.label(l, n), Metric: l.Figure(c.Comparison.Metric), Baseline: b.num(l, n+".baseline"), Candidate: b.num(l, n+".candidate"),
 				Abs: b.num(l, n+".abs"), Pct: b.num(l, n+".pct"), Ratio: b.num(l, n+".ratio"),
-				BaselineSource: sourceText(l, c.Baseline), CandidateSource: sourceText(l, c.Candidate)}
+				BaselineSource: sourceText(l, c.Baseline), CandidateSource: sourceText(l, c.Candidate), Ref: refNoteOf(l, &c.Comparison)}
 			for _, f := range c.Comparison.Confounders {
 				row.Confounders = append(row.Confounders, confounder(l, f.Field, b.redField(f.Field, f.Baseline), b.redField(f.Field, f.Candidate)))
 			}
@@ -441,17 +473,24 @@ func (b *builder) tables(l locales.Locale, p *page) {
 			if len(nd.Runs) == 1 {
 				basis = l.Term("node")
 			}
-			p.Nodes = append(p.Nodes, nodeRow{Name: n, Basis: basis, Throughput: b.num(l, n), Window: b.num(l, n+".window"),
+			p.Nodes = append(p.Nodes, nodeRow{Name: n, Label: b.label(l, n), Basis: basis, Throughput: b.num(l, n), Window: b.num(l, n+".window"),
 				Replicas: b.num(l, n+".replicas"), Requests: b.num(l, n+".requests"), Failed: b.num(l, n+".failed"),
 				SumOfRates: b.num(l, n+".sum_of_rates"), Overstatement: b.num(l, n+".overstatement"), Efficiency: b.optNum(l, n+".efficiency")})
 		case r.Sweeps[n] != nil:
 			sw := r.Sweeps[n]
-			p.Sweeps = append(p.Sweeps, sweepRow{Name: n, Parameter: sw.Parameter, Param: b.num(l, n+".saturation.param"),
+			p.Sweeps = append(p.Sweeps, sweepRow{Name: n, Label: b.label(l, n), Parameter: b.paramLabel(l, sw.Parameter), Param: b.num(l, n+".saturation.param"),
 				Throughput: b.num(l, n+".saturation.throughput"), Latency: b.num(l, n+".saturation.latency"),
 				Next: b.optNum(l, n+".next.throughput"), Gain: b.optNum(l, n+".step.gain"), Growth: b.optNum(l, n+".step.latency_growth")})
 		default:
 			if f, ok := r.Figures[n]; ok {
-				p.Figures = append(p.Figures, figRow{Name: n, Metric: l.Figure(f.Metric), Value: b.num(l, n), Source: sourceText(l, f), Runs: f.Runs})
+				// The metric is shown under the label: a figure without
+				// one of its own is named by its selection.
+				lbl := r.Spec.Label(n, l.Tag())
+				if lbl == "" {
+					lbl = b.label(l, r.Spec.Figures[n].Of)
+				}
+				p.Figures = append(p.Figures, figRow{Name: n, Label: lbl, Metric: l.Figure(f.Metric), Value: b.num(l, n), Source: sourceText(l, f),
+					Of: b.label(l, r.Spec.Figures[n].Of), Runs: f.Runs})
 			}
 		}
 	}
@@ -522,15 +561,18 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 			title := l.T("chart.baseline_vs_tuned")
 			base, cand := l.Term("baseline"), l.Term("tuned")
 			if c.Comparison.Baseline.IsReference() || c.Comparison.Candidate.IsReference() {
-				title = l.Term("dated_comparison")
-				base, cand = l.Term("external_reference"), l.Term("candidate")
+				title = capFirst(l.Term("dated_comparison"))
+				base, cand = l.Term("external_reference"), l.T("chart.local_run")
 			}
-			title += ": " + l.Figure(c.Comparison.Metric)
+			title += l.T("label.title_sep") + l.Figure(c.Comparison.Metric)
 			var notes []string
 			for _, f := range c.Comparison.Confounders {
 				notes = append(notes, l.T("table.confounders")+": "+confounder(l, f.Field, b.redField(f.Field, f.Baseline), b.redField(f.Field, f.Candidate)))
 			}
-			ch, err := charts.ComparisonOf("cmp-"+n, c.Comparison, charts.Labels{Title: title, Subtitle: n, Baseline: base, Candidate: cand,
+			if r := refNoteOf(l, &c.Comparison); r != nil {
+				notes = append(notes, r.Text+" "+r.URL)
+			}
+			ch, err := charts.ComparisonOf("cmp-"+n, c.Comparison, charts.Labels{Title: title, Subtitle: b.label(l, n), Baseline: base, Candidate: cand,
 				YAxis: l.Figure(c.Comparison.Metric) + " (" + unit + ")"}, numF(casestudy.UnitDecimals(unit), unit))
 			if err := add(ch, err, title, notes); err != nil {
 				return err
@@ -538,7 +580,7 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 		}
 		if sw := r.Sweeps[n]; sw != nil {
 			title := l.T("chart.throughput_vs_latency")
-			ch, err := charts.Sweep("sweep-"+n, sw.Result, charts.Labels{Title: title, Subtitle: n,
+			ch, err := charts.Sweep("sweep-"+n, sw.Result, charts.Labels{Title: title, Subtitle: b.label(l, n),
 				XAxis: l.T("axis.median_latency", "unit", "s"), YAxis: l.T("axis.output_throughput", "unit", "tok/s"),
 				Series: l.Term("output_throughput"), Saturation: l.Term("saturation_point")}, numF(0, ""))
 			if err := add(ch, err, title, nil); err != nil {
@@ -548,7 +590,7 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 		if nd := r.Nodes[n]; nd != nil {
 			title := l.T("chart.replica_timeline")
 			cons := nd.Runs[nd.Conservative]
-			ch, err := charts.Timeline("timeline-"+n, cons, charts.Labels{Title: title, Subtitle: n + " · " + nd.Groups[nd.Conservative],
+			ch, err := charts.Timeline("timeline-"+n, cons, charts.Labels{Title: title, Subtitle: b.label(l, n) + " · " + b.label(l, nd.Groups[nd.Conservative]),
 				XAxis: l.T("axis.time", "unit", "s"), YAxis: l.T("axis.replica"), Series: l.Term("output_throughput"),
 				Replica: l.Term("replica"), Window: l.T("chart.common_window")}, numF(0, "tok/s"))
 			if err := add(ch, err, title, nil); err != nil {
@@ -561,8 +603,12 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 		if len(lat) == 0 {
 			continue
 		}
-		title := l.T("chart.latency_distribution") + ": " + id
-		ch, err := charts.Latency("latency-"+id, lat, charts.Labels{Title: l.T("chart.latency_distribution"), Subtitle: id,
+		who := b.runLabel(l, id)
+		if sel := b.layoutLatencySelection(id); sel != "" {
+			who = b.label(l, sel)
+		}
+		title := l.T("chart.latency_distribution") + l.T("label.title_sep") + who
+		ch, err := charts.Latency("latency-"+id, lat, charts.Labels{Title: l.T("chart.latency_distribution"), Subtitle: who,
 			XAxis: l.T("axis.latency", "unit", "s"), YAxis: l.Term("completed"), Series: l.Term("completed")},
 			charts.Format{Decimals: -1, Fixed: l.Number})
 		if err := add(ch, err, title, nil); err != nil {
@@ -572,124 +618,9 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 	return nil
 }
 
-// method groups: the methodology block's headings and the fields under each.
-var methodGroups = []struct {
-	key    string
-	fields []string
-}{
-	{"method.hardware", []string{"hardware.gpu_model", "hardware.gpu_count", "hardware.gpu_memory_gb", "hardware.node", "hardware.driver"}},
-	{"method.runtime_image", []string{"runtime.engine", "runtime.version", "runtime.image", "runtime.image_digest"}},
-	{"method.checkpoint_revision", []string{"checkpoint.repository", "checkpoint.revision"}},
-	{"method.precision", []string{"checkpoint.precision", "checkpoint.kv_cache_dtype"}},
-	{"method.request_spec", []string{"workload.dataset", "workload.input_len", "workload.output_len", "workload.fixed_output",
-		"workload.request_count", "workload.concurrency", "workload.request_rate", "workload.temperature", "workload.thinking"}},
-	{"method.measurement_definition", []string{"measurement.client", "measurement.client_version"}},
-}
-
-// values lists the distinct values of a field over runs, in order, and
-// whether some run does not record it.
-func values(runs []runMeta, field string) (vals []string, missing bool) {
-	seen := map[string]bool{}
-	for _, r := range runs {
-		v := r.eff[field]
-		if v == "" {
-			missing = true
-			continue
-		}
-		if !seen[v] {
-			seen[v] = true
-			vals = append(vals, v)
-		}
-	}
-	slices.SortFunc(vals, func(a, b string) int {
-		x, e1 := strconv.ParseFloat(a, 64)
-		y, e2 := strconv.ParseFloat(b, 64)
-		if e1 == nil && e2 == nil {
-			switch {
-			case x < y:
-				return -1
-			case x > y:
-				return 1
-			}
-		}
-		return strings.Compare(a, b)
-	})
-	return vals, missing
-}
-
 func fieldItem(l locales.Locale, runs []runMeta, field, unknownKey string) item {
-	vals, missing := values(runs, field)
-	it := item{Label: l.FieldLabel(field)}
-	if len(vals) == 0 {
-		it.Value, it.Unknown = l.T(unknownKey), true
-		return it
-	}
-	if missing {
-		vals = append(vals, l.T(unknownKey))
-	}
-	it.Value = l.List(vals)
-	return it
-}
-
-func (b *builder) methodology(l locales.Locale, p *page) {
-	for _, g := range methodGroups {
-		grp := group{Title: l.T(g.key)}
-		for _, f := range g.fields {
-			grp.Items = append(grp.Items, fieldItem(l, b.runs, f, "value.not_recorded"))
-		}
-		p.Methodology = append(p.Methodology, grp)
-	}
-	// Dates: the first and last measurement day.
-	var days []string
-	for _, r := range b.runs {
-		if d := r.eff["measurement.date"]; len(d) >= 10 {
-			days = append(days, d[:10])
-		}
-	}
-	dates := group{Title: l.T("method.dates")}
-	it := item{Label: l.T("method.dates")}
-	if len(days) == 0 {
-		it.Value, it.Unknown = l.T("value.not_recorded"), true
-	} else {
-		slices.Sort(days)
-		first, err1 := l.DateString(days[0])
-		last, err2 := l.DateString(days[len(days)-1])
-		switch {
-		case err1 != nil || err2 != nil:
-			it.Value = days[0] + " – " + days[len(days)-1]
-		case first == last:
-			it.Value = first
-		default:
-			it.Value = first + " – " + last
-		}
-		if len(days) < len(b.runs) {
-			it.Value += l.T("format.list_sep") + l.T("value.not_recorded")
-		}
-	}
-	dates.Items = append(dates.Items, it)
-	p.Methodology = append(p.Methodology, dates)
-	p.Definitions = []string{l.T("method.throughput_definition")}
-	if anyStated(b.res) {
-		p.Definitions = append(p.Definitions, l.T("method.stated_definition"))
-	}
-	if len(b.res.Nodes) > 0 {
-		p.Definitions = append(p.Definitions, l.T("method.node_definition"))
-	}
-}
-
-func (b *builder) limitations(l locales.Locale, p *page) error {
-	seen := map[string]bool{}
-	for _, c := range b.res.Caveats {
-		s, err := l.Caveat(c.Redact(b.red))
-		if err != nil {
-			return fmt.Errorf("report: %w", err)
-		}
-		if !seen[s] {
-			seen[s] = true
-			p.Limitations = append(p.Limitations, s)
-		}
-	}
-	return nil
+	v := runsValue(l, runs, field, unknownKey)
+	return item{Label: l.FieldLabel(field), Value: v.Text, Unknown: v.Unknown, Lang: v.Lang}
 }
 
 // reproduce lists, per configuration (the runs' group, else role), what a
@@ -717,9 +648,9 @@ func (b *builder) reproduce(l locales.Locale, p *page) {
 		{"workload.request_count", false}, {"workload.concurrency", false}, {"workload.request_rate", false},
 	}
 	for _, k := range slices.Sorted(maps.Keys(byCfg)) {
-		cfg := config{Name: k}
+		cfg := config{Name: b.configLabel(l, byCfg[k])}
 		for _, f := range fields {
-			it := fieldItem(l, byCfg[k], f.f, "value.unknown")
+			it := fieldItem(l, byCfg[k], f.f, "value.not_recorded")
 			it.Code = f.code && !it.Unknown
 			cfg.Items = append(cfg.Items, it)
 		}
@@ -749,11 +680,22 @@ func (b *builder) runTable(l locales.Locale, p *page) {
 				}
 			}
 			if match {
-				row.Selections = append(row.Selections, n)
+				row.Selections = append(row.Selections, b.label(l, n))
 			}
 		}
 		p.Runs = append(p.Runs, row)
 	}
+}
+
+// lastHeading is the text of a Markdown text's last level-2 heading.
+func lastHeading(md string) string {
+	h := ""
+	for _, line := range strings.Split(md, "\n") {
+		if t, ok := strings.CutPrefix(line, "## "); ok {
+			h = strings.TrimSpace(t)
+		}
+	}
+	return h
 }
 
 // cjkSpacing: zh and ja space CJK text from numbers (GLOSSARY.md).

@@ -1,0 +1,273 @@
+package report
+
+import (
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/benchledger/benchledger/figures"
+
+	"github.com/benchledger/benchledger/locales"
+	"github.com/benchledger/benchledger/spec"
+)
+
+// label is the reader's name of a spec name (selection, figure,
+// comparison, sweep, node, sweep parameter) in l's language: the spec's
+// label, else a description generated from what the name is — never the
+// name itself (issue 18: no machine identifiers for readers).
+func (b *builder) label(l locales.Locale, name string) string {
+	s := b.res.Spec
+	if t := s.Label(name, l.Tag()); t != "" {
+		return t
+	}
+	if c, ok := s.Comparisons[name]; ok {
+		return l.T("label.comparison", "baseline", b.sideLabel(l, c.Baseline), "candidate", b.sideLabel(l, c.Candidate))
+	}
+	if f, ok := s.Figures[name]; ok {
+		return l.T("label.figure", "metric", l.Figure(f.Metric), "of", b.label(l, f.Of))
+	}
+	if sw, ok := s.Sweeps[name]; ok {
+		return l.T("label.sweep", "parameter", b.paramLabel(l, sw.Parameter))
+	}
+	if nd, ok := s.Nodes[name]; ok {
+		if len(nd.Groups) == 1 {
+			return capFirst(l.Term("node"))
+		}
+		return l.T("label.node_runs", "count", len(nd.Groups))
+	}
+	if _, ok := s.Runs[name]; ok {
+		return b.selectionLabel(l, name)
+	}
+	if slices.ContainsFunc(b.sweepParams(), func(p string) bool { return p == name }) {
+		return b.paramLabel(l, name)
+	}
+	// A run id (a latency chart, a caveat's run).
+	return b.runLabel(l, name)
+}
+
+func (b *builder) sweepParams() []string {
+	var out []string
+	for _, sw := range b.res.Spec.Sweeps {
+		out = append(out, sw.Parameter)
+	}
+	return out
+}
+
+// sideLabel names a comparison side: a selection, "node:NAME" or an
+// external reference "ref:ID".
+func (b *builder) sideLabel(l locales.Locale, side string) string {
+	if n, ok := strings.CutPrefix(side, "node:"); ok {
+		return b.label(l, n)
+	}
+	if strings.HasPrefix(side, "ref:") {
+		return l.Term("external_reference")
+	}
+	return b.label(l, side)
+}
+
+// selectionLabel describes a selection without a label: the glossary term
+// of its name or of its runs' common role (baseline, tuned), else its runs.
+func (b *builder) selectionLabel(l locales.Locale, name string) string {
+	if l.HasTerm(name) {
+		return capFirst(l.Term(name))
+	}
+	ids := b.res.Selections[name]
+	role := ""
+	for i, id := range ids {
+		r := b.meta(id)
+		if r == nil || (i > 0 && r.eff["role"] != role) {
+			role = ""
+			break
+		}
+		role = r.eff["role"]
+	}
+	if role != "" && l.HasTerm(role) {
+		return capFirst(l.Term(role))
+	}
+	if len(ids) == 1 {
+		return l.T("label.run", "id", ids[0])
+	}
+	return l.T("label.runs", "count", len(ids))
+}
+
+// runLabel names a run by the smallest selection holding it (so a sweep
+// point is named by its sweep's selection only when nothing narrower
+// holds it), with its id; a run no selection holds is "run <id>".
+func (b *builder) runLabel(l locales.Locale, id string) string {
+	if sel := b.selectionOf(id); sel != "" {
+		if len(b.res.Selections[sel]) == 1 {
+			return b.label(l, sel)
+		}
+		return l.T("label.run_of", "of", b.label(l, sel), "id", id)
+	}
+	return l.T("label.run", "id", id)
+}
+
+// selectionOf is the smallest selection (then first by name) holding the
+// run; "" when none does.
+func (b *builder) selectionOf(id string) string {
+	best := ""
+	for _, n := range slices.Sorted(maps.Keys(b.res.Selections)) {
+		ids := b.res.Selections[n]
+		if slices.Contains(ids, id) && (best == "" || len(ids) < len(b.res.Selections[best])) {
+			best = n
+		}
+	}
+	return best
+}
+
+// paramLabel names a sweep's parameter field: the spec's label, the
+// catalogue's field label, or "sweep parameter".
+func (b *builder) paramLabel(l locales.Locale, field string) string {
+	if t := b.res.Spec.Label(field, l.Tag()); t != "" {
+		return t
+	}
+	if t := l.FieldLabel(field); t != field {
+		return t
+	}
+	return l.T("label.sweep_parameter")
+}
+
+func (b *builder) meta(id string) *runMeta {
+	for i := range b.runs {
+		if b.runs[i].id == id {
+			return &b.runs[i]
+		}
+	}
+	return nil
+}
+
+// engineNames are the names engines are written with in prose; an engine
+// not listed is shown as recorded.
+var engineNames = map[string]string{
+	"vllm": "vLLM", "sglang": "SGLang", "tensorrt-llm": "TensorRT-LLM", "trtllm": "TensorRT-LLM",
+	"tgi": "TGI", "lmdeploy": "LMDeploy", "llama.cpp": "llama.cpp", "ollama": "Ollama",
+}
+
+// freeText are provenance fields whose values are prose as the manifest's
+// author wrote it (in English): shown as recorded, marked lang="en".
+var freeText = map[string]bool{
+	"workload.dataset": true, "hardware.node": true, "measurement.notes": true,
+}
+
+// fieldText shows a recorded value of a field in the page's language:
+// numbers and number ranges ("63-66" → "63–66") in the locale's style,
+// booleans and an unlimited request rate in words, engines by name;
+// anything else as recorded. The second result says the value is free
+// text recorded in English.
+func fieldText(l locales.Locale, field, v string) (string, bool) {
+	switch field {
+	case "workload.fixed_output", "synthetic":
+		if b, err := strconv.ParseBool(v); err == nil {
+			return l.T("value.yes_no." + strconv.FormatBool(b)), false
+		}
+	case "workload.thinking":
+		if b, err := strconv.ParseBool(v); err == nil {
+			return l.T("value.on_off." + strconv.FormatBool(b)), false
+		}
+	case "workload.request_rate":
+		if f, err := strconv.ParseFloat(v, 64); err == nil && f > 1e300 {
+			return l.T("value.unlimited_rate"), false
+		}
+	case "runtime.engine":
+		if n, ok := engineNames[strings.ToLower(v)]; ok {
+			return n, false
+		}
+	}
+	if locales.NumericField(field) {
+		if f, err := strconv.ParseFloat(v, 64); err == nil {
+			return l.Number(f, -1), false
+		}
+		if lo, hi, ok := strings.Cut(v, "-"); ok {
+			a, e1 := strconv.ParseFloat(lo, 64)
+			z, e2 := strconv.ParseFloat(hi, 64)
+			if e1 == nil && e2 == nil {
+				return l.Number(a, -1) + "–" + l.Number(z, -1), false
+			}
+		}
+	}
+	return v, freeText[field] && l.Tag() != "en"
+}
+
+// layoutLatencySelection names the selection of a "latency:SELECTION"
+// layout entry that picked the run, or "".
+func (b *builder) layoutLatencySelection(id string) string {
+	for _, c := range b.res.Spec.Layout.Charts {
+		if sel, ok := strings.CutPrefix(c, spec.LatencyChart); ok && slices.Contains(b.res.Selections[sel], id) {
+			return sel
+		}
+	}
+	return ""
+}
+
+// configLabel names a configuration of the reproduce section (runs of one
+// group or role): the selection holding exactly those runs, else the
+// smallest holding them all, else their count.
+func (b *builder) configLabel(l locales.Locale, runs []runMeta) string {
+	ids := make([]string, 0, len(runs))
+	for _, r := range runs {
+		ids = append(ids, r.id)
+	}
+	slices.Sort(ids)
+	best := ""
+	for _, n := range slices.Sorted(maps.Keys(b.res.Selections)) {
+		sel := b.res.Selections[n]
+		if !containsAll(sel, ids) {
+			continue
+		}
+		if len(sel) == len(ids) {
+			return b.label(l, n)
+		}
+		if best == "" || len(sel) < len(b.res.Selections[best]) {
+			best = n
+		}
+	}
+	if best != "" {
+		return b.label(l, best)
+	}
+	if len(ids) == 1 {
+		return l.T("label.run", "id", ids[0])
+	}
+	return l.T("label.runs", "count", len(ids))
+}
+
+func containsAll(set, ids []string) bool {
+	for _, id := range ids {
+		if !slices.Contains(set, id) {
+			return false
+		}
+	}
+	return true
+}
+
+// refNote says where an external reference compared on the page comes
+// from and when it was captured and re-checked (issue 18: trust signals
+// where the figure is compared, not only on the audit page).
+type refNote struct{ Text, URL string }
+
+func refNoteOf(l locales.Locale, c *figures.Comparison) *refNote {
+	r := c.Baseline.Reference
+	if r == nil {
+		r = c.Candidate.Reference
+	}
+	if r == nil {
+		return nil
+	}
+	day := func(t time.Time) string {
+		if t.IsZero() {
+			return l.T("value.not_recorded")
+		}
+		return l.Date(t)
+	}
+	state := "ref.still_shown"
+	if !r.Visible {
+		state = "ref.no_longer_shown"
+	}
+	title := r.Title
+	if title == "" {
+		title = capFirst(l.Term("external_reference"))
+	}
+	return &refNote{URL: r.Source, Text: l.T("ref.note", "title", title, "captured", day(r.Captured), "checked", day(r.Checked), "state", l.T(state))}
+}
