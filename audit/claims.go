@@ -137,12 +137,12 @@ func checkClaim(res *casestudy.Result, s *spec.Spec, b map[string]casestudy.Bind
 	fail := func(format string, args ...any) []Finding {
 		return []Finding{{Check: CheckClaimsStated, Severity: Fail, File: s.Path, Message: where + ": " + fmt.Sprintf(format, args...), Params: params}}
 	}
-	bd, ok := b[c.Figure]
+	bd, base, ok := casestudy.Lookup(b, c.Figure)
 	if !ok {
 		params["known"] = strings.Join(slices.Sorted(maps.Keys(b)), ", ")
 		return fail("names figure %q, which is not a figure of case study %s (benchledger figures lists them; docs/casestudy.md \"Narrative bindings\")", c.Figure, s.ID)
 	}
-	def := definitionOf(res, c.Figure)
+	def := definitionOf(res, base)
 	params["definition"] = def
 	unit := bindingUnit(bd)
 	if bd.Kind == casestudy.KindDate {
@@ -153,9 +153,15 @@ func checkClaim(res *casestudy.Result, s *spec.Spec, b map[string]casestudy.Bind
 		return fail("states %s %s for %s, but that figure is in %s (%s)", num(c.Value), orNone(c.Unit), c.Figure, orNone(unit), def)
 	}
 	dec := 0
-	if c.Decimals != nil {
+	computed := bd.Value
+	switch {
+	case c.Decimals != nil:
 		dec = *c.Decimals
-	} else {
+	case c.Figure != base:
+		// A figure named with a precision (x.pct:0, x.approx) is checked
+		// at the precision the text shows it with.
+		computed, dec = bd.Shown()
+	default:
 		dec = decimalsOf(c.Value)
 	}
 	shown := "?"
@@ -166,10 +172,10 @@ func checkClaim(res *casestudy.Result, s *spec.Spec, b map[string]casestudy.Bind
 	if math.IsNaN(bd.Value) || math.IsInf(bd.Value, 0) {
 		return fail("states %s for %s, but the computed value is %s (%s)", withUnit(num(c.Value), c.Unit), c.Figure, num(bd.Value), def)
 	}
-	want, got := fixed(c.Value, dec), fixed(bd.Value, dec)
+	want, got := fixed(c.Value, dec), fixed(computed, dec)
 	if want != got {
 		return fail("states %s for %s, but the computed value is %s (%s at the claim's %d decimals; the report shows %s)%s; definition: %s",
-			withUnit(want, c.Unit), c.Figure, num(bd.Value), got, dec, shown, restsOn(res, c.Figure, params), def)
+			withUnit(want, c.Unit), c.Figure, num(bd.Value), got, dec, shown, restsOn(res, base, params), def)
 	}
 	return nil
 }

@@ -195,6 +195,13 @@ func TestClaimsStated(t *testing.T) {
 		{"quantity off", `{value: 17970, unit: tok/s, figure: saturation_throughput}`, "17961"},
 		{"unit mismatch", `{value: 132, unit: tok/s, figure: scheduler_tuning.pct}`, "in %"},
 		{"unknown figure", `{value: 1, unit: "%", figure: scheduler.pct}`, "not a figure"},
+		// A figure named with its precision is checked at that precision.
+		{"at 0 decimals", `{value: 8, unit: "%", figure: "nvidia_reference.pct:0"}`, ""},
+		{"at 0 decimals off", `{value: 9, unit: "%", figure: "nvidia_reference.pct:0"}`, "the report shows +8%"},
+		{"approx", `{value: 18000, unit: tok/s, figure: saturation_throughput.approx}`, ""},
+		{"approx, typed exactly", `{value: 17961, unit: tok/s, figure: saturation_throughput.approx}`, "18000"},
+		{"unsigned", `{value: 132, unit: "%", figure: scheduler_tuning.pct.unsigned}`, ""},
+		{"unknown figure: bad precision", `{value: 8, unit: "%", figure: "nvidia_reference.pct:x"}`, "not a figure"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := writeSpec(t, "claims:\n  - "+c.claim+"\n")
@@ -218,7 +225,7 @@ func TestClaimsStated(t *testing.T) {
 				t.Fatalf("want one failure mentioning %q, got %+v", c.fail, stated)
 			}
 			if c.name == "wrong percent" && !strings.Contains(stated[0].Message, "135") ||
-				!strings.Contains(stated[0].Message, "definition") && c.name != "unknown figure" && c.name != "unit mismatch" {
+				!strings.Contains(stated[0].Message, "definition") && !strings.HasPrefix(c.name, "unknown figure") && c.name != "unit mismatch" {
 				t.Errorf("the message must name both values and the definition: %s", stated[0].Message)
 			}
 		})
@@ -230,6 +237,35 @@ func TestClaimSpecValidation(t *testing.T) {
 		_, err := spec.Parse("x.yaml", []byte("id: x\nruns: {a: {role: baseline}}\nclaims:\n  - "+claim+"\n"))
 		if err == nil || !strings.Contains(err.Error(), "claims[0]") {
 			t.Errorf("claim %s: err = %v", claim, err)
+		}
+	}
+}
+
+// TestClaimsTextSuggestsPrecision: a typed number that equals a figure at
+// its precision is answered with the binding that writes it that way.
+func TestClaimsTextSuggestsPrecision(t *testing.T) {
+	for _, c := range []struct{ text, binding string }{
+		{"Throughput rose by 132%.", "scheduler_tuning.pct.unsigned"},
+		{"Throughput rose (+132%).", "scheduler_tuning.pct"},
+		{"Throughput rose (+131.9%).", "scheduler_tuning.pct:1"},
+		{"It gained 8.2%.", "nvidia_reference.pct.unsigned:1"},
+		{"About 18,000 tok/s.", "saturation_throughput.approx"},
+		{"It is 2.3x faster.", "scheduler_tuning.ratio:1"},
+	} {
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, "n.md"), []byte(c.text+"\n"), 0o644)
+		p := filepath.Join(dir, "casestudy.yaml")
+		os.WriteFile(p, []byte("id: demo\nruns: {baseline: {role: baseline}}\nlanguages: [en]\ntitle: {en: T}\nsummary: {en: S}\nnarrative: {en: n.md}\n"), 0o644)
+		s, err := spec.Load(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fs, err := Claims(demoResult(), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(fs) != 1 || fs[0].Params["binding"] != c.binding || !strings.Contains(fs[0].Message, "{{"+c.binding+"}}") {
+			t.Errorf("%q: want the suggestion {{%s}}, got %+v", c.text, c.binding, fs)
 		}
 	}
 }

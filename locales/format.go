@@ -94,8 +94,11 @@ func (l Locale) Percent(pct float64, decimals int, signed bool) string {
 
 // Ratio formats a ratio with two decimals: en "2.32x", es "2.32×" (es-419)
 // and "2,32×" (es), zh/ja "2.32 倍" (GLOSSARY.md).
-func (l Locale) Ratio(r float64) string {
-	return l.T("format.ratio", "n", l.Number(r, 2))
+func (l Locale) Ratio(r float64) string { return l.RatioN(r, 2) }
+
+// RatioN is Ratio with decimals fraction digits.
+func (l Locale) RatioN(r float64, decimals int) string {
+	return l.T("format.ratio", "n", l.Number(r, decimals))
 }
 
 // units maps the machine unit names of figures.Definitions to catalogue

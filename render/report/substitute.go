@@ -13,8 +13,9 @@ import (
 	"github.com/benchledger/benchledger/internal/suggest"
 )
 
-// bindingRE is the {{name}} of a narrative.
-var bindingRE = regexp.MustCompile(`\{\{\s*([a-z][a-z0-9_.-]*)\s*\}\}`)
+// bindingRE is the {{name}} of a narrative, with an optional precision
+// (":0"; casestudy.Lookup reads it and the .approx, .unsigned modifiers).
+var bindingRE = regexp.MustCompile(`\{\{\s*([a-z][a-z0-9_.-]*(?::[^{}\s]*)?)\s*\}\}`)
 
 // UnknownBindingError names the unknown bindings of a text, each where it
 // first stands and with the known name it was likely meant to be, and lists
@@ -60,7 +61,7 @@ func substitute(file, text string, b map[string]casestudy.Binding, cjk func(case
 		name := text[ix[2]:ix[3]]
 		out.WriteString(text[last:ix[0]])
 		last = ix[1]
-		v, ok := b[name]
+		v, _, ok := casestudy.Lookup(b, name)
 		if !ok {
 			if !slices.ContainsFunc(unknown, func(u UnknownBinding) bool { return u.Name == name }) {
 				unknown = append(unknown, UnknownBinding{Name: name, Line: 1 + strings.Count(text[:ix[0]], "\n")})
