@@ -35,7 +35,7 @@ func (b *builder) cover() *Table {
 		return t
 	}
 	id := res.Spec.ID
-	t.Heading = caseTitle(res.Spec.Title, tag, id)
+	t.Heading = caseTitle(res.Spec.Title, l.Texts(), id) // es-AR: the es-419 title
 	add("export.cover.case_study", TextCell(t.Heading))
 	add("export.cover.id", TextCell(id))
 	add("export.cover.version", TextCell(b.versionText()))

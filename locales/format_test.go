@@ -204,3 +204,46 @@ func TestQuantityPatternEqualsRendering(t *testing.T) {
 		}
 	}
 }
+
+// TestRegionalVariants: a Spanish tag of a country that writes a decimal
+// comma (CLDR) renders with its own number rules and es-419's texts; a
+// country that writes like es-419 is es-419.
+func TestRegionalVariants(t *testing.T) {
+	t.Parallel()
+	es419 := MustMatch("es-419")
+	for _, c := range []struct {
+		tag, number, pct, secs, ratio, name string
+	}{
+		{"es-AR", "17.961,25", "0,91%", "15,91 segundos", "2,32×", "Español (Argentina)"},
+		{"es-CO", "17.961,25", "0,91%", "15,91 segundos", "2,32×", "Español (Colombia)"},
+		{"es-CL", "17.961,25", "0,91%", "15,91 segundos", "2,32×", "Español (Chile)"},
+		{"es-MX", "17,961.25", "0.91%", "15.91 segundos", "2.32×", "Español (Latinoamérica)"},
+		{"es-419", "17,961.25", "0.91%", "15.91 segundos", "2.32×", "Español (Latinoamérica)"},
+	} {
+		l, err := Match(c.tag)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := l.Number(17961.25, 2); got != c.number {
+			t.Errorf("%s: Number = %q, want %q", c.tag, got, c.number)
+		}
+		if got := l.Percent(0.91, 2, false); got != c.pct {
+			t.Errorf("%s: Percent = %q, want %q", c.tag, got, c.pct)
+		}
+		if got := l.Quantity(15.91, 2, "s"); got != c.secs {
+			t.Errorf("%s: Quantity = %q, want %q", c.tag, got, c.secs)
+		}
+		if got := l.Ratio(2.3191); got != c.ratio {
+			t.Errorf("%s: Ratio = %q, want %q", c.tag, got, c.ratio)
+		}
+		if l.Name() != c.name || l.Texts() != "es-419" || l.T("section.summary") != es419.T("section.summary") {
+			t.Errorf("%s: name %q, texts %s, %q", c.tag, l.Name(), l.Texts(), l.T("section.summary"))
+		}
+	}
+	if ls, err := MatchExact([]string{"es-AR", "es-419"}); err != nil || len(ls) != 2 || ls[0].Tag() != "es-AR" {
+		t.Errorf("MatchExact(es-AR, es-419) = %v, %v", ls, err)
+	}
+	if MustMatch("zh").HTMLLang() != "zh-Hans" || MustMatch("ja").HTMLLang() != "ja" || MustMatch("es-AR").HTMLLang() != "es-AR" {
+		t.Error("HTMLLang: zh is written zh-Hans")
+	}
+}

@@ -33,6 +33,7 @@ type Num struct{ Name, Value, Text string }
 
 type link struct {
 	Tag, Name, Href, HrefMD string
+	HTMLLang                string // the lang attribute: zh-Hans for zh
 	Current                 bool
 }
 
@@ -102,6 +103,7 @@ type page struct {
 	// number formats chart axis numbers in the page's language.
 	number      func(float64) string
 	Lang, Title string
+	HTMLLang    string // the lang attribute (locales.Locale.HTMLLang)
 	L           map[string]string
 	Switcher    []link
 	Summary     htmltemplate.HTML
@@ -337,7 +339,7 @@ func capFirst(s string) string {
 func (b *builder) page(l locales.Locale) (*page, error) {
 	s := b.res.Spec
 	tag := l.Tag()
-	p := &page{base: s.ID + "." + tag, Lang: tag, L: labels(l), RunIDs: b.res.RunIDs,
+	p := &page{base: s.ID + "." + tag, Lang: tag, HTMLLang: l.HTMLLang(), L: labels(l), RunIDs: b.res.RunIDs,
 		number: func(v float64) string { return l.Number(v, -1) }}
 	// The switcher lists the spec's languages in the spec's order (and this
 	// one), whatever --lang asked for, so a page does not depend on which
@@ -352,25 +354,27 @@ func (b *builder) page(l locales.Locale) (*page, error) {
 	for _, t := range sib {
 		ll := locales.MustMatch(t)
 		href := s.ID + "." + t + ".html"
-		p.Switcher = append(p.Switcher, link{Tag: t, Name: ll.Name(), Href: href, HrefMD: s.ID + "." + t + ".md", Current: t == tag})
+		p.Switcher = append(p.Switcher, link{Tag: t, Name: ll.Name(), Href: href, HrefMD: s.ID + "." + t + ".md", HTMLLang: ll.HTMLLang(), Current: t == tag})
 	}
-	// Title and summary may name figures too.
-	title := s.Title[tag]
+	// Title and summary may name figures too. A regional variant (es-AR)
+	// reads the texts of its parent (es-419) with its own number rules.
+	texts := l.Texts()
+	title := s.Title[texts]
 	if title == "" {
 		title = s.ID
 	}
-	t, err := substitute("title."+tag, title, b.bind, cjkSpacing(l), func(_ string, v casestudy.Binding) string { return v.Format(l) })
+	t, err := substitute("title."+texts, title, b.bind, cjkSpacing(l), func(_ string, v casestudy.Binding) string { return v.Format(l) })
 	if err != nil {
 		return nil, err
 	}
 	p.Title = t
-	if sum := s.Summary[tag]; sum != "" {
-		if p.SummaryMD, p.Summary, err = b.markdown(l, "summary."+tag, []byte(sum)); err != nil {
+	if sum := s.Summary[texts]; sum != "" {
+		if p.SummaryMD, p.Summary, err = b.markdown(l, "summary."+texts, []byte(sum)); err != nil {
 			return nil, err
 		}
 	}
-	if data, ok := b.narratives[tag]; ok {
-		if p.NarrativeMD, p.Narrative, err = b.markdown(l, s.NarrativePath(tag), data); err != nil {
+	if data, ok := b.narratives[texts]; ok {
+		if p.NarrativeMD, p.Narrative, err = b.markdown(l, s.NarrativePath(texts), data); err != nil {
 			return nil, err
 		}
 	}
