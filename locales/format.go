@@ -219,3 +219,45 @@ func DecimalSeparator(tag string) (string, error) {
 	}
 	return symbolsFor(t).decimal, nil
 }
+
+// Colon joins a label and its value the way the language writes it:
+// "Node: x", full-width "节点：x" in zh and ja.
+func (l Locale) Colon(label, value string) string {
+	return label + l.T("format.colon") + value
+}
+
+// Paren adds a note in parentheses: "output throughput (+1)",
+// full-width "输出吞吐量（+1）" in zh and ja.
+func (l Locale) Paren(text, note string) string {
+	return l.T("format.paren", "text", text, "note", note)
+}
+
+// Punct is the page's separators for templates: colon (": ", "："),
+// colon_end (":", "："; a label before a block), sentence_sep (" ", or
+// nothing after "。" in zh and ja), paren_open and paren_close (" (" and
+// ")", "（" and "）").
+func (l Locale) Punct() map[string]string {
+	c, sep := l.T("format.colon"), " "
+	if l.l.cjk {
+		sep = "" // sentences end in a full-width "。", which has its space in it
+	}
+	open, close, _ := strings.Cut(strings.TrimPrefix(l.Paren("\x00", "\x01"), "\x00"), "\x01")
+	return map[string]string{"colon": c, "colon_end": strings.TrimRight(c, " "), "sentence_sep": sep,
+		"paren_open": open, "paren_close": close}
+}
+
+// UnitLabel is a unit as the language writes it after a number, for an
+// axis or a header: "s" and "tok/s" (en), "秒" and "token/s" (zh),
+// "トークン/秒" (ja), "segundos" (es), so a chart says what the text says.
+func (l Locale) UnitLabel(unit string) string {
+	key, ok := units[unit]
+	if !ok {
+		return unit
+	}
+	const probe = "\x00"
+	s := l.T(key, "n", probe, "count", "2")
+	if !strings.Contains(s, probe) {
+		return unit
+	}
+	return strings.TrimSpace(strings.Replace(s, probe, "", 1))
+}

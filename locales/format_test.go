@@ -2,7 +2,9 @@ package locales
 
 import (
 	"math"
+	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -245,5 +247,57 @@ func TestRegionalVariants(t *testing.T) {
 	}
 	if MustMatch("zh").HTMLLang() != "zh-Hans" || MustMatch("ja").HTMLLang() != "ja" || MustMatch("es-AR").HTMLLang() != "es-AR" {
 		t.Error("HTMLLang: zh is written zh-Hans")
+	}
+}
+
+// TestCJKPunctuation: zh and ja write labels and notes with full-width
+// "：" and "（）", and no catalogue text of theirs puts an ASCII colon or
+// parenthesis next to CJK text; units on axes are the words of the text.
+func TestCJKPunctuation(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		tag, colon, paren, sep, secs, tps string
+	}{
+		{"en", "Node: x", "output throughput (+1)", " ", "s", "tok/s"},
+		{"es-419", "Nodo: x", "rendimiento (+1)", " ", "segundos", "tokens/s"},
+		{"zh", "节点：x", "输出吞吐量（+1）", "", "秒", "token/s"},
+		{"ja", "ノード：x", "出力スループット（+1）", "", "秒", "トークン/秒"},
+	} {
+		l := MustMatch(c.tag)
+		pair := map[string][2]string{"en": {"Node", "output throughput"}, "es-419": {"Nodo", "rendimiento"},
+			"zh": {"节点", "输出吞吐量"}, "ja": {"ノード", "出力スループット"}}[c.tag]
+		label, note := pair[0], pair[1]
+		if got := l.Colon(label, "x"); got != c.colon {
+			t.Errorf("%s: Colon = %q, want %q", c.tag, got, c.colon)
+		}
+		if got := l.Paren(note, "+1"); got != c.paren {
+			t.Errorf("%s: Paren = %q, want %q", c.tag, got, c.paren)
+		}
+		if p := l.Punct(); p["sentence_sep"] != c.sep || p["colon_end"] != strings.TrimSpace(l.T("format.colon")) {
+			t.Errorf("%s: Punct = %q", c.tag, p)
+		}
+		if got := l.UnitLabel("s"); got != c.secs {
+			t.Errorf("%s: UnitLabel(s) = %q, want %q", c.tag, got, c.secs)
+		}
+		if got := l.UnitLabel("tok/s"); got != c.tps {
+			t.Errorf("%s: UnitLabel(tok/s) = %q, want %q", c.tag, got, c.tps)
+		}
+	}
+	ascii := regexp.MustCompile(`[\p{Han}\p{Hiragana}\p{Katakana}ー]\s?[:(]|[(:]\s?[\p{Han}\p{Hiragana}\p{Katakana}]|[\p{Han}\p{Hiragana}\p{Katakana}ー]\s?\)|\)\s?[\p{Han}\p{Hiragana}\p{Katakana}]|。 `)
+	for _, tag := range []string{"zh", "ja"} {
+		l := MustMatch(tag)
+		for _, k := range l.Keys("") {
+			m := l.l.msgs[k]
+			for _, s := range []string{m.other, m.one} {
+				if ascii.MatchString(s) {
+					t.Errorf("%s %s: ASCII punctuation beside CJK text: %q", tag, k, s)
+				}
+			}
+		}
+		for id := range l.l.terms {
+			if s := l.Term(id); ascii.MatchString(s) {
+				t.Errorf("%s glossary %s: ASCII punctuation beside CJK text: %q", tag, id, s)
+			}
+		}
 	}
 }

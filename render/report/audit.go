@@ -134,6 +134,7 @@ func newAuditPage(l locales.Locale, v *audit.Report, id string, p *page) *auditP
 		"run": l.T("audit.field.run"), "file": l.T("audit.field.file"), "params": l.T("audit.field.params"),
 		"archive": l.T("audit.field.archive"),
 	}
+	maps.Copy(a.L, l.Punct())
 	// The same languages as the report's switcher, so every audit page
 	// links the same set whatever --lang rendered.
 	for _, s := range p.Switcher {

@@ -312,17 +312,18 @@ func labels(l locales.Locale) map[string]string {
 		"change_abs": l.Term("change.abs"), "change_pct": l.Term("change.pct"), "ratio": l.T("table.ratio"),
 		"confounders": l.T("table.confounders"), "value": l.T("table.value"), "run": l.T("table.run"),
 		"node": l.Term("node"), "node_throughput": l.Term("node.output_throughput"), "node_window": l.Term("node.window"),
-		"replicas": l.Term("replica"), "sent": l.Term("completed"), "failed": l.Term("failed"),
+		"replicas": l.T("table.replicas"), "sent": l.Term("completed"), "failed": l.Term("failed"),
 		"sum_of_rates": l.Term("node.sum_of_rates"), "overstatement": l.Term("node.overstatement"),
 		"efficiency": l.Term("scaling_efficiency"), "sweep": l.Term("sweep"),
 		"saturation_point": l.Term("saturation_point"), "throughput": l.Term("output_throughput"),
-		"median_latency": l.Term("median_request_latency"), "next": l.Term("output_throughput") + " (+1)",
+		"median_latency": l.Term("median_request_latency"), "next": l.Paren(l.Term("output_throughput"), "+1"),
 		"marginal_gain": l.Term("sweep.marginal_gain"), "latency_growth": l.Term("sweep.latency_growth"),
 		"dates": l.T("method.dates"), "file": "SHA-256", "corrected": l.T("runs.corrected"),
 	}
 	for k, v := range m {
 		m[k] = capFirst(v)
 	}
+	maps.Copy(m, l.Punct())
 	return m
 }
 
@@ -497,7 +498,7 @@ func anyStated(r *casestudy.Result) bool {
 }
 
 func confounder(l locales.Locale, field, base, cand string) string {
-	return l.FieldLabel(field) + ": " + orUnknown(l, base) + " → " + orUnknown(l, cand)
+	return l.Colon(l.FieldLabel(field), orUnknown(l, base)+" → "+orUnknown(l, cand))
 }
 
 func orUnknown(l locales.Locale, v string) string {
@@ -518,7 +519,7 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 		return nil
 	}
 	numF := func(d int, unit string) charts.Format {
-		return charts.Format{Decimals: d, Unit: unit, Number: func(v float64) string { return l.Number(v, d) }}
+		return charts.Format{Decimals: d, Unit: l.UnitLabel(unit), Number: func(v float64) string { return l.Number(v, d) }}
 	}
 	for _, n := range b.layoutOr(r.Spec.Layout.Charts) {
 		if c := r.Comparisons[n]; c != nil {
@@ -529,13 +530,13 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 				title = l.Term("dated_comparison")
 				base, cand = l.Term("external_reference"), l.Term("candidate")
 			}
-			title += ": " + l.Figure(c.Comparison.Metric)
+			title = l.Colon(title, l.Figure(c.Comparison.Metric))
 			var notes []string
 			for _, f := range c.Comparison.Confounders {
-				notes = append(notes, l.T("table.confounders")+": "+confounder(l, f.Field, b.redField(f.Field, f.Baseline), b.redField(f.Field, f.Candidate)))
+				notes = append(notes, l.Colon(l.T("table.confounders"), confounder(l, f.Field, b.redField(f.Field, f.Baseline), b.redField(f.Field, f.Candidate))))
 			}
 			ch, err := charts.ComparisonOf("cmp-"+n, c.Comparison, charts.Labels{Title: title, Subtitle: n, Baseline: base, Candidate: cand,
-				YAxis: l.Figure(c.Comparison.Metric) + " (" + unit + ")"}, numF(casestudy.UnitDecimals(unit), unit))
+				YAxis: l.Paren(l.Figure(c.Comparison.Metric), l.UnitLabel(unit))}, numF(casestudy.UnitDecimals(unit), unit))
 			if err := add(ch, err, title, notes); err != nil {
 				return err
 			}
@@ -543,7 +544,7 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 		if sw := r.Sweeps[n]; sw != nil {
 			title := l.T("chart.throughput_vs_latency")
 			ch, err := charts.Sweep("sweep-"+n, sw.Result, charts.Labels{Title: title, Subtitle: n,
-				XAxis: l.T("axis.median_latency", "unit", "s"), YAxis: l.T("axis.output_throughput", "unit", "tok/s"),
+				XAxis: l.T("axis.median_latency", "unit", l.UnitLabel("s")), YAxis: l.T("axis.output_throughput", "unit", l.UnitLabel("tok/s")),
 				Series: l.Term("output_throughput"), Saturation: l.Term("saturation_point")}, numF(0, ""))
 			if err := add(ch, err, title, nil); err != nil {
 				return err
@@ -553,7 +554,7 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 			title := l.T("chart.replica_timeline")
 			cons := nd.Runs[nd.Conservative]
 			ch, err := charts.Timeline("timeline-"+n, cons, charts.Labels{Title: title, Subtitle: n + " · " + nd.Groups[nd.Conservative],
-				XAxis: l.T("axis.time", "unit", "s"), YAxis: l.T("axis.replica"), Series: l.Term("output_throughput"),
+				XAxis: l.T("axis.time", "unit", l.UnitLabel("s")), YAxis: l.T("axis.replica"), Series: l.Term("output_throughput"),
 				Replica: l.Term("replica"), Window: l.T("chart.common_window")}, numF(0, "tok/s"))
 			if err := add(ch, err, title, nil); err != nil {
 				return err
@@ -565,9 +566,9 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 		if len(lat) == 0 {
 			continue
 		}
-		title := l.T("chart.latency_distribution") + ": " + id
+		title := l.Colon(l.T("chart.latency_distribution"), id)
 		ch, err := charts.Latency("latency-"+id, lat, charts.Labels{Title: l.T("chart.latency_distribution"), Subtitle: id,
-			XAxis: l.T("axis.latency", "unit", "s"), YAxis: l.Term("completed"), Series: l.Term("completed")},
+			XAxis: l.T("axis.latency", "unit", l.UnitLabel("s")), YAxis: l.Term("completed"), Series: l.Term("completed")},
 			charts.Format{Decimals: -1, Fixed: l.Number})
 		if err := add(ch, err, title, nil); err != nil {
 			return err
