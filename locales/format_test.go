@@ -301,3 +301,32 @@ func TestCJKPunctuation(t *testing.T) {
 		}
 	}
 }
+
+// TestSpanishVocabulary: es-419 writes its own words where Latin America
+// differs from Spain, in every text it inherits from es.yaml, with
+// agreement ("no disponible" for any field), and Spain keeps its own.
+func TestSpanishVocabulary(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ key, es, es419 string }{
+		{"audit.verdict.pass", "Ninguna comprobación falló.", "Ninguna verificación falló."},
+		{"audit.checks_run", "Comprobaciones realizadas", "Verificaciones realizadas"},
+		{"method.runtime_image", "Runtime e imagen", "Entorno de ejecución e imagen"},
+		{"export.cover.case_study", "Caso de estudio", "Estudio de caso"},
+		{"site.index.case_studies", "Casos de estudio", "Estudios de caso"},
+		{"table.candidate", "Comparada", "Candidata"},
+		{"value.unknown", "desconocido", "no disponible"},
+	} {
+		if got := MustMatch("es").T(c.key); got != c.es {
+			t.Errorf("es %s = %q, want %q", c.key, got, c.es)
+		}
+		for _, tag := range []string{"es-419", "es-AR"} {
+			if got := MustMatch(tag).T(c.key); got != c.es419 {
+				t.Errorf("%s %s = %q, want %q", tag, c.key, got, c.es419)
+			}
+		}
+	}
+	got := MustMatch("es-419").T("caveat.runtime_differs", "field", "f", "baseline", "a", "candidate", "b")
+	if !strings.Contains(got, "El entorno de ejecución no es el mismo") || !strings.Contains(got, "configuración candidata") {
+		t.Errorf("es-419 caveat.runtime_differs = %q", got)
+	}
+}

@@ -19,8 +19,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math"
 	"reflect"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -118,12 +120,15 @@ func load() (*data, error) {
 	for _, tag := range supported {
 		c := raw[tag]
 		if parent, ok := overlays[tag]; ok {
+			vocab := vocabulary(c)
 			merged := catalogue{}
 			for k, v := range raw[parent] {
-				merged[k] = v
+				merged[k] = entry{other: vocab.Replace(v.other), one: vocab.Replace(v.one)}
 			}
 			for k, v := range c {
-				merged[k] = v
+				if !strings.HasPrefix(k, vocabPrefix) {
+					merged[k] = v
+				}
 			}
 			c = merged
 		}
@@ -189,6 +194,48 @@ func loadCatalogue(name string) (catalogue, error) {
 		}
 	}
 	return c, nil
+}
+
+// vocabPrefix marks an overlay's vocabulary: "vocab.comprobación:
+// verificación" writes every text the overlay inherits with the word of
+// its variety (es-419: verificación, entorno de ejecución, estudio de
+// caso), so a text added to the parent later gets it too.
+const vocabPrefix = "vocab."
+
+// vocabReplacer replaces whole words only, keeping a capital first letter.
+type vocabReplacer struct {
+	res  []*regexp.Regexp
+	with []string
+}
+
+func vocabulary(c catalogue) vocabReplacer {
+	var v vocabReplacer
+	for _, k := range slices.Sorted(maps.Keys(c)) {
+		from, ok := strings.CutPrefix(k, vocabPrefix)
+		if !ok {
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(from)
+		v.res = append(v.res, regexp.MustCompile(`(^|[^\p{L}])([`+string(r)+string(unicode.ToUpper(r))+`]`+regexp.QuoteMeta(from[w:])+`)($|[^\p{L}])`))
+		v.with = append(v.with, c[k].other)
+	}
+	return v
+}
+
+func (v vocabReplacer) Replace(s string) string {
+	for i, re := range v.res {
+		with := v.with[i]
+		s = re.ReplaceAllStringFunc(s, func(m string) string {
+			sub := re.FindStringSubmatch(m)
+			w := with
+			if r, _ := utf8.DecodeRuneInString(sub[2]); unicode.IsUpper(r) {
+				fr, n := utf8.DecodeRuneInString(w)
+				w = string(unicode.ToUpper(fr)) + w[n:]
+			}
+			return sub[1] + w + sub[3]
+		})
+	}
+	return s
 }
 
 func loadGlossary() (map[string]map[string]string, error) {

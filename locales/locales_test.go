@@ -50,7 +50,7 @@ func TestCataloguesComplete(t *testing.T) {
 			}
 		}
 		for k, m := range c {
-			if _, ok := en[k]; !ok {
+			if _, ok := en[k]; !ok && !(overlay && strings.HasPrefix(k, vocabPrefix)) {
 				t.Errorf("%s: key %q is not in en.yaml", tag, k)
 			}
 			if strings.TrimSpace(m.other) == "" {

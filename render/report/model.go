@@ -528,7 +528,7 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 			base, cand := l.Term("baseline"), l.Term("tuned")
 			if c.Comparison.Baseline.IsReference() || c.Comparison.Candidate.IsReference() {
 				title = l.Term("dated_comparison")
-				base, cand = l.Term("external_reference"), l.Term("candidate")
+				base, cand = l.Term("external_reference"), l.Term("local_run")
 			}
 			title = l.Colon(title, l.Figure(c.Comparison.Metric))
 			var notes []string
