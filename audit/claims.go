@@ -468,7 +468,9 @@ func isSep(r rune) bool {
 //     an upper-case Latin word of two or more letters is part of a product
 //     name: RTX PRO 6000, RTX 4090;
 //   - a dotted run with two or more dots that is not thousands grouping
-//     (1.3.0) is a version, not a token;
+//     (1.3.0) is a version, not a token; so is a number after a serving
+//     engine's name and one space (vLLM 0.23, TensorRT-LLM 1.1), which
+//     the engine check reads instead;
 //   - an ordered-list marker ("1. " or "1) " at the start of a line) is
 //     not a token.
 func ScanNumbers(text string) []Token {
@@ -556,8 +558,11 @@ func ScanNumbers(text string) []Token {
 				glued = true
 			}
 		}
-		if start == i && end == j && acronymBefore(m[:start]) {
-			glued = true // RTX PRO 6000, RTX 4090
+		if start == i && end == j && !strings.ContainsFunc(m[start:end], isSep) && acronymBefore(m[:start]) {
+			glued = true // RTX PRO 6000, RTX 4090 (but "NVIDIA 1.1" is a number)
+		}
+		if start == i && engineBefore(m[:start]) {
+			glued = true // vLLM 0.23, TensorRT-LLM 1.1: a version, which the engine check reads
 		}
 		if dots >= 2 && badGroup {
 			glued = true // a version
@@ -586,6 +591,25 @@ func ScanNumbers(text string) []Token {
 		}
 	}
 	return out
+}
+
+// engineBefore: text ends with a serving engine's name and one space
+// ("vLLM ", "TensorRT-LLM "), so the number after it is that engine's
+// version, in every language alike.
+func engineBefore(text string) bool {
+	w, ok := strings.CutSuffix(text, " ")
+	if !ok {
+		return false
+	}
+	w = w[max(0, len(w)-40):]
+	for _, e := range engines {
+		for _, ix := range e.Text.FindAllStringIndex(w, -1) {
+			if ix[1] == len(w) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // acronymBefore: text ends with one space after an upper-case Latin word

@@ -30,6 +30,9 @@ func TestScanNumbers(t *testing.T) {
 		{"Qwen3-30B-A3B on RTX PRO 6000 with FP8 and TP1", nil},
 		{"the 256-token cap, p95/p99, 2026-08-18", nil},
 		{"vLLM v0.10.1 and TensorRT-LLM 1.3.0rc24 and 1.3.0", nil},
+		// A number after an engine's name is its version, in every language.
+		{"NVIDIA used TensorRT-LLM 1.1; en NVIDIA 1.1 era TensorRT-LLM 1.1, vLLM 0.23", []string{"1.1"}},
+		{"NVIDIA 为 TensorRT-LLM 1.1，早期 vLLM 0.23 的对比", nil},
 		{"run `bench --n 512` or see [the page](https://x.test/a/1000) <https://y.test/9>", nil},
 		{"```\nconcurrency = 64\n```\nafter", nil},
 		{"bound {{scheduler_tuning.pct}} and {{node}}", nil},

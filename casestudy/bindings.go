@@ -156,6 +156,11 @@ func Bindings(res *Result) map[string]Binding {
 	}
 	for n, f := range res.Figures {
 		addQ(n, f.Value, f.Unit)
+		m[n+".n"] = Binding{Value: float64(f.N), Kind: KindCount}
+		if f.N > 1 {
+			addQ(n+".min", f.Min, f.Unit)
+			addQ(n+".max", f.Max, f.Unit)
+		}
 	}
 	refs := map[string]bool{}
 	for n, c := range res.Comparisons {
@@ -194,10 +199,17 @@ func Bindings(res *Result) map[string]Binding {
 		m[n+".tokens"] = Binding{Value: float64(cons.OutputTokens), Kind: KindCount}
 		m[n+".failed"] = Binding{Value: float64(cons.Failed), Kind: KindCount}
 		m[n+".replicas"] = Binding{Value: float64(cons.Replicas), Kind: KindCount}
-		hi := math.Inf(-1)
+		hi, failed, fewest := math.Inf(-1), 0, math.Inf(1)
 		for _, r := range nd.Runs {
 			hi = math.Max(hi, r.OutputThroughput)
+			failed += r.Failed
+			fewest = math.Min(fewest, float64(r.Completed))
 		}
+		// Every node run, not only the conservative one: "each run
+		// completed all its requests".
+		m[n+".runs"] = Binding{Value: float64(len(nd.Runs)), Kind: KindCount}
+		m[n+".failed_all"] = Binding{Value: float64(failed), Kind: KindCount}
+		m[n+".completed_min"] = Binding{Value: fewest, Kind: KindCount}
 		addQ(n+".max", hi, "tok/s")
 		addQ(n+".sum_of_rates", cons.SumOfRates, "tok/s")
 		m[n+".overstatement"] = Binding{Value: cons.Overstatement, Kind: KindPercent, Decimals: 2, Signed: true}

@@ -411,7 +411,9 @@ func (b *builder) markdown(l locales.Locale, file string, src []byte) (string, h
 	// Placeholders of letters and digits only survive Markdown untouched.
 	var spans []string
 	ph, _ := substitute(file, text, b.bind, cjkSpacing(l), func(name string, v casestudy.Binding) string {
-		n := Num{Name: name, Value: v.DataValue(), Text: v.Format(l)}
+		// The unrounded, signed value under its plain name, whatever
+		// precision the text chose: the same in every language.
+		n := Num{Name: name, Value: b.bind[name].DataValue(), Text: v.Format(l)}
 		spans = append(spans, `<span class="fig" data-name="`+htmltemplate.HTMLEscapeString(n.Name)+`" data-value="`+
 			htmltemplate.HTMLEscapeString(n.Value)+`">`+htmltemplate.HTMLEscapeString(n.Text)+`</span>`)
 		return "BLFIG" + strconv.Itoa(len(spans)-1) + "X"
