@@ -154,18 +154,7 @@ func TestClaimsText(t *testing.T) {
 		{"en", "A count: 1,000 prompts.", CheckClaimsUnbound, ""},
 		{"en", "Latency 15.91 s.", CheckClaimsUnbound, ""}, // no figure in s: nothing to check against
 	} {
-		dir := t.TempDir()
-		os.WriteFile(filepath.Join(dir, "n.md"), []byte(c.text+"\n"), 0o644)
-		p := filepath.Join(dir, "casestudy.yaml")
-		os.WriteFile(p, []byte("id: demo\nruns: {baseline: {role: baseline}}\nlanguages: ["+c.lang+"]\ntitle: {"+c.lang+": T}\nsummary: {"+c.lang+": S}\nnarrative: {"+c.lang+": n.md}\n"), 0o644)
-		s, err := spec.Load(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fs, err := Claims(demoResult(), s)
-		if err != nil {
-			t.Fatal(err)
-		}
+		fs := claimsOfText(t, c.lang, c.text)
 		if len(fs) != 1 {
 			t.Errorf("%s %q: want one finding, got %+v", c.lang, c.text, fs)
 			continue
@@ -255,20 +244,28 @@ func TestClaimsTextSuggestsPrecision(t *testing.T) {
 		{"About 18,000 tok/s.", "saturation_throughput.approx"},
 		{"It is 2.3x faster.", "scheduler_tuning.ratio:1"},
 	} {
-		dir := t.TempDir()
-		os.WriteFile(filepath.Join(dir, "n.md"), []byte(c.text+"\n"), 0o644)
-		p := filepath.Join(dir, "casestudy.yaml")
-		os.WriteFile(p, []byte("id: demo\nruns: {baseline: {role: baseline}}\nlanguages: [en]\ntitle: {en: T}\nsummary: {en: S}\nnarrative: {en: n.md}\n"), 0o644)
-		s, err := spec.Load(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fs, err := Claims(demoResult(), s)
-		if err != nil {
-			t.Fatal(err)
-		}
+		fs := claimsOfText(t, "en", c.text)
 		if len(fs) != 1 || fs[0].Params["binding"] != c.binding || !strings.Contains(fs[0].Message, "{{"+c.binding+"}}") {
 			t.Errorf("%q: want the suggestion {{%s}}, got %+v", c.text, c.binding, fs)
 		}
 	}
+}
+
+// claimsOfText audits the claims of a case study whose only text is a
+// narrative in lang, against demoResult.
+func claimsOfText(t *testing.T, lang, text string) []Finding {
+	t.Helper()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "n.md"), []byte(text+"\n"), 0o644)
+	p := filepath.Join(dir, "casestudy.yaml")
+	os.WriteFile(p, []byte("id: demo\nruns: {baseline: {role: baseline}}\nlanguages: ["+lang+"]\ntitle: {"+lang+": T}\nsummary: {"+lang+": S}\nnarrative: {"+lang+": n.md}\n"), 0o644)
+	s, err := spec.Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err := Claims(demoResult(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fs
 }

@@ -160,6 +160,9 @@ var unitFormats sync.Map // locale tag + "\x00" + key -> unitFormat
 
 func (l Locale) unitPattern(key string) unitFormat {
 	id := l.l.tag + "\x00" + key
+	if l.l.cells {
+		id += "\x00cells"
+	}
 	if f, ok := unitFormats.Load(id); ok {
 		return f.(unitFormat)
 	}
@@ -260,4 +263,27 @@ func (l Locale) UnitLabel(unit string) string {
 		return unit
 	}
 	return strings.TrimSpace(strings.Replace(s, probe, "", 1))
+}
+
+var cellLocales sync.Map // tag -> *locale
+
+// Cells is the locale as table cells write it: a unit with a short form
+// (unit.s.cell: es "15,91 s", where a sentence says "15,91 segundos")
+// takes it, so a column of numbers stays narrow enough for the page.
+func (l Locale) Cells() Locale {
+	if c, ok := cellLocales.Load(l.l.tag); ok {
+		return Locale{c.(*locale)}
+	}
+	c := *l.l
+	c.cells, c.msgs = true, catalogue{}
+	for k, v := range l.l.msgs {
+		c.msgs[k] = v
+	}
+	for k, v := range l.l.msgs {
+		if long, ok := strings.CutSuffix(k, ".cell"); ok {
+			c.msgs[long] = v
+		}
+	}
+	got, _ := cellLocales.LoadOrStore(c.tag, &c)
+	return Locale{got.(*locale)}
 }

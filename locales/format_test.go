@@ -330,3 +330,29 @@ func TestSpanishVocabulary(t *testing.T) {
 		t.Errorf("es-419 caveat.runtime_differs = %q", got)
 	}
 }
+
+// TestCells: table cells write a unit's short form where the language has
+// one (es "15,91 s"), sentences the long one; other text is unchanged.
+func TestCells(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ tag, sentence, cell string }{
+		{"es-AR", "15,91 segundos", "15,91 s"},
+		{"es-419", "15.91 segundos", "15.91 s"},
+		{"en", "15.91 s", "15.91 s"},
+		{"ja", "15.91 秒", "15.91 秒"},
+	} {
+		l := MustMatch(c.tag)
+		if got := l.Quantity(15.91, 2, "s"); got != c.sentence {
+			t.Errorf("%s sentence: %q, want %q", c.tag, got, c.sentence)
+		}
+		if got := l.Cells().Quantity(15.91, 2, "s"); got != c.cell {
+			t.Errorf("%s cell: %q, want %q", c.tag, got, c.cell)
+		}
+		if got := l.Quantity(15.91, 2, "s"); got != c.sentence {
+			t.Errorf("%s sentence after a cell: %q, want %q", c.tag, got, c.sentence)
+		}
+		if l.Cells().T("section.summary") != l.T("section.summary") || l.Cells().Tag() != l.Tag() {
+			t.Errorf("%s: cells change more than units", c.tag)
+		}
+	}
+}

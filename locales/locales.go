@@ -89,6 +89,7 @@ type locale struct {
 	// (es-419 for es-AR); "" for a report locale itself.
 	texts string
 	name  string // the variant's own name ("español (Argentina)")
+	cells bool   // Locale.Cells: short units for table cells
 }
 
 // Locale formats and translates for one supported locale. Obtain it from

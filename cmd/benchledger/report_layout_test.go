@@ -172,10 +172,10 @@ func TestReportLocaleText(t *testing.T) {
 		want, not []string
 	}{
 		{"en", []string{"+132%", "+23,690 tok/s"}, []string{"131.9"}},
-		{"zh", []string{"132%"}, []string{"131.9"}},
-		{"ja", []string{"132%"}, []string{"131.9"}},
-		{"es-419", []string{"132%", "17,961 tokens/s", "2.32×"}, []string{"131.9", "17.961"}},
-		{"es-AR", []string{"+132%", "17.961 tokens/s", "41.651 tokens/s", "2,32×", "15,91 segundos", "Español (Argentina)"}, []string{"131,9", "17,961", "15.91"}},
+		{"zh", []string{"提升 132%", "仅提升 0.91%", "约 20 秒"}, []string{"131.9", "+0.91%，"}},
+		{"ja", []string{"132% 向上", "約 20 秒"}, []string{"131.9"}},
+		{"es-419", []string{"del 132%", "un 0.91%", "17,961 tokens/s", "2.32×", "aproximadamente 20 segundos"}, []string{"131.9", "17.961", "del +"}},
+		{"es-AR", []string{"+132%", "del 132%", "un 0,91%", "17.961 tokens/s", "41.651 tokens/s", "2,32×", "15,91 segundos", "Español (Argentina)"}, []string{"131,9", "17,961", "15.91"}},
 		{"es-CO", []string{"17.961 tokens/s", "2,32×", "Español (Colombia)"}, []string{"17,961", "15.91"}},
 	} {
 		md := read("qwen3-batch." + c.lang + ".md")

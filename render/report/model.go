@@ -430,6 +430,7 @@ func (b *builder) markdown(l locales.Locale, file string, src []byte) (string, h
 }
 
 func (b *builder) tables(l locales.Locale, p *page) {
+	l = l.Cells() // 15,91 s in a cell, 15,91 segundos in a sentence
 	r := b.res
 	for _, n := range b.layoutOr(r.Spec.Layout.Tables) {
 		switch {
