@@ -156,7 +156,9 @@ func Bindings(res *Result) map[string]Binding {
 	}
 	for n, f := range res.Figures {
 		addQ(n, f.Value, f.Unit)
-		m[n+".n"] = Binding{Value: float64(f.N), Kind: KindCount}
+		if f.N > 0 {
+			m[n+".n"] = Binding{Value: float64(f.N), Kind: KindCount}
+		}
 		if f.N > 1 {
 			addQ(n+".min", f.Min, f.Unit)
 			addQ(n+".max", f.Max, f.Unit)
