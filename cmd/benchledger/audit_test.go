@@ -258,7 +258,7 @@ func TestAuditClaims(t *testing.T) {
 	}
 	text = bl(t, "audit", "--db", db, specPath)
 	if text.code != exitProblems || !strings.Contains(text.stdout, "claims.stated") ||
-		!strings.Contains(text.stdout, "135") || !strings.Contains(text.stdout, "131.9") || !strings.Contains(text.stdout, "8.3") {
+		!strings.Contains(text.stdout, "135") || !strings.Contains(text.stdout, "131.895") || !strings.Contains(text.stdout, "8.3") {
 		t.Fatalf("text output must name the check and both values: %v", text)
 	}
 }
