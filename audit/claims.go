@@ -137,12 +137,12 @@ func checkClaim(res *casestudy.Result, s *spec.Spec, b map[string]casestudy.Bind
 	fail := func(format string, args ...any) []Finding {
 		return []Finding{{Check: CheckClaimsStated, Severity: Fail, File: s.Path, Message: where + ": " + fmt.Sprintf(format, args...), Params: params}}
 	}
-	bd, ok := b[c.Figure]
+	bd, base, ok := casestudy.Lookup(b, c.Figure)
 	if !ok {
 		params["known"] = strings.Join(slices.Sorted(maps.Keys(b)), ", ")
 		return fail("names figure %q, which is not a figure of case study %s (benchledger figures lists them; docs/casestudy.md \"Narrative bindings\")", c.Figure, s.ID)
 	}
-	def := definitionOf(res, c.Figure)
+	def := definitionOf(res, base)
 	params["definition"] = def
 	unit := bindingUnit(bd)
 	if bd.Kind == casestudy.KindDate {
@@ -153,9 +153,15 @@ func checkClaim(res *casestudy.Result, s *spec.Spec, b map[string]casestudy.Bind
 		return fail("states %s %s for %s, but that figure is in %s (%s)", num(c.Value), orNone(c.Unit), c.Figure, orNone(unit), def)
 	}
 	dec := 0
-	if c.Decimals != nil {
+	computed := bd.Value
+	switch {
+	case c.Decimals != nil:
 		dec = *c.Decimals
-	} else {
+	case c.Figure != base:
+		// A figure named with a precision (x.pct:0, x.approx) is checked
+		// at the precision the text shows it with.
+		computed, dec = bd.Shown()
+	default:
 		dec = decimalsOf(c.Value)
 	}
 	shown := "?"
@@ -166,10 +172,10 @@ func checkClaim(res *casestudy.Result, s *spec.Spec, b map[string]casestudy.Bind
 	if math.IsNaN(bd.Value) || math.IsInf(bd.Value, 0) {
 		return fail("states %s for %s, but the computed value is %s (%s)", withUnit(num(c.Value), c.Unit), c.Figure, num(bd.Value), def)
 	}
-	want, got := fixed(c.Value, dec), fixed(bd.Value, dec)
+	want, got := fixed(c.Value, dec), fixed(computed, dec)
 	if want != got {
 		return fail("states %s for %s, but the computed value is %s (%s at the claim's %d decimals; the report shows %s)%s; definition: %s",
-			withUnit(want, c.Unit), c.Figure, num(bd.Value), got, dec, shown, restsOn(res, c.Figure, params), def)
+			withUnit(want, c.Unit), c.Figure, num(bd.Value), got, dec, shown, restsOn(res, base, params), def)
 	}
 	return nil
 }
@@ -462,7 +468,9 @@ func isSep(r rune) bool {
 //     an upper-case Latin word of two or more letters is part of a product
 //     name: RTX PRO 6000, RTX 4090;
 //   - a dotted run with two or more dots that is not thousands grouping
-//     (1.3.0) is a version, not a token;
+//     (1.3.0) is a version, not a token; so is a number after a serving
+//     engine's name and one space (vLLM 0.23, TensorRT-LLM 1.1), which
+//     the engine check reads instead;
 //   - an ordered-list marker ("1. " or "1) " at the start of a line) is
 //     not a token.
 func ScanNumbers(text string) []Token {
@@ -550,8 +558,11 @@ func ScanNumbers(text string) []Token {
 				glued = true
 			}
 		}
-		if start == i && end == j && acronymBefore(m[:start]) {
-			glued = true // RTX PRO 6000, RTX 4090
+		if start == i && end == j && !strings.ContainsFunc(m[start:end], isSep) && acronymBefore(m[:start]) {
+			glued = true // RTX PRO 6000, RTX 4090 (but "NVIDIA 1.1" is a number)
+		}
+		if start == i && engineBefore(m[:start]) {
+			glued = true // vLLM 0.23, TensorRT-LLM 1.1: a version, which the engine check reads
 		}
 		if dots >= 2 && badGroup {
 			glued = true // a version
@@ -580,6 +591,25 @@ func ScanNumbers(text string) []Token {
 		}
 	}
 	return out
+}
+
+// engineBefore: text ends with a serving engine's name and one space
+// ("vLLM ", "TensorRT-LLM "), so the number after it is that engine's
+// version, in every language alike.
+func engineBefore(text string) bool {
+	w, ok := strings.CutSuffix(text, " ")
+	if !ok {
+		return false
+	}
+	w = w[max(0, len(w)-40):]
+	for _, e := range engines {
+		for _, ix := range e.Text.FindAllStringIndex(w, -1) {
+			if ix[1] == len(w) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // acronymBefore: text ends with one space after an upper-case Latin word

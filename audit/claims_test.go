@@ -30,6 +30,9 @@ func TestScanNumbers(t *testing.T) {
 		{"Qwen3-30B-A3B on RTX PRO 6000 with FP8 and TP1", nil},
 		{"the 256-token cap, p95/p99, 2026-08-18", nil},
 		{"vLLM v0.10.1 and TensorRT-LLM 1.3.0rc24 and 1.3.0", nil},
+		// A number after an engine's name is its version, in every language.
+		{"NVIDIA used TensorRT-LLM 1.1; en NVIDIA 1.1 era TensorRT-LLM 1.1, vLLM 0.23", []string{"1.1"}},
+		{"NVIDIA 为 TensorRT-LLM 1.1，早期 vLLM 0.23 的对比", nil},
 		{"run `bench --n 512` or see [the page](https://x.test/a/1000) <https://y.test/9>", nil},
 		{"```\nconcurrency = 64\n```\nafter", nil},
 		{"bound {{scheduler_tuning.pct}} and {{node}}", nil},
@@ -151,18 +154,7 @@ func TestClaimsText(t *testing.T) {
 		{"en", "A count: 1,000 prompts.", CheckClaimsUnbound, ""},
 		{"en", "Latency 15.91 s.", CheckClaimsUnbound, ""}, // no figure in s: nothing to check against
 	} {
-		dir := t.TempDir()
-		os.WriteFile(filepath.Join(dir, "n.md"), []byte(c.text+"\n"), 0o644)
-		p := filepath.Join(dir, "casestudy.yaml")
-		os.WriteFile(p, []byte("id: demo\nruns: {baseline: {role: baseline}}\nlanguages: ["+c.lang+"]\ntitle: {"+c.lang+": T}\nsummary: {"+c.lang+": S}\nnarrative: {"+c.lang+": n.md}\n"), 0o644)
-		s, err := spec.Load(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fs, err := Claims(demoResult(), s)
-		if err != nil {
-			t.Fatal(err)
-		}
+		fs := claimsOfText(t, c.lang, c.text)
 		if len(fs) != 1 {
 			t.Errorf("%s %q: want one finding, got %+v", c.lang, c.text, fs)
 			continue
@@ -195,6 +187,13 @@ func TestClaimsStated(t *testing.T) {
 		{"quantity off", `{value: 17970, unit: tok/s, figure: saturation_throughput}`, "17961"},
 		{"unit mismatch", `{value: 132, unit: tok/s, figure: scheduler_tuning.pct}`, "in %"},
 		{"unknown figure", `{value: 1, unit: "%", figure: scheduler.pct}`, "not a figure"},
+		// A figure named with its precision is checked at that precision.
+		{"at 0 decimals", `{value: 8, unit: "%", figure: "nvidia_reference.pct:0"}`, ""},
+		{"at 0 decimals off", `{value: 9, unit: "%", figure: "nvidia_reference.pct:0"}`, "the report shows +8%"},
+		{"approx", `{value: 18000, unit: tok/s, figure: saturation_throughput.approx}`, ""},
+		{"approx, typed exactly", `{value: 17961, unit: tok/s, figure: saturation_throughput.approx}`, "18000"},
+		{"unsigned", `{value: 132, unit: "%", figure: scheduler_tuning.pct.unsigned}`, ""},
+		{"unknown figure: bad precision", `{value: 8, unit: "%", figure: "nvidia_reference.pct:x"}`, "not a figure"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := writeSpec(t, "claims:\n  - "+c.claim+"\n")
@@ -218,7 +217,7 @@ func TestClaimsStated(t *testing.T) {
 				t.Fatalf("want one failure mentioning %q, got %+v", c.fail, stated)
 			}
 			if c.name == "wrong percent" && !strings.Contains(stated[0].Message, "135") ||
-				!strings.Contains(stated[0].Message, "definition") && c.name != "unknown figure" && c.name != "unit mismatch" {
+				!strings.Contains(stated[0].Message, "definition") && !strings.HasPrefix(c.name, "unknown figure") && c.name != "unit mismatch" {
 				t.Errorf("the message must name both values and the definition: %s", stated[0].Message)
 			}
 		})
@@ -232,4 +231,41 @@ func TestClaimSpecValidation(t *testing.T) {
 			t.Errorf("claim %s: err = %v", claim, err)
 		}
 	}
+}
+
+// TestClaimsTextSuggestsPrecision: a typed number that equals a figure at
+// its precision is answered with the binding that writes it that way.
+func TestClaimsTextSuggestsPrecision(t *testing.T) {
+	for _, c := range []struct{ text, binding string }{
+		{"Throughput rose by 132%.", "scheduler_tuning.pct.unsigned"},
+		{"Throughput rose (+132%).", "scheduler_tuning.pct"},
+		{"Throughput rose (+131.9%).", "scheduler_tuning.pct:1"},
+		{"It gained 8.2%.", "nvidia_reference.pct.unsigned:1"},
+		{"About 18,000 tok/s.", "saturation_throughput.approx"},
+		{"It is 2.3x faster.", "scheduler_tuning.ratio:1"},
+	} {
+		fs := claimsOfText(t, "en", c.text)
+		if len(fs) != 1 || fs[0].Params["binding"] != c.binding || !strings.Contains(fs[0].Message, "{{"+c.binding+"}}") {
+			t.Errorf("%q: want the suggestion {{%s}}, got %+v", c.text, c.binding, fs)
+		}
+	}
+}
+
+// claimsOfText audits the claims of a case study whose only text is a
+// narrative in lang, against demoResult.
+func claimsOfText(t *testing.T, lang, text string) []Finding {
+	t.Helper()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "n.md"), []byte(text+"\n"), 0o644)
+	p := filepath.Join(dir, "casestudy.yaml")
+	os.WriteFile(p, []byte("id: demo\nruns: {baseline: {role: baseline}}\nlanguages: ["+lang+"]\ntitle: {"+lang+": T}\nsummary: {"+lang+": S}\nnarrative: {"+lang+": n.md}\n"), 0o644)
+	s, err := spec.Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err := Claims(demoResult(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fs
 }

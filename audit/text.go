@@ -153,11 +153,15 @@ func numberFinding(res *casestudy.Result, b map[string]casestudy.Binding, t case
 	nearest, dist := "", math.Inf(1)
 	for _, name := range names {
 		v := b[name].Value
-		if fixed(shown(v), n.Decimals) == want {
-			params["equals"] = name
+		approx := b[name]
+		approx.Sig, approx.Value = 2, shown(v)
+		av, ad := approx.Shown()
+		if fixed(shown(v), n.Decimals) == want || ad == n.Decimals && fixed(av, ad) == want {
+			ref := asWritten(name, b[name], n)
+			params["equals"], params["binding"] = name, ref
 			return Finding{Check: CheckClaimsUnbound, Severity: Warn, File: t.File, Params: params, MessageKey: MsgUnboundEquals,
 				Message: fmt.Sprintf("line %d: %q in the %s text (%s) is not bound to a figure; it equals {{%s}} at its precision: write it as {{%s}} so that it follows the data",
-					line, tok.Text, t.Lang, t.Name(), name, name)}
+					line, tok.Text, t.Lang, t.Name(), name, ref)}
 		}
 		if d := math.Abs(shown(v) - n.Value); d < dist {
 			nearest, dist = name, d
@@ -173,6 +177,28 @@ func numberFinding(res *casestudy.Result, b map[string]casestudy.Binding, t case
 	return Finding{Check: CheckClaimsText, Severity: Fail, File: t.File, Params: params, MessageKey: MsgClaimsText,
 		Message: fmt.Sprintf("line %d: the %s text (%s) states %q, but no figure of this case study in %s has that value at %d decimals; the nearest is %s = %s (the report shows %s%s; definition: %s)",
 			line, t.Lang, t.Name(), tok.Text, n.Kind, n.Decimals, nearest, num(nb.Value), display, restsOn(res, nearest, params), params["definition"])}
+}
+
+// asWritten is the reference to binding name that writes it as the text
+// typed it: with the typed decimals ({{x.pct:0}} for "132%") and without a
+// sign where the text has none ({{x.pct.unsigned}} for "rose by 8.17%").
+func asWritten(name string, bd casestudy.Binding, n statedNumber) string {
+	ref := name
+	if bd.Kind == casestudy.KindPercent && bd.Signed && !n.Signed {
+		ref += casestudy.ModUnsigned
+	}
+	approx := bd
+	approx.Sig = 2
+	av, ad := approx.Shown()
+	switch {
+	case fixed(math.Abs(bd.Value), n.Decimals) == fixed(math.Abs(n.Value), n.Decimals):
+		if n.Decimals != bd.Decimals {
+			ref += ":" + strconv.Itoa(n.Decimals)
+		}
+	case ad == n.Decimals && fixed(math.Abs(av), ad) == fixed(math.Abs(n.Value), ad):
+		ref += casestudy.ModApprox // "about 18,000" for 17,961
+	}
+	return ref
 }
 
 // versionAfter matches a version written right after an engine's name:

@@ -3,6 +3,7 @@ package casestudy
 import (
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/benchledger/benchledger/figures"
@@ -28,23 +29,95 @@ type Binding struct {
 	Kind     Kind      `json:"kind"`
 	Unit     string    `json:"unit"` // quantity unit ("tok/s", "s", ...)
 	Decimals int       `json:"decimals"`
-	Signed   bool      `json:"signed"` // percent: "+" on positive values
+	Signed   bool      `json:"signed"` // percent and quantity: "+" on positive values
 	Time     time.Time `json:"time"`   // date kind: the date (Value is its Unix time)
+	// Sig, when above zero, writes the value with that many significant
+	// figures instead of Decimals ("about 20 s" for 20.04 s).
+	Sig int `json:"sig,omitempty"`
+}
+
+// Shown is the value as written, rounded, and the decimals it is written
+// with: what a reader sees, and so what a claim of it is checked against.
+func (b Binding) Shown() (float64, int) {
+	if b.Sig <= 0 || b.Value == 0 || math.IsNaN(b.Value) || math.IsInf(b.Value, 0) {
+		return b.Value, b.Decimals
+	}
+	d := b.Sig - 1 - int(math.Floor(math.Log10(math.Abs(b.Value))))
+	if d >= 0 {
+		return b.Value, d
+	}
+	p := math.Pow(10, float64(-d))
+	return math.Round(b.Value/p) * p, 0
 }
 
 // Format writes the value in the locale.
 func (b Binding) Format(l locales.Locale) string {
+	v, dec := b.Shown()
 	switch b.Kind {
 	case KindPercent:
-		return l.Percent(b.Value, b.Decimals, b.Signed)
+		return l.Percent(v, dec, b.Signed)
 	case KindRatio:
-		return l.Ratio(b.Value)
+		return l.RatioN(v, dec)
 	case KindCount:
-		return l.Number(b.Value, 0)
+		return l.Number(v, dec)
 	case KindDate:
 		return l.Date(b.Time.UTC())
 	}
-	return l.Quantity(b.Value, b.Decimals, b.Unit)
+	s := l.Quantity(v, dec, b.Unit)
+	if b.Signed && v > 0 && strings.Trim(l.Number(v, dec), "0.,") != "" {
+		s = "+" + s // a rise is signed like a fall: +23,690 tok/s, -4.21 s
+	}
+	return s
+}
+
+// Modifiers a text may add to a binding's name (docs/casestudy.md
+// "Precision"): NAME.approx writes two significant figures, NAME.unsigned
+// drops the sign ("rose by 132%"), NAME:N writes N decimals.
+const (
+	ModApprox   = ".approx"
+	ModUnsigned = ".unsigned"
+)
+
+// Lookup finds the binding a text names, with its modifiers applied, and
+// the name without them. ok is false when the name, or a modifier, is not
+// known (a date has no precision).
+func Lookup(m map[string]Binding, ref string) (b Binding, name string, ok bool) {
+	name = ref
+	dec := -1
+	if i := strings.LastIndexByte(name, ':'); i >= 0 {
+		n, err := strconv.Atoi(name[i+1:])
+		if err != nil || n < 0 || n > 6 || name[i+1:] != strconv.Itoa(n) {
+			return Binding{}, name[:i], false
+		}
+		dec, name = n, name[:i]
+	}
+	approx, unsigned := false, false
+	for {
+		if s, cut := strings.CutSuffix(name, ModApprox); cut && !approx {
+			name, approx = s, true
+		} else if s, cut := strings.CutSuffix(name, ModUnsigned); cut && !unsigned {
+			name, unsigned = s, true
+		} else {
+			break
+		}
+	}
+	b, ok = m[name]
+	if !ok {
+		return b, name, false
+	}
+	if b.Kind == KindDate && (approx || dec >= 0) || approx && dec >= 0 {
+		return Binding{}, name, false
+	}
+	if approx {
+		b.Sig = 2
+	}
+	if dec >= 0 {
+		b.Decimals, b.Sig = dec, 0
+	}
+	if unsigned {
+		b.Value, b.Signed = math.Abs(b.Value), false
+	}
+	return b, name, true
 }
 
 // DataValue is the language-neutral value emitted beside every bound number
@@ -83,6 +156,13 @@ func Bindings(res *Result) map[string]Binding {
 	}
 	for n, f := range res.Figures {
 		addQ(n, f.Value, f.Unit)
+		if f.N > 0 {
+			m[n+".n"] = Binding{Value: float64(f.N), Kind: KindCount}
+		}
+		if f.N > 1 {
+			addQ(n+".min", f.Min, f.Unit)
+			addQ(n+".max", f.Max, f.Unit)
+		}
 	}
 	refs := map[string]bool{}
 	for n, c := range res.Comparisons {
@@ -94,6 +174,12 @@ func Bindings(res *Result) map[string]Binding {
 		addQ(n+".baseline", ch.Baseline, unit)
 		addQ(n+".candidate", ch.Candidate, unit)
 		addQ(n+".abs", ch.Abs, unit)
+		for _, k := range []string{n + ".abs", n + ".abs.precise"} {
+			if abs, ok := m[k]; ok {
+				abs.Signed = true
+				m[k] = abs
+			}
+		}
 		m[n+".pct"] = Binding{Value: ch.Pct, Kind: KindPercent, Decimals: pctDecimals(ch.Pct), Signed: true}
 		m[n+".ratio"] = Binding{Value: ch.Ratio, Kind: KindRatio, Decimals: 2}
 		for _, s := range []*figuresSide{side(c.Comparison.Baseline.Reference), side(c.Comparison.Candidate.Reference)} {
@@ -115,10 +201,17 @@ func Bindings(res *Result) map[string]Binding {
 		m[n+".tokens"] = Binding{Value: float64(cons.OutputTokens), Kind: KindCount}
 		m[n+".failed"] = Binding{Value: float64(cons.Failed), Kind: KindCount}
 		m[n+".replicas"] = Binding{Value: float64(cons.Replicas), Kind: KindCount}
-		hi := math.Inf(-1)
+		hi, failed, fewest := math.Inf(-1), 0, math.Inf(1)
 		for _, r := range nd.Runs {
 			hi = math.Max(hi, r.OutputThroughput)
+			failed += r.Failed
+			fewest = math.Min(fewest, float64(r.Completed))
 		}
+		// Every node run, not only the conservative one: "each run
+		// completed all its requests".
+		m[n+".runs"] = Binding{Value: float64(len(nd.Runs)), Kind: KindCount}
+		m[n+".failed_all"] = Binding{Value: float64(failed), Kind: KindCount}
+		m[n+".completed_min"] = Binding{Value: fewest, Kind: KindCount}
 		addQ(n+".max", hi, "tok/s")
 		addQ(n+".sum_of_rates", cons.SumOfRates, "tok/s")
 		m[n+".overstatement"] = Binding{Value: cons.Overstatement, Kind: KindPercent, Decimals: 2, Signed: true}
@@ -174,9 +267,12 @@ func dateBinding(t time.Time) Binding {
 }
 
 // pctDecimals keeps three significant digits of a relative change, the way
-// case studies print them: +131.9%, +8.17%, +0.91%.
+// the published case prints them: +132%, -26.5%, +8.17%, +0.91%.
 func pctDecimals(p float64) int {
-	if math.Abs(p) >= 10 {
+	switch a := math.Abs(p); {
+	case a >= 99.95:
+		return 0
+	case a >= 9.995:
 		return 1
 	}
 	return 2

@@ -49,6 +49,9 @@ type Value struct {
 	// order.
 	ValueSource string           `json:"value_source"`
 	Sources     []figures.Origin `json:"sources"`
+	// Min and Max are the lowest and highest of the N measurements (a
+	// text names both repeats: "45,941 and 46,701 tok/s").
+	Min, Max float64 `json:"-"`
 }
 
 // Mixed reports whether the runs behind the value mix recomputed and
@@ -348,7 +351,7 @@ func (ev *evaluator) measure(name, sel, metric string) (Value, []*runInfo, *figu
 		return Value{}, nil, nil, err
 	}
 	v := Value{Name: name, Metric: metric, Value: rs.Conservative, Unit: m.Unit(), Definition: m.Formula(),
-		N: rs.N, Runs: rs.RunIDs, ValueSource: origins[rs.ConservativeRun].Source}
+		N: rs.N, Runs: rs.RunIDs, ValueSource: origins[rs.ConservativeRun].Source, Min: rs.Min, Max: rs.Max}
 	if o := origins[rs.ConservativeRun]; o.Stated() {
 		// The value is the tool's, by its own definition of the metric.
 		v.Definition = o.String() + "; the tool's own counterpart of: " + v.Definition

@@ -164,7 +164,8 @@ func TestEvaluateComparisonSweepNode(t *testing.T) {
 	}
 
 	b := Bindings(res)
-	for name, want := range map[string]float64{"tuning.pct": 100, "tuning.ratio": 2, "base_tput": 50, "pair": 100, "pair.replicas": 2, "baseline.output_len": 100} {
+	for name, want := range map[string]float64{"tuning.pct": 100, "tuning.ratio": 2, "base_tput": 50, "pair": 100, "pair.replicas": 2, "baseline.output_len": 100,
+		"pair.runs": 1, "pair.failed_all": b["pair.failed"].Value, "pair.completed_min": b["pair.requests"].Value} {
 		if got, ok := b[name]; !ok || math.Abs(got.Value-want) > 1e-9 {
 			t.Errorf("binding %s = %+v (%v), want %v", name, got, ok, want)
 		}

@@ -35,7 +35,7 @@ func (b *builder) cover() *Table {
 		return t
 	}
 	id := res.Spec.ID
-	t.Heading = caseTitle(res.Spec.Title, tag, id)
+	t.Heading = caseTitle(res.Spec.Title, l.Texts(), id) // es-AR: the es-419 title
 	add("export.cover.case_study", TextCell(t.Heading))
 	add("export.cover.id", TextCell(id))
 	add("export.cover.version", TextCell(b.versionText()))
@@ -99,7 +99,8 @@ func (b *builder) auditText() string {
 	for _, s := range []string{audit.Fail, audit.Warn, audit.Info} {
 		parts = append(parts, l.T("audit.count."+s, "count", counts[s]))
 	}
-	return verdict + " " + l.T("audit.counts", "counts", strings.Join(parts, l.T("format.list_sep")))
+	// No space after a full-width "。" (zh, ja).
+	return verdict + l.Punct()["sentence_sep"] + l.T("audit.counts", "counts", strings.Join(parts, l.T("format.list_sep")))
 }
 
 // sortRuns puts the runs in the order a reader looks for them: by campaign,

@@ -94,8 +94,11 @@ func (l Locale) Percent(pct float64, decimals int, signed bool) string {
 
 // Ratio formats a ratio with two decimals: en "2.32x", es "2.32×" (es-419)
 // and "2,32×" (es), zh/ja "2.32 倍" (GLOSSARY.md).
-func (l Locale) Ratio(r float64) string {
-	return l.T("format.ratio", "n", l.Number(r, 2))
+func (l Locale) Ratio(r float64) string { return l.RatioN(r, 2) }
+
+// RatioN is Ratio with decimals fraction digits.
+func (l Locale) RatioN(r float64, decimals int) string {
+	return l.T("format.ratio", "n", l.Number(r, decimals))
 }
 
 // units maps the machine unit names of figures.Definitions to catalogue
@@ -157,6 +160,9 @@ var unitFormats sync.Map // locale tag + "\x00" + key -> unitFormat
 
 func (l Locale) unitPattern(key string) unitFormat {
 	id := l.l.tag + "\x00" + key
+	if l.l.cells {
+		id += "\x00cells"
+	}
 	if f, ok := unitFormats.Load(id); ok {
 		return f.(unitFormat)
 	}
@@ -215,4 +221,69 @@ func DecimalSeparator(tag string) (string, error) {
 		return "", fmt.Errorf("locales: %q: %w", tag, err)
 	}
 	return symbolsFor(t).decimal, nil
+}
+
+// Colon joins a label and its value the way the language writes it:
+// "Node: x", full-width "节点：x" in zh and ja.
+func (l Locale) Colon(label, value string) string {
+	return label + l.T("format.colon") + value
+}
+
+// Paren adds a note in parentheses: "output throughput (+1)",
+// full-width "输出吞吐量（+1）" in zh and ja.
+func (l Locale) Paren(text, note string) string {
+	return l.T("format.paren", "text", text, "note", note)
+}
+
+// Punct is the page's separators for templates: colon (": ", "："),
+// colon_end (":", "："; a label before a block), sentence_sep (" ", or
+// nothing after "。" in zh and ja), paren_open and paren_close (" (" and
+// ")", "（" and "）").
+func (l Locale) Punct() map[string]string {
+	c, sep := l.T("format.colon"), " "
+	if l.l.cjk {
+		sep = "" // sentences end in a full-width "。", which has its space in it
+	}
+	open, close, _ := strings.Cut(strings.TrimPrefix(l.Paren("\x00", "\x01"), "\x00"), "\x01")
+	return map[string]string{"colon": c, "colon_end": strings.TrimRight(c, " "), "sentence_sep": sep,
+		"paren_open": open, "paren_close": close}
+}
+
+// UnitLabel is a unit as the language writes it after a number, for an
+// axis or a header: "s" and "tok/s" (en), "秒" and "token/s" (zh),
+// "トークン/秒" (ja), "segundos" (es), so a chart says what the text says.
+func (l Locale) UnitLabel(unit string) string {
+	key, ok := units[unit]
+	if !ok {
+		return unit
+	}
+	const probe = "\x00"
+	s := l.T(key, "n", probe, "count", "2")
+	if !strings.Contains(s, probe) {
+		return unit
+	}
+	return strings.TrimSpace(strings.Replace(s, probe, "", 1))
+}
+
+var cellLocales sync.Map // tag -> *locale
+
+// Cells is the locale as table cells write it: a unit with a short form
+// (unit.s.cell: es "15,91 s", where a sentence says "15,91 segundos")
+// takes it, so a column of numbers stays narrow enough for the page.
+func (l Locale) Cells() Locale {
+	if c, ok := cellLocales.Load(l.l.tag); ok {
+		return Locale{c.(*locale)}
+	}
+	c := *l.l
+	c.cells, c.msgs = true, catalogue{}
+	for k, v := range l.l.msgs {
+		c.msgs[k] = v
+	}
+	for k, v := range l.l.msgs {
+		if long, ok := strings.CutSuffix(k, ".cell"); ok {
+			c.msgs[long] = v
+		}
+	}
+	got, _ := cellLocales.LoadOrStore(c.tag, &c)
+	return Locale{got.(*locale)}
 }

@@ -2,7 +2,9 @@ package locales
 
 import (
 	"math"
+	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -201,6 +203,156 @@ func TestQuantityPatternEqualsRendering(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestRegionalVariants: a Spanish tag of a country that writes a decimal
+// comma (CLDR) renders with its own number rules and es-419's texts; a
+// country that writes like es-419 is es-419.
+func TestRegionalVariants(t *testing.T) {
+	t.Parallel()
+	es419 := MustMatch("es-419")
+	for _, c := range []struct {
+		tag, number, pct, secs, ratio, name string
+	}{
+		{"es-AR", "17.961,25", "0,91%", "15,91 segundos", "2,32×", "Español (Argentina)"},
+		{"es-CO", "17.961,25", "0,91%", "15,91 segundos", "2,32×", "Español (Colombia)"},
+		{"es-CL", "17.961,25", "0,91%", "15,91 segundos", "2,32×", "Español (Chile)"},
+		{"es-MX", "17,961.25", "0.91%", "15.91 segundos", "2.32×", "Español (Latinoamérica)"},
+		{"es-419", "17,961.25", "0.91%", "15.91 segundos", "2.32×", "Español (Latinoamérica)"},
+	} {
+		l, err := Match(c.tag)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := l.Number(17961.25, 2); got != c.number {
+			t.Errorf("%s: Number = %q, want %q", c.tag, got, c.number)
+		}
+		if got := l.Percent(0.91, 2, false); got != c.pct {
+			t.Errorf("%s: Percent = %q, want %q", c.tag, got, c.pct)
+		}
+		if got := l.Quantity(15.91, 2, "s"); got != c.secs {
+			t.Errorf("%s: Quantity = %q, want %q", c.tag, got, c.secs)
+		}
+		if got := l.Ratio(2.3191); got != c.ratio {
+			t.Errorf("%s: Ratio = %q, want %q", c.tag, got, c.ratio)
+		}
+		if l.Name() != c.name || l.Texts() != "es-419" || l.T("section.summary") != es419.T("section.summary") {
+			t.Errorf("%s: name %q, texts %s, %q", c.tag, l.Name(), l.Texts(), l.T("section.summary"))
+		}
+	}
+	if ls, err := MatchExact([]string{"es-AR", "es-419"}); err != nil || len(ls) != 2 || ls[0].Tag() != "es-AR" {
+		t.Errorf("MatchExact(es-AR, es-419) = %v, %v", ls, err)
+	}
+	if MustMatch("zh").HTMLLang() != "zh-Hans" || MustMatch("ja").HTMLLang() != "ja" || MustMatch("es-AR").HTMLLang() != "es-AR" {
+		t.Error("HTMLLang: zh is written zh-Hans")
+	}
+}
+
+// TestCJKPunctuation: zh and ja write labels and notes with full-width
+// "：" and "（）", and no catalogue text of theirs puts an ASCII colon or
+// parenthesis next to CJK text; units on axes are the words of the text.
+func TestCJKPunctuation(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		tag, colon, paren, sep, secs, tps string
+	}{
+		{"en", "Node: x", "output throughput (+1)", " ", "s", "tok/s"},
+		{"es-419", "Nodo: x", "rendimiento (+1)", " ", "segundos", "tokens/s"},
+		{"zh", "节点：x", "输出吞吐量（+1）", "", "秒", "token/s"},
+		{"ja", "ノード：x", "出力スループット（+1）", "", "秒", "トークン/秒"},
+	} {
+		l := MustMatch(c.tag)
+		pair := map[string][2]string{"en": {"Node", "output throughput"}, "es-419": {"Nodo", "rendimiento"},
+			"zh": {"节点", "输出吞吐量"}, "ja": {"ノード", "出力スループット"}}[c.tag]
+		label, note := pair[0], pair[1]
+		if got := l.Colon(label, "x"); got != c.colon {
+			t.Errorf("%s: Colon = %q, want %q", c.tag, got, c.colon)
+		}
+		if got := l.Paren(note, "+1"); got != c.paren {
+			t.Errorf("%s: Paren = %q, want %q", c.tag, got, c.paren)
+		}
+		if p := l.Punct(); p["sentence_sep"] != c.sep || p["colon_end"] != strings.TrimSpace(l.T("format.colon")) {
+			t.Errorf("%s: Punct = %q", c.tag, p)
+		}
+		if got := l.UnitLabel("s"); got != c.secs {
+			t.Errorf("%s: UnitLabel(s) = %q, want %q", c.tag, got, c.secs)
+		}
+		if got := l.UnitLabel("tok/s"); got != c.tps {
+			t.Errorf("%s: UnitLabel(tok/s) = %q, want %q", c.tag, got, c.tps)
+		}
+	}
+	ascii := regexp.MustCompile(`[\p{Han}\p{Hiragana}\p{Katakana}ー]\s?[:(]|[(:]\s?[\p{Han}\p{Hiragana}\p{Katakana}]|[\p{Han}\p{Hiragana}\p{Katakana}ー]\s?\)|\)\s?[\p{Han}\p{Hiragana}\p{Katakana}]|。 `)
+	for _, tag := range []string{"zh", "ja"} {
+		l := MustMatch(tag)
+		for _, k := range l.Keys("") {
+			m := l.l.msgs[k]
+			for _, s := range []string{m.other, m.one} {
+				if ascii.MatchString(s) {
+					t.Errorf("%s %s: ASCII punctuation beside CJK text: %q", tag, k, s)
+				}
+			}
+		}
+		for id := range l.l.terms {
+			if s := l.Term(id); ascii.MatchString(s) {
+				t.Errorf("%s glossary %s: ASCII punctuation beside CJK text: %q", tag, id, s)
+			}
+		}
+	}
+}
+
+// TestSpanishVocabulary: es-419 writes its own words where Latin America
+// differs from Spain, in every text it inherits from es.yaml, with
+// agreement ("no disponible" for any field), and Spain keeps its own.
+func TestSpanishVocabulary(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ key, es, es419 string }{
+		{"audit.verdict.pass", "Ninguna comprobación falló.", "Ninguna verificación falló."},
+		{"audit.checks_run", "Comprobaciones realizadas", "Verificaciones realizadas"},
+		{"method.runtime_image", "Runtime e imagen", "Entorno de ejecución e imagen"},
+		{"export.cover.case_study", "Caso de estudio", "Estudio de caso"},
+		{"site.index.case_studies", "Casos de estudio", "Estudios de caso"},
+		{"table.candidate", "Comparada", "Candidata"},
+		{"value.unknown", "desconocido", "no disponible"},
+	} {
+		if got := MustMatch("es").T(c.key); got != c.es {
+			t.Errorf("es %s = %q, want %q", c.key, got, c.es)
+		}
+		for _, tag := range []string{"es-419", "es-AR"} {
+			if got := MustMatch(tag).T(c.key); got != c.es419 {
+				t.Errorf("%s %s = %q, want %q", tag, c.key, got, c.es419)
+			}
+		}
+	}
+	got := MustMatch("es-419").T("caveat.runtime_differs", "field", "f", "baseline", "a", "candidate", "b")
+	if !strings.Contains(got, "El entorno de ejecución no es el mismo") || !strings.Contains(got, "configuración candidata") {
+		t.Errorf("es-419 caveat.runtime_differs = %q", got)
+	}
+}
+
+// TestCells: table cells write a unit's short form where the language has
+// one (es "15,91 s"), sentences the long one; other text is unchanged.
+func TestCells(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ tag, sentence, cell string }{
+		{"es-AR", "15,91 segundos", "15,91 s"},
+		{"es-419", "15.91 segundos", "15.91 s"},
+		{"en", "15.91 s", "15.91 s"},
+		{"ja", "15.91 秒", "15.91 秒"},
+	} {
+		l := MustMatch(c.tag)
+		if got := l.Quantity(15.91, 2, "s"); got != c.sentence {
+			t.Errorf("%s sentence: %q, want %q", c.tag, got, c.sentence)
+		}
+		if got := l.Cells().Quantity(15.91, 2, "s"); got != c.cell {
+			t.Errorf("%s cell: %q, want %q", c.tag, got, c.cell)
+		}
+		if got := l.Quantity(15.91, 2, "s"); got != c.sentence {
+			t.Errorf("%s sentence after a cell: %q, want %q", c.tag, got, c.sentence)
+		}
+		if l.Cells().T("section.summary") != l.T("section.summary") || l.Cells().Tag() != l.Tag() {
+			t.Errorf("%s: cells change more than units", c.tag)
 		}
 	}
 }

@@ -19,8 +19,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math"
 	"reflect"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -28,10 +30,12 @@ import (
 	"sync"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
+	"golang.org/x/text/language/display"
 )
 
 //go:embed *.yaml
@@ -81,6 +85,11 @@ type locale struct {
 	syms     symbols
 	cjk      bool
 	minGroup int
+	// texts is the report locale whose texts a regional variant uses
+	// (es-419 for es-AR); "" for a report locale itself.
+	texts string
+	name  string // the variant's own name ("español (Argentina)")
+	cells bool   // Locale.Cells: short units for table cells
 }
 
 // Locale formats and translates for one supported locale. Obtain it from
@@ -112,12 +121,15 @@ func load() (*data, error) {
 	for _, tag := range supported {
 		c := raw[tag]
 		if parent, ok := overlays[tag]; ok {
+			vocab := vocabulary(c)
 			merged := catalogue{}
 			for k, v := range raw[parent] {
-				merged[k] = v
+				merged[k] = entry{other: vocab.Replace(v.other), one: vocab.Replace(v.one)}
 			}
 			for k, v := range c {
-				merged[k] = v
+				if !strings.HasPrefix(k, vocabPrefix) {
+					merged[k] = v
+				}
 			}
 			c = merged
 		}
@@ -185,6 +197,48 @@ func loadCatalogue(name string) (catalogue, error) {
 	return c, nil
 }
 
+// vocabPrefix marks an overlay's vocabulary: "vocab.comprobación:
+// verificación" writes every text the overlay inherits with the word of
+// its variety (es-419: verificación, entorno de ejecución, estudio de
+// caso), so a text added to the parent later gets it too.
+const vocabPrefix = "vocab."
+
+// vocabReplacer replaces whole words only, keeping a capital first letter.
+type vocabReplacer struct {
+	res  []*regexp.Regexp
+	with []string
+}
+
+func vocabulary(c catalogue) vocabReplacer {
+	var v vocabReplacer
+	for _, k := range slices.Sorted(maps.Keys(c)) {
+		from, ok := strings.CutPrefix(k, vocabPrefix)
+		if !ok {
+			continue
+		}
+		r, w := utf8.DecodeRuneInString(from)
+		v.res = append(v.res, regexp.MustCompile(`(^|[^\p{L}])([`+string(r)+string(unicode.ToUpper(r))+`]`+regexp.QuoteMeta(from[w:])+`)($|[^\p{L}])`))
+		v.with = append(v.with, c[k].other)
+	}
+	return v
+}
+
+func (v vocabReplacer) Replace(s string) string {
+	for i, re := range v.res {
+		with := v.with[i]
+		s = re.ReplaceAllStringFunc(s, func(m string) string {
+			sub := re.FindStringSubmatch(m)
+			w := with
+			if r, _ := utf8.DecodeRuneInString(sub[2]); unicode.IsUpper(r) {
+				fr, n := utf8.DecodeRuneInString(w)
+				w = string(unicode.ToUpper(fr)) + w[n:]
+			}
+			return sub[1] + w + sub[3]
+		})
+	}
+	return s
+}
+
 func loadGlossary() (map[string]map[string]string, error) {
 	b, err := dataFS.ReadFile("glossary.yaml")
 	if err != nil {
@@ -225,7 +279,54 @@ func Match(tag string) (Locale, error) {
 	if conf == language.No {
 		return fallback, fmt.Errorf("locales: %q: %w (supported: %s)", tag, ErrUnsupported, strings.Join(Supported(), ", "))
 	}
-	return Locale{d.locales[supported[idx]]}, nil
+	return Locale{variant(t, d.locales[supported[idx]])}, nil
+}
+
+var variants sync.Map // tag -> *locale
+
+// variant is the locale of a regional tag whose CLDR parent is the report
+// locale l but whose number rules differ (es-AR, es-CO, es-CL: decimal
+// comma, where es-419 has a point): l's texts with the region's CLDR
+// symbols, so an Argentine reader sees 17.961 tokens/s, not 17,961. Any
+// other tag is served by l itself.
+func variant(t language.Tag, l *locale) *locale {
+	if t.Parent().String() != l.tag {
+		return l
+	}
+	syms := symbolsFor(t)
+	if syms == l.syms {
+		return l
+	}
+	if v, ok := variants.Load(t.String()); ok {
+		return v.(*locale)
+	}
+	v := *l
+	v.tag, v.langTag, v.syms, v.texts = t.String(), t, syms, l.tag
+	// The language's own name with the region's ("Español (Argentina)").
+	reg, _ := t.Region()
+	v.name = display.Self.Name(t.Parent().Parent()) + " (" + display.Regions(t).Name(reg) + ")"
+	got, _ := variants.LoadOrStore(v.tag, &v)
+	return got.(*locale)
+}
+
+// Texts is the tag of the texts this locale uses: its own, or for a
+// regional variant its CLDR parent's ("es-419" for es-AR), so a spec
+// written in es-419 renders in es-AR with es-AR's numbers.
+func (l Locale) Texts() string {
+	if l.l.texts != "" {
+		return l.l.texts
+	}
+	return l.l.tag
+}
+
+// HTMLLang is the tag for a page's lang attribute: zh is written
+// zh-Hans (the catalogue is Simplified Chinese), so a browser picks
+// Simplified glyphs and fonts.
+func (l Locale) HTMLLang() string {
+	if l.l.tag == "zh" {
+		return "zh-Hans"
+	}
+	return l.l.tag
 }
 
 // Digest is a SHA-256 over every catalogue and the glossary as built into
@@ -280,7 +381,13 @@ func Fallback() Locale { return MustMatch("en") }
 func (l Locale) Tag() string { return l.l.tag }
 
 // Name returns the language's own name, for a language switcher.
-func (l Locale) Name() string { return l.T("meta.name") }
+func (l Locale) Name() string {
+	if n := l.l.name; n != "" {
+		r, w := utf8.DecodeRuneInString(n)
+		return string(unicode.ToUpper(r)) + n[w:] // "Español (Argentina)"
+	}
+	return l.T("meta.name")
+}
 
 // Message returns the message key with its placeholders filled. Arguments
 // are either name/value pairs ("figure", "TTFT", "run", id), one map

@@ -465,6 +465,22 @@ func (p *Page) Screenshot(path string, fullPage bool) error {
 	return atomicfile.Write(path, png)
 }
 
+// EmulateMedia lays the page out for a CSS media type ("print", or ""
+// for the default screen) without redrawing its scripts' output, as
+// printing does: a test can then read the boxes a PDF would have.
+func (p *Page) EmulateMedia(media string) error {
+	ctx, cancel := p.callContext(context.Background())
+	defer cancel()
+	err := chromedp.Do(ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Media: media})
+		return err
+	}))
+	if err != nil {
+		return fmt.Errorf("browser: media %q on %s: %w", media, p.url, err)
+	}
+	return nil
+}
+
 // PDF prints the page to pdfPath on A4 with backgrounds.
 func (p *Page) PDF(pdfPath string) error {
 	ctx, cancel := p.callContext(context.Background())
@@ -502,6 +518,10 @@ const PrintReadyExpr = `document.fonts.ready.then(() => window.__chartsReady ===
 // a4PrintableWidth is A4's width less Chromium's default 1 cm margins, in CSS
 // pixels: charts sized to the viewport then fit the printed page.
 const a4PrintableWidth = 718
+
+// PrintWidth is the viewport width PrintPDF lays a page out at, for a test
+// that reads the boxes a PDF will have.
+const PrintWidth = a4PrintableWidth
 
 // PrintPDF renders the HTML file at htmlPath to an A4 PDF at pdfPath, with
 // backgrounds. It returns an error wrapping ErrNoChromium when no browser is

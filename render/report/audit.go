@@ -76,6 +76,7 @@ type auditBox struct {
 type auditPage struct {
 	base                     string
 	Lang, Title, CaseTitle   string
+	HTMLLang                 string
 	L                        map[string]string
 	Switcher                 []link
 	ReportHref, ReportHrefMD string
@@ -125,7 +126,7 @@ func joinList(l locales.Locale, parts []string) string {
 // of the same language (title, language links, digest).
 func newAuditPage(l locales.Locale, v *audit.Report, id string, p *page) *auditPage {
 	tag := l.Tag()
-	a := &auditPage{base: AuditName(id, tag), Lang: tag, CaseTitle: p.Title,
+	a := &auditPage{base: AuditName(id, tag), Lang: tag, HTMLLang: p.HTMLLang, CaseTitle: p.Title,
 		Title:      l.T("audit.title", "title", p.Title),
 		ReportHref: p.base + ".html", ReportHrefMD: p.base + ".md", DigestText: p.DigestText}
 	a.L = map[string]string{
@@ -136,11 +137,12 @@ func newAuditPage(l locales.Locale, v *audit.Report, id string, p *page) *auditP
 		"run": l.T("audit.field.run"), "file": l.T("audit.field.file"), "params": l.T("audit.field.params"),
 		"archive": l.T("audit.field.archive"),
 	}
+	maps.Copy(a.L, l.Punct())
 	// The same languages as the report's switcher, so every audit page
 	// links the same set whatever --lang rendered.
 	for _, s := range p.Switcher {
 		a.Switcher = append(a.Switcher, link{Tag: s.Tag, Name: s.Name, Href: AuditName(id, s.Tag) + ".html",
-			HrefMD: AuditName(id, s.Tag) + ".md", Current: s.Current})
+			HrefMD: AuditName(id, s.Tag) + ".md", HTMLLang: s.HTMLLang, Current: s.Current})
 	}
 	counts := v.Counts()
 	a.Counts, a.CountsText = countsText(l, counts)

@@ -208,7 +208,7 @@ func TestAuditMessagesLocalised(t *testing.T) {
 	params := map[string]map[string]string{
 		audit.MsgUnbound:              {"line": "37", "token": "1.1", "field": "narrative.zh", "lang": "zh"},
 		audit.MsgUnboundNoKind:        {"line": "3", "token": "5 ms", "kind": "ms"},
-		audit.MsgUnboundEquals:        {"line": "4", "token": "132%", "equals": "tuning.pct"},
+		audit.MsgUnboundEquals:        {"line": "4", "token": "132%", "equals": "tuning.pct", "binding": "tuning.pct.unsigned"},
 		audit.MsgClaimsText:           {"line": "5", "token": "135%", "nearest": "tuning.pct", "shown": "+131.9%"},
 		audit.MsgConfoundedHidden:     {"comparison": "tuning", "confounders": "hardware.node,runtime.version", "metric": "output_throughput", "pct": "+8.17%"},
 		audit.MsgConfoundedDisclosed:  {"comparison": "tuning", "confounders": "hardware.node", "metric": "output_throughput", "pct": "+8.17%"},

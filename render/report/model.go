@@ -33,6 +33,7 @@ type Num struct{ Name, Value, Text string }
 
 type link struct {
 	Tag, Name, Href, HrefMD string
+	HTMLLang                string // the lang attribute: zh-Hans for zh
 	Current                 bool
 }
 
@@ -120,6 +121,7 @@ type page struct {
 	// number formats chart axis numbers in the page's language.
 	number      func(float64) string
 	Lang, Title string
+	HTMLLang    string // the lang attribute (locales.Locale.HTMLLang)
 	L           map[string]string
 	Switcher    []link
 	Summary     htmltemplate.HTML
@@ -335,17 +337,18 @@ func labels(l locales.Locale) map[string]string {
 		"change_abs": l.Term("change.abs"), "change_pct": l.Term("change.pct"), "ratio": l.T("table.ratio"),
 		"confounders": l.T("table.confounders"), "value": l.T("table.value"), "run": l.T("table.run"),
 		"node": l.Term("node"), "node_throughput": l.Term("node.output_throughput"), "node_window": l.Term("node.window"),
-		"replicas": l.T("table.replica_count"), "sent": l.Term("completed"), "failed": l.Term("failed"),
+		"replicas": l.T("table.replicas"), "sent": l.Term("completed"), "failed": l.Term("failed"),
 		"sum_of_rates": l.Term("node.sum_of_rates"), "overstatement": l.Term("node.overstatement"),
 		"efficiency": l.Term("scaling_efficiency"), "sweep": l.Term("sweep"),
 		"saturation_point": l.Term("saturation_point"), "throughput": l.Term("output_throughput"),
-		"median_latency": l.Term("median_request_latency"), "next": l.Term("output_throughput") + " (+1)",
+		"median_latency": l.Term("median_request_latency"), "next": l.Paren(l.Term("output_throughput"), "+1"),
 		"marginal_gain": l.Term("sweep.marginal_gain"), "latency_growth": l.Term("sweep.latency_growth"),
 		"dates": l.T("method.dates"), "file": "SHA-256", "selection": l.T("table.selection"), "corrected": l.T("runs.corrected"),
 	}
 	for k, v := range m {
 		m[k] = capFirst(v)
 	}
+	maps.Copy(m, l.Punct())
 	return m
 }
 
@@ -362,7 +365,7 @@ func capFirst(s string) string {
 func (b *builder) page(l locales.Locale) (*page, error) {
 	s := b.res.Spec
 	tag := l.Tag()
-	p := &page{base: s.ID + "." + tag, Lang: tag, L: labels(l), RunIDs: b.res.RunIDs, labelOf: func(n string) string { return b.label(l, n) },
+	p := &page{base: s.ID + "." + tag, Lang: tag, HTMLLang: l.HTMLLang(), L: labels(l), RunIDs: b.res.RunIDs, labelOf: func(n string) string { return b.label(l, n) },
 		number: func(v float64) string { return l.Number(v, -1) }}
 	// The switcher lists the spec's languages in the spec's order (and this
 	// one), whatever --lang asked for, so a page does not depend on which
@@ -377,25 +380,27 @@ func (b *builder) page(l locales.Locale) (*page, error) {
 	for _, t := range sib {
 		ll := locales.MustMatch(t)
 		href := s.ID + "." + t + ".html"
-		p.Switcher = append(p.Switcher, link{Tag: t, Name: ll.Name(), Href: href, HrefMD: s.ID + "." + t + ".md", Current: t == tag})
+		p.Switcher = append(p.Switcher, link{Tag: t, Name: ll.Name(), Href: href, HrefMD: s.ID + "." + t + ".md", HTMLLang: ll.HTMLLang(), Current: t == tag})
 	}
-	// Title and summary may name figures too.
-	title := s.Title[tag]
+	// Title and summary may name figures too. A regional variant (es-AR)
+	// reads the texts of its parent (es-419) with its own number rules.
+	texts := l.Texts()
+	title := s.Title[texts]
 	if title == "" {
 		title = s.ID
 	}
-	t, err := substitute("title."+tag, title, b.bind, cjkSpacing(l), func(_ string, v casestudy.Binding) string { return v.Format(l) })
+	t, err := substitute("title."+texts, title, b.bind, cjkSpacing(l), func(_ string, v casestudy.Binding) string { return v.Format(l) })
 	if err != nil {
 		return nil, err
 	}
 	p.Title = t
-	if sum := s.Summary[tag]; sum != "" {
-		if p.SummaryMD, p.Summary, err = b.markdown(l, "summary."+tag, []byte(sum)); err != nil {
+	if sum := s.Summary[texts]; sum != "" {
+		if p.SummaryMD, p.Summary, err = b.markdown(l, "summary."+texts, []byte(sum)); err != nil {
 			return nil, err
 		}
 	}
-	if data, ok := b.narratives[tag]; ok {
-		if p.NarrativeMD, p.Narrative, err = b.markdown(l, s.NarrativePath(tag), data); err != nil {
+	if data, ok := b.narratives[texts]; ok {
+		if p.NarrativeMD, p.Narrative, err = b.markdown(l, s.NarrativePath(texts), data); err != nil {
 			return nil, err
 		}
 	}
@@ -438,7 +443,9 @@ func (b *builder) markdown(l locales.Locale, file string, src []byte) (string, h
 	// Placeholders of letters and digits only survive Markdown untouched.
 	var spans []string
 	ph, _ := substitute(file, text, b.bind, cjkSpacing(l), func(name string, v casestudy.Binding) string {
-		n := Num{Name: name, Value: v.DataValue(), Text: v.Format(l)}
+		// The unrounded, signed value under its plain name, whatever
+		// precision the text chose: the same in every language.
+		n := Num{Name: name, Value: b.bind[name].DataValue(), Text: v.Format(l)}
 		spans = append(spans, `<span class="fig" data-name="`+htmltemplate.HTMLEscapeString(n.Name)+`" data-value="`+
 			htmltemplate.HTMLEscapeString(n.Value)+`">`+htmltemplate.HTMLEscapeString(n.Text)+`</span>`)
 		return "BLFIG" + strconv.Itoa(len(spans)-1) + "X"
@@ -455,6 +462,7 @@ func (b *builder) markdown(l locales.Locale, file string, src []byte) (string, h
 }
 
 func (b *builder) tables(l locales.Locale, p *page) {
+	l = l.Cells() // 15,91 s in a cell, 15,91 segundos in a sentence
 	r := b.res
 	for _, n := range b.layoutOr(r.Spec.Layout.Tables) {
 		switch {
@@ -532,7 +540,7 @@ func anyStated(r *casestudy.Result) bool {
 }
 
 func confounder(l locales.Locale, field, base, cand string) string {
-	return l.FieldLabel(field) + ": " + orUnknown(l, base) + " → " + orUnknown(l, cand)
+	return l.Colon(l.FieldLabel(field), orUnknown(l, base)+" → "+orUnknown(l, cand))
 }
 
 func orUnknown(l locales.Locale, v string) string {
@@ -553,7 +561,7 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 		return nil
 	}
 	numF := func(d int, unit string) charts.Format {
-		return charts.Format{Decimals: d, Unit: unit, Number: func(v float64) string { return l.Number(v, d) }}
+		return charts.Format{Decimals: d, Unit: l.UnitLabel(unit), Number: func(v float64) string { return l.Number(v, d) }}
 	}
 	for _, n := range b.layoutOr(r.Spec.Layout.Charts) {
 		if c := r.Comparisons[n]; c != nil {
@@ -562,18 +570,18 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 			base, cand := l.Term("baseline"), l.Term("tuned")
 			if c.Comparison.Baseline.IsReference() || c.Comparison.Candidate.IsReference() {
 				title = capFirst(l.Term("dated_comparison"))
-				base, cand = l.Term("external_reference"), l.T("chart.local_run")
+				base, cand = l.Term("external_reference"), l.Term("local_run")
 			}
-			title += l.T("label.title_sep") + l.Figure(c.Comparison.Metric)
+			title = l.Colon(title, l.Figure(c.Comparison.Metric))
 			var notes []string
 			for _, f := range c.Comparison.Confounders {
-				notes = append(notes, l.T("table.confounders")+": "+confounder(l, f.Field, b.redField(f.Field, f.Baseline), b.redField(f.Field, f.Candidate)))
+				notes = append(notes, l.Colon(l.T("table.confounders"), confounder(l, f.Field, b.redField(f.Field, f.Baseline), b.redField(f.Field, f.Candidate))))
 			}
 			if r := refNoteOf(l, &c.Comparison); r != nil {
 				notes = append(notes, r.Text+" "+r.URL)
 			}
 			ch, err := charts.ComparisonOf("cmp-"+n, c.Comparison, charts.Labels{Title: title, Subtitle: b.label(l, n), Baseline: base, Candidate: cand,
-				YAxis: l.Figure(c.Comparison.Metric) + " (" + unit + ")"}, numF(casestudy.UnitDecimals(unit), unit))
+				YAxis: l.Paren(l.Figure(c.Comparison.Metric), l.UnitLabel(unit))}, numF(casestudy.UnitDecimals(unit), unit))
 			if err := add(ch, err, title, notes); err != nil {
 				return err
 			}
@@ -581,7 +589,7 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 		if sw := r.Sweeps[n]; sw != nil {
 			title := l.T("chart.throughput_vs_latency")
 			ch, err := charts.Sweep("sweep-"+n, sw.Result, charts.Labels{Title: title, Subtitle: b.label(l, n),
-				XAxis: l.T("axis.median_latency", "unit", "s"), YAxis: l.T("axis.output_throughput", "unit", "tok/s"),
+				XAxis: l.T("axis.median_latency", "unit", l.UnitLabel("s")), YAxis: l.T("axis.output_throughput", "unit", l.UnitLabel("tok/s")),
 				Series: l.Term("output_throughput"), Saturation: l.Term("saturation_point")}, numF(0, ""))
 			if err := add(ch, err, title, nil); err != nil {
 				return err
@@ -591,7 +599,7 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 			title := l.T("chart.replica_timeline")
 			cons := nd.Runs[nd.Conservative]
 			ch, err := charts.Timeline("timeline-"+n, cons, charts.Labels{Title: title, Subtitle: b.label(l, n) + " · " + b.label(l, nd.Groups[nd.Conservative]),
-				XAxis: l.T("axis.time", "unit", "s"), YAxis: l.T("axis.replica"), Series: l.Term("output_throughput"),
+				XAxis: l.T("axis.time", "unit", l.UnitLabel("s")), YAxis: l.T("axis.replica"), Series: l.Term("output_throughput"),
 				Replica: l.Term("replica"), Window: l.T("chart.common_window")}, numF(0, "tok/s"))
 			if err := add(ch, err, title, nil); err != nil {
 				return err
@@ -607,9 +615,9 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 		if sel := b.layoutLatencySelection(id); sel != "" {
 			who = b.label(l, sel)
 		}
-		title := l.T("chart.latency_distribution") + l.T("label.title_sep") + who
+		title := l.Colon(l.T("chart.latency_distribution"), who)
 		ch, err := charts.Latency("latency-"+id, lat, charts.Labels{Title: l.T("chart.latency_distribution"), Subtitle: who,
-			XAxis: l.T("axis.latency", "unit", "s"), YAxis: l.Term("completed"), Series: l.Term("completed")},
+			XAxis: l.T("axis.latency", "unit", l.UnitLabel("s")), YAxis: l.Term("completed"), Series: l.Term("completed")},
 			charts.Format{Decimals: -1, Fixed: l.Number})
 		if err := add(ch, err, title, nil); err != nil {
 			return err

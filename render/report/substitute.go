@@ -13,8 +13,9 @@ import (
 	"github.com/benchledger/benchledger/internal/suggest"
 )
 
-// bindingRE is the {{name}} of a narrative.
-var bindingRE = regexp.MustCompile(`\{\{\s*([a-z][a-z0-9_.-]*)\s*\}\}`)
+// bindingRE is the {{name}} of a narrative, with an optional precision
+// (":0"; casestudy.Lookup reads it and the .approx, .unsigned modifiers).
+var bindingRE = regexp.MustCompile(`\{\{\s*([a-z][a-z0-9_.-]*(?::[^{}\s]*)?)\s*\}\}`)
 
 // UnknownBindingError names the unknown bindings of a text, each where it
 // first stands and with the known name it was likely meant to be, and lists
@@ -47,8 +48,9 @@ func (e *UnknownBindingError) Error() string {
 	return b.String()
 }
 
-// substitute replaces every {{name}} of text by repl(name, binding); an
-// unknown name is an *UnknownBindingError. With cjk (zh, ja: the value as
+// substitute replaces every {{name}} of text by repl(name, binding), name
+// without its precision and binding with it applied; an unknown name is an
+// *UnknownBindingError. With cjk (zh, ja: the value as
 // shown) a space is put between a value's Latin or digit end and CJK text
 // beside it, as GLOSSARY.md writes
 // "提升 132%": narratives need not type it.
@@ -60,7 +62,7 @@ func substitute(file, text string, b map[string]casestudy.Binding, cjk func(case
 		name := text[ix[2]:ix[3]]
 		out.WriteString(text[last:ix[0]])
 		last = ix[1]
-		v, ok := b[name]
+		v, base, ok := casestudy.Lookup(b, name)
 		if !ok {
 			if !slices.ContainsFunc(unknown, func(u UnknownBinding) bool { return u.Name == name }) {
 				unknown = append(unknown, UnknownBinding{Name: name, Line: 1 + strings.Count(text[:ix[0]], "\n")})
@@ -76,7 +78,7 @@ func substitute(file, text string, b map[string]casestudy.Binding, cjk func(case
 		if shown != "" && isCJK(before) && !isCJK(firstRune(shown)) {
 			out.WriteByte(' ')
 		}
-		out.WriteString(repl(name, v))
+		out.WriteString(repl(base, v))
 		if shown != "" && isCJK(after) && !isCJK(lastRune(shown)) {
 			out.WriteByte(' ')
 		}
