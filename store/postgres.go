@@ -90,15 +90,11 @@ func (a *Archive) openPostgres() error {
 // all (a new archive), ErrNotArchive for one that has tables but no
 // marker or another marker, ErrNewerSchema for a newer archive.
 func (a *Archive) identifyPostgres(db *sql.DB, latest int) (int, error) {
-	var marked bool
-	if err := db.QueryRow(`SELECT to_regclass('benchledger_archive') IS NOT NULL`).Scan(&marked); err != nil {
+	marked, tables, err := markerOf(db)
+	if err != nil {
 		return 0, a.wrap("read the archive marker", err)
 	}
 	if !marked {
-		var tables int
-		if err := db.QueryRow(`SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = current_schema()`).Scan(&tables); err != nil {
-			return 0, a.wrap("read the archive marker", err)
-		}
 		if tables > 0 {
 			return 0, fmt.Errorf("archive %s: %w: the database has %d tables and no benchledger_archive marker", a.path, ErrNotArchive, tables)
 		}
@@ -120,6 +116,18 @@ func (a *Archive) identifyPostgres(db *sql.DB, latest int) (int, error) {
 			a.path, ErrNewerSchema, version, latest)
 	}
 	return int(version), nil
+}
+
+// markerOf says whether the current schema has the marker table and how
+// many tables it has, from one scan of the catalog: one snapshot, so a
+// concurrent creation is seen whole or not at all (to_regclass would read
+// the session's catalog cache, which can lag a commit).
+func markerOf(q interface {
+	QueryRow(string, ...any) *sql.Row
+}) (marked bool, tables int, err error) {
+	err = q.QueryRow(`SELECT count(*) FILTER (WHERE tablename = 'benchledger_archive') > 0, count(*)
+		FROM pg_catalog.pg_tables WHERE schemaname = current_schema()`).Scan(&marked, &tables)
+	return marked, tables, err
 }
 
 // migratePostgres applies the PostgreSQL scripts after the database's
@@ -144,17 +152,26 @@ func (a *Archive) migratePostgres(latest int) error {
 func (a *Archive) applyPostgresMigration(m migration, baseline int) error {
 	op := "upgrade to schema " + m.name
 	ctx := context.Background()
-	tx, err := a.w.BeginTx(ctx, nil)
+	// The write lock for the session, then a transaction: one begun after
+	// the wait sees what the process that held the lock created (two
+	// first commands on an empty database create it once).
+	conn, err := a.w.Conn(ctx)
+	if err != nil {
+		return a.wrap(op, err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock(?)`, int64(writeLockKey)); err != nil {
+		return a.wrap(op+": waiting for the write lock", err)
+	}
+	defer conn.ExecContext(ctx, `SELECT pg_advisory_unlock(?)`, int64(writeLockKey))
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return a.wrap(op, err)
 	}
 	defer tx.Rollback()
-	if _, err := tx.Exec(`SELECT pg_advisory_xact_lock(?)`, int64(writeLockKey)); err != nil {
-		return a.wrap(op+": waiting for the write lock", err)
-	}
 	var current int
-	var marked bool
-	if err := tx.QueryRow(`SELECT to_regclass('benchledger_archive') IS NOT NULL`).Scan(&marked); err != nil {
+	marked, _, err := markerOf(tx)
+	if err != nil {
 		return a.wrap(op, err)
 	}
 	if marked {

@@ -170,3 +170,25 @@ func TestOpenExisting(t *testing.T) {
 		openArchive(t, path, Options{Existing: true})
 	})
 }
+
+// TestPostgresConcurrentCreation: the first commands of a team on an empty
+// database race to create the archive: it is created once, and every one
+// of them opens it.
+func TestPostgresConcurrentCreation(t *testing.T) {
+	url := pgtest.NewDatabase(t)
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			a, err := Open(url, Options{})
+			if err == nil {
+				err = a.Close()
+			}
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Errorf("a concurrent first open: %v", err)
+		}
+	}
+}

@@ -116,6 +116,7 @@ func start() (*server, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("pg_ctl start: %w\n%s\n%s", err, out, log)
 	}
+	s.watch()
 	s.admin, err = sql.Open("pgx", s.url("postgres"))
 	if err == nil {
 		err = s.admin.Ping()
@@ -125,6 +126,21 @@ func start() (*server, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// watch starts a watchdog that stops the server and removes its folder
+// once this test process is gone, however it ended (a timeout, a kill):
+// Stop is the usual way, this is for when TestMain never gets to it.
+func (s *server) watch() {
+	stop := strings.Join(append(append([]string{}, s.runAs...), filepath.Join(s.binDir, "pg_ctl"), "-D", s.data, "-m", "immediate", "-w", "stop"), " ")
+	script := fmt.Sprintf(`while kill -0 %d 2>/dev/null && [ -d %s ]; do sleep 1; done; [ -d %s ] && { %s >/dev/null 2>&1; rm -rf %s; }`,
+		os.Getpid(), s.data, s.data, stop, s.dir)
+	cmd := exec.Command("sh", "-c", script)
+	cmd.Dir = os.TempDir() // pg_ctl, as the server's user, needs a folder it may enter
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if cmd.Start() == nil {
+		go cmd.Wait()
+	}
 }
 
 func (s *server) run(tool string, args ...string) ([]byte, error) {
