@@ -309,6 +309,16 @@ func TestAuditMessagesLocalised(t *testing.T) {
 			t.Errorf("%s: a finding without a key reads %q", tag, got)
 		}
 	}
+	// Measured values in the page's digits (a decimal comma in es-AR), and
+	// what the hash chain links by its name in the language.
+	ar := locales.MustMatch("es-AR")
+	if got, _ := auditMessage(ar, audit.Finding{Check: audit.CheckStated, Params: params[audit.MsgStated], MessageKey: audit.MsgStated}, label); !strings.Contains(got, "0,02 s") || strings.Contains(got, "0.02") {
+		t.Errorf("es-AR: %q, want the stated 0.02 as 0,02", got)
+	}
+	zh := locales.MustMatch("zh")
+	if got, _ := auditMessage(zh, audit.Finding{Check: "integrity.changed", Params: params[audit.MsgChainChanged], MessageKey: audit.MsgChainChanged}, label); !strings.Contains(got, zh.T("audit.msg.kind.run")) || strings.Contains(got, "run ") {
+		t.Errorf("zh: %q, want the chain's run named in Chinese", got)
+	}
 	en := locales.MustMatch("en")
 	// The English catalogue has every sentence too, with no placeholder
 	// the finding's parameters lack (the CLI's text is the page's, but a

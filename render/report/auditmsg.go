@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -45,6 +46,18 @@ func auditParamText(l locales.Locale, key, v string, label func(string) string) 
 		"ordinal", "event", "correction":
 		if n, err := strconv.Atoi(v); err == nil {
 			return l.Integer(n)
+		}
+	case "kind":
+		// What the hash chain links: a run, an event, a correction, …
+		if s, err := l.Message("audit.msg.kind." + v); err == nil {
+			return s
+		}
+	case "stated", "recomputed", "tolerance", "window", "window_start", "window_end", "max_latency", "tool_value", "difference",
+		"peak", "mean", "floor", "total_output_tokens", "achieved", "offered", "achieved_min", "computed", "raw":
+		// Measured values in the page's digits, as many as the CLI shows;
+		// a value that is no finite number (a quoted string, NaN) as it is.
+		if f, err := strconv.ParseFloat(v, 64); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
+			return l.Number(f, -1)
 		}
 	case "equals", "nearest", "figure":
 		return "{{" + v + "}}"
