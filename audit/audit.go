@@ -201,7 +201,7 @@ func Run(ctx context.Context, a *store.Archive, runIDs []string) ([]Finding, err
 		if p.Check == store.CheckChainUnstarted {
 			sev = Warn
 		}
-		f := Finding{Check: p.Check, Severity: sev, Message: p.Message, Params: map[string]string{"kind": p.Kind, "ref": p.Ref}, MessageKey: chainKeys[p.Check]}
+		f := Finding{Check: p.Check, Severity: sev, Message: p.Message, Params: map[string]string{"kind": p.Kind, "ref": p.Ref}, MessageKey: p.Check}
 		if p.Kind == "run" {
 			f.Run = p.Ref
 		}

@@ -5,7 +5,8 @@ package audit
 // finding's Params, so a report page says it in its own language (issue
 // 18). The English Message stays what the CLI prints.
 const (
-	MsgSQLite                   = "integrity.sqlite"
+	MsgSQLite = "integrity.sqlite"
+	// A problem of the hash chain says itself by its check id.
 	MsgChainBroken              = "integrity.chain"
 	MsgChainChanged             = "integrity.changed"
 	MsgChainMissing             = "integrity.missing"
@@ -62,14 +63,6 @@ const (
 	MsgClaimUnit          = "claims.stated.unit"
 	MsgClaimValue         = "claims.stated.value"
 )
-
-// chainKeys are the message keys of the hash chain's problems, by the
-// check id the store gives them.
-var chainKeys = map[string]string{
-	MsgChainBroken: MsgChainBroken, MsgChainChanged: MsgChainChanged, MsgChainMissing: MsgChainMissing,
-	MsgChainUnrecorded: MsgChainUnrecorded, MsgChainTriggers: MsgChainTriggers, MsgChainPublishable: MsgChainPublishable,
-	MsgChainUnstarted: MsgChainUnstarted,
-}
 
 var shapeKeys = []string{MsgSQLite, MsgChainBroken, MsgChainChanged, MsgChainMissing, MsgChainUnrecorded, MsgChainTriggers,
 	MsgChainPublishable, MsgChainUnstarted, MsgBlobHash, MsgBlobHashCompanion, MsgRecordsParse, MsgRecordsNoRun,

@@ -4,7 +4,21 @@ import (
 	"testing"
 
 	"github.com/benchledger/benchledger/locales"
+	"github.com/benchledger/benchledger/store"
 )
+
+// TestChainKeysAreStoreChecks: a hash-chain finding's message key is its
+// check id, so the keys must be the store's check ids.
+func TestChainKeysAreStoreChecks(t *testing.T) {
+	t.Parallel()
+	for key, check := range map[string]string{MsgChainBroken: store.CheckChainLink, MsgChainChanged: store.CheckChainChanged,
+		MsgChainMissing: store.CheckChainMissing, MsgChainUnrecorded: store.CheckChainExtra, MsgChainTriggers: store.CheckTriggers,
+		MsgChainPublishable: store.CheckPublishable, MsgChainUnstarted: store.CheckChainUnstarted} {
+		if key != check {
+			t.Errorf("message key %s, store check %s", key, check)
+		}
+	}
+}
 
 // sayable checks that each finding a test produced carries a message key
 // whose sentence, in every catalogue, fills from the parameters the
