@@ -157,6 +157,7 @@ func findings(t *testing.T, a *store.Archive, ids ...string) []Finding {
 	if err != nil {
 		t.Fatal(err)
 	}
+	sayable(t, fs)
 	return fs
 }
 
