@@ -120,7 +120,7 @@ func TestCaveatRendering(t *testing.T) {
 		{"en", caveat.New(caveat.CodeFixedUnverified, "field", "checkpoint.revision", "baseline", "2538ded", "candidate", ""),
 			"Only one side records checkpoint revision (2538ded for the baseline, not recorded for the candidate), so it cannot be shown to be held fixed."},
 		{"zh", caveat.New(caveat.CodeLoadModeDiffers, "field", "workload.load_mode", "baseline", "concurrency", "candidate", "request_rate"),
-			"加压方式不一致：基线为固定并发，对比方为固定请求速率。"},
+			"加压方式不一致：基线为固定并发，候选配置为固定请求速率。"},
 		{"ja", caveat.New(caveat.CodeProvenanceIncomplete, "run", "r1", "missing", "runtime.version,workload.concurrency|workload.request_rate"),
 			"実行 r1 にはエンジンのバージョン、同時実行数またはリクエストレートの記録がないため、公開できません。"},
 	}

@@ -253,7 +253,7 @@ func TestFigureNames(t *testing.T) {
 		{"en", "output_throughput", "output throughput"},
 		{"en", "ttft.median", "median TTFT"},
 		{"zh", "ttft.median", "TTFT 中位数"},
-		{"zh", "e2el.p99", "端到端延迟 P99"},
+		{"zh", "e2el.p99", "请求延迟 P99"},
 		{"ja", "ttft.median", "TTFT の中央値"},
 		{"ja", "tpot.p99.9", "TPOT の p99.9"},
 		{"es", "ttft.median", "mediana de TTFT"},

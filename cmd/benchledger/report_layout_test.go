@@ -172,7 +172,7 @@ func TestReportLocaleText(t *testing.T) {
 		want, not []string
 	}{
 		{"en", []string{"+132%", "+23,690 tok/s"}, []string{"131.9"}},
-		{"zh", []string{"提升 132%", "仅提升 0.91%", "约 20 秒"}, []string{"131.9", "+0.91%，"}},
+		{"zh", []string{"提升 132%", "仅提升 0.91%", "约 20 秒", "| 候选配置 |", "<br>请求延迟中位数 |", "客户端命令：*未记录*", "归档文件 SHA-256 校验值："}, []string{"131.9", "+0.91%，", "端到端延迟", "对比方", "： ", "拼出", "归档摘要", "未知"}},
 		{"ja", []string{"132% 向上", "約 20 秒"}, []string{"131.9"}},
 		{"es-419", []string{"del 132%", "un 0.91%", "17,961 tokens/s", "2.32×", "aproximadamente 20 segundos"}, []string{"131.9", "17.961", "del +"}},
 		{"es-AR", []string{"+132%", "del 132%", "un 0,91%", "17.961 tokens/s", "41.651 tokens/s", "2,32×", "15,91 segundos", "Español (Argentina)"}, []string{"131,9", "17,961", "15.91"}},

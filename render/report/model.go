@@ -578,7 +578,8 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 				notes = append(notes, l.Colon(l.T("table.confounders"), confounder(l, f.Field, b.redField(f.Field, f.Baseline), b.redField(f.Field, f.Candidate))))
 			}
 			if r := refNoteOf(l, &c.Comparison); r != nil {
-				notes = append(notes, r.Text+" "+r.URL)
+				// The note ends in "Source:" or a full-width "来源：", which takes no space (sentence_sep).
+				notes = append(notes, r.Text+l.Punct()["sentence_sep"]+r.URL)
 			}
 			ch, err := charts.ComparisonOf("cmp-"+n, c.Comparison, charts.Labels{Title: title, Subtitle: b.label(l, n), Baseline: base, Candidate: cand,
 				YAxis: l.Paren(l.Figure(c.Comparison.Metric), l.UnitLabel(unit))}, numF(casestudy.UnitDecimals(unit), unit))
