@@ -137,6 +137,10 @@ func TestAuditPageContent(t *testing.T) {
 			strings.Contains(html, `<dd class="message">second</dd>`) {
 			t.Errorf("%s: message not localised, or its English original not marked lang=en under its label", tag)
 		}
+		// Markdown field labels take the language's colon ("**ファイル**：", not "**ファイル**: ").
+		if want := "- **" + l.T("audit.field.message") + "**" + l.T("format.colon"); !strings.Contains(md, want) {
+			t.Errorf("%s: Markdown field label not followed by the locale's colon %q", tag, want)
+		}
 		// Run ids shortened to 12 characters; parameters sorted, key = value.
 		if !strings.Contains(html, "<code>0123456789ab</code>") || strings.Contains(html, "0123456789abcdef") {
 			t.Errorf("%s: run id not shortened", tag)
