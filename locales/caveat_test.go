@@ -107,7 +107,7 @@ func TestCaveatRendering(t *testing.T) {
 		{"es-419", caveat.New(caveat.CodeFailuresPresent, "run", "r1", "failed", "12", "sent", "32768"),
 			"Ejecución r1: fallaron 12 de 32,768 solicitudes."},
 		{"ja", caveat.New(caveat.CodeSaturationLatency, "median_s", "20.04", "threshold_s", "10", "param", "512"),
-			"推奨動作点（512）ではリクエスト遅延の中央値が 20.04 秒で、対話型サービスで許容できる 10 秒を超えています。この設定はバッチ推論向けです。"},
+			"推奨動作点（スイープ値 512）ではリクエスト遅延の中央値が 20.04 秒で、対話型サービスの目安とする 10 秒を超えています。この設定はバッチ推論向けです。"},
 		{"es", caveat.New(caveat.CodeNotSignificant, "figure", "e2el.median", "p", "0.2", "alpha", "0.05"),
 			"La diferencia en mediana de latencia de extremo a extremo no es estadísticamente significativa (p = 0,2, α = 0,05)."},
 		{"en", caveat.New(caveat.CodeReferenceNotVisible, "id", "nv-ref", "checked", "2026-09-30"),
