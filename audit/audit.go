@@ -101,9 +101,10 @@ var storedKeys = map[string]string{
 }
 
 // MessageKeys lists every message key a finding may carry.
-var MessageKeys = []string{CheckNonStreamed, CheckOutputLength, CheckSuccessRate, CheckCorrected, CheckDeclaredMeasured, CheckProvenanceComplete,
+var MessageKeys = append([]string{CheckNonStreamed, CheckOutputLength, CheckSuccessRate, CheckCorrected, CheckDeclaredMeasured, CheckProvenanceComplete,
 	MsgUnbound, MsgUnboundNoKind, MsgUnboundEquals, MsgClaimsText, MsgConfoundedHidden,
-	MsgConfoundedDisclosed, MsgIntendedUnchanged, MsgPercentileMethods, MsgClocksDiffer, MsgReferenceNotVisible, MsgReferenceStale}
+	MsgConfoundedDisclosed, MsgIntendedUnchanged, MsgPercentileMethods, MsgClocksDiffer, MsgReferenceNotVisible, MsgReferenceStale,
+}, shapeKeys...)
 
 // Counts tallies findings by severity.
 func Counts(fs []Finding) map[string]int {
@@ -145,6 +146,14 @@ const (
 // ordered by run id (archive-wide findings, with no run, first), then check
 // id, then the order the checks produced them.
 func Run(ctx context.Context, a *store.Archive, runIDs []string) ([]Finding, error) {
+	return RunSelected(ctx, a, runIDs, nil)
+}
+
+// RunSelected is Run limited to the selected checks: when none of them is
+// made from the runs' raw files (only the archive-wide integrity checks,
+// such as the hash chain, are selected), the raw files are not read again,
+// which is the audit's cost. Only the selected checks' findings are returned.
+func RunSelected(ctx context.Context, a *store.Archive, runIDs []string, sel Selection) ([]Finding, error) {
 	var ids []string
 	if len(runIDs) == 0 {
 		all, err := a.ListRuns(store.Filter{})
@@ -179,7 +188,7 @@ func Run(ctx context.Context, a *store.Archive, runIDs []string) ([]Finding, err
 			check = CheckForeignKeys
 		}
 		findings = append(findings, Finding{Check: check, Severity: Fail,
-			Message: "SQLite " + p.Check + " reports: " + p.Message, Params: map[string]string{"pragma": p.Check}})
+			Message: "SQLite " + p.Check + " reports: " + p.Message, Params: map[string]string{"pragma": p.Check}, MessageKey: MsgSQLite})
 	}
 	// The hash chain: what another program changed, deleted or added.
 	chain, err := a.VerifyChain(ctx)
@@ -200,11 +209,15 @@ func Run(ctx context.Context, a *store.Archive, runIDs []string) ([]Finding, err
 		if p.Check == store.CheckChainUnstarted {
 			sev = Warn
 		}
-		f := Finding{Check: p.Check, Severity: sev, Message: p.Message, Params: map[string]string{"kind": p.Kind, "ref": p.Ref}}
+		f := Finding{Check: p.Check, Severity: sev, Message: p.Message, Params: map[string]string{"kind": p.Kind, "ref": p.Ref}, MessageKey: p.Check}
 		if p.Kind == "run" {
 			f.Run = p.Ref
 		}
 		findings = append(findings, f)
+	}
+
+	if !sel.needsRawFiles() {
+		return sortFindings(sel.Keep(findings)), nil
 	}
 
 	// Group the runs by raw file, so each blob is read and parsed once.
@@ -255,13 +268,19 @@ func Run(ctx context.Context, a *store.Archive, runIDs []string) ([]Finding, err
 		}
 		findings = append(findings, results[i]...)
 	}
+	return sortFindings(sel.Keep(findings)), nil
+}
+
+// sortFindings orders findings as Run promises: by run (archive-wide
+// first), then check, then the order the checks produced them.
+func sortFindings(findings []Finding) []Finding {
 	sort.SliceStable(findings, func(i, j int) bool {
 		if findings[i].Run != findings[j].Run {
 			return findings[i].Run < findings[j].Run
 		}
 		return findings[i].Check < findings[j].Check
 	})
-	return findings, nil
+	return findings
 }
 
 // errReader remembers the first error its reader returned, so a failed hash
@@ -283,8 +302,8 @@ func (e *errReader) Read(p []byte) (int, error) {
 func auditBlob(ctx context.Context, a *store.Archive, sha string, ids []string, metas map[string]*store.RunRecord) ([]Finding, error) {
 	var out []Finding
 	first := metas[ids[0]]
-	add := func(rec *store.RunRecord, check, sev, msg string, params map[string]string) {
-		out = append(out, Finding{Check: check, Severity: sev, Run: rec.ID, File: rec.FileName, Message: msg, Params: params})
+	add := func(rec *store.RunRecord, key, check, sev, msg string, params map[string]string) {
+		out = append(out, Finding{Check: check, Severity: sev, Run: rec.ID, File: rec.FileName, Message: msg, Params: params, MessageKey: key})
 	}
 
 	wanted := map[int]bool{}
@@ -300,7 +319,7 @@ func auditBlob(ctx context.Context, a *store.Archive, sha string, ids []string, 
 	for _, id := range ids {
 		meta := metas[id]
 		if corrupt {
-			add(meta, CheckBlobHash, Fail, fmt.Sprintf("the raw file %s (blob %s) no longer matches its SHA-256: %v; its records cannot be verified",
+			add(meta, MsgBlobHash, CheckBlobHash, Fail, fmt.Sprintf("the raw file %s (blob %s) no longer matches its SHA-256: %v; its records cannot be verified",
 				meta.FileName, sha, blobErr), map[string]string{"blob": sha})
 		}
 		rec, err := a.Run(id)
@@ -310,10 +329,10 @@ func auditBlob(ctx context.Context, a *store.Archive, sha string, ids []string, 
 		if !corrupt {
 			switch r := reparsed[rec.Run.Ordinal]; {
 			case parseErr != nil:
-				add(rec, CheckRecords, Fail, fmt.Sprintf("the raw file %s (blob %s) no longer parses as %s: %v",
+				add(rec, MsgRecordsParse, CheckRecords, Fail, fmt.Sprintf("the raw file %s (blob %s) no longer parses as %s: %v",
 					rec.FileName, sha, rec.Run.Format, parseErr), map[string]string{"blob": sha, "format": rec.Run.Format})
 			case r == nil:
-				add(rec, CheckRecords, Fail, fmt.Sprintf("the raw file %s (blob %s) holds no run %d when parsed as %s",
+				add(rec, MsgRecordsNoRun, CheckRecords, Fail, fmt.Sprintf("the raw file %s (blob %s) holds no run %d when parsed as %s",
 					rec.FileName, sha, rec.Run.Ordinal, rec.Run.Format), map[string]string{"blob": sha, "ordinal": strconv.Itoa(rec.Run.Ordinal)})
 			default:
 				files, err := a.RunFiles(rec.ID)
@@ -323,8 +342,8 @@ func auditBlob(ctx context.Context, a *store.Archive, sha string, ids []string, 
 				// The run's files as parsed again, before the merge: the
 				// provenance replay reads each file's own facts.
 				raws := map[string]*benchrun.Run{rawKey(sha, r.Ordinal): contentOf(r)}
-				if ok, err := mergeCompanions(ctx, a, r, files, raws, func(check, msg string, params map[string]string) {
-					add(rec, check, Fail, msg, params)
+				if ok, err := mergeCompanions(ctx, a, r, files, raws, func(key, check, msg string, params map[string]string) {
+					add(rec, key, check, Fail, msg, params)
 				}); err != nil {
 					return nil, err
 				} else if !ok {
@@ -332,7 +351,7 @@ func auditBlob(ctx context.Context, a *store.Archive, sha string, ids []string, 
 				}
 				if f := compareRecords(rec, r); f != nil {
 					f.Params["blob"] = sha
-					add(rec, CheckRecords, Fail, f.Message, f.Params)
+					add(rec, MsgRecordsDiffer, CheckRecords, Fail, f.Message, f.Params)
 				}
 				pf, err := recomputeProvenance(a, rec, raws)
 				if err != nil {
@@ -404,7 +423,7 @@ func reparseBlob(ctx context.Context, a *store.Archive, sha, format, fileName st
 // gets its own run (contentOf, by rawKey). A file whose bytes or parse fail
 // is reported and ok is false (the records cannot be compared then).
 func mergeCompanions(ctx context.Context, a *store.Archive, r *benchrun.Run, files []store.RunFile, raws map[string]*benchrun.Run,
-	fail func(check, msg string, params map[string]string)) (ok bool, err error) {
+	fail func(key, check, msg string, params map[string]string)) (ok bool, err error) {
 	ok = true
 	for _, f := range files {
 		runs, parseErr, blobErr, err := reparseBlob(ctx, a, f.Blob, f.Format, f.FileName, map[int]bool{f.Ordinal: true})
@@ -414,18 +433,18 @@ func mergeCompanions(ctx context.Context, a *store.Archive, r *benchrun.Run, fil
 		p := map[string]string{"blob": f.Blob, "format": f.Format, "companion": "true"}
 		switch c := runs[f.Ordinal]; {
 		case blobErr != nil:
-			fail(CheckBlobHash, fmt.Sprintf("the companion raw file %s (blob %s) no longer matches its SHA-256: %v; the records it completed cannot be verified", f.FileName, f.Blob, blobErr), p)
+			fail(MsgBlobHashCompanion, CheckBlobHash, fmt.Sprintf("the companion raw file %s (blob %s) no longer matches its SHA-256: %v; the records it completed cannot be verified", f.FileName, f.Blob, blobErr), p)
 			ok = false
 		case parseErr != nil:
-			fail(CheckRecords, fmt.Sprintf("the companion raw file %s (blob %s) no longer parses as %s: %v", f.FileName, f.Blob, f.Format, parseErr), p)
+			fail(MsgRecordsCompanionParse, CheckRecords, fmt.Sprintf("the companion raw file %s (blob %s) no longer parses as %s: %v", f.FileName, f.Blob, f.Format, parseErr), p)
 			ok = false
 		case c == nil:
-			fail(CheckRecords, fmt.Sprintf("the companion raw file %s (blob %s) holds no run %d when parsed as %s", f.FileName, f.Blob, f.Ordinal, f.Format), p)
+			fail(MsgRecordsCompanionNoRun, CheckRecords, fmt.Sprintf("the companion raw file %s (blob %s) holds no run %d when parsed as %s", f.FileName, f.Blob, f.Ordinal, f.Format), p)
 			ok = false
 		default:
 			raws[rawKey(f.Blob, f.Ordinal)] = contentOf(c)
 			if _, err := benchrun.MergeCompanion(r, c); err != nil {
-				fail(CheckRecords, fmt.Sprintf("the companion raw file %s (blob %s) no longer describes the same run: %v", f.FileName, f.Blob, err), p)
+				fail(MsgRecordsCompanionMismatch, CheckRecords, fmt.Sprintf("the companion raw file %s (blob %s) no longer describes the same run: %v", f.FileName, f.Blob, err), p)
 				ok = false
 			}
 		}
@@ -538,8 +557,12 @@ func Stored(rec *store.RunRecord, d *figures.Derived) []Finding {
 func auditRun(rec *store.RunRecord, d *figures.Derived, raw *benchrun.Run) []Finding {
 	var out []Finding
 	r := rec.Run
+	// addKey is add for a check whose messages read more than one way.
+	addKey := func(key, check, sev, msg string, params map[string]string) {
+		out = append(out, Finding{Check: check, Severity: sev, Message: msg, Params: params, MessageKey: key})
+	}
 	add := func(check, sev, msg string, params map[string]string) {
-		out = append(out, Finding{Check: check, Severity: sev, Message: msg, Params: params, MessageKey: storedKeys[check]})
+		addKey(storedKeys[check], check, sev, msg, params)
 	}
 	if d == nil {
 		d = figures.Derive(r, r.Requests, provenance.Record(rec.Provenance).Effective())
@@ -557,7 +580,7 @@ func auditRun(rec *store.RunRecord, d *figures.Derived, raw *benchrun.Run) []Fin
 
 	for _, s := range r.Stated {
 		if math.IsNaN(s.Value) || math.IsInf(s.Value, 0) {
-			add(CheckNonFinite, Fail, fmt.Sprintf("the stated %s (%s in the file) is %s, not a number a reader can use",
+			addKey(MsgNonFinite, CheckNonFinite, Fail, fmt.Sprintf("the stated %s (%s in the file) is %s, not a number a reader can use",
 				s.Metric, s.SourceKey, num(s.Value)), map[string]string{"metric": s.Metric, "value": num(s.Value)})
 		}
 	}
@@ -565,7 +588,7 @@ func auditRun(rec *store.RunRecord, d *figures.Derived, raw *benchrun.Run) []Fin
 	// Stated figures no run can have produced (figures.ImpossibleStated):
 	// summary-only and detailed runs alike.
 	for _, imp := range figures.ImpossibleStated(r) {
-		add(CheckImpossibleStated, Fail, fmt.Sprintf("the stated %s (%s in the file) is %s %s, which no run can produce: %s",
+		addKey(MsgImpossibleStated, CheckImpossibleStated, Fail, fmt.Sprintf("the stated %s (%s in the file) is %s %s, which no run can produce: %s",
 			imp.Metric, imp.Key, num(imp.Value), imp.Unit, imp.Reason),
 			map[string]string{"metric": imp.Metric, "key": imp.Key, "value": num(imp.Value), "unit": imp.Unit, "reason": imp.Reason})
 	}
@@ -583,7 +606,7 @@ func auditRun(rec *store.RunRecord, d *figures.Derived, raw *benchrun.Run) []Fin
 			if k == "request_rate" || k == "burstiness" {
 				continue // "inf" is how vLLM says "all at once"
 			}
-			add(CheckNonFinite, Warn, fmt.Sprintf("the file states %s as %s: the tool had no value for it, so it is not a figure and was not archived as one",
+			addKey(MsgNonFiniteExtra, CheckNonFinite, Warn, fmt.Sprintf("the file states %s as %s: the tool had no value for it, so it is not a figure and was not archived as one",
 				k, r.Extra[k]), map[string]string{"key": k, "value": r.Extra[k]})
 		}
 	}
@@ -607,11 +630,11 @@ func auditRun(rec *store.RunRecord, d *figures.Derived, raw *benchrun.Run) []Fin
 				// when it can only be bounded.
 				params["our_definition"], params["tool_definition"] = dd.Ours, dd.Tools
 				params["difference"], params["difference_pct"], params["tool_value"] = num(dd.Diff), num(dd.Pct), num(dd.ToolValue)
-				sev, how := Info, fmt.Sprintf("recomputed under the tool's definition it is %s %s, which agrees (tolerance %s %s, %s)", num(dd.ToolValue), c.Unit, num(c.Tolerance), c.Unit, c.ToleranceBasis)
+				key, sev, how := MsgDefinitionAgrees, Info, fmt.Sprintf("recomputed under the tool's definition it is %s %s, which agrees (tolerance %s %s, %s)", num(dd.ToolValue), c.Unit, num(c.Tolerance), c.Unit, c.ToleranceBasis)
 				if !dd.Recomputed {
-					sev, how = Warn, c.Reason
+					key, sev, how = MsgDefinitionBounded, Warn, c.Reason
 				}
-				add(CheckDefinition, sev, fmt.Sprintf("the stated %s is %s %s, recomputed by our definition it is %s %s: they differ by %s %s (%+.4g%%), a difference of definition — ours: %s; the tool's: %s; %s",
+				addKey(key, CheckDefinition, sev, fmt.Sprintf("the stated %s is %s %s, recomputed by our definition it is %s %s: they differ by %s %s (%+.4g%%), a difference of definition — ours: %s; the tool's: %s; %s",
 					c.Metric, num(c.Stated), c.Unit, num(c.Recomputed), c.Unit, num(dd.Diff), c.Unit, dd.Pct, dd.Ours, dd.Tools, how), params)
 				continue
 			}
@@ -620,12 +643,12 @@ func auditRun(rec *store.RunRecord, d *figures.Derived, raw *benchrun.Run) []Fin
 			}
 			switch c.Metric {
 			case "tpot.mean":
-				add(CheckTPOT, Fail, fmt.Sprintf("the stated mean TPOT %s s cannot be reconciled with latency: the mean of (E2E − TTFT) / (output tokens − 1) over the completed requests is %s s (tolerance %s s, %s): %s",
+				addKey(MsgTPOT, CheckTPOT, Fail, fmt.Sprintf("the stated mean TPOT %s s cannot be reconciled with latency: the mean of (E2E − TTFT) / (output tokens − 1) over the completed requests is %s s (tolerance %s s, %s): %s",
 					num(c.Stated), num(c.Recomputed), num(c.Tolerance), c.ToleranceBasis, c.Reason), params)
 			case "duration":
 				// Judged by plausibility.duration below.
 			default:
-				add(CheckStated, Fail, fmt.Sprintf("the stated %s is %s %s, recomputed from the records it is %s %s (%s; definition: %s; tolerance %s %s, %s): %s",
+				addKey(MsgStated, CheckStated, Fail, fmt.Sprintf("the stated %s is %s %s, recomputed from the records it is %s %s (%s; definition: %s; tolerance %s %s, %s): %s",
 					c.Metric, num(c.Stated), c.Unit, num(c.Recomputed), c.Unit, c.Basis, c.Definition, num(c.Tolerance), c.Unit, c.ToleranceBasis, c.Reason), params)
 			}
 		}
@@ -633,9 +656,9 @@ func auditRun(rec *store.RunRecord, d *figures.Derived, raw *benchrun.Run) []Fin
 		// Stated duration against the records' window.
 		td := figures.DefinitionsOf(r.Format)
 		if wf, ok := windowByDefinition(td, tool, r, f, statedDuration); ok {
-			add(CheckDefinition, wf.sev, wf.msg, wf.params)
+			addKey(wf.key, CheckDefinition, wf.sev, wf.msg, wf.params)
 		} else if f.WindowBasis == figures.BasisRecords && statedDuration > 0 && statedDuration < f.Window-DurationSlack {
-			add(CheckDuration, Fail, fmt.Sprintf("the stated duration %s s is shorter than the records' window %s s (first send to last completion) by %s s, more than the %s s allowed: the run cannot have taken less time than its own requests",
+			addKey(MsgDurationWindow, CheckDuration, Fail, fmt.Sprintf("the stated duration %s s is shorter than the records' window %s s (first send to last completion) by %s s, more than the %s s allowed: the run cannot have taken less time than its own requests",
 				num(statedDuration), num(f.Window), num(f.Window-statedDuration), num(DurationSlack)),
 				map[string]string{"stated": num(statedDuration), "window": num(f.Window)})
 		}
@@ -696,7 +719,7 @@ func auditRun(rec *store.RunRecord, d *figures.Derived, raw *benchrun.Run) []Fin
 			tol, basis = h, "rounding of the printed throughput and duration"
 		}
 		if math.Abs(tput.Value-want) > tol {
-			add(CheckDuration, Fail, fmt.Sprintf("the stated output throughput %s tok/s disagrees with the summary's own total_output_tokens / duration = %s / %s s = %s tok/s (tolerance %s tok/s, %s)",
+			addKey(MsgDurationThroughput, CheckDuration, Fail, fmt.Sprintf("the stated output throughput %s tok/s disagrees with the summary's own total_output_tokens / duration = %s / %s s = %s tok/s (tolerance %s tok/s, %s)",
 				num(tput.Value), num(toks.Value), num(dur.Value), num(want), num(tol), basis),
 				map[string]string{"stated": num(tput.Value), "recomputed": num(want), "definition": "total_output_tokens / duration", "tolerance": num(tol)})
 		}
@@ -726,7 +749,7 @@ func auditRun(rec *store.RunRecord, d *figures.Derived, raw *benchrun.Run) []Fin
 		}
 		long := statedDuration >= 1 || ff != nil && ff.Window >= 1 // a run under a second has no whole bucket
 		if long && total > 0 && peak.Value > total+halfUnit(opt, peak) {
-			add(CheckPeakThroughput, Fail, fmt.Sprintf("the stated peak output throughput %s tok/s exceeds the %s %s: no one-second interval can produce more tokens than the whole run did",
+			addKey(MsgPeakOverTotal, CheckPeakThroughput, Fail, fmt.Sprintf("the stated peak output throughput %s tok/s exceeds the %s %s: no one-second interval can produce more tokens than the whole run did",
 				num(peak.Value), basis, num(total)), map[string]string{"peak": num(peak.Value), "total_output_tokens": num(total), "total_basis": basis})
 		}
 		// Tools count tokens in whole-second buckets: over a run of D
@@ -740,7 +763,7 @@ func auditRun(rec *store.RunRecord, d *figures.Derived, raw *benchrun.Run) []Fin
 			floor = mean * ff.Window / math.Ceil(ff.Window)
 		}
 		if !math.IsNaN(mean) && peak.Value < floor-tol {
-			add(CheckPeakThroughput, Fail, fmt.Sprintf("the stated peak output throughput %s tok/s is below the %s %s tok/s (at least %s tok/s over whole-second buckets): a peak cannot be less than the mean",
+			addKey(MsgPeakUnderMean, CheckPeakThroughput, Fail, fmt.Sprintf("the stated peak output throughput %s tok/s is below the %s %s tok/s (at least %s tok/s over whole-second buckets): a peak cannot be less than the mean",
 				num(peak.Value), what, num(mean), num(floor)), map[string]string{"peak": num(peak.Value), "mean": num(mean), "mean_basis": what, "floor": num(floor)})
 		}
 	}
@@ -779,8 +802,8 @@ func auditRun(rec *store.RunRecord, d *figures.Derived, raw *benchrun.Run) []Fin
 func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 type windowFinding struct {
-	sev, msg string
-	params   map[string]string
+	key, sev, msg string
+	params        map[string]string
 }
 
 // windowByDefinition judges a stated duration shorter than the records'
@@ -818,7 +841,7 @@ func windowByDefinition(td *figures.ToolDefinitions, tool *benchrun.ToolTimes, r
 			}
 		}
 		params["window_start"], params["window_end"] = num(tool.WindowStart), num(tool.WindowEnd)
-		return windowFinding{Info, base + fmt.Sprintf("the file's measurement window %s – %s is %s s, the stated duration, and every record overlaps it", num(tool.WindowStart), num(tool.WindowEnd), num(w)), params}, true
+		return windowFinding{MsgWindowAgrees, Info, base + fmt.Sprintf("the file's measurement window %s – %s is %s s, the stated duration, and every record overlaps it", num(tool.WindowStart), num(tool.WindowEnd), num(w)), params}, true
 	}
 	maxLat := math.Inf(-1)
 	for i := range r.Requests {
@@ -833,7 +856,7 @@ func windowByDefinition(td *figures.ToolDefinitions, tool *benchrun.ToolTimes, r
 		return windowFinding{}, false
 	}
 	params["max_latency"] = num(maxLat)
-	return windowFinding{Warn, base + fmt.Sprintf("requests overlapping the window can extend the records' span beyond it by at most the longest request (%s s) at each end, which explains the difference; benchledger audit re-reads the window from the raw file", num(maxLat)), params}, true
+	return windowFinding{MsgWindowBounded, Warn, base + fmt.Sprintf("requests overlapping the window can extend the records' span beyond it by at most the longest request (%s s) at each end, which explains the difference; benchledger audit re-reads the window from the raw file", num(maxLat)), params}, true
 }
 
 // halfUnit is half a unit of the last printed decimal of a stated figure,

@@ -157,6 +157,7 @@ func findings(t *testing.T, a *store.Archive, ids ...string) []Finding {
 	if err != nil {
 		t.Fatal(err)
 	}
+	sayable(t, fs)
 	return fs
 }
 
@@ -310,5 +311,43 @@ func TestCountsAndFailed(t *testing.T) {
 	}
 	if !Failed(append(fs, Finding{Severity: Fail})) {
 		t.Fatal("a fail finding must make Failed true")
+	}
+}
+
+// TestRunSelectedArchiveWideReadsNoRawFile: with only archive-wide checks
+// selected (the hash chain), no raw file is read again: with the chunk
+// table gone, which the whole audit cannot get past (reading a raw file is
+// an error), the selected audit still runs and the chain still reports the
+// run changed behind the tool's back.
+func TestRunSelectedArchiveWideReadsNoRawFile(t *testing.T) {
+	a, dbPath, ids := archiveOf(t, map[string]vllmFile{"x.json": {n: 40}}, true)
+	raw, err := sql.Open("sqlite3", "file:"+dbPath+"?mode=rw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	for _, stmt := range []string{`DROP TABLE blob_chunks`, `UPDATE runs SET publishable = 1 - publishable`} {
+		if _, err := raw.Exec(stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Run(context.Background(), a, nil); err == nil {
+		t.Fatal("the whole audit read the raw files without their chunks: the test proves nothing")
+	}
+	sel, err := ParseSelection("integrity.chain,integrity.changed")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs, err := RunSelected(context.Background(), a, nil, sel)
+	if err != nil {
+		t.Fatalf("an archive-wide selection read a raw file: %v", err)
+	}
+	if find(fs, store.CheckChainChanged, ids["x.json"]) == nil {
+		t.Errorf("the changed run is not reported by the chain: %+v", fs)
+	}
+	for _, f := range fs {
+		if !sel.Includes(f.Check) {
+			t.Errorf("unselected check %s reported", f.Check)
+		}
 	}
 }

@@ -47,7 +47,7 @@ func (o Options) maxReferenceAge() time.Duration {
 func CaseStudy(ctx context.Context, a *store.Archive, res *casestudy.Result, s *spec.Spec, opt Options) ([]Finding, error) {
 	var out []Finding
 	if opt.Checks.needsRuns() {
-		rf, err := Run(ctx, a, res.RunIDs)
+		rf, err := RunSelected(ctx, a, res.RunIDs, opt.Checks)
 		if err != nil {
 			return nil, err
 		}

@@ -134,23 +134,23 @@ func checkClaim(res *casestudy.Result, s *spec.Spec, b map[string]casestudy.Bind
 		where += " (" + c.Text + ")"
 	}
 	params := map[string]string{"claim": strconv.Itoa(i), "figure": c.Figure, "stated": num(c.Value), "unit": c.Unit, "lang": lang}
-	fail := func(format string, args ...any) []Finding {
-		return []Finding{{Check: CheckClaimsStated, Severity: Fail, File: s.Path, Message: where + ": " + fmt.Sprintf(format, args...), Params: params}}
+	fail := func(key, format string, args ...any) []Finding {
+		return []Finding{{Check: CheckClaimsStated, Severity: Fail, File: s.Path, Message: where + ": " + fmt.Sprintf(format, args...), Params: params, MessageKey: key}}
 	}
 	bd, base, ok := casestudy.Lookup(b, c.Figure)
 	if !ok {
 		params["known"] = strings.Join(slices.Sorted(maps.Keys(b)), ", ")
-		return fail("names figure %q, which is not a figure of case study %s (benchledger figures lists them; docs/casestudy.md \"Narrative bindings\")", c.Figure, s.ID)
+		return fail(MsgClaimUnknownFigure, "names figure %q, which is not a figure of case study %s (benchledger figures lists them; docs/casestudy.md \"Narrative bindings\")", c.Figure, s.ID)
 	}
 	def := definitionOf(res, base)
 	params["definition"] = def
 	unit := bindingUnit(bd)
 	if bd.Kind == casestudy.KindDate {
-		return fail("figure %s is a date, not a number a claim can state", c.Figure)
+		return fail(MsgClaimDate, "figure %s is a date, not a number a claim can state", c.Figure)
 	}
 	if normUnit(c.Unit) != unit {
 		params["figure_unit"] = unit
-		return fail("states %s %s for %s, but that figure is in %s (%s)", num(c.Value), orNone(c.Unit), c.Figure, orNone(unit), def)
+		return fail(MsgClaimUnit, "states %s %s for %s, but that figure is in %s (%s)", num(c.Value), orNone(c.Unit), c.Figure, orNone(unit), def)
 	}
 	dec := 0
 	computed := bd.Value
@@ -170,11 +170,11 @@ func checkClaim(res *casestudy.Result, s *spec.Spec, b map[string]casestudy.Bind
 	}
 	params["decimals"], params["computed"], params["shown"] = strconv.Itoa(dec), num(bd.Value), shown
 	if math.IsNaN(bd.Value) || math.IsInf(bd.Value, 0) {
-		return fail("states %s for %s, but the computed value is %s (%s)", withUnit(num(c.Value), c.Unit), c.Figure, num(bd.Value), def)
+		return fail(MsgClaimValue, "states %s for %s, but the computed value is %s (%s)", withUnit(num(c.Value), c.Unit), c.Figure, num(bd.Value), def)
 	}
 	want, got := fixed(c.Value, dec), fixed(computed, dec)
 	if want != got {
-		return fail("states %s for %s, but the computed value is %s (%s at the claim's %d decimals; the report shows %s)%s; definition: %s",
+		return fail(MsgClaimValue, "states %s for %s, but the computed value is %s (%s at the claim's %d decimals; the report shows %s)%s; definition: %s",
 			withUnit(want, c.Unit), c.Figure, num(bd.Value), got, dec, shown, restsOn(res, base, params), def)
 	}
 	return nil

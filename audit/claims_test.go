@@ -201,6 +201,7 @@ func TestClaimsStated(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			sayable(t, fs)
 			var stated []Finding
 			for _, f := range fs {
 				if f.Check == CheckClaimsStated {
@@ -267,5 +268,6 @@ func claimsOfText(t *testing.T, lang, text string) []Finding {
 	if err != nil {
 		t.Fatal(err)
 	}
+	sayable(t, fs)
 	return fs
 }

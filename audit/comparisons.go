@@ -144,7 +144,7 @@ func loadBound(ctx context.Context, a *store.Archive, cf *casestudy.ComparisonFi
 	return &Finding{Check: CheckLoadBound, Severity: Warn,
 		Message: fmt.Sprintf("both sides ran at a fixed offered load of %s req/s and kept up with it (lowest achieved %s req/s): %s follows the load, so the %s change is not a capacity gain; compare at saturation (a sweep) instead",
 			num(rate), num(lowest), c.Metric, pctText(c.Change.Pct)),
-		Params: map[string]string{"offered": num(rate), "achieved_min": num(lowest), "metric": c.Metric}}, nil
+		Params: map[string]string{"offered": num(rate), "achieved_min": num(lowest), "metric": c.Metric}, MessageKey: MsgLoadBound}, nil
 }
 
 // referenceFindings reports each external reference the case study's

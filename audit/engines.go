@@ -104,7 +104,7 @@ func runEngineFindings(eff map[string]string) []Finding {
 		out = append(out, Finding{Check: CheckEngine, Severity: Fail,
 			Message: fmt.Sprintf("the run's %s names %s, but its runtime.engine is %s: the figures are attributed to an engine that did not serve them, or the command is another run's",
 				field, strings.Join(named, " and "), eff["runtime.engine"]),
-			Params: map[string]string{"field": field, "named": strings.Join(named, ","), "engine": eff["runtime.engine"], "value": v}})
+			Params: map[string]string{"field": field, "named": strings.Join(named, ","), "engine": eff["runtime.engine"], "value": v}, MessageKey: MsgEngineNamed})
 	}
 	// The client's backend (vllm bench serve --backend) names the API it
 	// spoke; "vllm" is often used against any OpenAI-compatible server, so
@@ -113,14 +113,14 @@ func runEngineFindings(eff map[string]string) []Finding {
 		out = append(out, Finding{Check: CheckEngine, Severity: Warn,
 			Message: fmt.Sprintf("the result file's client backend is %s, but the run's runtime.engine is %s: check which engine served the run",
 				eff["measurement.backend"], eff["runtime.engine"]),
-			Params: map[string]string{"field": "measurement.backend", "named": b, "engine": eff["runtime.engine"]}})
+			Params: map[string]string{"field": "measurement.backend", "named": b, "engine": eff["runtime.engine"]}, MessageKey: MsgEngineBackend})
 	}
 	if img, ver := eff["runtime.image"], eff["runtime.version"]; img != "" && ver != "" {
 		named := enginesIn(img)
 		if tag := imageVersion(img); tag != "" && (len(named) == 0 || contains(named, stated)) && !sameVersion(tag, ver) {
 			out = append(out, Finding{Check: CheckEngine, Severity: Fail,
 				Message: fmt.Sprintf("the run's image %s is tagged %s, but its runtime.version is %s: one of them is wrong", img, tag, ver),
-				Params:  map[string]string{"field": "runtime.image", "image_version": tag, "version": ver}})
+				Params:  map[string]string{"field": "runtime.image", "image_version": tag, "version": ver}, MessageKey: MsgEngineImage})
 		}
 	}
 	return out

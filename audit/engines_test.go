@@ -22,6 +22,7 @@ func TestRunEngineFindings(t *testing.T) {
 		{"sglang backend on a vllm run", map[string]string{"runtime.engine": "vllm", "measurement.backend": "sglang"}, "measurement.backend"},
 	} {
 		fs := runEngineFindings(c.eff)
+		sayable(t, fs)
 		switch {
 		case c.field == "" && len(fs) != 0:
 			t.Errorf("%s: want no finding, got %+v", c.name, fs)

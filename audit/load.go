@@ -66,16 +66,16 @@ func offeredRateFindings(r *benchrun.Run, eff map[string]string, ff *figures.Run
 	if math.IsNaN(achieved) || achieved >= KeepUpShare*offered {
 		return nil
 	}
-	why := "the server fell behind its load, so its latencies describe a growing queue"
+	why, key := "the server fell behind its load, so its latencies describe a growing queue", MsgOfferedRate
 	params := map[string]string{"achieved": num(achieved), "offered": num(offered), "basis": basis}
 	if c := eff["workload.concurrency"]; c != "" {
-		why = "the client's max concurrency of " + c + " or the server held the load back, so the run did not measure the offered rate"
+		why, key = "the client's max concurrency of "+c+" or the server held the load back, so the run did not measure the offered rate", MsgOfferedRateConcurrency
 		params["concurrency"] = c
 	}
 	return []Finding{{Check: CheckOfferedRate, Severity: Warn,
 		Message: fmt.Sprintf("the achieved request rate %s req/s (%s) is %.1f%% of the offered %s req/s, below %g%%: %s",
 			num(achieved), basis, 100*achieved/offered, num(offered), KeepUpShare*100, why),
-		Params: params}}
+		Params: params, MessageKey: key}}
 }
 
 // zeroSeriesMetrics are stated figures that cannot be zero when requests
@@ -122,7 +122,7 @@ func zeroSeriesFindings(r *benchrun.Run, ff *figures.RunFigures) []Finding {
 		if s, ok := r.StatedValue(m); ok && s.Value == 0 {
 			out = append(out, Finding{Check: CheckZeroSeries, Severity: Fail,
 				Message: fmt.Sprintf("the stated %s (%s in the file) is 0 although %d requests completed: a tool writes 0 for a series it did not measure; it is not a measurement", m, s.SourceKey, completed),
-				Params:  map[string]string{"metric": m, "completed": strconv.FormatInt(completed, 10)}})
+				Params:  map[string]string{"metric": m, "completed": strconv.FormatInt(completed, 10)}, MessageKey: MsgZeroStated})
 		}
 	}
 	if ff == nil || !r.HasRequests {
@@ -153,7 +153,7 @@ func zeroSeriesFindings(r *benchrun.Run, ff *figures.RunFigures) []Finding {
 		if known > 0 && zero == known {
 			out = append(out, Finding{Check: CheckZeroSeries, Severity: Fail,
 				Message: fmt.Sprintf("%s is 0 for all %d completed requests that record it: the series was not measured, and figures over it are not measurements", sr.name, known),
-				Params:  map[string]string{"series": sr.name, "requests": strconv.Itoa(known)}})
+				Params:  map[string]string{"series": sr.name, "requests": strconv.Itoa(known)}, MessageKey: MsgZeroRecords})
 		}
 	}
 	return out

@@ -108,8 +108,8 @@ func runEvents(a *store.Archive, id string) ([]store.Event, error) {
 	return out, nil
 }
 
-func (p *replay) finding(msg string, params map[string]string) *Finding {
-	return &Finding{Check: CheckProvenanceRecomputed, Severity: Fail, Run: p.rec.ID, Message: msg, Params: params}
+func (p *replay) finding(key, msg string, params map[string]string) *Finding {
+	return &Finding{Check: CheckProvenanceRecomputed, Severity: Fail, Run: p.rec.ID, Message: msg, Params: params, MessageKey: key}
 }
 
 // run replays the events and corrections, interleaved by time.
@@ -167,7 +167,7 @@ func (p *replay) event(ev store.Event) (*Finding, error) {
 		}
 		before := maps.Clone(p.content.Facts)
 		if _, err := benchrun.MergeCompanion(p.content, contentOf(raw)); err != nil {
-			return p.finding(fmt.Sprintf("event %d completed the run with a file whose facts contradict it: %v", ev.ID, err),
+			return p.finding(MsgRecomputedEvent, fmt.Sprintf("event %d completed the run with a file whose facts contradict it: %v", ev.ID, err),
 				map[string]string{"event": fmt.Sprint(ev.ID)}), nil
 		}
 		p.state = append(p.state, fileEntries(p.content.Facts, before)...)
@@ -210,16 +210,16 @@ func (p *replay) declared(ev store.Event, d eventDetail, c *benchrun.Run) (prove
 		params := map[string]string{"field": "manifest", "event": fmt.Sprint(ev.ID), "blob": d.Manifest}
 		r, err := p.a.OpenBlob(d.Manifest)
 		if err != nil {
-			return nil, p.finding(fmt.Sprintf("the manifest event %d recorded (blob %s) cannot be read: %v", ev.ID, d.Manifest, err), params), nil
+			return nil, p.finding(MsgRecomputedManifest, fmt.Sprintf("the manifest event %d recorded (blob %s) cannot be read: %v", ev.ID, d.Manifest, err), params), nil
 		}
 		data, err := io.ReadAll(r)
 		r.Close()
 		if err != nil {
-			return nil, p.finding(fmt.Sprintf("the manifest event %d recorded (blob %s) cannot be read: %v", ev.ID, d.Manifest, err), params), nil
+			return nil, p.finding(MsgRecomputedManifest, fmt.Sprintf("the manifest event %d recorded (blob %s) cannot be read: %v", ev.ID, d.Manifest, err), params), nil
 		}
 		m, err := provenance.ParseManifest(d.ManifestFile, data)
 		if err != nil {
-			return nil, p.finding(fmt.Sprintf("the archived manifest %s (event %d) no longer parses: %v", d.ManifestFile, ev.ID, err), params), nil
+			return nil, p.finding(MsgRecomputedManifestP, fmt.Sprintf("the archived manifest %s (event %d) no longer parses: %v", d.ManifestFile, ev.ID, err), params), nil
 		}
 		rec = m.ForRun(m.Rel(d.Path), provenance.RunContent{Ordinal: d.Ordinal, Facts: c.Facts, Extra: c.Extra})
 	}
@@ -235,7 +235,7 @@ func (p *replay) declared(ev store.Event, d eventDetail, c *benchrun.Run) (prove
 func (p *replay) correct(c store.Correction) *Finding {
 	old, had := p.effective()[c.Field]
 	if had != c.HadOld || old != c.Old {
-		return p.finding(fmt.Sprintf("correction %d of %s says the value in effect before it was %s; recomputed, it was %s",
+		return p.finding(MsgRecomputedCorrection, fmt.Sprintf("correction %d of %s says the value in effect before it was %s; recomputed, it was %s",
 			c.Seq, c.Field, describe(c.Old, c.HadOld), describe(old, had)),
 			map[string]string{"field": c.Field, "stored": describe(c.Old, c.HadOld), "recomputed": describe(old, had), "correction": fmt.Sprint(c.Seq)})
 	}
@@ -308,7 +308,7 @@ func (p *replay) compare() *Finding {
 	if len(diffs) > 1 {
 		more = fmt.Sprintf(" (and %d more: %s)", len(diffs)-1, strings.Join(diffs[1:], "; "))
 	}
-	return p.finding("the run's provenance is not what replaying its events over the archived raw files, manifests and --set values gives: "+
+	return p.finding(MsgRecomputedState, "the run's provenance is not what replaying its events over the archived raw files, manifests and --set values gives: "+
 		diffs[0]+more, first)
 }
 
@@ -330,14 +330,14 @@ func (p *replay) compareListing(eff map[string]string) *Finding {
 			{"gpu", s.GPU, want.GPU}, {"date", s.Date, want.Date},
 		} {
 			if c.stored != c.recomputed {
-				return p.finding(fmt.Sprintf("the run's listed %s is %q in the archive; its provenance in effect, recomputed from its events and corrections, gives %q",
+				return p.finding(MsgRecomputedListed, fmt.Sprintf("the run's listed %s is %q in the archive; its provenance in effect, recomputed from its events and corrections, gives %q",
 					c.name, c.stored, c.recomputed), map[string]string{"field": "runs." + c.name, "stored": c.stored, "recomputed": c.recomputed})
 			}
 		}
 	}
 	missing := figures.Blockers(p.rec.Run, eff)
 	if pub := len(missing) == 0; pub != p.rec.Publishable || strings.Join(missing, ",") != strings.Join(p.rec.Missing, ",") {
-		return p.finding(fmt.Sprintf("the run is stored as publishable=%t (missing %v); its provenance in effect, recomputed, gives publishable=%t (missing %v)",
+		return p.finding(MsgRecomputedPublish, fmt.Sprintf("the run is stored as publishable=%t (missing %v); its provenance in effect, recomputed, gives publishable=%t (missing %v)",
 			p.rec.Publishable, p.rec.Missing, pub, missing),
 			map[string]string{"field": "publishable", "stored": fmt.Sprint(p.rec.Publishable), "recomputed": fmt.Sprint(pub)})
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/benchledger/benchledger/store"
 )
 
 // Selection names the checks an audit runs: check ids ("claims.stated") or
@@ -58,6 +60,27 @@ func (s Selection) needsRuns() bool {
 		}
 	}
 	return false
+}
+
+// needsRawFiles says whether a selected check is made from the runs' raw
+// files (read and parsed again) rather than from the archive as a whole
+// (SQLite's own checks, the hash chain) or the case study alone.
+func (s Selection) needsRawFiles() bool {
+	for _, c := range Checks() {
+		if s.Includes(c.ID) && !caseStudyOnly[c.ID] && !archiveWide[c.ID] {
+			return true
+		}
+	}
+	return false
+}
+
+// archiveWide are the checks Run makes of the archive before it reads a
+// raw file.
+var archiveWide = map[string]bool{
+	CheckSQLite: true, CheckForeignKeys: true,
+	store.CheckChainLink: true, store.CheckChainChanged: true, store.CheckChainMissing: true,
+	store.CheckChainExtra: true, store.CheckTriggers: true, store.CheckPublishable: true,
+	store.CheckChainUnstarted: true,
 }
 
 // caseStudyOnly are the checks only CaseStudy makes, from the spec and

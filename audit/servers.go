@@ -51,5 +51,5 @@ func serverVersions(r *benchrun.Run) []Finding {
 	}
 	return []Finding{{Check: CheckServerVersions, Severity: Warn,
 		Message: fmt.Sprintf("the run's servers run different engine versions (%s): its figures are not those of one version", strings.Join(parts, ", ")),
-		Params:  map[string]string{"servers": strings.Join(parts, ", "), "versions": strings.Join(versions, ", ")}}}
+		Params:  map[string]string{"servers": strings.Join(parts, ", "), "versions": strings.Join(versions, ", ")}, MessageKey: MsgServerVersions}}
 }

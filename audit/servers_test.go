@@ -23,6 +23,7 @@ func TestServerVersions(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			fs := serverVersions(&benchrun.Run{Extra: map[string]string{sglang.ServerVersionsKey: tc.extra}})
+			sayable(t, fs)
 			switch {
 			case tc.want == "" && len(fs) != 0:
 				t.Errorf("findings %+v, want none", fs)

@@ -258,7 +258,7 @@ func engineTextFindings(a *store.Archive, res *casestudy.Result, texts []caseTex
 				}
 				params := map[string]string{"field": t.Name(), "lang": t.Lang, "line": strconv.Itoa(line), "engine": e.ID, "used": strings.Join(usedList, ",")}
 				if !used[e.ID] {
-					out = append(out, Finding{Check: CheckEngine, Severity: sev, File: t.File, Params: params,
+					out = append(out, Finding{Check: CheckEngine, Severity: sev, File: t.File, Params: params, MessageKey: MsgEngineTextUnused,
 						Message: fmt.Sprintf("line %d: the %s text (%s) names %s, but no run or reference of this case study used it (runtime.engine: %s)",
 							line, t.Lang, t.Name(), name, orNone(strings.Join(usedList, ", ")))})
 					continue
@@ -273,7 +273,7 @@ func engineTextFindings(a *store.Archive, res *casestudy.Result, texts []caseTex
 				}
 				if !ok {
 					params["version"], params["versions"] = vm[1], strings.Join(versions[e.ID], ",")
-					out = append(out, Finding{Check: CheckEngine, Severity: sev, File: t.File, Params: params,
+					out = append(out, Finding{Check: CheckEngine, Severity: sev, File: t.File, Params: params, MessageKey: MsgEngineTextVersion,
 						Message: fmt.Sprintf("line %d: the %s text (%s) names %s %s, but the case study's %s runs and references ran %s",
 							line, t.Lang, t.Name(), name, vm[1], e.ID, strings.Join(versions[e.ID], ", "))})
 				}

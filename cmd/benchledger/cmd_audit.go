@@ -93,11 +93,11 @@ func runAudit(ctx context.Context, e env, opts auditOptions, specs []string) err
 		findings = append(findings, cf...)
 	}
 	if len(opts.runs) > 0 || len(specs) == 0 {
-		rf, err := audit.Run(ctx, a, opts.runs)
+		rf, err := audit.RunSelected(ctx, a, opts.runs, opt.Checks)
 		if err != nil {
 			return err
 		}
-		findings = append(findings, opt.Checks.Keep(rf)...)
+		findings = append(findings, rf...)
 	}
 	findings = audit.Dedupe(findings)
 	audit.SortFindings(findings)

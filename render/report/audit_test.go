@@ -1,6 +1,7 @@
 package report
 
 import (
+	"maps"
 	"regexp"
 	"strconv"
 	"strings"
@@ -205,6 +206,10 @@ func TestAuditReportRejectsUnknownSeverity(t *testing.T) {
 // key gets a sentence naming its check, never the English text alone.
 func TestAuditMessagesLocalised(t *testing.T) {
 	t.Parallel()
+	stated := map[string]string{"metric": "tpot.mean", "stated": "0.02", "recomputed": "0.03", "unit": "s", "tolerance": "0.001",
+		"tolerance_basis": "relative 1e-3", "definition": "mean of (E2E − TTFT) / (output − 1)", "basis": "records"}
+	definition := maps.Clone(stated)
+	maps.Copy(definition, map[string]string{"our_definition": "a", "tool_definition": "b", "difference": "0.01", "difference_pct": "50", "tool_value": "0.02"})
 	params := map[string]map[string]string{
 		audit.MsgUnbound:              {"line": "37", "token": "1.1", "field": "narrative.zh", "lang": "zh"},
 		audit.MsgUnboundNoKind:        {"line": "3", "token": "5 ms", "kind": "ms"},
@@ -223,6 +228,58 @@ func TestAuditMessagesLocalised(t *testing.T) {
 		audit.CheckDeclaredMeasured:   {"field": "workload.concurrency", "declared": "64", "measured": "32"},
 		audit.CheckProvenanceComplete: {"missing": "hardware.gpu_model,runtime.version"},
 		audit.MsgReferenceStale:       {"reference": "ref-1", "source": "https://example.org/", "checked": "2026-01-02", "age_days": "200", "max_age_days": "180"},
+		// The checks whose messages read more than one way (audit/messages.go).
+		audit.MsgSQLite:                   {"pragma": "integrity_check"},
+		audit.MsgChainBroken:              {"kind": "", "ref": ""},
+		audit.MsgChainChanged:             {"kind": "run", "ref": "ab12"},
+		audit.MsgChainMissing:             {"kind": "blob", "ref": "ab12"},
+		audit.MsgChainUnrecorded:          {"kind": "run", "ref": "ab12"},
+		audit.MsgChainTriggers:            {"kind": "", "ref": "runs_no_update"},
+		audit.MsgChainPublishable:         {"kind": "run", "ref": "ab12"},
+		audit.MsgChainUnstarted:           {"kind": "", "ref": ""},
+		audit.MsgBlobHash:                 {"blob": "ab12"},
+		audit.MsgBlobHashCompanion:        {"blob": "ab12", "format": "guidellm", "companion": "true"},
+		audit.MsgRecordsParse:             {"blob": "ab12", "format": "vllm"},
+		audit.MsgRecordsNoRun:             {"blob": "ab12", "ordinal": "2"},
+		audit.MsgRecordsCompanionParse:    {"blob": "ab12", "format": "guidellm", "companion": "true"},
+		audit.MsgRecordsCompanionNoRun:    {"blob": "ab12", "format": "guidellm", "companion": "true"},
+		audit.MsgRecordsCompanionMismatch: {"blob": "ab12", "format": "guidellm", "companion": "true"},
+		audit.MsgRecordsDiffer:            {"blob": "ab12", "field": "request 3 TTFT", "stored": "0.5", "raw": "0.6", "request": "3"},
+		audit.MsgStated:                   stated,
+		audit.MsgDefinitionAgrees:         definition,
+		audit.MsgDefinitionBounded:        definition,
+		audit.MsgWindowAgrees:             {"metric": "duration", "stated": "20", "recomputed": "21", "unit": "s", "difference": "-1", "our_definition": "a", "tool_definition": "b", "window_start": "1", "window_end": "21"},
+		audit.MsgWindowBounded:            {"metric": "duration", "stated": "20", "recomputed": "21", "unit": "s", "difference": "-1", "our_definition": "a", "tool_definition": "b", "max_latency": "3"},
+		audit.MsgTPOT:                     stated,
+		audit.MsgDurationWindow:           {"stated": "20", "window": "21"},
+		audit.MsgDurationThroughput:       {"stated": "100", "recomputed": "90", "definition": "total_output_tokens / duration", "tolerance": "0.1"},
+		audit.MsgImpossibleStated:         {"metric": "ttft.mean", "key": "mean_ttft_ms", "value": "-1", "unit": "s", "reason": "negative"},
+		audit.MsgPeakOverTotal:            {"peak": "500", "total_output_tokens": "400", "total_basis": "stated total_output_tokens"},
+		audit.MsgPeakUnderMean:            {"peak": "50", "mean": "100", "mean_basis": "stated output throughput", "floor": "99"},
+		audit.MsgNonFinite:                {"metric": "ttft.mean", "value": "NaN"},
+		audit.MsgNonFiniteExtra:           {"key": "mean_itl_ms", "value": "NaN"},
+		audit.MsgZeroStated:               {"metric": "tpot.mean", "completed": "100"},
+		audit.MsgZeroRecords:              {"series": "TTFT", "requests": "100"},
+		audit.MsgOfferedRate:              {"achieved": "5", "offered": "10", "basis": "completed / window"},
+		audit.MsgOfferedRateConcurrency:   {"achieved": "5", "offered": "10", "basis": "completed / window", "concurrency": "8"},
+		audit.MsgEngineNamed:              {"field": "runtime.server_args", "named": "sglang", "engine": "vllm", "value": "python -m sglang"},
+		audit.MsgEngineBackend:            {"field": "measurement.backend", "named": "sglang", "engine": "vllm"},
+		audit.MsgEngineImage:              {"field": "runtime.image", "image_version": "0.9.0", "version": "0.10.0"},
+		audit.MsgEngineTextUnused:         {"field": "narrative.zh", "lang": "zh", "line": "4", "engine": "sglang", "used": "vllm"},
+		audit.MsgEngineTextVersion:        {"field": "narrative.zh", "lang": "zh", "line": "4", "engine": "vllm", "used": "vllm", "version": "0.9", "versions": "0.25.1"},
+		audit.MsgServerVersions:           {"servers": "a 0.9, b 0.10", "versions": "0.9, 0.10"},
+		audit.MsgRecomputedEvent:          {"event": "7"},
+		audit.MsgRecomputedManifest:       {"field": "manifest", "event": "7", "blob": "ab12"},
+		audit.MsgRecomputedManifestP:      {"field": "manifest", "event": "7", "blob": "ab12"},
+		audit.MsgRecomputedCorrection:     {"field": "hardware.node", "stored": `"a"`, "recomputed": `"b"`, "correction": "2"},
+		audit.MsgRecomputedState:          {"field": "hardware.node", "source": "manifest", "stored": `"a"`, "recomputed": `"b"`},
+		audit.MsgRecomputedListed:         {"field": "runs.engine", "stored": "vllm", "recomputed": "sglang"},
+		audit.MsgRecomputedPublish:        {"field": "publishable", "stored": "true", "recomputed": "false"},
+		audit.MsgLoadBound:                {"offered": "10", "achieved_min": "9.9", "metric": "output_throughput"},
+		audit.MsgClaimUnknownFigure:       {"claim": "0", "figure": "tuning.pctx", "stated": "132", "unit": "%", "lang": "en", "known": "tuning.pct"},
+		audit.MsgClaimDate:                {"claim": "0", "figure": "captured", "stated": "1", "unit": "", "lang": "en", "definition": "d"},
+		audit.MsgClaimUnit:                {"claim": "0", "figure": "tuning.pct", "stated": "132", "unit": "ms", "lang": "en", "definition": "d", "figure_unit": "%"},
+		audit.MsgClaimValue:               {"claim": "0", "figure": "tuning.pct", "stated": "135", "unit": "%", "lang": "en", "definition": "d", "decimals": "0", "computed": "131.9", "shown": "+132%"},
 	}
 	for _, key := range audit.MessageKeys {
 		if _, ok := params[key]; !ok {
@@ -233,7 +290,7 @@ func TestAuditMessagesLocalised(t *testing.T) {
 	for _, tag := range []string{"zh", "ja", "es", "es-419"} {
 		l := locales.MustMatch(tag)
 		for _, key := range audit.MessageKeys {
-			f := audit.Finding{Check: "comparison.confounded", Message: "English text", Params: params[key], MessageKey: key}
+			f := audit.Finding{Check: "comparison.confounded", File: "run.json", Message: "English text", Params: params[key], MessageKey: key}
 			got, own := auditMessage(l, f, label)
 			if !own || got == f.Message || strings.Contains(got, "{") && !strings.Contains(got, "{{") || strings.Contains(got, "[!") {
 				t.Errorf("%s: %s rendered as %q", tag, key, got)
@@ -252,7 +309,29 @@ func TestAuditMessagesLocalised(t *testing.T) {
 			t.Errorf("%s: a finding without a key reads %q", tag, got)
 		}
 	}
+	// Measured values in the page's digits (a decimal comma in es-AR), and
+	// what the hash chain links by its name in the language.
+	ar := locales.MustMatch("es-AR")
+	if got, _ := auditMessage(ar, audit.Finding{Check: audit.CheckStated, Params: params[audit.MsgStated], MessageKey: audit.MsgStated}, label); !strings.Contains(got, "0,02 s") || strings.Contains(got, "0.02") {
+		t.Errorf("es-AR: %q, want the stated 0.02 as 0,02", got)
+	}
+	zh := locales.MustMatch("zh")
+	if got, _ := auditMessage(zh, audit.Finding{Check: "integrity.changed", Params: params[audit.MsgChainChanged], MessageKey: audit.MsgChainChanged}, label); !strings.Contains(got, zh.T("audit.msg.kind.run")) || strings.Contains(got, "run ") {
+		t.Errorf("zh: %q, want the chain's run named in Chinese", got)
+	}
 	en := locales.MustMatch("en")
+	// The English catalogue has every sentence too, with no placeholder
+	// the finding's parameters lack (the CLI's text is the page's, but a
+	// reader of the catalogue reviews them side by side).
+	for _, key := range audit.MessageKeys {
+		args := locales.Args{"file": "run.json"}
+		for k, v := range params[key] {
+			args[k] = v
+		}
+		if _, err := en.MessageSubset("audit.msg."+key, args); err != nil {
+			t.Errorf("en: %v", err)
+		}
+	}
 	if got, _ := auditMessage(en, audit.Finding{Check: "x", Message: "English text", MessageKey: audit.MsgUnbound, Params: params[audit.MsgUnbound]}, label); got != "English text" {
 		t.Errorf("en: %q, want the CLI's English text", got)
 	}

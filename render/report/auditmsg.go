@@ -1,6 +1,7 @@
 package report
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -24,6 +25,11 @@ func auditParamText(l locales.Locale, key, v string, label func(string) string) 
 		return l.List(out)
 	case "metric":
 		return l.Figure(v)
+	case "series":
+		// The per-request series plausibility.zero_series names in English.
+		if m, ok := seriesTerms[v]; ok {
+			return l.Figure(m)
+		}
 	case "comparison":
 		if label != nil {
 			return label(v)
@@ -36,15 +42,32 @@ func auditParamText(l locales.Locale, key, v string, label func(string) string) 
 		if f, err := strconv.ParseFloat(v, 64); err == nil {
 			return l.Percent(f*100, 2, false)
 		}
-	case "line", "age_days", "max_age_days", "short", "completed", "requested", "equal", "requests", "failed":
+	case "line", "age_days", "max_age_days", "short", "completed", "requested", "equal", "requests", "failed",
+		"ordinal", "event", "correction":
 		if n, err := strconv.Atoi(v); err == nil {
 			return l.Integer(n)
 		}
-	case "equals", "nearest":
+	case "kind":
+		// What the hash chain links: a run, an event, a correction, …
+		if s, err := l.Message("audit.msg.kind." + v); err == nil {
+			return s
+		}
+	case "stated", "recomputed", "tolerance", "window", "window_start", "window_end", "max_latency", "tool_value", "difference",
+		"peak", "mean", "floor", "total_output_tokens", "achieved", "offered", "achieved_min", "computed", "raw":
+		// Measured values in the page's digits, as many as the CLI shows;
+		// a value that is no finite number (a quoted string, NaN) as it is.
+		if f, err := strconv.ParseFloat(v, 64); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
+			return l.Number(f, -1)
+		}
+	case "equals", "nearest", "figure":
 		return "{{" + v + "}}"
 	}
 	return v
 }
+
+// seriesTerms are the glossary terms of the series names a finding's
+// "series" parameter carries.
+var seriesTerms = map[string]string{"TTFT": "ttft", "latency": "e2el", "output tokens": "total_output_tokens"}
 
 // auditMessage is a finding's message in the page's language: the CLI's
 // English text on an English page; else the catalogue sentence of its
@@ -59,6 +82,10 @@ func auditMessage(l locales.Locale, f audit.Finding, label func(string) string) 
 		args := locales.Args{}
 		for k, v := range f.Params {
 			args[k] = auditParamText(l, k, v, label)
+		}
+		// The raw file a sentence names is the finding's own.
+		if _, ok := args["file"]; !ok && f.File != "" {
+			args["file"] = f.File
 		}
 		if s, err := l.MessageSubset("audit.msg."+f.MessageKey, args); err == nil {
 			return s, true
