@@ -19,7 +19,7 @@ import (
 // name itself (issue 18: no machine identifiers for readers).
 func (b *builder) label(l locales.Locale, name string) string {
 	s := b.res.Spec
-	if t := s.Label(name, l.Tag()); t != "" {
+	if t := s.Label(name, l.Texts()); t != "" {
 		return t
 	}
 	if c, ok := s.Comparisons[name]; ok {
@@ -121,7 +121,7 @@ func (b *builder) selectionOf(id string) string {
 // paramLabel names a sweep's parameter field: the spec's label, the
 // catalogue's field label, or "sweep parameter".
 func (b *builder) paramLabel(l locales.Locale, field string) string {
-	if t := b.res.Spec.Label(field, l.Tag()); t != "" {
+	if t := b.res.Spec.Label(field, l.Texts()); t != "" {
 		return t
 	}
 	if t := l.FieldLabel(field); t != field {

@@ -34,7 +34,7 @@ func pairedCase() *builder {
 		Comparisons: map[string]spec.Comparison{"scheduler_tuning": {Baseline: "baseline", Candidate: "fast", Metric: "output_throughput"}},
 		Nodes:       map[string]spec.Node{"whole_node": {Groups: []string{"node_run"}}},
 		Sweeps:      map[string]spec.Sweep{"saturation": {Of: "points", Parameter: "sweep.value"}},
-		Labels:      map[string]map[string]string{"scheduler_tuning": {"zh": "单卡调度器调优"}},
+		Labels:      map[string]map[string]string{"scheduler_tuning": {"zh": "单卡调度器调优", "es-419": "Ajuste del planificador"}},
 	}
 	res := &casestudy.Result{Spec: sp,
 		Selections: map[string][]string{"baseline": {"r1"}, "fast": {"r2"}, "trt_run": {"r3"}, "node_run": {"r4", "r5"}, "points": {"r6", "r7"}},
@@ -113,7 +113,7 @@ func TestLabelsNeverKeys(t *testing.T) {
 	t.Parallel()
 	b := pairedCase()
 	names := []string{"baseline", "fast", "trt_run", "node_run", "points", "trt_throughput", "scheduler_tuning", "whole_node", "saturation", "sweep.value"}
-	for _, tag := range []string{"en", "zh", "ja", "es-419"} {
+	for _, tag := range []string{"en", "zh", "ja", "es-419", "es-AR"} {
 		l := locales.MustMatch(tag)
 		for _, n := range names {
 			got := b.label(l, n)
@@ -127,6 +127,10 @@ func TestLabelsNeverKeys(t *testing.T) {
 	}
 	if got := b.label(locales.MustMatch("zh"), "scheduler_tuning"); got != "单卡调度器调优" {
 		t.Errorf("zh label from the spec: %q", got)
+	}
+	// A regional variant reads its parent's labels, as it reads its texts.
+	if got := b.label(locales.MustMatch("es-AR"), "scheduler_tuning"); got != "Ajuste del planificador" {
+		t.Errorf("es-AR label from the spec's es-419: %q", got)
 	}
 	if got, want := b.label(locales.MustMatch("en"), "baseline"), "Baseline"; got != want {
 		t.Errorf("en: selection baseline reads %q, want the glossary's %q", got, want)

@@ -493,7 +493,7 @@ func (b *builder) tables(l locales.Locale, p *page) {
 			if f, ok := r.Figures[n]; ok {
 				// The metric is shown under the label: a figure without
 				// one of its own is named by its selection.
-				lbl := r.Spec.Label(n, l.Tag())
+				lbl := r.Spec.Label(n, l.Texts())
 				if lbl == "" {
 					lbl = b.label(l, r.Spec.Figures[n].Of)
 				}
