@@ -95,16 +95,8 @@ func TestCorrections(t *testing.T) {
 func TestCorrectionsInChain(t *testing.T) {
 	forEachEngine(t, func(t *testing.T, e engine) {
 		a := openArchive(t, e.path(t), Options{})
+		rec := putOneRun(t, a)
 		tx := begin(t, a)
-		sha := writeBlob(t, tx, []byte("raw"), "baseline.json")
-		rec := runRecord(sha, sampleRun(0), manifest("hardware.gpu_model", "NVIDIA H100 80GB HBM3"))
-		if err := tx.PutRun(rec); err != nil {
-			t.Fatal(err)
-		}
-		if err := tx.Commit(); err != nil {
-			t.Fatal(err)
-		}
-		tx = begin(t, a)
 		if err := tx.RecordCorrection([]Correction{{RunID: rec.ID, Field: "hardware.gpu_model", Old: "NVIDIA H100 80GB HBM3", HadOld: true,
 			New: "NVIDIA H200", Reason: "wrong node", Actor: "ann"}}, false, nil); err != nil {
 			t.Fatal(err)

@@ -208,6 +208,12 @@ func cli(field, value string) provenance.Entry {
 func oneRunArchive(t testing.TB) (*Archive, *RunRecord) {
 	t.Helper()
 	a := newArchive(t)
+	return a, putOneRun(t, a)
+}
+
+// putOneRun archives oneRunArchive's run in a, in a transaction of its own.
+func putOneRun(t testing.TB, a *Archive) *RunRecord {
+	t.Helper()
 	tx := begin(t, a)
 	sha := writeBlob(t, tx, []byte("raw"), "baseline.json")
 	rec := runRecord(sha, sampleRun(0), manifest("hardware.gpu_model", "NVIDIA H100 80GB HBM3"))
@@ -217,5 +223,5 @@ func oneRunArchive(t testing.TB) (*Archive, *RunRecord) {
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
-	return a, rec
+	return rec
 }
