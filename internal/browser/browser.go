@@ -306,11 +306,12 @@ func (p *Page) record(ev any) {
 		e := ev.Entry
 		m = &Message{Level: string(e.Level), Source: string(e.Source), Text: e.Text, URL: e.URL}
 	case *network.EventRequestWillBeSent:
+		// Under the lock: Load changes the page's URL while events arrive.
+		p.mu.Lock()
 		if ev.Request != nil && p.countsAsNetwork(ev.Request.URL) {
-			p.mu.Lock()
 			p.requests = append(p.requests, ev.Request.URL)
-			p.mu.Unlock()
 		}
+		p.mu.Unlock()
 		return
 	default:
 		return
@@ -366,7 +367,11 @@ func argsText(args []*runtime.RemoteObject) string {
 }
 
 // URL is the page's address as loaded.
-func (p *Page) URL() string { return p.url }
+func (p *Page) URL() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.url
+}
 
 // Messages returns every console message, exception and log entry so far.
 func (p *Page) Messages() []Message {
