@@ -271,15 +271,9 @@ func RunSelected(ctx context.Context, a *store.Archive, runIDs []string, sel Sel
 	return sortFindings(sel.Keep(findings)), nil
 }
 
-// sortFindings orders findings as Run promises: by run (archive-wide
-// first), then check, then the order the checks produced them.
+// sortFindings is SortFindings returning the slice.
 func sortFindings(findings []Finding) []Finding {
-	sort.SliceStable(findings, func(i, j int) bool {
-		if findings[i].Run != findings[j].Run {
-			return findings[i].Run < findings[j].Run
-		}
-		return findings[i].Check < findings[j].Check
-	})
+	SortFindings(findings)
 	return findings
 }
 
