@@ -67,15 +67,13 @@ func nvidia(ctx context.Context, b *builder, pathEnv string) {
 	}
 	bin, ok := lookPath("nvidia-smi", pathEnv)
 	if !ok {
-		if rocm, ok := lookPath("rocm-smi", pathEnv); ok {
-			rocmSMI(ctx, b, rocm)
+		amdSMI, _ := lookPath("amd-smi", pathEnv)
+		rocmSMI, _ := lookPath("rocm-smi", pathEnv)
+		if amdSMI != "" || rocmSMI != "" {
+			amdGPUs(ctx, b, amdSMI, rocmSMI)
 			return
 		}
-		if _, ok := lookPath("amd-smi", pathEnv); ok {
-			none("amd-smi is on PATH, but capture reads AMD GPUs through rocm-smi --json, which is not; declare the GPUs by hand")
-			return
-		}
-		none("neither nvidia-smi nor rocm-smi is on PATH")
+		none("none of nvidia-smi, amd-smi, rocm-smi is on PATH")
 		return
 	}
 	var out, errOut bytes.Buffer

@@ -103,10 +103,11 @@ func TestNvidiaSMI(t *testing.T) {
 func TestNvidiaSMIAbsentOrFailing(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ name, path, want string }{
-		{"absent", t.TempDir(), "neither nvidia-smi nor rocm-smi is on PATH"},
+		{"absent", t.TempDir(), "none of nvidia-smi, amd-smi, rocm-smi is on PATH"},
 		{"fails", stubTool(t, "nvidia-smi", "echo 'NVIDIA-SMI has failed because it couldn'\"'\"'t communicate with the NVIDIA driver.'; exit 9"), "exit status 9: NVIDIA-SMI has failed"},
 		{"not XML", stubTool(t, "nvidia-smi", "echo 'GPU 0: NVIDIA H100'"), "printed no GPU list capture can read"},
-		{"amd-smi only", stubTool(t, "amd-smi", "exit 0"), "amd-smi is on PATH, but capture reads AMD GPUs through rocm-smi --json"},
+		{"amd-smi fails", stubTool(t, "amd-smi", "echo 'AMDSMI_STATUS_NOT_INIT' >&2; exit 1"), "amd-smi static --asic --vram --driver --limit --json failed: exit status 1: AMDSMI_STATUS_NOT_INIT"},
+		{"amd-smi not JSON", stubTool(t, "amd-smi", "echo 'GPU: 0'"), "amd-smi static --asic --vram --driver --limit --json printed no GPU list capture can read"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -16,13 +16,13 @@ func captureCommand() *command {
 		short: "write the provenance this host and its serving engine establish, each fact with how it was obtained",
 		long: `Run on the benchmark host, at the time of the run. Establishes what it can: the GPUs
 (nvidia-smi -q -x: model, count, memory, driver and CUDA, MIG mode, power limit,
-clocks; AMD: rocm-smi --json), the serving engine from its own endpoints (--server
-URL: vLLM /version and /v1/models, SGLang /get_server_info, TensorRT-LLM /version),
-the engine's container image and digest (docker ps, docker image inspect), the
-checkpoint revision (a Hugging Face cache snapshot or refs/main, or a hash of the
-files of a --model folder), the host name, OS, kernel and CPU, and the time and
-clock. Each fact says how it was obtained; what cannot be established is listed
-under unknown, never guessed. Only the --server URL is contacted.
+clocks; AMD: amd-smi static, else rocm-smi, as JSON), the serving engine from its
+own endpoints (--server URL: vLLM /version and /v1/models, SGLang /get_server_info,
+TensorRT-LLM /version), the engine's container image and digest (docker ps, docker
+image inspect), the checkpoint revision (a Hugging Face cache snapshot or refs/main,
+or a hash of the files of a --model folder), the host name, OS, kernel and CPU, and
+the time and clock. Each fact says how it was obtained; what cannot be established
+is listed under unknown, never guessed. Only the --server URL is contacted.
 
 Writes a manifest (docs/capture.md) to stdout, or to -o FILE (whole or not at all):
 ingest it with 'benchledger ingest --meta FILE'. It is archived with the runs it
