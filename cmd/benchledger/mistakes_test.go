@@ -85,6 +85,14 @@ func writeMistakeRun(t *testing.T, path string, m mistakeRun) {
 // its result files and ingests them; it returns the archive and the spec.
 func mistakesCampaign(t *testing.T) (db, specPath string) {
 	t.Helper()
+	db = filepath.Join(t.TempDir(), "mistakes.db")
+	return db, mistakesCampaignIn(t, db)
+}
+
+// mistakesCampaignIn is mistakesCampaign into the archive db, a file or a
+// postgres:// URL; it returns the spec.
+func mistakesCampaignIn(t *testing.T, db string) (specPath string) {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), "mistakes")
 	for _, f := range []string{"campaign.yaml", "casestudy.yaml", "narrative/en.md"} {
 		data, err := os.ReadFile(filepath.Join("testdata", "mistakes", f))
@@ -98,11 +106,10 @@ func mistakesCampaign(t *testing.T) (db, specPath string) {
 	// The H200 run's own summary is consistent: its mistakes are in its
 	// provenance and in the comparison that uses it.
 	writeMistakeRun(t, filepath.Join(dir, "h200-optimized.json"), mistakeRun{duration: 211.5, peakOutTPS: 4000, meanLatency: 14.2})
-	db = filepath.Join(t.TempDir(), "mistakes.db")
 	if r := bl(t, "ingest", "--db", db, dir); r.code != 0 {
 		t.Fatalf("ingest of the mistakes campaign: %v", r)
 	}
-	return db, filepath.Join(dir, "casestudy.yaml")
+	return filepath.Join(dir, "casestudy.yaml")
 }
 
 // TestAuditFindsKnownMistakes: each known mistake of the fixture campaign
