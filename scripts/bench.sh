@@ -233,6 +233,32 @@ HTML
   echo "site rebuild after one new run: ${b_resite} s (target < 1 s)"
 }
 
+# pg_site_bench: the same site of 10,000 runs (pages, one language) from a
+# copy of the archive on PostgreSQL against the SQLite build, alternating,
+# best of two each (target: within 2x). Needs site_bench's archive and the
+# PostgreSQL server started above.
+pg_site_bench() {
+  [ -n "${pg_url10k:-}" ] && [ -f "$work/bl-10k.db" ] || return 0
+  local pg10k=$pg_url10k r t mb best_s="" best_p=""
+  "$bl" archive copy "$work/bl-10k.db" "$pg10k" >/dev/null 2>"$work/stderr.$$" || {
+    cat "$work/stderr.$$" >&2
+    echo "bench: copying the 10,000-run archive to PostgreSQL failed" >&2
+    return 0
+  }
+  for ((r = 1; r <= 2; r++)); do
+    rm -rf "$work/site-s" "$work/site-p"
+    settle
+    read -r t mb < <(measure "site sqlite" "$bl" site --db "$work/bl-10k.db" --out "$work/site-s" --lang en --raw=false --no-audit)
+    if [ -z "$best_s" ] || awk -v a="$t" -v b="$best_s" 'BEGIN { exit !(a < b) }'; then best_s=$t; fi
+    settle
+    read -r t mb < <(measure "site postgres" "$bl" site --db "$pg10k" --out "$work/site-p" --lang en --raw=false --no-audit)
+    if [ -z "$best_p" ] || awk -v a="$t" -v b="$best_p" 'BEGIN { exit !(a < b) }'; then best_p=$t; fi
+  done
+  row "site of 10,000 runs from SQLite (best of 2)" "$best_s" ""
+  row "site of 10,000 runs from PostgreSQL (best of 2)" "$best_p" "$mb"
+  echo "site of 10,000 runs from PostgreSQL: $(ratio "$best_p" "$best_s") the time from SQLite (target <= 2x)"
+}
+
 if [ "${SITE_ONLY:-0}" = 1 ]; then
   site_bench
   exit 0
@@ -248,6 +274,19 @@ read -r s_many m_many < <(measure "shell 1000" "$shared/bench/sqlite_import.sh" 
 row "sqlite3 shell, 1,000 files" "$s_many" "$m_many"
 read -r b_many mb_many < <(measure "ingest 1000" "$bl" ingest --db "$work/bl-many.db" "$work/runs")
 row "benchledger ingest, 1,000 files" "$b_many" "$mb_many"
+
+# The team archive: the same 1,000 files into PostgreSQL on this machine, a
+# throw-away server with PostgreSQL's durable defaults (scripts/pgserve),
+# against the SQLite ingest just measured. Skipped with a note where no
+# server can be started.
+pg_dir="" pg_url="" pg_url10k=""
+if read -r pg_dir pg_url pg_url10k < <(cd "$here" && go run ./scripts/pgserve -db bench,site10k 2>"$work/pg.err"); then
+  trap '[ -n "$pg_dir" ] && (cd "$here" && go run ./scripts/pgserve -stop "$pg_dir"); [ -z "${BENCH_DIR:-}" ] && rm -rf "$work"' EXIT
+  read -r b_pg mb_pg < <(measure "ingest 1000 postgres" "$bl" ingest --db "$pg_url" "$work/runs")
+  row "benchledger ingest, 1,000 files, PostgreSQL" "$b_pg" "$mb_pg"
+else
+  echo "bench: no PostgreSQL server could be started ($(head -c 300 "$work/pg.err")); skipping the team-archive figures" >&2
+fi
 
 read -r b_audit mb_audit < <(measure "audit 1000" "$bl" audit --db "$work/bl-many.db")
 row "benchledger audit, those 1,000 runs" "$b_audit" "$mb_audit"
@@ -269,6 +308,7 @@ row "benchledger export --requests --csv" "$b_csv" "$mb_csv"
 echo
 echo "large file: benchledger is $(ratio "$s_large" "$b_large") faster than the shell (target >= 6x), peak ${mb_large} MB (target < 128 MB)"
 echo "1,000 files: benchledger is $(ratio "$s_many" "$b_many") faster than the shell (target >= 3x)"
+[ -n "${b_pg:-}" ] && echo "1,000 files into PostgreSQL: $(ratio "$b_pg" "$b_many") the time of the SQLite ingest (target <= 2x)"
 echo "audit of 1,000 runs (integrity + recomputation): ${b_audit} s (target: well under a minute)"
 echo "xlsx export of 1M request rows: $(ratio "$b_xlsx" "$s_bare") the time of excelize's StreamWriter alone (target <= 1.5x), peak ${mb_xlsx} MB (the bare program: ${mb_bare} MB)"
 
@@ -281,6 +321,7 @@ fi
 
 echo
 site_bench
+pg_site_bench
 
 echo
 echo "Go benchmarks (parser, store, figures, audit):"

@@ -185,7 +185,7 @@ func sampleHeap(peak *uint64, base uint64) (stop func()) {
 
 // BenchmarkScanRuns is the site's bulk read (ScanRuns) of an archive of
 // 2,000 runs of 50 requests each, on each engine: the PostgreSQL scan is to
-// stay within twice SQLite's time (docs/postgres.md).
+// stay within twice SQLite's time (docs/team-archive.md).
 func BenchmarkScanRuns(b *testing.B) {
 	const runs, perRun = 2000, 50
 	for _, e := range engines {

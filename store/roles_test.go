@@ -11,18 +11,18 @@ import (
 	"github.com/benchledger/benchledger/internal/pgtest"
 )
 
-// docsSQL is the SQL block of docs/postgres.md that starts with marker,
+// docsSQL is the SQL block of docs/team-archive.md that starts with marker,
 // with the documented names made this test's own (roles are the whole
 // server's).
 func docsSQL(t *testing.T, marker, db, suffix string) string {
 	t.Helper()
-	b, err := os.ReadFile("../docs/postgres.md")
+	b, err := os.ReadFile("../docs/team-archive.md")
 	if err != nil {
-		t.Skipf("docs/postgres.md: %v", err)
+		t.Skipf("docs/team-archive.md: %v", err)
 	}
 	_, block, ok := strings.Cut(string(b), marker)
 	if !ok {
-		t.Fatalf("docs/postgres.md has no block %q", marker)
+		t.Fatalf("docs/team-archive.md has no block %q", marker)
 	}
 	block, _, _ = strings.Cut(block, "```")
 	_, block, _ = strings.Cut(block, "\n") // the rest of the marker's line
@@ -37,7 +37,7 @@ func docsSQL(t *testing.T, marker, db, suffix string) string {
 		Replace(strings.Join(keep, "\n"))
 }
 
-// TestPostgresRoles sets up the roles and grants exactly as docs/postgres.md
+// TestPostgresRoles sets up the roles and grants exactly as docs/team-archive.md
 // says: the writer ingests and amends but cannot rewrite history even by
 // connecting directly, the owner's direct rewrites hit the triggers, and
 // the reader reads only.

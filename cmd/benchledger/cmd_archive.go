@@ -23,7 +23,7 @@ its PostgreSQL server and back. Nothing is recomputed: the raw files stay byte-i
 the hash chain and its findings come along (audit of the copy says what audit of SRC
 says), and a report renders the same bytes from either. SRC is only read, from one
 snapshot; DST is written in one transaction, so a failed copy leaves DST empty
-(docs/postgres.md).`,
+(docs/team-archive.md).`,
 	}, runArchive)
 }
 

@@ -224,7 +224,7 @@ func dbFlag(fs *flag.FlagSet, e env, db *string) {
 	if def == "" {
 		def = "benchledger.db"
 	}
-	fs.StringVar(db, "db", def, "archive file (default $BENCHLEDGER_DB, or ./benchledger.db when it is unset)")
+	fs.StringVar(db, "db", def, "archive: a file, or a postgres:// URL for a team archive (default $BENCHLEDGER_DB, or ./benchledger.db when it is unset)")
 }
 
 func versionCommand() *command {

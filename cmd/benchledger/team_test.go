@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"database/sql"
+	"fmt"
 	"io"
 	"io/fs"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -20,7 +23,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib"
 )
 
-// The team archive (docs/postgres.md): the same commands on PostgreSQL.
+// The team archive (docs/team-archive.md): the same commands on PostgreSQL.
 
 // chainClean checks that audit's tamper evidence finds nothing: the
 // synthetic files' own figures are audit's other checks' business.
@@ -276,4 +279,122 @@ func TestPostgresKilledIngest(t *testing.T) {
 		t.Fatalf("re-ingest after the kill: %v\n%s", err, out)
 	}
 	chainClean(t, db)
+}
+
+// TestTeamArchiveBackupRestore runs the backup-and-restore lines of
+// docs/team-archive.md against the test server, with its host, user and
+// database names made this test's own: pg_dump of an archive, createdb,
+// pg_restore, and audit of the restored database, which must say exactly
+// what audit of the original says.
+func TestTeamArchiveBackupRestore(t *testing.T) {
+	t.Parallel()
+	db := pgtest.NewDatabase(t)
+	binDir, host, port := pgtest.Client(t)
+	mistakesCampaignIn(t, db)
+	name := pgtest.DatabaseName(db)
+	restored := name + "_restored"
+	t.Cleanup(func() { pgtest.DropDatabase(t, restored) })
+	restoredURL := strings.Replace(db, "/"+name+"?", "/"+restored+"?", 1)
+
+	doc, err := os.ReadFile("../../docs/team-archive.md")
+	if err != nil {
+		t.Skipf("docs/team-archive.md: %v", err)
+	}
+	_, block, ok := strings.Cut(string(doc), "# backup and restore (tested")
+	if !ok {
+		t.Fatal("docs/team-archive.md has no backup-and-restore block")
+	}
+	block, _, _ = strings.Cut(block, "```")
+	_, block, _ = strings.Cut(block, "\n")
+	// The documented names, made the test server's: its socket for the host,
+	// its superuser for every role, this test's databases.
+	local := strings.NewReplacer(
+		"'postgres://benchledger_owner@db.lab.internal/benchledger?sslmode=verify-full'", "'"+db+"'",
+		"'postgres://benchledger_owner@db.lab.internal/benchledger_restored?sslmode=verify-full'", "'"+restoredURL+"'",
+		"-h db.lab.internal", "-h "+host+" -p "+strconv.Itoa(port),
+		"-U postgres", "-U "+pgtest.Superuser, "-U benchledger_owner", "-U "+pgtest.Superuser,
+		"-O benchledger_owner", "-O "+pgtest.Superuser,
+		" benchledger_restored", " "+restored,
+	)
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	work := t.TempDir()
+	var lines []string
+	for _, line := range strings.Split(strings.TrimSpace(block), "\n") {
+		lines = append(lines, local.Replace(line))
+	}
+	if len(lines) != 4 || !strings.HasPrefix(lines[3], "benchledger audit ") {
+		t.Fatalf("the documented block changed; this test runs pg_dump, createdb, pg_restore, then audit:\n%s", block)
+	}
+	run := func(line string) (string, int) {
+		cmd := exec.Command("bash", "-c", `benchledger() { "$SELF" "$@"; }; `+line)
+		cmd.Dir = work
+		cmd.Env = append(os.Environ(), "PATH="+binDir+":"+os.Getenv("PATH"), "SELF="+self, asCommandEnv+"=1")
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatalf("%s: %v", line, err)
+		}
+		if code != 0 && !strings.HasPrefix(line, "benchledger ") {
+			t.Fatalf("%s: exit %d\n%s%s", line, code, out.String(), errb.String())
+		}
+		return out.String(), code
+	}
+	for _, line := range lines[:3] {
+		run(line)
+	}
+	got, gotCode := run(lines[3])
+	want := bl(t, "audit", "--db", db)
+	if gotCode != want.code || strings.ReplaceAll(got, restoredURL, "DB") != strings.ReplaceAll(want.stdout, db, "DB") {
+		t.Errorf("audit of the restored archive (exit %d):\n%s\nwant (exit %d):\n%s", gotCode, got, want.code, want.stdout)
+	}
+	if r := bl(t, "runs", "--db", restoredURL, "-q"); r.code != 0 || len(strings.Fields(r.stdout)) != 3 {
+		t.Errorf("runs of the restored archive: %v", r)
+	}
+	// The restored chain is whole, and as long as the original's.
+	chainClean(t, restoredURL)
+	if a, b := rowCounts(t, db), rowCounts(t, restoredURL); fmt.Sprint(a) != fmt.Sprint(b) {
+		t.Errorf("rows: original %v, restored %v", a, b)
+	}
+}
+
+// TestTeamArchiveTLS connects as docs/team-archive.md says a team should
+// across machines: sslmode=verify-full against the server's CA. A server
+// that takes TCP connections over TLS only serves an ingest and a listing;
+// the same URL without TLS is refused by the server, and a certificate
+// signed by another CA is refused by the client. Neither refusal is exit 0
+// or exit 4 (not an archive): they are errors reaching the database.
+func TestTeamArchiveTLS(t *testing.T) {
+	t.Parallel()
+	db, ca := pgtest.TLSServer(t)
+	file := filepath.Join(t.TempDir(), "run.json")
+	writeVLLM(t, file, vllmSpec{n: 5})
+	if r := bl(t, "ingest", "--db", db, file); r.code != 0 {
+		t.Fatalf("ingest over TLS: %v", r)
+	}
+	if r := bl(t, "runs", "--db", db, "-q"); r.code != 0 || len(strings.Fields(r.stdout)) != 1 {
+		t.Fatalf("runs over TLS: %v", r)
+	}
+	plain := strings.Replace(db, "sslmode=verify-full", "sslmode=disable", 1)
+	otherCA := filepath.Join(t.TempDir(), "other-ca.crt")
+	writeFile(t, otherCA, pgtest.UnrelatedCA(t))
+	wrongCA := strings.Replace(db, url.QueryEscape(ca), url.QueryEscape(otherCA), 1)
+	if wrongCA == db {
+		t.Fatalf("no sslrootcert to replace in %s", db)
+	}
+	for _, c := range []struct{ name, db, says string }{
+		{"without TLS", plain, "pg_hba.conf"},
+		{"another CA", wrongCA, "certificate"},
+	} {
+		r := bl(t, "runs", "--db", c.db)
+		if r.code != exitError || !strings.Contains(r.stderr, c.says) {
+			t.Errorf("%s: want exit %d naming %q: %v", c.name, exitError, c.says, r)
+		}
+	}
 }

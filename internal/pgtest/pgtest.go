@@ -80,6 +80,26 @@ func unprivileged() (*user.User, error) {
 }
 
 func start() (*server, error) {
+	s, err := startServer(serverOptions{})
+	if err != nil {
+		return nil, err
+	}
+	s.watch()
+	return s, nil
+}
+
+// startServer initialises and starts a server in a new temporary folder
+// (one the unprivileged user can reach when we are root). A test server trades durability for speed; a
+// durable one keeps PostgreSQL's defaults (fsync, synchronous commit), as a
+// team's server would, for speed figures that mean something.
+type serverOptions struct {
+	durable bool
+	// tls, when set, makes the server listen on 127.0.0.1 at a free port
+	// with TLS, and accept TCP connections over TLS only.
+	tls *tlsFiles
+}
+
+func startServer(o serverOptions) (*server, error) {
 	bin, err := findBin()
 	if err != nil {
 		return nil, err
@@ -107,16 +127,28 @@ func start() (*server, error) {
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("initdb: %w\n%s", err, out)
 	}
-	// Unix socket only (no TCP port to collide with), durability off: a
-	// test server's data is thrown away.
-	opts := fmt.Sprintf("-c listen_addresses='' -c unix_socket_directories=%s -c port=%d -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200",
-		s.socket, s.port)
+	// Unix socket only (no TCP port to collide with), unless TLS is the
+	// point.
+	listen := "''"
+	if o.tls != nil {
+		if listen, s.port, err = o.tls.install(s); err != nil {
+			os.RemoveAll(dir)
+			return nil, err
+		}
+	}
+	opts := fmt.Sprintf("-c listen_addresses=%s -c unix_socket_directories=%s -c port=%d -c max_connections=200", listen, s.socket, s.port)
+	if o.tls != nil {
+		opts += fmt.Sprintf(" -c ssl=on -c ssl_cert_file=%s -c ssl_key_file=%s", o.tls.certFile, o.tls.keyFile)
+	}
+	if !o.durable {
+		// A test server's data is thrown away.
+		opts += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+	}
 	if out, err := s.run("pg_ctl", "-D", s.data, "-l", filepath.Join(dir, "server.log"), "-o", opts, "-w", "-t", "60", "start"); err != nil {
 		log, _ := os.ReadFile(filepath.Join(dir, "server.log"))
 		os.RemoveAll(dir)
 		return nil, fmt.Errorf("pg_ctl start: %w\n%s\n%s", err, out, log)
 	}
-	s.watch()
 	s.admin, err = sql.Open("pgx", s.url("postgres"))
 	if err == nil {
 		err = s.admin.Ping()
@@ -126,6 +158,53 @@ func start() (*server, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// Server is a PostgreSQL server started outside a test (make bench): it
+// runs until Stop, with PostgreSQL's durable defaults.
+type Server struct{ s *server }
+
+// StartDurable starts a server in a new temporary folder (Dir), which Stop
+// removes.
+func StartDurable() (*Server, error) {
+	s, err := startServer(serverOptions{durable: true})
+	if err != nil {
+		return nil, err
+	}
+	return &Server{s}, nil
+}
+
+// Dir is the server's folder: its data and socket.
+func (s *Server) Dir() string { return s.s.dir }
+
+// CreateDatabase creates database name and returns its postgres:// URL.
+func (s *Server) CreateDatabase(name string) (string, error) {
+	if _, err := s.s.admin.Exec("CREATE DATABASE " + name); err != nil {
+		return "", fmt.Errorf("create database %s: %w", name, err)
+	}
+	return s.s.url(name), nil
+}
+
+// Stop stops the server and removes its folder.
+func (s *Server) Stop() { s.s.stop() }
+
+// StopIn stops a server that StartDurable left running in dir (by another
+// process) and removes the folder.
+func StopIn(dir string) error {
+	bin, err := findBin()
+	if err != nil {
+		return err
+	}
+	s := &server{dir: dir, data: filepath.Join(dir, "data"), binDir: bin}
+	if os.Geteuid() == 0 {
+		u, err := unprivileged()
+		if err != nil {
+			return err
+		}
+		s.runAs = []string{"setpriv", "--reuid=" + u.Uid, "--regid=" + u.Gid, "--clear-groups", "--"}
+	}
+	s.stop()
+	return nil
 }
 
 // watch starts a watchdog that stops the server and removes its folder
@@ -179,6 +258,10 @@ func Stop() {
 		srv.stop()
 		srv = nil
 	}
+	if tlsSrv != nil {
+		tlsSrv.stop()
+		tlsSrv = nil
+	}
 }
 
 // Main is a TestMain body: run the tests, then stop the server.
@@ -230,5 +313,25 @@ func Exec(t testing.TB, statements string) {
 	t.Helper()
 	if _, err := srv.admin.Exec(statements); err != nil {
 		t.Fatalf("as superuser: %v\n%s", err, statements)
+	}
+}
+
+// Client is what a PostgreSQL client program (psql, pg_dump, createdb,
+// pg_restore) needs to reach the test server: the folder of the server's
+// own binaries (the clients of the same version) and the socket's host and
+// port, for -h and -p.
+func Client(t testing.TB) (binDir, host string, port int) {
+	t.Helper()
+	if err := Available(); err != nil {
+		t.Skipf("PostgreSQL tests skipped: %v", err)
+	}
+	return srv.binDir, srv.socket, srv.port
+}
+
+// DropDatabase drops db if it exists (a test's own extra database).
+func DropDatabase(t testing.TB, db string) {
+	t.Helper()
+	if _, err := srv.admin.Exec("DROP DATABASE IF EXISTS " + db + " WITH (FORCE)"); err != nil {
+		t.Errorf("drop database %s: %v", db, err)
 	}
 }
