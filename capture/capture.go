@@ -96,7 +96,7 @@ func Take(ctx context.Context, opts Options) *provenance.Capture {
 	case opts.Server == "":
 		b.unknown("runtime.image", "no --server URL was given, so no engine container was looked for")
 	case local:
-		container(ctx, b, opts.Getenv("PATH"), opts.Server)
+		container(ctx, b, opts.Getenv("PATH"), opts.ProcDir, opts.Server)
 	default:
 		b.unknown("runtime.image", "the engine runs on another host, whose containers capture cannot inspect")
 	}
