@@ -10,18 +10,42 @@ import (
 	"github.com/benchledger/benchledger/ingest/pyjson"
 )
 
-// A Node is one value of a small JSON file held whole, with its place, for
-// the formats that need random access (a summary, a report).
+// A Node is one value of a small JSON or YAML file held whole, with its
+// place, for the formats that need random access (a summary, a report).
 type Node struct {
-	Kind pyjson.Kind  // ObjectStart for an object, ArrayStart for an array
-	Text string       // a string's decoded text, or a number's literal as written
+	Kind pyjson.Kind // ObjectStart, ArrayStart, String, Number, True, False, Null, or Omitted
+	// Text is a string's decoded text, a number's JSON literal (as a JSON
+	// file wrote it; from YAML its shortest form, NaN and ±Infinity as
+	// Python writes them), or an omitted value's Extra text.
+	Text string
+	// Src is a YAML number's literal as written ("1.0", ".nan", "0x1F")
+	// when it is not Text; messages quote it (Literal).
+	Src  string
 	Keys []string     // an object's keys, in file order
 	Vals []*Node      // an object's values (beside Keys), or an array's items
-	At   pyjson.Token // Offset and Line of the value's first token
+	At   pyjson.Token // Offset and Line of the value's first token; Offset -1 for a value read from YAML
 }
 
-// Place is "byte B (line L)" of the value.
-func (n *Node) Place() string { return Place("", n.At) }
+// Omitted is the Kind of a value a TreeReader skipped (Omit): no value of
+// a file has it, and its Text is the value's Extra text, the note standing
+// for it.
+const Omitted = pyjson.EOF
+
+// Place is "byte B (line L)" of the value, "line L" for a value read from
+// YAML, "" for no value.
+func (n *Node) Place() string {
+	switch {
+	case n == nil:
+		return ""
+	case n.At.Offset < 0:
+		return fmt.Sprintf("line %d", n.At.Line)
+	}
+	return Place("", n.At)
+}
+
+// Absent reports whether a value is missing or null: the tools write null
+// for what they did not compute.
+func (n *Node) Absent() bool { return n == nil || n.Kind == pyjson.Null }
 
 // Get returns the member named key of an object, or nil.
 func (n *Node) Get(key string) *Node {
@@ -62,6 +86,35 @@ func (n *Node) Finite() (float64, bool) {
 	return v, true
 }
 
+// Literal is a number's literal as the file wrote it, or a value's Text.
+func (n *Node) Literal() string {
+	if n.Src != "" {
+		return n.Src
+	}
+	return n.Text
+}
+
+// Scalar is a value as provenance text: a string that is not empty, a
+// finite number as its JSON literal, a boolean; ok is false for anything
+// else (null, lists, objects, NaN and ±Infinity).
+func (n *Node) Scalar() (string, bool) {
+	if n == nil {
+		return "", false
+	}
+	switch n.Kind {
+	case pyjson.String:
+		return n.Text, n.Text != ""
+	case pyjson.Number:
+		_, ok := n.Finite()
+		return n.Text, ok
+	case pyjson.True:
+		return "true", true
+	case pyjson.False:
+		return "false", true
+	}
+	return "", false
+}
+
 // Describe names a value for a message: a number's literal or a short
 // string, else its kind.
 func (n *Node) Describe() string {
@@ -69,9 +122,25 @@ func (n *Node) Describe() string {
 	case n == nil:
 		return "nothing"
 	case n.Kind == pyjson.Number:
-		return n.Text
+		return n.Literal()
 	case n.Kind == pyjson.String && len(n.Text) <= 40:
 		return strconv.Quote(n.Text)
+	case n.Kind == Omitted:
+		return "omitted value"
+	}
+	return n.Kind.String()
+}
+
+// Noun names a value's kind for a message about a file that may be YAML:
+// an array is a "list".
+func (n *Node) Noun() string {
+	switch {
+	case n == nil:
+		return "nothing"
+	case n.Kind == pyjson.ArrayStart:
+		return "list"
+	case n.Kind == Omitted:
+		return "omitted value"
 	}
 	return n.Kind.String()
 }
@@ -83,8 +152,12 @@ func (n *Node) Raw() string { return string(n.AppendJSON(nil)) }
 // standing for a value longer than ExtraLimit.
 func (n *Node) Extra() string { return Extra(string(n.AppendJSON(nil))) }
 
-// AppendJSON writes the value in the Extra encoding (see extra.go).
+// AppendJSON writes the value in the Extra encoding (see extra.go); no
+// value is null, an omitted one its note.
 func (n *Node) AppendJSON(b []byte) []byte {
+	if n == nil {
+		return append(b, "null"...)
+	}
 	switch n.Kind {
 	case pyjson.ObjectStart:
 		b = append(b, '{')
@@ -108,7 +181,7 @@ func (n *Node) AppendJSON(b []byte) []byte {
 		return append(b, ']')
 	case pyjson.String:
 		return AppendExtraString(b, n.Text)
-	case pyjson.Number:
+	case pyjson.Number, Omitted:
 		return append(b, n.Text...)
 	case pyjson.True:
 		return append(b, "true"...)
@@ -123,23 +196,46 @@ func (n *Node) AppendJSON(b []byte) []byte {
 type TreeReader struct {
 	Cursor
 	// MaxNodes bounds the values read; past it the reason is "more than
-	// MaxNodes JSON values: " and TooMany.
+	// MaxNodes JSON values: " and TooMany, or TooLarge's when it is set,
+	// which gets the place of the value that went past.
 	MaxNodes int
 	TooMany  string
+	TooLarge func(place string) string
+	// Count is the values read so far (an omitted one is not counted): a
+	// reader of a file in parts may reset it between parts.
+	Count int
 	// Paths places errors by the dotted path of the value being read
 	// (`key "a.b[2]", `) and names a repeated key by its path; without it
 	// a repeat is "key %q appears twice in one object".
 	Paths bool
-	nodes int
+	// Repeats keeps a key an object repeats (Get finds its first value)
+	// instead of refusing the object.
+	Repeats bool
+	// Ranged refuses a number beyond float64's range where it is read, as
+	// a decoder error ("number 1e999 is out of range").
+	Ranged bool
+	// Omit names keys whose value, unless null, is skipped at any depth
+	// (prompt texts, density arrays): it stands as a Node of Kind Omitted
+	// whose Text is the OversizeNote of its size.
+	Omit map[string]bool
 }
 
 // Value reads the value that begins with first.
 func (t *TreeReader) Value(first pyjson.Token) (*Node, error) { return t.value(first, "") }
 
+// tooMany is the reason of a value past MaxNodes, at place.
+func (t *TreeReader) tooMany(place string) string {
+	if t.TooLarge != nil {
+		return t.TooLarge(place)
+	}
+	return fmt.Sprintf("more than %d JSON values: %s", t.MaxNodes, t.TooMany)
+}
+
 func (t *TreeReader) value(first pyjson.Token, path string) (*Node, error) {
-	t.nodes++
-	if t.nodes > t.MaxNodes {
-		return nil, format.Errorf(t.File, Place("", first), "more than %d JSON values: %s", t.MaxNodes, t.TooMany)
+	t.Count++
+	if t.Count > t.MaxNodes {
+		place := Place("", first)
+		return nil, format.Errorf(t.File, place, "%s", t.tooMany(place))
 	}
 	n := &Node{Kind: first.Kind, At: pyjson.Token{Offset: first.Offset, Line: first.Line}}
 	where := ""
@@ -147,7 +243,14 @@ func (t *TreeReader) value(first pyjson.Token, path string) (*Node, error) {
 		where = KeyPlace(path)
 	}
 	switch first.Kind {
-	case pyjson.String, pyjson.Number:
+	case pyjson.String:
+		n.Text = string(first.Bytes)
+	case pyjson.Number:
+		if t.Ranged {
+			if _, err := first.Float(); err != nil {
+				return nil, t.Syntax(where, &pyjson.Error{Offset: first.Offset, Line: first.Line, Msg: err.Error()})
+			}
+		}
 		n.Text = string(first.Bytes)
 	case pyjson.True, pyjson.False, pyjson.Null:
 	case pyjson.ObjectStart:
@@ -161,7 +264,7 @@ func (t *TreeReader) value(first pyjson.Token, path string) (*Node, error) {
 				return n, nil
 			}
 			key := string(kt.Bytes)
-			if len(n.Keys) == 16 {
+			if len(n.Keys) == 16 && !t.Repeats {
 				seen = make(map[string]bool, 64)
 				for _, k := range n.Keys {
 					seen[k] = true
@@ -171,7 +274,7 @@ func (t *TreeReader) value(first pyjson.Token, path string) (*Node, error) {
 			if t.Paths && path != "" {
 				child = path + "." + key
 			}
-			if seen != nil && seen[key] || seen == nil && slices.Contains(n.Keys, key) {
+			if !t.Repeats && (seen != nil && seen[key] || seen == nil && slices.Contains(n.Keys, key)) {
 				if t.Paths {
 					return nil, format.Errorf(t.File, Place("", kt), "key %q appears twice", child)
 				}
@@ -185,7 +288,12 @@ func (t *TreeReader) value(first pyjson.Token, path string) (*Node, error) {
 			if err != nil {
 				return nil, err
 			}
-			kid, err := t.value(vt, child)
+			var kid *Node
+			if t.Omit[key] && vt.Kind != pyjson.Null {
+				kid, err = t.omitted(vt, childWhere)
+			} else {
+				kid, err = t.value(vt, child)
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -218,4 +326,17 @@ func (t *TreeReader) value(first pyjson.Token, path string) (*Node, error) {
 		return nil, format.Errorf(t.File, Place(where, first), "unexpected %s", first.Kind)
 	}
 	return n, nil
+}
+
+// omitted reads past the value that begins with first, keeping its size.
+func (t *TreeReader) omitted(first pyjson.Token, where string) (*Node, error) {
+	size := int64(len(first.Bytes))
+	if first.Kind == pyjson.ObjectStart || first.Kind == pyjson.ArrayStart {
+		_, s, err := t.Dec.Capture(first, 0, nil)
+		if err != nil {
+			return nil, t.Syntax(where, err)
+		}
+		size = s
+	}
+	return &Node{Kind: Omitted, Text: OversizeNote(size), At: pyjson.Token{Offset: first.Offset, Line: first.Line}}, nil
 }
