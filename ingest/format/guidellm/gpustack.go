@@ -44,17 +44,9 @@ func (gpustackBenchmark) Describe() string {
 // Sniff accepts a JSON object with GPUStack's model_instance_name (a record)
 // or a "benchmarks" list of such objects, and the exported YAML.
 func (gpustackBenchmark) Sniff(name string, head []byte) bool {
-	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
-	t := bytes.TrimLeft(head, " \t\r\n")
-	if len(t) == 0 {
-		return false
-	}
-	if t[0] != '{' {
-		return glYAMLLooksLike(t) == "gpustack"
-	}
-	d := pyjson.NewDecoderSize(bytes.NewReader(t), len(t)+16)
-	if tok, err := d.Next(); err != nil || tok.Kind != pyjson.ObjectStart {
-		return false
+	d, yamlIs := glHead(head, "gpustack")
+	if d == nil {
+		return yamlIs
 	}
 	found := false
 	jsonread.SniffObject(d, func(key string, v pyjson.Token) bool {
@@ -111,7 +103,7 @@ func (gpustackBenchmark) Parse(ctx context.Context, name string, r io.Reader, em
 		if end, err := d.Next(); err != nil {
 			return glSyntax(name, err)
 		} else if end.Kind != pyjson.EOF {
-			return format.Errorf(name, fmt.Sprintf("byte %d (line %d)", end.Offset, end.Line), "more than one JSON value: a GPUStack record is one object")
+			return format.Errorf(name, jsonread.Place("", end), "more than one JSON value: a GPUStack record is one object")
 		}
 	} else {
 		var err error

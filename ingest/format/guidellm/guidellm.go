@@ -49,17 +49,9 @@ func (guidellmReport) Describe() string {
 // benchmark record embeds a guidellm report under "raw_metrics": its own
 // top-level keys (model_instance_name, snapshot) are refused here.
 func (guidellmReport) Sniff(name string, head []byte) bool {
-	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
-	t := bytes.TrimLeft(head, " \t\r\n")
-	if len(t) == 0 {
-		return false
-	}
-	if t[0] != '{' {
-		return glYAMLLooksLike(t) == "guidellm"
-	}
-	d := pyjson.NewDecoderSize(bytes.NewReader(t), len(t)+16)
-	if tok, err := d.Next(); err != nil || tok.Kind != pyjson.ObjectStart {
-		return false
+	d, yamlIs := glHead(head, "guidellm")
+	if d == nil {
+		return yamlIs
 	}
 	found := false
 	jsonread.SniffObject(d, func(key string, v pyjson.Token) bool {
@@ -90,6 +82,22 @@ func (guidellmReport) Sniff(name string, head []byte) bool {
 		return true
 	})
 	return found
+}
+
+// glHead starts a detector's walk over a report's first bytes (after a
+// byte order mark and whitespace): the decoder that has read the opening
+// '{' of a JSON object, or else nil and whether the text is YAML that
+// looks like kind's ("guidellm" or "gpustack", glYAMLLooksLike).
+func glHead(head []byte, kind string) (d *pyjson.Decoder, yamlIs bool) {
+	t := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
+	switch {
+	case len(t) == 0:
+		return nil, false
+	case t[0] != '{':
+		return nil, glYAMLLooksLike(t) == kind
+	}
+	d, _ = jsonread.HeadObject(t)
+	return d, false
 }
 
 // glSniffObjectKey reads the object just opened and reports whether it has
@@ -273,13 +281,8 @@ func glFirstByte(br *bufio.Reader) (c byte, ok bool, err error) {
 func glReadJSON(ctx context.Context, name string, r io.Reader) (*glEnvelope, []*glBench, error) {
 	d := pyjson.NewDecoder(r)
 	g := glTree(name, d, glSummaryOmit)
-	tok, err := d.Next()
-	if err != nil {
-		return nil, nil, glSyntax(name, err)
-	}
-	if tok.Kind != pyjson.ObjectStart {
-		return nil, nil, format.Errorf(name, fmt.Sprintf("byte %d (line %d)", tok.Offset, tok.Line),
-			"not a guidellm report: the file holds a %s, not a JSON object", tok.Kind)
+	if _, err := jsonread.Expect(name, d, pyjson.ObjectStart, "a guidellm report", "a JSON object"); err != nil {
+		return nil, nil, err
 	}
 	env := &glEnvelope{}
 	var benches []*glBench
@@ -287,7 +290,7 @@ func glReadJSON(ctx context.Context, name string, r io.Reader) (*glEnvelope, []*
 	// The cursor passes decoder errors on as they are, for glSyntax where
 	// the loop returns.
 	seen := map[string]bool{}
-	_, err = g.Keys(func(kt pyjson.Token) error {
+	_, err := g.Keys(func(kt pyjson.Token) error {
 		key := string(kt.Bytes)
 		if seen[key] {
 			return format.Errorf(name, jsonread.Place("", kt), "key %q appears twice in the report", key)
@@ -334,8 +337,7 @@ func glReadJSON(ctx context.Context, name string, r io.Reader) (*glEnvelope, []*
 	if t, err := d.Next(); err != nil {
 		return nil, nil, glSyntax(name, err)
 	} else if t.Kind != pyjson.EOF {
-		return nil, nil, format.Errorf(name, fmt.Sprintf("byte %d (line %d)", t.Offset, t.Line),
-			"more than one JSON value: a guidellm report is one object")
+		return nil, nil, format.Errorf(name, jsonread.Place("", t), "more than one JSON value: a guidellm report is one object")
 	}
 	return env, benches, glCheckEnvelope(name, env, haveList, benches)
 }

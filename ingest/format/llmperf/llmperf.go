@@ -313,12 +313,9 @@ func (s *llmperfSummaryRun) stated(metric string, v float64, unit, key, srcUnit 
 // Parse reads the one summary object of the file.
 func (llmperfSummary) Parse(ctx context.Context, name string, r io.Reader, emit func(*benchrun.Run) error) error {
 	d := pyjson.NewDecoder(r)
-	first, err := jsonread.Start(name, d)
+	first, err := jsonread.Expect(name, d, pyjson.ObjectStart, "an llmperf summary", "a JSON object")
 	if err != nil {
 		return err
-	}
-	if first.Kind != pyjson.ObjectStart {
-		return format.Errorf(name, jsonread.Place("", first), "not an llmperf summary: the file holds a %s, not a JSON object", first.Kind)
 	}
 	s := &llmperfSummaryRun{
 		file: name, d: d, seen: map[string]bool{}, noted: map[string]bool{}, started: -1,

@@ -165,12 +165,9 @@ var trtllmPerformanceKeys = map[string]struct{ metric, unit, src string }{
 // Parse reads the one report dict of the file.
 func (trtllmJSON) Parse(ctx context.Context, name string, rd io.Reader, emit func(*benchrun.Run) error) error {
 	d := pyjson.NewDecoder(rd)
-	first, err := jsonread.Start(name, d)
+	first, err := jsonread.Expect(name, d, pyjson.ObjectStart, "a trtllm-bench report", "a JSON object")
 	if err != nil {
 		return err
-	}
-	if first.Kind != pyjson.ObjectStart {
-		return format.Errorf(name, jsonread.Place("", first), "not a trtllm-bench report: the file holds a %s, not a JSON object", first.Kind)
 	}
 	tree := &jsonread.TreeReader{Cursor: jsonread.Cursor{Dec: d, File: name},
 		MaxNodes: trtllmMaxNodes, TooMany: "too large for a trtllm-bench report", Paths: true}

@@ -68,12 +68,9 @@ func (vllmThroughput) Sniff(name string, head []byte) bool {
 // Parse reads the one result object of the file.
 func (vllmThroughput) Parse(ctx context.Context, name string, r io.Reader, emit func(*benchrun.Run) error) error {
 	d := pyjson.NewDecoder(r)
-	first, err := jsonread.Start(name, d)
+	first, err := jsonread.Expect(name, d, pyjson.ObjectStart, "a vllm bench throughput result", "a JSON object")
 	if err != nil {
 		return err
-	}
-	if first.Kind != pyjson.ObjectStart {
-		return format.Errorf(name, jsonread.Place("", first), "not a vllm bench throughput result: the file holds a %s, not a JSON object", first.Kind)
 	}
 	run := &benchrun.Run{
 		Location:      fmt.Sprintf("object at byte %d (line %d)", first.Offset, first.Line),
