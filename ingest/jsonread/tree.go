@@ -21,9 +21,12 @@ type Node struct {
 	// Src is a YAML number's literal as written ("1.0", ".nan", "0x1F")
 	// when it is not Text; messages quote it (Literal).
 	Src  string
-	Keys []string     // an object's keys, in file order
-	Vals []*Node      // an object's values (beside Keys), or an array's items
-	At   pyjson.Token // Offset and Line of the value's first token; Offset -1 for a value read from YAML
+	Keys []string // an object's keys, in file order
+	Vals []*Node  // an object's values (beside Keys), or an array's items
+	// Offset and Line are where the value's first token is; Offset is -1
+	// for a value read from YAML.
+	Offset int64
+	Line   int
 }
 
 // Omitted is the Kind of a value a TreeReader skipped (Omit): no value of
@@ -37,10 +40,10 @@ func (n *Node) Place() string {
 	switch {
 	case n == nil:
 		return ""
-	case n.At.Offset < 0:
-		return fmt.Sprintf("line %d", n.At.Line)
+	case n.Offset < 0:
+		return fmt.Sprintf("line %d", n.Line)
 	}
-	return Place("", n.At)
+	return fmt.Sprintf("byte %d (line %d)", n.Offset, n.Line)
 }
 
 // Absent reports whether a value is missing or null: the tools write null
@@ -237,7 +240,7 @@ func (t *TreeReader) value(first pyjson.Token, path string) (*Node, error) {
 		place := Place("", first)
 		return nil, format.Errorf(t.File, place, "%s", t.tooMany(place))
 	}
-	n := &Node{Kind: first.Kind, At: pyjson.Token{Offset: first.Offset, Line: first.Line}}
+	n := &Node{Kind: first.Kind, Offset: first.Offset, Line: first.Line}
 	where := ""
 	if t.Paths && path != "" {
 		where = KeyPlace(path)
@@ -338,5 +341,5 @@ func (t *TreeReader) omitted(first pyjson.Token, where string) (*Node, error) {
 		}
 		size = s
 	}
-	return &Node{Kind: Omitted, Text: OversizeNote(size), At: pyjson.Token{Offset: first.Offset, Line: first.Line}}, nil
+	return &Node{Kind: Omitted, Text: OversizeNote(size), Offset: first.Offset, Line: first.Line}, nil
 }

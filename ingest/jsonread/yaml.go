@@ -15,7 +15,7 @@ import (
 // (GPUStack's export, guidellm's .yaml output) writes plain mappings,
 // sequences and scalars. Aliases are followed within MaxNodes (every
 // document, alias and value counts); Omit applies as to JSON, the note
-// without a size. A value's place is its line (At.Offset is -1); a
+// without a size. A value's place is its line (Offset is -1); a
 // number's Text is its JSON form and Src its literal. Errors are plain:
 // "line L: ...", the YAML decoder's own, or TooLarge's reason.
 func (t *TreeReader) YAML(data []byte) (*Node, error) {
@@ -41,7 +41,7 @@ func (t *TreeReader) yamlValue(y *yaml.Node, depth int) (*Node, error) {
 	if depth > pyjson.DefaultMaxDepth {
 		return nil, fmt.Errorf("line %d: nested deeper than %d levels", y.Line, pyjson.DefaultMaxDepth)
 	}
-	n := &Node{At: pyjson.Token{Offset: -1, Line: y.Line}}
+	n := &Node{Offset: -1, Line: y.Line}
 	switch y.Kind {
 	case yaml.DocumentNode:
 		if len(y.Content) == 0 {
@@ -63,7 +63,7 @@ func (t *TreeReader) yamlValue(y *yaml.Node, depth int) (*Node, error) {
 			}
 			var kid *Node
 			if t.Omit[k.Value] && !(v.Kind == yaml.ScalarNode && v.ShortTag() == "!!null") {
-				kid = &Node{Kind: Omitted, Text: yamlOmitted, At: pyjson.Token{Offset: -1, Line: v.Line}}
+				kid = &Node{Kind: Omitted, Text: yamlOmitted, Offset: -1, Line: v.Line}
 			} else {
 				var err error
 				if kid, err = t.yamlValue(v, depth+1); err != nil {

@@ -389,7 +389,7 @@ func glReadBench(g *jsonread.TreeReader, t pyjson.Token, index int) (*glBench, e
 		return b, nil
 	}
 	g.Count = 1
-	b.node = &jsonread.Node{Kind: pyjson.ObjectStart, At: pyjson.Token{Offset: t.Offset, Line: t.Line}}
+	b.node = &jsonread.Node{Kind: pyjson.ObjectStart, Offset: t.Offset, Line: t.Line}
 	_, err := g.Object(nil, func(m jsonread.Member) error {
 		key, v := m.Key, m.Value
 		var n *jsonread.Node
@@ -417,7 +417,7 @@ func glReadBench(g *jsonread.TreeReader, t pyjson.Token, index int) (*glBench, e
 // read; the tree keeps only a placeholder. The samples' own texts are
 // skipped (glRequestOmit).
 func glStreamRequests(g *jsonread.TreeReader, t pyjson.Token, b *glBench) (*jsonread.Node, error) {
-	holder := &jsonread.Node{Kind: pyjson.ObjectStart, At: pyjson.Token{Offset: t.Offset, Line: t.Line}}
+	holder := &jsonread.Node{Kind: pyjson.ObjectStart, Offset: t.Offset, Line: t.Line}
 	g.Omit = glRequestOmit
 	defer func() { g.Omit = glSummaryOmit }()
 	_, err := g.Object(nil, func(m jsonread.Member) error {
@@ -457,7 +457,7 @@ func glStreamRequests(g *jsonread.TreeReader, t pyjson.Token, b *glBench) (*json
 			count++
 		}
 		holder.Keys = append(holder.Keys, key)
-		holder.Vals = append(holder.Vals, &jsonread.Node{Kind: jsonread.Omitted, At: pyjson.Token{Offset: v.Offset, Line: v.Line},
+		holder.Vals = append(holder.Vals, &jsonread.Node{Kind: jsonread.Omitted, Offset: v.Offset, Line: v.Line,
 			Text: strconv.Quote(fmt.Sprintf("<%d request samples, read as per-request records>", count))})
 		return nil
 	})

@@ -135,7 +135,7 @@ type builder struct {
 func (b *builder) errorf(n *jsonread.Node, path, msgf string, args ...any) error {
 	place := "key " + strconv.Quote(path)
 	if n != nil {
-		place = jsonread.Place(jsonread.KeyPlace(path), n.At)
+		place = jsonread.KeyPlace(path) + n.Place()
 	}
 	return format.Errorf(b.file, place, msgf, args...)
 }

@@ -48,7 +48,7 @@ type trtllmJSONRun struct {
 }
 
 func (r *trtllmJSONRun) errAt(path string, n *jsonread.Node, msgf string, args ...any) error {
-	return format.Errorf(r.file, jsonread.Place(jsonread.KeyPlace(path), n.At), msgf, args...)
+	return format.Errorf(r.file, jsonread.KeyPlace(path)+n.Place(), msgf, args...)
 }
 
 // number reads a numeric leaf; ok is false for NaN, ±Infinity and null,
