@@ -136,7 +136,7 @@ func glMutations(data []byte) []struct {
 			data []byte
 		}{name, d})
 	}
-	const steps = 48
+	const steps = 16
 	for i := 1; i < steps; i++ {
 		at := len(data) * i / steps
 		add(fmt.Sprintf("cut@%d", at), slices.Clone(data[:at]))
