@@ -138,7 +138,7 @@ type Run struct {
 	// encoding: no spaces, numbers as written (YAML's in their shortest
 	// form), strings as encoding/json writes them without HTML escaping. A
 	// value over 64 KiB is replaced by a quoted "<kept in raw bytes only:
-	// N kB>" note of its size. ingest/jsonread (extra.go) implements both.
+	// N kB>" note. ingest/jsonread (extra.go) implements both.
 	Extra map[string]string
 
 	// Rejection, when set, says why this run of a file holding several

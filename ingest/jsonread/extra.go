@@ -13,8 +13,10 @@ import "github.com/benchledger/benchledger/internal/jsonw"
 //     escaping (AppendExtraString), which Python's json reads back.
 //
 // Either way a value longer than ExtraLimit is replaced by OversizeNote of
-// its whole length; a value a TreeReader skipped (Omit) by OversizeNote of
-// its size in the file (from YAML, by the note without a size).
+// its whole length (guidellm's, of the length written when the writing
+// stopped: Node.ExtraBounded); a value a TreeReader skipped (Omit) by
+// OversizeNote of its size in the file (from YAML, by the note without a
+// size).
 
 // AppendExtraString writes s as a string of an Extra value is written.
 func AppendExtraString(b []byte, s string) []byte { return jsonw.AppendStringAs(b, s, jsonw.NoHTML) }

@@ -155,9 +155,23 @@ func (n *Node) Raw() string { return string(n.AppendJSON(nil)) }
 // standing for a value longer than ExtraLimit.
 func (n *Node) Extra() string { return Extra(string(n.AppendJSON(nil))) }
 
+// ExtraBounded is Extra written only up to ExtraLimit: past it the values
+// are left out (keys and brackets still written), so a note gives the
+// size written by then, not the value's whole size. guidellm's and
+// GPUStack's reports have always been kept so, and the ids of their
+// archived runs hang on these bytes.
+func (n *Node) ExtraBounded() string { return Extra(string(n.appendJSON(nil, ExtraLimit))) }
+
 // AppendJSON writes the value in the Extra encoding (see extra.go); no
 // value is null, an omitted one its note.
-func (n *Node) AppendJSON(b []byte) []byte {
+func (n *Node) AppendJSON(b []byte) []byte { return n.appendJSON(b, -1) }
+
+// appendJSON is AppendJSON leaving out each value met once b is longer
+// than stop (-1: none).
+func (n *Node) appendJSON(b []byte, stop int) []byte {
+	if stop >= 0 && len(b) > stop {
+		return b
+	}
 	if n == nil {
 		return append(b, "null"...)
 	}
@@ -170,7 +184,7 @@ func (n *Node) AppendJSON(b []byte) []byte {
 			}
 			b = AppendExtraString(b, k)
 			b = append(b, ':')
-			b = n.Vals[i].AppendJSON(b)
+			b = n.Vals[i].appendJSON(b, stop)
 		}
 		return append(b, '}')
 	case pyjson.ArrayStart:
@@ -179,7 +193,7 @@ func (n *Node) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = v.AppendJSON(b)
+			b = v.appendJSON(b, stop)
 		}
 		return append(b, ']')
 	case pyjson.String:

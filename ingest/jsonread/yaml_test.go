@@ -72,6 +72,31 @@ func TestTreeOptions(t *testing.T) {
 	}
 }
 
+// TestExtraBounded: past ExtraLimit the bounded writer leaves values out,
+// so its note gives the size written by then; Extra's gives the whole.
+func TestExtraBounded(t *testing.T) {
+	t.Parallel()
+	in := "[" + strings.Repeat(`"abc",`, 20000) + "1]"
+	d := pyjson.NewDecoder(strings.NewReader(in))
+	tr := &jsonread.TreeReader{Cursor: jsonread.Cursor{Dec: d}, MaxNodes: 1 << 20}
+	first, _ := tr.Next("")
+	n, err := tr.Value(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := n.Extra(), `"<kept in raw bytes only: 120.0 kB>"`; got != want {
+		t.Errorf("Extra %s, want %s", got, want)
+	}
+	// Items are written up to 64 KiB, then only the commas between the rest.
+	if got, want := n.ExtraBounded(), `"<kept in raw bytes only: 74.6 kB>"`; got != want {
+		t.Errorf("ExtraBounded %s, want %s", got, want)
+	}
+	small := n.Vals[0]
+	if small.ExtraBounded() != small.Extra() {
+		t.Errorf("a short value: %s and %s", small.ExtraBounded(), small.Extra())
+	}
+}
+
 func TestTreeNil(t *testing.T) {
 	t.Parallel()
 	var n *jsonread.Node

@@ -437,7 +437,7 @@ func (gs *gsRecord) apply(run *benchrun.Run) {
 		if k == "raw_metrics" {
 			continue
 		}
-		run.Extra["gpustack."+k] = gs.rec.Vals[i].Extra()
+		run.Extra["gpustack."+k] = gs.rec.Vals[i].ExtraBounded()
 	}
 }
 

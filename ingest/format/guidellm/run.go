@@ -171,8 +171,8 @@ func (rb *glRunBuilder) number(v *jsonread.Node, key string, nonNegative bool) (
 		rb.failf(v, "%s: expected a number, found %s", key, v.Noun())
 		return 0, false
 	case !finite:
-		rb.run.Extra[key] = v.Extra()
-		rb.note("%s is %s in the file; not kept as a stated figure", key, v.Extra())
+		rb.run.Extra[key] = v.ExtraBounded()
+		rb.note("%s is %s in the file; not kept as a stated figure", key, v.ExtraBounded())
 		return 0, false
 	case nonNegative && x < 0:
 		rb.failf(v, "%s: negative value %s", key, v.Literal())
@@ -301,12 +301,12 @@ func (rb *glRunBuilder) latencies() {
 			rb.distribution("inter_token_latency_ms", "tpot", "ms")
 			rb.note("tpot is guidellm's inter_token_latency_ms, (last token − first token) / (output tokens − 1): guidellm weights it by output tokens − 1, and every successful request produced %s output tokens, so the weights are equal and it is the per-request TPOT", out.Get("min").Literal())
 		} else {
-			rb.run.Extra["metrics.inter_token_latency_ms"] = rb.metrics.Get("inter_token_latency_ms").Extra()
+			rb.run.Extra["metrics.inter_token_latency_ms"] = rb.metrics.Get("inter_token_latency_ms").ExtraBounded()
 			rb.note("inter_token_latency_ms (vLLM's TPOT per request) is weighted by output tokens − 1 across requests of different output lengths, so its mean and percentiles are not TPOT over requests: kept in Extra, not stated as tpot")
 		}
 	}
 	if m := rb.metrics.Get("time_per_output_token_ms"); !m.Absent() {
-		rb.run.Extra["metrics.time_per_output_token_ms"] = m.Extra()
+		rb.run.Extra["metrics.time_per_output_token_ms"] = m.ExtraBounded()
 		what := "(last token − request start) / output tokens, so it includes TTFT"
 		if rb.legacy {
 			what = "(last token − first token) / output tokens, dividing the decode time by every output token"
@@ -694,12 +694,12 @@ func (rb *glRunBuilder) extras() {
 	n := rb.b.node
 	for i, k := range n.Keys {
 		if !glHandled[k] {
-			rb.run.Extra[k] = n.Vals[i].Extra()
+			rb.run.Extra[k] = n.Vals[i].ExtraBounded()
 		}
 	}
 	for i, k := range rb.metrics.Keys {
 		if !glMetricsHandled[k] {
-			rb.run.Extra["metrics."+k] = rb.metrics.Vals[i].Extra()
+			rb.run.Extra["metrics."+k] = rb.metrics.Vals[i].ExtraBounded()
 		}
 	}
 	env := rb.env
@@ -708,10 +708,10 @@ func (rb *glRunBuilder) extras() {
 		n   *jsonread.Node
 	}{{"metadata", env.metadata}, {"args", env.args}, {"config", env.config}} {
 		if part.n != nil {
-			rb.run.Extra["report."+part.key] = part.n.Extra()
+			rb.run.Extra["report."+part.key] = part.n.ExtraBounded()
 		}
 	}
 	for i, k := range env.extraKeys {
-		rb.run.Extra["report."+k] = env.extra[i].Extra()
+		rb.run.Extra["report."+k] = env.extra[i].ExtraBounded()
 	}
 }
