@@ -49,10 +49,7 @@ func (gpustackBenchmark) Sniff(name string, head []byte) bool {
 		return yamlIs
 	}
 	found := false
-	jsonread.SniffObject(d, func(key string, v pyjson.Token) bool {
-		if v.Kind == pyjson.EOF {
-			return false
-		}
+	jsonread.SniffWhole(d, func(key string, v pyjson.Token) bool {
 		switch key {
 		case "model_instance_name":
 			found = true

@@ -54,10 +54,7 @@ func (guidellmReport) Sniff(name string, head []byte) bool {
 		return yamlIs
 	}
 	found := false
-	jsonread.SniffObject(d, func(key string, v pyjson.Token) bool {
-		if v.Kind == pyjson.EOF {
-			return false
-		}
+	jsonread.SniffWhole(d, func(key string, v pyjson.Token) bool {
 		switch key {
 		case "model_instance_name", "snapshot", "raw_metrics", "gpu_summary":
 			found = false // GPUStack's
@@ -115,10 +112,7 @@ func glSniffObjectKey(d *pyjson.Decoder, key string) bool {
 // "generative_benchmark" first; older dumps are known by their keys.
 func glSniffBenchmark(d *pyjson.Decoder) bool {
 	var metrics, scheduler, typed bool
-	jsonread.SniffObject(d, func(key string, v pyjson.Token) bool {
-		if v.Kind == pyjson.EOF {
-			return false // the value is cut off: the key does not count
-		}
+	jsonread.SniffWhole(d, func(key string, v pyjson.Token) bool {
 		switch key {
 		case "type_":
 			typed = v.Kind == pyjson.String && string(v.Bytes) == "generative_benchmark"

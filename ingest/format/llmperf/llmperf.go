@@ -107,10 +107,7 @@ func (llmperfSummary) Sniff(name string, head []byte) bool {
 		return false
 	}
 	var results, identity bool
-	jsonread.SniffObject(d, func(key string, v pyjson.Token) bool {
-		if v.Kind == pyjson.EOF {
-			return false // the value is cut off: the key does not count
-		}
+	jsonread.SniffWhole(d, func(key string, v pyjson.Token) bool {
 		switch key {
 		case "version", "num_concurrent_requests", "mean_input_tokens", "mean_output_tokens":
 			identity = true

@@ -53,10 +53,7 @@ func (vllmJSON) Sniff(name string, head []byte) bool {
 		return false
 	}
 	var identity, result bool
-	jsonread.SniffObject(d, func(key string, v pyjson.Token) bool {
-		if v.Kind == pyjson.EOF {
-			return false // the value is cut off: the key does not count
-		}
+	jsonread.SniffWhole(d, func(key string, v pyjson.Token) bool {
 		switch key {
 		case "model_id", "tokenizer_id", "num_prompts", "endpoint_type":
 			identity = true

@@ -49,10 +49,7 @@ func (vllmThroughput) Sniff(name string, head []byte) bool {
 	}
 	have := map[string]bool{}
 	serve := false
-	jsonread.SniffObject(d, func(key string, v pyjson.Token) bool {
-		if v.Kind == pyjson.EOF {
-			return false
-		}
+	jsonread.SniffWhole(d, func(key string, v pyjson.Token) bool {
 		switch key {
 		case "elapsed_time", "requests_per_second", "tokens_per_second", "num_requests":
 			have[key] = v.Kind == pyjson.Number
