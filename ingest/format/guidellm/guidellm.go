@@ -281,8 +281,8 @@ func glReadJSON(ctx context.Context, name string, r io.Reader) (*glEnvelope, []*
 	env := &glEnvelope{}
 	var benches []*glBench
 	haveList := false
-	// The cursor passes decoder errors on as they are, for glSyntax where
-	// the loop returns.
+	// The tree and its cursor pass decoder errors on as they are, for
+	// glSyntax where the loop returns.
 	seen := map[string]bool{}
 	_, err := g.Keys(func(kt pyjson.Token) error {
 		key := string(kt.Bytes)
@@ -298,7 +298,7 @@ func glReadJSON(ctx context.Context, name string, r io.Reader) (*glEnvelope, []*
 			g.Count = 0
 			n, err := g.Value(v)
 			if err != nil {
-				return glSyntax(name, err)
+				return err
 			}
 			env.set(key, n)
 			return nil
@@ -320,7 +320,7 @@ func glReadJSON(ctx context.Context, name string, r io.Reader) (*glEnvelope, []*
 			}
 			b, err := glReadBench(g, e, i)
 			if err != nil {
-				return glSyntax(name, err)
+				return err
 			}
 			benches = append(benches, b)
 		}
