@@ -181,16 +181,7 @@ func (trtllmJSON) Parse(ctx context.Context, name string, rd io.Reader, emit fun
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	r := &trtllmJSONRun{file: name, run: &benchrun.Run{
-		Location:         fmt.Sprintf("object at byte %d (line %d)", first.Offset, first.Line),
-		Format:           trtllmJSONID,
-		SourceTool:       trtllmTool,
-		PercentileMethod: "lower-index",
-		Facts:            map[string]string{"measurement.client": trtllmTool, "runtime.engine": trtllmEngine},
-		Extra:            map[string]string{},
-		Completed:        -1,
-		Failed:           -1,
-	}}
+	r := &trtllmJSONRun{file: name, run: trtllmRun(trtllmJSONID, fmt.Sprintf("object at byte %d (line %d)", first.Offset, first.Line))}
 	r.stated = trtllmStated{run: r.run, tol: 1e-9}
 	if err := r.interpret(root); err != nil {
 		return err
