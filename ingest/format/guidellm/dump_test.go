@@ -215,6 +215,7 @@ func glEdgeInputs() map[string]string {
 // copies and the edge inputs, against golden dumps (go test -update
 // rewrites them): the readings must not change when the code does.
 func TestDumps(t *testing.T) {
+	t.Parallel()
 	check := func(t *testing.T, golden, got string) {
 		t.Helper()
 		path := filepath.Join("testdata", "dumps", golden)
@@ -251,6 +252,7 @@ func TestDumps(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Run(golden, func(t *testing.T) {
+			t.Parallel()
 			check(t, golden+".txt", glDump(filepath.Base(path), data))
 			var sums strings.Builder
 			for _, m := range glMutations(data) {
