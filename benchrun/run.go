@@ -135,10 +135,10 @@ type Run struct {
 	// (The raw bytes are archived whole regardless.) The text is the value's
 	// bytes as the file wrote them where the parser streams the value past;
 	// otherwise (a value read into a tree, or from YAML) one compact
-	// encoding: no spaces, numbers as written, strings as encoding/json
-	// writes them without HTML escaping. A value over 64 KiB is replaced by
-	// a quoted "<kept in raw bytes only: N kB>" note. ingest/jsonread
-	// (extra.go) implements both.
+	// encoding: no spaces, numbers as written (YAML's in their shortest
+	// form), strings as encoding/json writes them without HTML escaping. A
+	// value over 64 KiB is replaced by a quoted "<kept in raw bytes only:
+	// N kB>" note. ingest/jsonread (extra.go) implements both.
 	Extra map[string]string
 
 	// Rejection, when set, says why this run of a file holding several

@@ -191,3 +191,10 @@ func SniffObject(d *pyjson.Decoder, fn func(key string, v pyjson.Token) bool) {
 		}
 	}
 }
+
+// SniffWhole is SniffObject for a detector that counts a key only with its
+// value: a value cut off by the end of the bytes ends the walk before fn
+// sees it.
+func SniffWhole(d *pyjson.Decoder, fn func(key string, v pyjson.Token) bool) {
+	SniffObject(d, func(key string, v pyjson.Token) bool { return v.Kind != pyjson.EOF && fn(key, v) })
+}

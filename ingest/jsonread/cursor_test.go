@@ -116,11 +116,14 @@ func TestSniffObject(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name, head string
+		whole      bool   // SniffWhole
 		want       string // key=kind of each member fn saw
 	}{
 		{name: "flat", head: `{"a": 1, "b": "x"}`, want: "a=number b=string"},
 		{name: "nested skipped", head: `{"a": {"x": [1, {"y": 2}]}, "b": null}`, want: "a=object b=null"},
 		{name: "cut value", head: `{"a": 1, "b": "unfini`, want: "a=number b=end of input"},
+		{name: "cut value, whole only", whole: true, head: `{"a": 1, "b": "unfini`, want: "a=number"},
+		{name: "open list, whole only", whole: true, head: `{"a": 1, "b": [1, 2`, want: "a=number b=array"},
 		{name: "cut key", head: `{"a": 1, "b`, want: "a=number"},
 		{name: "partly read", head: `{"m": {"unit": "ms", "avg": {"p": 1}}, "n": 2}`, want: "m=object n=number"},
 	} {
@@ -131,7 +134,11 @@ func TestSniffObject(t *testing.T) {
 				t.Fatal(err)
 			}
 			var saw []string
-			jsonread.SniffObject(d, func(key string, v pyjson.Token) bool {
+			sniff := jsonread.SniffObject
+			if tc.whole {
+				sniff = jsonread.SniffWhole
+			}
+			sniff(d, func(key string, v pyjson.Token) bool {
 				saw = append(saw, key+"="+v.Kind.String())
 				if key == "m" {
 					d.Next() // read into the value: the walk skips the rest

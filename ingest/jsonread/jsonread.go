@@ -77,6 +77,16 @@ func Start(file string, d *pyjson.Decoder) (pyjson.Token, error) {
 	return tok, nil
 }
 
+// Expect is Start for a file that holds one value of kind want: any other
+// is refused as "not <what>: the file holds a <kind>, not <as>".
+func Expect(file string, d *pyjson.Decoder, want pyjson.Kind, what, as string) (pyjson.Token, error) {
+	tok, err := Start(file, d)
+	if err == nil && tok.Kind != want {
+		err = format.Errorf(file, Place("", tok), "not %s: the file holds a %s, not %s", what, tok.Kind, as)
+	}
+	return tok, err
+}
+
 // End reads what follows a file's one top-level value: only whitespace
 // may. what names the file kind for the message.
 func End(file string, d *pyjson.Decoder, what string) error {

@@ -10,18 +10,45 @@ import (
 	"github.com/benchledger/benchledger/ingest/pyjson"
 )
 
-// A Node is one value of a small JSON file held whole, with its place, for
-// the formats that need random access (a summary, a report).
+// A Node is one value of a small JSON or YAML file held whole, with its
+// place, for the formats that need random access (a summary, a report).
 type Node struct {
-	Kind pyjson.Kind  // ObjectStart for an object, ArrayStart for an array
-	Text string       // a string's decoded text, or a number's literal as written
-	Keys []string     // an object's keys, in file order
-	Vals []*Node      // an object's values (beside Keys), or an array's items
-	At   pyjson.Token // Offset and Line of the value's first token
+	Kind pyjson.Kind // ObjectStart, ArrayStart, String, Number, True, False, Null, or Omitted
+	// Text is a string's decoded text, a number's JSON literal (as a JSON
+	// file wrote it; from YAML its shortest form, NaN and ±Infinity as
+	// Python writes them), or an omitted value's Extra text.
+	Text string
+	// Src is a YAML number's literal as written ("1.0", ".nan", "0x1F")
+	// when it is not Text; messages quote it (Literal).
+	Src  string
+	Keys []string // an object's keys, in file order
+	Vals []*Node  // an object's values (beside Keys), or an array's items
+	// Offset and Line are where the value's first token is; Offset is -1
+	// for a value read from YAML.
+	Offset int64
+	Line   int
 }
 
-// Place is "byte B (line L)" of the value.
-func (n *Node) Place() string { return Place("", n.At) }
+// Omitted is the Kind of a value a TreeReader skipped (Omit): no value of
+// a file has it, and its Text is the value's Extra text, the note standing
+// for it.
+const Omitted = pyjson.EOF
+
+// Place is "byte B (line L)" of the value, "line L" for a value read from
+// YAML, "" for no value.
+func (n *Node) Place() string {
+	switch {
+	case n == nil:
+		return ""
+	case n.Offset < 0:
+		return fmt.Sprintf("line %d", n.Line)
+	}
+	return fmt.Sprintf("byte %d (line %d)", n.Offset, n.Line)
+}
+
+// Absent reports whether a value is missing or null: the tools write null
+// for what they did not compute.
+func (n *Node) Absent() bool { return n == nil || n.Kind == pyjson.Null }
 
 // Get returns the member named key of an object, or nil.
 func (n *Node) Get(key string) *Node {
@@ -62,6 +89,35 @@ func (n *Node) Finite() (float64, bool) {
 	return v, true
 }
 
+// Literal is a number's literal as the file wrote it, or a value's Text.
+func (n *Node) Literal() string {
+	if n.Src != "" {
+		return n.Src
+	}
+	return n.Text
+}
+
+// Scalar is a value as provenance text: a string that is not empty, a
+// finite number as its JSON literal, a boolean; ok is false for anything
+// else (null, lists, objects, NaN and ±Infinity).
+func (n *Node) Scalar() (string, bool) {
+	if n == nil {
+		return "", false
+	}
+	switch n.Kind {
+	case pyjson.String:
+		return n.Text, n.Text != ""
+	case pyjson.Number:
+		_, ok := n.Finite()
+		return n.Text, ok
+	case pyjson.True:
+		return "true", true
+	case pyjson.False:
+		return "false", true
+	}
+	return "", false
+}
+
 // Describe names a value for a message: a number's literal or a short
 // string, else its kind.
 func (n *Node) Describe() string {
@@ -69,9 +125,25 @@ func (n *Node) Describe() string {
 	case n == nil:
 		return "nothing"
 	case n.Kind == pyjson.Number:
-		return n.Text
+		return n.Literal()
 	case n.Kind == pyjson.String && len(n.Text) <= 40:
 		return strconv.Quote(n.Text)
+	case n.Kind == Omitted:
+		return "omitted value"
+	}
+	return n.Kind.String()
+}
+
+// Noun names a value's kind for a message about a file that may be YAML:
+// an array is a "list".
+func (n *Node) Noun() string {
+	switch {
+	case n == nil:
+		return "nothing"
+	case n.Kind == pyjson.ArrayStart:
+		return "list"
+	case n.Kind == Omitted:
+		return "omitted value"
 	}
 	return n.Kind.String()
 }
@@ -83,8 +155,26 @@ func (n *Node) Raw() string { return string(n.AppendJSON(nil)) }
 // standing for a value longer than ExtraLimit.
 func (n *Node) Extra() string { return Extra(string(n.AppendJSON(nil))) }
 
-// AppendJSON writes the value in the Extra encoding (see extra.go).
-func (n *Node) AppendJSON(b []byte) []byte {
+// ExtraBounded is Extra written only up to ExtraLimit: past it the values
+// are left out (keys and brackets still written), so a note gives the
+// size written by then, not the value's whole size. guidellm's and
+// GPUStack's reports have always been kept so, and the ids of their
+// archived runs hang on these bytes.
+func (n *Node) ExtraBounded() string { return Extra(string(n.appendJSON(nil, ExtraLimit))) }
+
+// AppendJSON writes the value in the Extra encoding (see extra.go); no
+// value is null, an omitted one its note.
+func (n *Node) AppendJSON(b []byte) []byte { return n.appendJSON(b, -1) }
+
+// appendJSON is AppendJSON leaving out each value met once b is longer
+// than stop (-1: none).
+func (n *Node) appendJSON(b []byte, stop int) []byte {
+	if stop >= 0 && len(b) > stop {
+		return b
+	}
+	if n == nil {
+		return append(b, "null"...)
+	}
 	switch n.Kind {
 	case pyjson.ObjectStart:
 		b = append(b, '{')
@@ -94,7 +184,7 @@ func (n *Node) AppendJSON(b []byte) []byte {
 			}
 			b = AppendExtraString(b, k)
 			b = append(b, ':')
-			b = n.Vals[i].AppendJSON(b)
+			b = n.Vals[i].appendJSON(b, stop)
 		}
 		return append(b, '}')
 	case pyjson.ArrayStart:
@@ -103,12 +193,12 @@ func (n *Node) AppendJSON(b []byte) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = v.AppendJSON(b)
+			b = v.appendJSON(b, stop)
 		}
 		return append(b, ']')
 	case pyjson.String:
 		return AppendExtraString(b, n.Text)
-	case pyjson.Number:
+	case pyjson.Number, Omitted:
 		return append(b, n.Text...)
 	case pyjson.True:
 		return append(b, "true"...)
@@ -123,31 +213,61 @@ func (n *Node) AppendJSON(b []byte) []byte {
 type TreeReader struct {
 	Cursor
 	// MaxNodes bounds the values read; past it the reason is "more than
-	// MaxNodes JSON values: " and TooMany.
+	// MaxNodes JSON values: " and TooMany, or TooLarge's when it is set,
+	// which gets the place of the value that went past.
 	MaxNodes int
 	TooMany  string
+	TooLarge func(place string) string
+	// Count is the values read so far (an omitted one is not counted): a
+	// reader of a file in parts may reset it between parts.
+	Count int
 	// Paths places errors by the dotted path of the value being read
 	// (`key "a.b[2]", `) and names a repeated key by its path; without it
 	// a repeat is "key %q appears twice in one object".
 	Paths bool
-	nodes int
+	// Repeats keeps a key an object repeats (Get finds its first value)
+	// instead of refusing the object.
+	Repeats bool
+	// Ranged refuses a number beyond float64's range where it is read, as
+	// a decoder error ("number 1e999 is out of range").
+	Ranged bool
+	// Omit names keys whose value, unless null, is skipped at any depth
+	// (prompt texts, density arrays): it stands as a Node of Kind Omitted
+	// whose Text is the OversizeNote of its size.
+	Omit map[string]bool
 }
 
 // Value reads the value that begins with first.
 func (t *TreeReader) Value(first pyjson.Token) (*Node, error) { return t.value(first, "") }
 
-func (t *TreeReader) value(first pyjson.Token, path string) (*Node, error) {
-	t.nodes++
-	if t.nodes > t.MaxNodes {
-		return nil, format.Errorf(t.File, Place("", first), "more than %d JSON values: %s", t.MaxNodes, t.TooMany)
+// tooMany is the reason of a value past MaxNodes, at place.
+func (t *TreeReader) tooMany(place string) string {
+	if t.TooLarge != nil {
+		return t.TooLarge(place)
 	}
-	n := &Node{Kind: first.Kind, At: pyjson.Token{Offset: first.Offset, Line: first.Line}}
+	return fmt.Sprintf("more than %d JSON values: %s", t.MaxNodes, t.TooMany)
+}
+
+func (t *TreeReader) value(first pyjson.Token, path string) (*Node, error) {
+	t.Count++
+	if t.Count > t.MaxNodes {
+		place := Place("", first)
+		return nil, format.Errorf(t.File, place, "%s", t.tooMany(place))
+	}
+	n := &Node{Kind: first.Kind, Offset: first.Offset, Line: first.Line}
 	where := ""
 	if t.Paths && path != "" {
 		where = KeyPlace(path)
 	}
 	switch first.Kind {
-	case pyjson.String, pyjson.Number:
+	case pyjson.String:
+		n.Text = string(first.Bytes)
+	case pyjson.Number:
+		if t.Ranged {
+			if _, err := first.Float(); err != nil {
+				return nil, t.Syntax(where, &pyjson.Error{Offset: first.Offset, Line: first.Line, Msg: err.Error()})
+			}
+		}
 		n.Text = string(first.Bytes)
 	case pyjson.True, pyjson.False, pyjson.Null:
 	case pyjson.ObjectStart:
@@ -161,7 +281,7 @@ func (t *TreeReader) value(first pyjson.Token, path string) (*Node, error) {
 				return n, nil
 			}
 			key := string(kt.Bytes)
-			if len(n.Keys) == 16 {
+			if len(n.Keys) == 16 && !t.Repeats {
 				seen = make(map[string]bool, 64)
 				for _, k := range n.Keys {
 					seen[k] = true
@@ -171,7 +291,7 @@ func (t *TreeReader) value(first pyjson.Token, path string) (*Node, error) {
 			if t.Paths && path != "" {
 				child = path + "." + key
 			}
-			if seen != nil && seen[key] || seen == nil && slices.Contains(n.Keys, key) {
+			if !t.Repeats && (seen != nil && seen[key] || seen == nil && slices.Contains(n.Keys, key)) {
 				if t.Paths {
 					return nil, format.Errorf(t.File, Place("", kt), "key %q appears twice", child)
 				}
@@ -185,7 +305,12 @@ func (t *TreeReader) value(first pyjson.Token, path string) (*Node, error) {
 			if err != nil {
 				return nil, err
 			}
-			kid, err := t.value(vt, child)
+			var kid *Node
+			if t.Omit[key] && vt.Kind != pyjson.Null {
+				kid, err = t.omitted(vt, childWhere)
+			} else {
+				kid, err = t.value(vt, child)
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -218,4 +343,17 @@ func (t *TreeReader) value(first pyjson.Token, path string) (*Node, error) {
 		return nil, format.Errorf(t.File, Place(where, first), "unexpected %s", first.Kind)
 	}
 	return n, nil
+}
+
+// omitted reads past the value that begins with first, keeping its size.
+func (t *TreeReader) omitted(first pyjson.Token, where string) (*Node, error) {
+	size := int64(len(first.Bytes))
+	if first.Kind == pyjson.ObjectStart || first.Kind == pyjson.ArrayStart {
+		_, s, err := t.Dec.Capture(first, 0, nil)
+		if err != nil {
+			return nil, t.Syntax(where, err)
+		}
+		size = s
+	}
+	return &Node{Kind: Omitted, Text: OversizeNote(size), Offset: first.Offset, Line: first.Line}, nil
 }

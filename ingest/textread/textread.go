@@ -1,12 +1,14 @@
 // Package textread holds what the parsers of console reports (vllm bench
 // serve blocks, trtllm-bench reports, GPUStack pages) share: bounded line
-// reading and the "line N" place of an InputError.
+// reading, the "line N" place of an InputError, and the walk over a
+// console block's labelled lines with the readers of their values.
 package textread
 
 import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -61,6 +63,64 @@ func Section(t string) (string, bool) {
 		return "", false
 	}
 	return strings.TrimSpace(strings.Trim(t, "-")), true
+}
+
+// A Labelled is a "label: value" line of a console block: the label with
+// its runs of spaces made one, the value trimmed.
+type Labelled struct {
+	N          int
+	Label, Val string
+}
+
+// Block walks the lines of a console block (the vLLM, SGLang and GPUStack
+// layouts): a blank line is skipped, a "----Title----" rule is given to
+// section, a "label: value" line to label, and any other line to other
+// with its trimmed text (NotLabelled says so). The walk stops at label's
+// first error.
+func Block(lines []Line, section func(title string), label func(l Labelled) *format.InputError, other func(n int, text string)) *format.InputError {
+	for _, ln := range lines {
+		t := strings.TrimSpace(ln.Text)
+		if t == "" {
+			continue
+		}
+		if title, ok := Section(t); ok {
+			section(title)
+			continue
+		}
+		l, v, ok := strings.Cut(t, ":")
+		if !ok {
+			other(ln.N, t)
+			continue
+		}
+		if err := label(Labelled{N: ln.N, Label: strings.Join(strings.Fields(l), " "), Val: strings.TrimSpace(v)}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// NotLabelled is the note on line n of a block, kept as text in Extra.
+func NotLabelled(n int) string {
+	return fmt.Sprintf("line %d inside the block is not a \"label: value\" line; kept as text in Extra", n)
+}
+
+// Keep is Block's other for a format that keeps such a line as text in
+// extra under its place, with NotLabelled's note.
+func Keep(extra map[string]string, notes *[]string) func(n int, text string) {
+	return func(n int, text string) {
+		extra[At(n)] = text
+		*notes = append(*notes, NotLabelled(n))
+	}
+}
+
+// Once refuses a figure a block states twice: seen holds the line each
+// figure (by key) was first stated at.
+func Once(file string, seen map[string]int, key string, l Labelled) *format.InputError {
+	if first, dup := seen[key]; dup {
+		return format.Errorf(file, At(l.N), "%q stated twice in one block (first at line %d)", l.Label, first)
+	}
+	seen[key] = l.N
+	return nil
 }
 
 // LabelledNumber reads the value printed beside a console block's label:

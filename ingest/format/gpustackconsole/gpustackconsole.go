@@ -109,23 +109,8 @@ func Interpret(name string, start int, lines []textread.Line) (*benchrun.Run, *f
 	seen := map[string]int{}
 	noted := map[string]bool{}
 	section := ""
-	for _, ln := range lines {
-		t := strings.TrimSpace(ln.Text)
-		if t == "" {
-			continue
-		}
-		if title, ok := textread.Section(t); ok {
-			section = title
-			continue
-		}
-		label, val, ok := strings.Cut(t, ":")
-		if !ok {
-			extra[textread.At(ln.N)] = t
-			run.Notes = append(run.Notes, fmt.Sprintf("line %d inside the block is not a \"label: value\" line; kept as text in Extra", ln.N))
-			continue
-		}
-		label = strings.Join(strings.Fields(label), " ")
-		val = strings.TrimSpace(val)
+	err := textread.Block(lines, func(title string) { section = title }, func(l textread.Labelled) *format.InputError {
+		label, val := l.Label, l.Val
 		var f field
 		if m := statRE.FindStringSubmatch(label); m != nil {
 			fam, src := strings.ToLower(m[3]), strings.ToLower(m[4])
@@ -142,7 +127,7 @@ func Interpret(name string, start int, lines []textread.Line) (*benchrun.Run, *f
 					}[fam]
 					run.Notes = append(run.Notes, what)
 				}
-				continue
+				return nil
 			case "latency":
 				fam = "e2el"
 			}
@@ -154,13 +139,12 @@ func Interpret(name string, start int, lines []textread.Line) (*benchrun.Run, *f
 				label = section + " / " + label
 			}
 			extra[label] = val
-			run.Notes = append(run.Notes, fmt.Sprintf("unrecognised label %q at line %d kept as text in Extra", label, ln.N))
-			continue
+			run.Notes = append(run.Notes, fmt.Sprintf("unrecognised label %q at line %d kept as text in Extra", label, l.N))
+			return nil
 		}
-		if first, dup := seen[f.metric]; dup {
-			return nil, format.Errorf(name, textread.At(ln.N), "%q stated twice in one block (first at line %d)", label, first)
+		if err := textread.Once(name, seen, f.metric, l); err != nil {
+			return err
 		}
-		seen[f.metric] = ln.N
 		if f.note != "" {
 			run.Notes = append(run.Notes, f.note)
 		}
@@ -171,15 +155,15 @@ func Interpret(name string, start int, lines []textread.Line) (*benchrun.Run, *f
 					run.Facts[f.metric] = s
 				}
 			}
-			continue
+			return nil
 		}
-		v, ok, err := textread.LabelledNumber(name, ln.N, label, val, f.kind == kindCount, f.metric == "completed")
+		v, ok, err := textread.LabelledNumber(name, l.N, label, val, f.kind == kindCount, f.metric == "completed")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if !ok {
-			run.Notes = append(run.Notes, fmt.Sprintf("%s is %s at line %d: unknown, not stated", label, val, ln.N))
-			continue
+			run.Notes = append(run.Notes, fmt.Sprintf("%s is %s at line %d: unknown, not stated", label, val, l.N))
+			return nil
 		}
 		unit, src := f.unit, f.unit
 		if f.unit == "ms" {
@@ -189,7 +173,12 @@ func Interpret(name string, start int, lines []textread.Line) (*benchrun.Run, *f
 			run.Completed = int64(v)
 		}
 		run.Stated = append(run.Stated, benchrun.Stated{Metric: f.metric, Value: v, Unit: unit, SourceKey: label, SourceUnit: src, Printed: textread.Decimals(val)})
+		return nil
+	}, textread.Keep(extra, &run.Notes))
+	if err != nil {
+		return nil, err
 	}
+
 	if _, ok := seen["completed"]; !ok {
 		return nil, format.Errorf(name, textread.At(start), "the block has no \"Successful requests\" line")
 	}

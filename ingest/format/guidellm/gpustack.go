@@ -44,23 +44,12 @@ func (gpustackBenchmark) Describe() string {
 // Sniff accepts a JSON object with GPUStack's model_instance_name (a record)
 // or a "benchmarks" list of such objects, and the exported YAML.
 func (gpustackBenchmark) Sniff(name string, head []byte) bool {
-	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
-	t := bytes.TrimLeft(head, " \t\r\n")
-	if len(t) == 0 {
-		return false
-	}
-	if t[0] != '{' {
-		return glYAMLLooksLike(t) == "gpustack"
-	}
-	d := pyjson.NewDecoderSize(bytes.NewReader(t), len(t)+16)
-	if tok, err := d.Next(); err != nil || tok.Kind != pyjson.ObjectStart {
-		return false
+	d, yamlIs := glHead(head, "gpustack")
+	if d == nil {
+		return yamlIs
 	}
 	found := false
-	jsonread.SniffObject(d, func(key string, v pyjson.Token) bool {
-		if v.Kind == pyjson.EOF {
-			return false
-		}
+	jsonread.SniffWhole(d, func(key string, v pyjson.Token) bool {
 		switch key {
 		case "model_instance_name":
 			found = true
@@ -96,54 +85,54 @@ func (gpustackBenchmark) Parse(ctx context.Context, name string, r io.Reader, em
 	if len(t) == 0 {
 		return format.Errorf(name, "", "the file is empty")
 	}
-	var root *glNode
+	var root *jsonread.Node
 	variant := "record JSON (GET /v2/benchmarks/{id})"
 	if t[0] == '{' || t[0] == '[' {
 		d := pyjson.NewDecoder(bytes.NewReader(data))
-		g := &glJSONReader{d: d}
+		g := glTree(name, d, glRequestOmit)
 		tok, err := d.Next()
 		if err != nil {
 			return glSyntax(name, err)
 		}
-		if root, err = g.value(tok, glRequestOmit); err != nil {
+		if root, err = g.Value(tok); err != nil {
 			return glSyntax(name, err)
 		}
 		if end, err := d.Next(); err != nil {
 			return glSyntax(name, err)
 		} else if end.Kind != pyjson.EOF {
-			return format.Errorf(name, fmt.Sprintf("byte %d (line %d)", end.Offset, end.Line), "more than one JSON value: a GPUStack record is one object")
+			return format.Errorf(name, jsonread.Place("", end), "more than one JSON value: a GPUStack record is one object")
 		}
 	} else {
 		var err error
-		if root, err = glParseYAML(data, glRequestOmit); err != nil {
+		if root, err = glTree(name, nil, glRequestOmit).YAML(data); err != nil {
 			return format.Errorf(name, "", "not a GPUStack benchmark record (neither JSON nor YAML): %v", err)
 		}
 		variant = "export YAML (POST /v2/benchmarks/export)"
 	}
-	if root.kind != glObj {
-		return format.Errorf(name, root.where(), "not a GPUStack benchmark record: the file holds a %s, not an object", root.kind)
+	if root.Kind != pyjson.ObjectStart {
+		return format.Errorf(name, root.Place(), "not a GPUStack benchmark record: the file holds a %s, not an object", root.Noun())
 	}
 
-	var records []*glNode
-	switch list := root.get("benchmarks"); {
-	case list != nil && root.get("model_instance_name") == nil:
-		if list.kind != glArr {
-			return format.Errorf(name, list.where(), "not a GPUStack export: \"benchmarks\" holds a %s, not a list", list.kind)
+	var records []*jsonread.Node
+	switch list := root.Get("benchmarks"); {
+	case list != nil && root.Get("model_instance_name") == nil:
+		if list.Kind != pyjson.ArrayStart {
+			return format.Errorf(name, list.Place(), "not a GPUStack export: \"benchmarks\" holds a %s, not a list", list.Noun())
 		}
-		if len(list.items) == 0 {
-			return format.Errorf(name, list.where(), "the export's \"benchmarks\" list is empty: no records")
+		if len(list.Vals) == 0 {
+			return format.Errorf(name, list.Place(), "the export's \"benchmarks\" list is empty: no records")
 		}
-		if first := list.items[0]; first.get("type_") != nil && first.get("model_instance_name") == nil {
-			return format.Errorf(name, first.where(), "a guidellm report, not a GPUStack record: read it as guidellm-report")
+		if first := list.Vals[0]; first.Get("type_") != nil && first.Get("model_instance_name") == nil {
+			return format.Errorf(name, first.Place(), "a guidellm report, not a GPUStack record: read it as guidellm-report")
 		}
 		if t[0] == '{' {
 			variant = "export as JSON"
 		}
-		records = list.items
-	case root.get("model_instance_name") != nil || root.get("snapshot") != nil:
-		records = []*glNode{root}
+		records = list.Vals
+	case root.Get("model_instance_name") != nil || root.Get("snapshot") != nil:
+		records = []*jsonread.Node{root}
 	default:
-		return format.Errorf(name, root.where(), "not a GPUStack benchmark record: no model_instance_name or snapshot")
+		return format.Errorf(name, root.Place(), "not a GPUStack benchmark record: no model_instance_name or snapshot")
 	}
 
 	ordinal := 0
@@ -163,32 +152,32 @@ func (gpustackBenchmark) Parse(ctx context.Context, name string, r io.Reader, em
 // gsRecordRuns turns one record into its runs: one per benchmark of its
 // embedded guidellm report, or one from its flat summary when the report
 // is absent.
-func gsRecordRuns(file string, rec *glNode, k int, several bool, ordinal *int, variant string) []*benchrun.Run {
+func gsRecordRuns(file string, rec *jsonread.Node, k int, several bool, ordinal *int, variant string) []*benchrun.Run {
 	prefix := ""
 	if several {
 		prefix = fmt.Sprintf("record %d, ", k)
 	}
 	reject := func(msgf string, args ...any) []*benchrun.Run {
-		r := &benchrun.Run{Ordinal: *ordinal, Location: prefix + "record at " + rec.where(), Rejection: prefix + fmt.Sprintf(msgf, args...)}
+		r := &benchrun.Run{Ordinal: *ordinal, Location: prefix + "record at " + rec.Place(), Rejection: prefix + fmt.Sprintf(msgf, args...)}
 		*ordinal++
 		return []*benchrun.Run{r}
 	}
-	if rec.kind != glObj {
-		return reject("a %s, not a benchmark record", rec.kind)
+	if rec.Kind != pyjson.ObjectStart {
+		return reject("a %s, not a benchmark record", rec.Noun())
 	}
 	gs := &gsRecord{rec: rec, facts: map[string]string{}}
 	if why := gs.readFacts(); why != "" {
 		return reject("%s", why)
 	}
 
-	raw := rec.get("raw_metrics")
+	raw := rec.Get("raw_metrics")
 	switch {
-	case raw.absent():
+	case raw.Absent():
 		run := gs.flatRun(*ordinal, prefix)
 		*ordinal++
 		return []*benchrun.Run{run}
-	case raw.kind != glObj:
-		return reject("raw_metrics holds a %s, not guidellm's report object (at %s)", raw.kind, raw.where())
+	case raw.Kind != pyjson.ObjectStart:
+		return reject("raw_metrics holds a %s, not guidellm's report object (at %s)", raw.Noun(), raw.Place())
 	}
 	env, benches, err := glFromTree(file, raw)
 	if err != nil {
@@ -225,7 +214,7 @@ func gsRecordRuns(file string, rec *glNode, k int, several bool, ordinal *int, v
 
 // gsRecord is one GPUStack record with the provenance its snapshot gives.
 type gsRecord struct {
-	rec   *glNode
+	rec   *jsonread.Node
 	facts map[string]string
 	notes []string
 	// dataset, input and output length, seed and request count are the
@@ -233,8 +222,8 @@ type gsRecord struct {
 	workload map[string]string
 }
 
-func (gs *gsRecord) set(field string, n *glNode) {
-	if s, ok := n.scalarText(); ok {
+func (gs *gsRecord) set(field string, n *jsonread.Node) {
+	if s, ok := n.Scalar(); ok {
 		gs.facts[field] = s
 	}
 }
@@ -251,57 +240,57 @@ func (gs *gsRecord) readFacts() string {
 		{"metadata.gpustack_model_name", "model_name"}, {"metadata.gpustack_model_instance", "model_instance_name"},
 		{"metadata.gpustack_state", "state"}, {"metadata.gpu_summary", "gpu_summary"},
 	} {
-		gs.set(kv.field, rec.get(kv.key))
+		gs.set(kv.field, rec.Get(kv.key))
 	}
-	if s, ok := rec.get("dataset_name").scalarText(); ok {
+	if s, ok := rec.Get("dataset_name").Scalar(); ok {
 		gs.workload["workload.dataset"] = s
 	}
-	if s, ok := rec.get("dataset_seed").scalarText(); ok {
+	if s, ok := rec.Get("dataset_seed").Scalar(); ok {
 		gs.workload["workload.seed"] = s
 	}
-	if s, ok := rec.get("total_requests").scalarText(); ok {
+	if s, ok := rec.Get("total_requests").Scalar(); ok {
 		gs.workload["workload.request_count"] = s
 	}
 	// Random data has a fixed length unless a spread was asked for.
 	for _, side := range []struct{ field, key string }{{"workload.input_len", "dataset_input"}, {"workload.output_len", "dataset_output"}} {
-		v, ok := rec.get(side.key + "_tokens").scalarText()
+		v, ok := rec.Get(side.key + "_tokens").Scalar()
 		if !ok {
 			continue
 		}
-		if sd, ok := rec.get(side.key + "_stdev").scalarText(); ok && sd != "0" {
+		if sd, ok := rec.Get(side.key + "_stdev").Scalar(); ok && sd != "0" {
 			continue
 		}
 		gs.workload[side.field] = v
 	}
 
-	snap := rec.get("snapshot")
-	if snap.absent() {
+	snap := rec.Get("snapshot")
+	if snap.Absent() {
 		gs.notes = append(gs.notes, "the record has no environment snapshot: engine, GPUs and worker are unknown")
 		return ""
 	}
-	if snap.kind != glObj {
-		return fmt.Sprintf("snapshot holds a %s, not an object (at %s)", snap.kind, snap.where())
+	if snap.Kind != pyjson.ObjectStart {
+		return fmt.Sprintf("snapshot holds a %s, not an object (at %s)", snap.Noun(), snap.Place())
 	}
-	instances := snap.get("instances")
-	var inst *glNode
+	instances := snap.Get("instances")
+	var inst *jsonread.Node
 	switch {
-	case instances.absent():
-	case instances.kind != glObj:
-		return fmt.Sprintf("snapshot.instances holds a %s, not an object (at %s)", instances.kind, instances.where())
+	case instances.Absent():
+	case instances.Kind != pyjson.ObjectStart:
+		return fmt.Sprintf("snapshot.instances holds a %s, not an object (at %s)", instances.Noun(), instances.Place())
 	default:
-		want, _ := rec.get("model_instance_name").scalarText()
-		inst = instances.get(want)
-		if inst == nil && len(instances.vals) > 0 {
-			inst = instances.vals[0]
+		want, _ := rec.Get("model_instance_name").Scalar()
+		inst = instances.Get(want)
+		if inst == nil && len(instances.Vals) > 0 {
+			inst = instances.Vals[0]
 		}
 	}
-	if inst != nil && inst.kind != glObj {
-		return fmt.Sprintf("snapshot instance holds a %s, not an object (at %s)", inst.kind, inst.where())
+	if inst != nil && inst.Kind != pyjson.ObjectStart {
+		return fmt.Sprintf("snapshot instance holds a %s, not an object (at %s)", inst.Noun(), inst.Place())
 	}
 	if inst != nil {
-		gs.set("runtime.engine", inst.get("backend"))
-		version, ok := inst.get("backend_version").scalarText()
-		detected, dok := inst.get("api_detected_backend_version").scalarText()
+		gs.set("runtime.engine", inst.Get("backend"))
+		version, ok := inst.Get("backend_version").Scalar()
+		detected, dok := inst.Get("api_detected_backend_version").Scalar()
 		switch {
 		case ok:
 			gs.facts["runtime.version"] = version
@@ -313,27 +302,27 @@ func (gs *gsRecord) readFacts() string {
 			gs.facts["runtime.version"] = detected
 			gs.notes = append(gs.notes, "runtime.version is the version the engine reported through its API (api_detected_backend_version): the deployment named none")
 		}
-		gs.set("runtime.image", inst.get("image_name"))
-		if cmd, ok := inst.get("run_command").scalarText(); ok {
+		gs.set("runtime.image", inst.Get("image_name"))
+		if cmd, ok := inst.Get("run_command").Scalar(); ok {
 			gs.facts["runtime.server_args"] = cmd
-		} else if params := gsStrings(inst.get("backend_parameters")); len(params) > 0 {
+		} else if params := gsStrings(inst.Get("backend_parameters")); len(params) > 0 {
 			gs.facts["runtime.server_args"] = strings.Join(params, " ")
 			gs.notes = append(gs.notes, "runtime.server_args are GPUStack's backend_parameters for the engine (the record has no run_command); GPUStack adds the model path and port itself")
 		}
-		if inj := gsStrings(inst.get("injected_backend_parameters")); len(inj) > 0 {
+		if inj := gsStrings(inst.Get("injected_backend_parameters")); len(inj) > 0 {
 			gs.facts["metadata.injected_backend_parameters"] = strings.Join(inj, " ")
 		}
-		gs.set("metadata.resolved_path", inst.get("resolved_path"))
-		nodes := gsStrings(inst.get("worker_name"))
+		gs.set("metadata.resolved_path", inst.Get("resolved_path"))
+		nodes := gsStrings(inst.Get("worker_name"))
 		gpuIndexes := 0
-		if ix := inst.get("gpu_indexes"); ix != nil && ix.kind == glArr {
-			gpuIndexes = len(ix.items)
+		if ix := inst.Get("gpu_indexes"); ix != nil && ix.Kind == pyjson.ArrayStart {
+			gpuIndexes = len(ix.Vals)
 		}
-		if subs := inst.get("subordinate_workers"); subs != nil && subs.kind == glArr {
-			for _, s := range subs.items {
-				nodes = append(nodes, gsStrings(s.get("worker_name"))...)
-				if ix := s.get("gpu_indexes"); ix != nil && ix.kind == glArr {
-					gpuIndexes += len(ix.items)
+		if subs := inst.Get("subordinate_workers"); subs != nil && subs.Kind == pyjson.ArrayStart {
+			for _, s := range subs.Vals {
+				nodes = append(nodes, gsStrings(s.Get("worker_name"))...)
+				if ix := s.Get("gpu_indexes"); ix != nil && ix.Kind == pyjson.ArrayStart {
+					gpuIndexes += len(ix.Vals)
 				}
 			}
 		}
@@ -345,21 +334,21 @@ func (gs *gsRecord) readFacts() string {
 		}
 	}
 
-	gpus := snap.get("gpus")
-	if !gpus.absent() && gpus.kind != glObj {
-		return fmt.Sprintf("snapshot.gpus holds a %s, not an object (at %s)", gpus.kind, gpus.where())
+	gpus := snap.Get("gpus")
+	if !gpus.Absent() && gpus.Kind != pyjson.ObjectStart {
+		return fmt.Sprintf("snapshot.gpus holds a %s, not an object (at %s)", gpus.Noun(), gpus.Place())
 	}
-	if gpus != nil && len(gpus.vals) > 0 {
+	if gpus != nil && len(gpus.Vals) > 0 {
 		var names, drivers, runtimes []string
-		for _, g := range gpus.vals {
-			if g.kind != glObj {
-				return fmt.Sprintf("a snapshot GPU holds a %s, not an object (at %s)", g.kind, g.where())
+		for _, g := range gpus.Vals {
+			if g.Kind != pyjson.ObjectStart {
+				return fmt.Sprintf("a snapshot GPU holds a %s, not an object (at %s)", g.Noun(), g.Place())
 			}
 			for _, f := range []struct {
 				dst *[]string
 				key string
 			}{{&names, "name"}, {&drivers, "driver_version"}, {&runtimes, "runtime_version"}} {
-				if s, ok := g.get(f.key).scalarText(); ok && !slices.Contains(*f.dst, s) {
+				if s, ok := g.Get(f.key).Scalar(); ok && !slices.Contains(*f.dst, s) {
 					*f.dst = append(*f.dst, s)
 				}
 			}
@@ -370,10 +359,10 @@ func (gs *gsRecord) readFacts() string {
 				gs.notes = append(gs.notes, fmt.Sprintf("the snapshot lists %d different GPU models", len(names)))
 			}
 		}
-		if n := gs.facts["hardware.gpu_count"]; n != "" && n != fmt.Sprint(len(gpus.vals)) {
-			gs.notes = append(gs.notes, fmt.Sprintf("the instance was placed on %s GPUs but the snapshot describes %d", n, len(gpus.vals)))
+		if n := gs.facts["hardware.gpu_count"]; n != "" && n != fmt.Sprint(len(gpus.Vals)) {
+			gs.notes = append(gs.notes, fmt.Sprintf("the instance was placed on %s GPUs but the snapshot describes %d", n, len(gpus.Vals)))
 		}
-		gs.facts["hardware.gpu_count"] = fmt.Sprint(len(gpus.vals))
+		gs.facts["hardware.gpu_count"] = fmt.Sprint(len(gpus.Vals))
 		if len(drivers) > 0 {
 			gs.facts["hardware.driver"] = strings.Join(drivers, ", ")
 		}
@@ -381,11 +370,11 @@ func (gs *gsRecord) readFacts() string {
 			gs.facts["metadata.gpu_runtime_version"] = strings.Join(runtimes, ", ")
 		}
 	}
-	if workers := snap.get("workers"); workers != nil && workers.kind == glObj {
+	if workers := snap.Get("workers"); workers != nil && workers.Kind == pyjson.ObjectStart {
 		var oses []string
-		for _, w := range workers.vals {
-			name, _ := w.at("os", "name").scalarText()
-			ver, _ := w.at("os", "version").scalarText()
+		for _, w := range workers.Vals {
+			name, _ := w.Path("os", "name").Scalar()
+			ver, _ := w.Path("os", "version").Scalar()
 			if s := strings.TrimSpace(name + " " + ver); s != "" && !slices.Contains(oses, s) {
 				oses = append(oses, s)
 			}
@@ -398,17 +387,17 @@ func (gs *gsRecord) readFacts() string {
 }
 
 // gsStrings reads a string or a list of strings.
-func gsStrings(n *glNode) []string {
+func gsStrings(n *jsonread.Node) []string {
 	if n == nil {
 		return nil
 	}
-	if s, ok := n.scalarText(); ok && n.kind == glStr {
+	if s, ok := n.Scalar(); ok && n.Kind == pyjson.String {
 		return []string{s}
 	}
 	var out []string
-	if n.kind == glArr {
-		for _, it := range n.items {
-			if s, ok := it.scalarText(); ok {
+	if n.Kind == pyjson.ArrayStart {
+		for _, it := range n.Vals {
+			if s, ok := it.Scalar(); ok {
 				out = append(out, s)
 			}
 		}
@@ -436,16 +425,16 @@ func (gs *gsRecord) apply(run *benchrun.Run) {
 		}
 	}
 	if _, ok := run.Facts["checkpoint.model_id"]; !ok {
-		if s, ok := gs.rec.get("model_name").scalarText(); ok {
+		if s, ok := gs.rec.Get("model_name").Scalar(); ok {
 			run.Facts["checkpoint.model_id"] = s
 		}
 	}
 	run.Notes = append(run.Notes, gs.notes...)
-	for i, k := range gs.rec.keys {
+	for i, k := range gs.rec.Keys {
 		if k == "raw_metrics" {
 			continue
 		}
-		run.Extra["gpustack."+k] = glText(gs.rec.vals[i])
+		run.Extra["gpustack."+k] = gs.rec.Vals[i].ExtraBounded()
 	}
 }
 
@@ -474,7 +463,7 @@ var gsFlatStated = []struct{ key, metric, unit string }{
 // deferred in API lists and may be null): GPUStack's flat summary columns.
 func (gs *gsRecord) flatRun(ordinal int, prefix string) *benchrun.Run {
 	rec := gs.rec
-	loc := prefix + "record at " + rec.where()
+	loc := prefix + "record at " + rec.Place()
 	rb := &glRunBuilder{run: &benchrun.Run{
 		Ordinal: ordinal, Location: loc, Format: gpustackID, FormatVariant: "record without raw_metrics (flat summary only)",
 		SourceTool: "guidellm (GPUStack benchmark-runner)", PercentileMethod: "nearest-rank",
@@ -483,8 +472,8 @@ func (gs *gsRecord) flatRun(ordinal int, prefix string) *benchrun.Run {
 	var c [3]int64
 	var have [3]bool
 	for i, key := range []string{"request_successful", "request_errored", "request_incomplete"} {
-		v := rec.get(key)
-		if v.absent() {
+		v := rec.Get(key)
+		if v.Absent() {
 			continue
 		}
 		n, ok := rb.count(v, key)
@@ -494,8 +483,8 @@ func (gs *gsRecord) flatRun(ordinal int, prefix string) *benchrun.Run {
 		c[i], have[i] = n, true
 	}
 	if rb.fail == "" && !have[0] {
-		state, _ := rec.get("state").scalarText()
-		msg, _ := rec.get("state_message").scalarText()
+		state, _ := rec.Get("state").Scalar()
+		msg, _ := rec.Get("state_message").Scalar()
 		why := "the record holds no results (no raw_metrics and no request_successful)"
 		if state != "" {
 			why += "; its state is " + state
@@ -525,7 +514,7 @@ func (gs *gsRecord) flatRun(ordinal int, prefix string) *benchrun.Run {
 		if unit == "ms" {
 			unit = "s"
 		}
-		if v, ok := rb.number(rec.get(f.key), f.key, true); ok {
+		if v, ok := rb.number(rec.Get(f.key), f.key, true); ok {
 			rb.state(f.metric, unit, f.key, f.unit, v)
 		}
 	}
@@ -533,19 +522,19 @@ func (gs *gsRecord) flatRun(ordinal int, prefix string) *benchrun.Run {
 		return &benchrun.Run{Ordinal: ordinal, Location: loc, Rejection: prefix + rb.fail}
 	}
 	rb.note("summary only: GPUStack's flat columns of the record, without the guidellm report they were copied from; the percentiles are guidellm's nearest-rank")
-	if !rec.get("inter_token_latency_mean").absent() {
+	if !rec.Get("inter_token_latency_mean").Absent() {
 		rb.note("inter_token_latency_* (guidellm's decode time per token, weighted by output tokens − 1) and time_per_output_token_* (TTFT included) are kept in Extra, not stated as tpot: the record does not show whether the output lengths were equal")
 	}
 	// The load the record asked for: request_rate is streams for a
 	// concurrency load and requests per second otherwise.
-	if v, ok := rec.get("request_rate").scalarText(); ok {
-		if lt, _ := rec.get("load_type").scalarText(); lt == "concurrency" {
+	if v, ok := rec.Get("request_rate").Scalar(); ok {
+		if lt, _ := rec.Get("load_type").Scalar(); lt == "concurrency" {
 			run.Facts["workload.concurrency"] = v
 		} else {
 			run.Facts["workload.request_rate"] = v
 		}
 	}
-	if s, ok := rec.get("created_at").scalarText(); ok {
+	if s, ok := rec.Get("created_at").Scalar(); ok {
 		run.Facts["measurement.date"] = s
 		rb.note("measurement.date is the record's created_at, when the benchmark was created, not when guidellm started measuring")
 	}
@@ -556,11 +545,11 @@ func (gs *gsRecord) flatRun(ordinal int, prefix string) *benchrun.Run {
 // crossCheck compares a single-benchmark record's flat counts with the
 // report they were copied from.
 func (gs *gsRecord) crossCheck(run *benchrun.Run) {
-	v := gs.rec.get("request_successful")
-	if !v.finite() || run.Completed < 0 {
+	v, ok := gs.rec.Get("request_successful").Finite()
+	if !ok || run.Completed < 0 {
 		return
 	}
-	if int64(v.num) != run.Completed {
-		run.Notes = append(run.Notes, fmt.Sprintf("the record's request_successful is %s but its guidellm report counts %d successful requests", v.text, run.Completed))
+	if int64(v) != run.Completed {
+		run.Notes = append(run.Notes, fmt.Sprintf("the record's request_successful is %s but its guidellm report counts %d successful requests", gs.rec.Get("request_successful").Literal(), run.Completed))
 	}
 }

@@ -49,23 +49,12 @@ func (guidellmReport) Describe() string {
 // benchmark record embeds a guidellm report under "raw_metrics": its own
 // top-level keys (model_instance_name, snapshot) are refused here.
 func (guidellmReport) Sniff(name string, head []byte) bool {
-	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
-	t := bytes.TrimLeft(head, " \t\r\n")
-	if len(t) == 0 {
-		return false
-	}
-	if t[0] != '{' {
-		return glYAMLLooksLike(t) == "guidellm"
-	}
-	d := pyjson.NewDecoderSize(bytes.NewReader(t), len(t)+16)
-	if tok, err := d.Next(); err != nil || tok.Kind != pyjson.ObjectStart {
-		return false
+	d, yamlIs := glHead(head, "guidellm")
+	if d == nil {
+		return yamlIs
 	}
 	found := false
-	jsonread.SniffObject(d, func(key string, v pyjson.Token) bool {
-		if v.Kind == pyjson.EOF {
-			return false
-		}
+	jsonread.SniffWhole(d, func(key string, v pyjson.Token) bool {
 		switch key {
 		case "model_instance_name", "snapshot", "raw_metrics", "gpu_summary":
 			found = false // GPUStack's
@@ -92,6 +81,22 @@ func (guidellmReport) Sniff(name string, head []byte) bool {
 	return found
 }
 
+// glHead starts a detector's walk over a report's first bytes (after a
+// byte order mark and whitespace): the decoder that has read the opening
+// '{' of a JSON object, or else nil and whether the text is YAML that
+// looks like kind's ("guidellm" or "gpustack", glYAMLLooksLike).
+func glHead(head []byte, kind string) (d *pyjson.Decoder, yamlIs bool) {
+	t := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
+	switch {
+	case len(t) == 0:
+		return nil, false
+	case t[0] != '{':
+		return nil, glYAMLLooksLike(t) == kind
+	}
+	d, _ = jsonread.HeadObject(t)
+	return d, false
+}
+
 // glSniffObjectKey reads the object just opened and reports whether it has
 // key with a string value; it consumes the object.
 func glSniffObjectKey(d *pyjson.Decoder, key string) bool {
@@ -107,10 +112,7 @@ func glSniffObjectKey(d *pyjson.Decoder, key string) bool {
 // "generative_benchmark" first; older dumps are known by their keys.
 func glSniffBenchmark(d *pyjson.Decoder) bool {
 	var metrics, scheduler, typed bool
-	jsonread.SniffObject(d, func(key string, v pyjson.Token) bool {
-		if v.Kind == pyjson.EOF {
-			return false // the value is cut off: the key does not count
-		}
+	jsonread.SniffWhole(d, func(key string, v pyjson.Token) bool {
 		switch key {
 		case "type_":
 			typed = v.Kind == pyjson.String && string(v.Bytes) == "generative_benchmark"
@@ -179,7 +181,7 @@ type glRequest struct {
 // and the samples converted as they streamed past.
 type glBench struct {
 	index   int
-	node    *glNode
+	node    *jsonread.Node
 	reqs    []glRequest
 	samples bool   // a "requests" object with lists was present
 	bad     string // why a sample was unreadable; the benchmark is rejected
@@ -187,15 +189,15 @@ type glBench struct {
 
 // glEnvelope is the report around the benchmarks.
 type glEnvelope struct {
-	metadata, args, config *glNode
-	extra                  []*glNode // other top-level keys, in order
+	metadata, args, config *jsonread.Node
+	extra                  []*jsonread.Node // other top-level keys, in order
 	extraKeys              []string
 	yaml                   bool
 }
 
 // generation names the report envelope.
 func (e *glEnvelope) generation() string {
-	if v := e.metadata.get("version"); v.finite() && v.num >= 2 || e.config != nil {
+	if v, ok := e.metadata.Get("version").Finite(); ok && v >= 2 || e.config != nil {
 		return "0.7–0.8 (metadata v2 + config)"
 	}
 	if e.metadata != nil {
@@ -268,50 +270,35 @@ func glFirstByte(br *bufio.Reader) (c byte, ok bool, err error) {
 	}
 }
 
-// glSyntax turns a decoder error into an InputError.
-func glSyntax(file string, err error) error {
-	var tl *glTooLarge
-	if errors.As(err, &tl) {
-		return &format.InputError{File: file, Place: tl.where, Reason: tl.Error(), Err: err}
-	}
-	return jsonread.Syntax(file, "", err)
-}
-
 // glReadJSON streams a JSON report: envelope keys become trees, each
 // benchmark becomes a tree with its request samples converted on the way.
 func glReadJSON(ctx context.Context, name string, r io.Reader) (*glEnvelope, []*glBench, error) {
 	d := pyjson.NewDecoder(r)
-	g := &glJSONReader{d: d}
-	tok, err := d.Next()
-	if err != nil {
-		return nil, nil, glSyntax(name, err)
-	}
-	if tok.Kind != pyjson.ObjectStart {
-		return nil, nil, format.Errorf(name, fmt.Sprintf("byte %d (line %d)", tok.Offset, tok.Line),
-			"not a guidellm report: the file holds a %s, not a JSON object", tok.Kind)
+	g := glTree(name, d, glSummaryOmit)
+	if _, err := jsonread.Expect(name, d, pyjson.ObjectStart, "a guidellm report", "a JSON object"); err != nil {
+		return nil, nil, err
 	}
 	env := &glEnvelope{}
 	var benches []*glBench
 	haveList := false
-	// The cursor passes decoder errors on as they are, for glSyntax where
-	// the loop returns.
-	c := jsonread.Cursor{Dec: d, File: name, Wrap: jsonread.Raw}
+	// The tree and its cursor pass decoder errors on as they are, for
+	// glSyntax where the loop returns.
 	seen := map[string]bool{}
-	_, err = c.Keys(func(kt pyjson.Token) error {
+	_, err := g.Keys(func(kt pyjson.Token) error {
 		key := string(kt.Bytes)
 		if seen[key] {
 			return format.Errorf(name, jsonread.Place("", kt), "key %q appears twice in the report", key)
 		}
 		seen[key] = true
-		v, err := c.Next("")
+		v, err := g.Next("")
 		if err != nil {
 			return err
 		}
 		if key != "benchmarks" {
-			g.nodes = 0
-			n, err := g.value(v, glSummaryOmit)
+			g.Count = 0
+			n, err := g.Value(v)
 			if err != nil {
-				return glSyntax(name, err)
+				return err
 			}
 			env.set(key, n)
 			return nil
@@ -324,7 +311,7 @@ func glReadJSON(ctx context.Context, name string, r io.Reader) (*glEnvelope, []*
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			e, err := c.Next("")
+			e, err := g.Next("")
 			if err != nil {
 				return err
 			}
@@ -333,24 +320,23 @@ func glReadJSON(ctx context.Context, name string, r io.Reader) (*glEnvelope, []*
 			}
 			b, err := glReadBench(g, e, i)
 			if err != nil {
-				return glSyntax(name, err)
+				return err
 			}
 			benches = append(benches, b)
 		}
 	})
 	if err != nil {
-		return nil, nil, jsonread.Placed(err, func(err error) error { return glSyntax(name, err) })
+		return nil, nil, glSyntax(name, err)
 	}
 	if t, err := d.Next(); err != nil {
 		return nil, nil, glSyntax(name, err)
 	} else if t.Kind != pyjson.EOF {
-		return nil, nil, format.Errorf(name, fmt.Sprintf("byte %d (line %d)", t.Offset, t.Line),
-			"more than one JSON value: a guidellm report is one object")
+		return nil, nil, format.Errorf(name, jsonread.Place("", t), "more than one JSON value: a guidellm report is one object")
 	}
 	return env, benches, glCheckEnvelope(name, env, haveList, benches)
 }
 
-func (e *glEnvelope) set(key string, n *glNode) {
+func (e *glEnvelope) set(key string, n *jsonread.Node) {
 	switch key {
 	case "metadata":
 		e.metadata = n
@@ -374,10 +360,10 @@ func glCheckEnvelope(name string, env *glEnvelope, haveList bool, benches []*glB
 	}
 	for _, part := range []struct {
 		key string
-		n   *glNode
+		n   *jsonread.Node
 	}{{"metadata", env.metadata}, {"args", env.args}, {"config", env.config}} {
-		if part.n != nil && part.n.kind != glObj && part.n.kind != glNull {
-			return format.Errorf(name, part.n.where(), "not a guidellm report: %q holds a %s, not an object", part.key, part.n.kind)
+		if part.n != nil && part.n.Kind != pyjson.ObjectStart && part.n.Kind != pyjson.Null {
+			return format.Errorf(name, part.n.Place(), "not a guidellm report: %q holds a %s, not an object", part.key, part.n.Noun())
 		}
 	}
 	return nil
@@ -385,34 +371,33 @@ func glCheckEnvelope(name string, env *glEnvelope, haveList bool, benches []*glB
 
 // glReadBench reads one element of "benchmarks": the "requests" samples are
 // converted one at a time so their texts are never all in memory.
-func glReadBench(g *glJSONReader, t pyjson.Token, index int) (*glBench, error) {
+func glReadBench(g *jsonread.TreeReader, t pyjson.Token, index int) (*glBench, error) {
 	b := &glBench{index: index}
 	if t.Kind != pyjson.ObjectStart {
-		g.nodes = 0
-		n, err := g.value(t, glSummaryOmit)
+		g.Count = 0
+		n, err := g.Value(t)
 		if err != nil {
 			return nil, err
 		}
 		b.node = n
 		return b, nil
 	}
-	g.nodes = 1
-	b.node = &glNode{kind: glObj, line: t.Line, off: t.Offset}
-	c := g.cursor()
-	_, err := c.Object(nil, func(m jsonread.Member) error {
+	g.Count = 1
+	b.node = &jsonread.Node{Kind: pyjson.ObjectStart, Offset: t.Offset, Line: t.Line}
+	_, err := g.Object(nil, func(m jsonread.Member) error {
 		key, v := m.Key, m.Value
-		var n *glNode
+		var n *jsonread.Node
 		var err error
 		if key == "requests" && v.Kind == pyjson.ObjectStart {
 			n, err = glStreamRequests(g, v, b)
 		} else {
-			n, err = g.value(v, glSummaryOmit)
+			n, err = g.Value(v)
 		}
 		if err != nil {
 			return err
 		}
-		b.node.keys = append(b.node.keys, key)
-		b.node.vals = append(b.node.vals, n)
+		b.node.Keys = append(b.node.Keys, key)
+		b.node.Vals = append(b.node.Vals, n)
 		return nil
 	})
 	if err != nil {
@@ -423,49 +408,51 @@ func glReadBench(g *glJSONReader, t pyjson.Token, index int) (*glBench, error) {
 
 // glStreamRequests reads {"successful": [...], "errored": [...],
 // "incomplete": [...], "total": null}, converting each sample as it is
-// read; the tree keeps only a placeholder.
-func glStreamRequests(g *glJSONReader, t pyjson.Token, b *glBench) (*glNode, error) {
-	holder := &glNode{kind: glObj, line: t.Line, off: t.Offset}
-	c := g.cursor()
-	_, err := c.Object(nil, func(m jsonread.Member) error {
+// read; the tree keeps only a placeholder. The samples' own texts are
+// skipped (glRequestOmit).
+func glStreamRequests(g *jsonread.TreeReader, t pyjson.Token, b *glBench) (*jsonread.Node, error) {
+	holder := &jsonread.Node{Kind: pyjson.ObjectStart, Offset: t.Offset, Line: t.Line}
+	g.Omit = glRequestOmit
+	defer func() { g.Omit = glSummaryOmit }()
+	_, err := g.Object(nil, func(m jsonread.Member) error {
 		key, v := m.Key, m.Value
 		status := slices.Index(glStatuses, key)
 		if status < 0 || v.Kind != pyjson.ArrayStart {
-			n, err := g.value(v, glRequestOmit)
+			n, err := g.Value(v)
 			if err != nil {
 				return err
 			}
-			holder.keys, holder.vals = append(holder.keys, key), append(holder.vals, n)
+			holder.Keys, holder.Vals = append(holder.Keys, key), append(holder.Vals, n)
 			return nil
 		}
 		b.samples = true
 		count := 0
 		for {
-			e, err := g.d.Next()
+			e, err := g.Next("")
 			if err != nil {
 				return err
 			}
 			if e.Kind == pyjson.ArrayEnd {
 				break
 			}
-			g.nodes = 0
-			n, err := g.value(e, glRequestOmit)
+			g.Count = 0
+			n, err := g.Value(e)
 			if err != nil {
 				return err
 			}
 			if b.bad == "" {
 				q, why := glRequestFromNode(n, status)
 				if why != "" {
-					b.bad = fmt.Sprintf("key \"requests.%s\" item %d at %s: %s", key, count, n.where(), why)
+					b.bad = fmt.Sprintf("key \"requests.%s\" item %d at %s: %s", key, count, n.Place(), why)
 				} else {
 					b.reqs = append(b.reqs, q)
 				}
 			}
 			count++
 		}
-		holder.keys = append(holder.keys, key)
-		holder.vals = append(holder.vals, &glNode{kind: glOmitted, line: v.Line, off: v.Offset,
-			text: strconv.Quote(fmt.Sprintf("<%d request samples, read as per-request records>", count))})
+		holder.Keys = append(holder.Keys, key)
+		holder.Vals = append(holder.Vals, &jsonread.Node{Kind: jsonread.Omitted, Offset: v.Offset, Line: v.Line,
+			Text: strconv.Quote(fmt.Sprintf("<%d request samples, read as per-request records>", count))})
 		return nil
 	})
 	if err != nil {
@@ -483,7 +470,7 @@ func glReadYAML(name string, r io.Reader) (*glEnvelope, []*glBench, error) {
 	if len(data) > glMaxYAML {
 		return nil, nil, format.Errorf(name, "", "a YAML report larger than %d MiB is not read: convert it to JSON", glMaxYAML>>20)
 	}
-	root, err := glParseYAML(data, glRequestOmit)
+	root, err := glTree(name, nil, glRequestOmit).YAML(data)
 	if err != nil {
 		return nil, nil, format.Errorf(name, "", "not a guidellm report (neither JSON nor YAML): %v", err)
 	}
@@ -497,28 +484,28 @@ func glReadYAML(name string, r io.Reader) (*glEnvelope, []*glBench, error) {
 
 // glFromTree splits a report already in memory (YAML, or the report a
 // GPUStack record embeds) into its envelope and benchmarks.
-func glFromTree(name string, root *glNode) (*glEnvelope, []*glBench, error) {
-	if root == nil || root.kind != glObj {
+func glFromTree(name string, root *jsonread.Node) (*glEnvelope, []*glBench, error) {
+	if root == nil || root.Kind != pyjson.ObjectStart {
 		kind := "nothing"
 		if root != nil {
-			kind = "a " + root.kind.String()
+			kind = "a " + root.Noun()
 		}
-		return nil, nil, format.Errorf(name, root.where(), "not a guidellm report: the document holds %s, not an object", kind)
+		return nil, nil, format.Errorf(name, root.Place(), "not a guidellm report: the document holds %s, not an object", kind)
 	}
 	env := &glEnvelope{}
 	var benches []*glBench
 	haveList := false
-	for i, k := range root.keys {
-		v := root.vals[i]
+	for i, k := range root.Keys {
+		v := root.Vals[i]
 		if k != "benchmarks" {
 			env.set(k, v)
 			continue
 		}
-		if v.kind != glArr {
-			return nil, nil, format.Errorf(name, v.where(), "not a guidellm report: \"benchmarks\" holds a %s, not a list", v.kind)
+		if v.Kind != pyjson.ArrayStart {
+			return nil, nil, format.Errorf(name, v.Place(), "not a guidellm report: \"benchmarks\" holds a %s, not a list", v.Noun())
 		}
 		haveList = true
-		for j, it := range v.items {
+		for j, it := range v.Vals {
 			benches = append(benches, glBenchFromTree(it, j))
 		}
 	}
@@ -526,23 +513,23 @@ func glFromTree(name string, root *glNode) (*glEnvelope, []*glBench, error) {
 }
 
 // glBenchFromTree converts the request samples of a benchmark held as a tree.
-func glBenchFromTree(n *glNode, index int) *glBench {
+func glBenchFromTree(n *jsonread.Node, index int) *glBench {
 	b := &glBench{index: index, node: n}
-	reqs := n.get("requests")
-	if reqs == nil || reqs.kind != glObj {
+	reqs := n.Get("requests")
+	if reqs == nil || reqs.Kind != pyjson.ObjectStart {
 		return b
 	}
 	for s, status := range glStatuses {
-		list := reqs.get(status)
-		if list == nil || list.kind != glArr {
+		list := reqs.Get(status)
+		if list == nil || list.Kind != pyjson.ArrayStart {
 			continue
 		}
 		b.samples = true
-		for i, it := range list.items {
+		for i, it := range list.Vals {
 			q, why := glRequestFromNode(it, s)
 			if why != "" {
 				if b.bad == "" {
-					b.bad = fmt.Sprintf("key \"requests.%s\" item %d at %s: %s", status, i, it.where(), why)
+					b.bad = fmt.Sprintf("key \"requests.%s\" item %d at %s: %s", status, i, it.Place(), why)
 				}
 				continue
 			}
@@ -557,44 +544,45 @@ func glBenchFromTree(n *glNode, index int) *glBench {
 // request_start_time, request_end_time and info.timings; both write
 // request_latency (s), time_to_first_token_ms, prompt_tokens and
 // output_tokens. why is set for a sample that cannot be a record.
-func glRequestFromNode(n *glNode, status int) (glRequest, string) {
+func glRequestFromNode(n *jsonread.Node, status int) (glRequest, string) {
 	q := glRequest{status: status, start: benchrun.Unknown, end: benchrun.Unknown, last: benchrun.Unknown,
 		latency: benchrun.Unknown, ttft: benchrun.Unknown, inTokens: -1, outTokens: -1}
-	if n == nil || n.kind != glObj {
+	if n == nil || n.Kind != pyjson.ObjectStart {
 		kind := "nothing"
 		if n != nil {
-			kind = "a " + n.kind.String()
+			kind = "a " + n.Noun()
 		}
 		return q, "expected a request object, found " + kind
 	}
-	timings := n.at("info", "timings")
+	timings := n.Path("info", "timings")
 	var why string
-	read := func(dst *float64, scale float64, candidates ...*glNode) {
+	read := func(dst *float64, scale float64, candidates ...*jsonread.Node) {
 		for _, c := range candidates {
-			if why != "" || c.absent() {
+			if why != "" || c.Absent() {
 				continue
 			}
-			if c.kind != glNum {
-				why = fmt.Sprintf("expected a number of seconds, found %s at %s", c.kind, c.where())
+			if c.Kind != pyjson.Number {
+				why = fmt.Sprintf("expected a number of seconds, found %s at %s", c.Noun(), c.Place())
 				return
 			}
-			if !c.finite() {
-				why = fmt.Sprintf("%s at %s is not a valid time", c.text, c.where())
+			v, ok := c.Finite()
+			if !ok {
+				why = fmt.Sprintf("%s at %s is not a valid time", c.Literal(), c.Place())
 				return
 			}
-			if c.num < 0 {
-				why = fmt.Sprintf("negative time %s at %s", c.text, c.where())
+			if v < 0 {
+				why = fmt.Sprintf("negative time %s at %s", c.Literal(), c.Place())
 				return
 			}
-			*dst = c.num * scale
+			*dst = v * scale
 			return
 		}
 	}
-	read(&q.start, 1, n.get("request_start_time"), timings.get("request_start"), n.get("start_time"), n.at("scheduler_info", "request_start"))
-	read(&q.end, 1, n.get("request_end_time"), timings.get("request_end"), n.get("end_time"), n.at("scheduler_info", "request_end"))
-	read(&q.latency, 1, n.get("request_latency"))
-	read(&q.ttft, 1e-3, n.get("time_to_first_token_ms"))
-	read(&q.last, 1, timings.get("last_token_iteration"), n.get("last_token_time"))
+	read(&q.start, 1, n.Get("request_start_time"), timings.Get("request_start"), n.Get("start_time"), n.Path("scheduler_info", "request_start"))
+	read(&q.end, 1, n.Get("request_end_time"), timings.Get("request_end"), n.Get("end_time"), n.Path("scheduler_info", "request_end"))
+	read(&q.latency, 1, n.Get("request_latency"))
+	read(&q.ttft, 1e-3, n.Get("time_to_first_token_ms"))
+	read(&q.last, 1, timings.Get("last_token_iteration"), n.Get("last_token_time"))
 	if why != "" {
 		return q, why
 	}
@@ -611,7 +599,7 @@ func glRequestFromNode(n *glNode, status int) (glRequest, string) {
 	}
 	if !benchrun.IsKnown(q.ttft) && benchrun.IsKnown(q.start) {
 		var first float64 = benchrun.Unknown
-		read(&first, 1, timings.get("first_token_iteration"), n.get("first_token_time"))
+		read(&first, 1, timings.Get("first_token_iteration"), n.Get("first_token_time"))
 		if why != "" {
 			return q, why
 		}
@@ -623,27 +611,28 @@ func glRequestFromNode(n *glNode, status int) (glRequest, string) {
 		dst *int32
 		key string
 	}{{&q.inTokens, "prompt_tokens"}, {&q.outTokens, "output_tokens"}} {
-		c := n.get(tk.key)
-		if c.absent() {
+		c := n.Get(tk.key)
+		if c.Absent() {
 			continue
 		}
-		if c.kind != glNum || !c.finite() || c.num != math.Trunc(c.num) {
-			return q, fmt.Sprintf("%s at %s is not a token count", tk.key, c.where())
+		v, ok := c.Finite()
+		if c.Kind != pyjson.Number || !ok || v != math.Trunc(v) {
+			return q, fmt.Sprintf("%s at %s is not a token count", tk.key, c.Place())
 		}
-		if c.num < 0 {
-			return q, fmt.Sprintf("negative %s %s at %s", tk.key, c.text, c.where())
+		if v < 0 {
+			return q, fmt.Sprintf("negative %s %s at %s", tk.key, c.Literal(), c.Place())
 		}
-		if c.num > math.MaxInt32 {
-			return q, fmt.Sprintf("%s %s at %s is implausibly large", tk.key, c.text, c.where())
+		if v > math.MaxInt32 {
+			return q, fmt.Sprintf("%s %s at %s is implausibly large", tk.key, c.Literal(), c.Place())
 		}
-		*tk.dst = int32(c.num)
+		*tk.dst = int32(v)
 	}
 	switch glStatuses[status] {
 	case "errored":
 		q.err = "errored"
-		for _, c := range []*glNode{n.at("info", "error"), n.get("error")} {
-			if c != nil && c.kind == glStr && c.text != "" {
-				q.err = c.text
+		for _, c := range []*jsonread.Node{n.Path("info", "error"), n.Get("error")} {
+			if c != nil && c.Kind == pyjson.String && c.Text != "" {
+				q.err = c.Text
 				break
 			}
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/ingest/format"
+	"github.com/benchledger/benchledger/ingest/jsonread"
 	"github.com/benchledger/benchledger/ingest/pyjson"
 )
 
@@ -18,18 +19,18 @@ type glRunBuilder struct {
 	run     *benchrun.Run
 	env     *glEnvelope
 	b       *glBench
-	metrics *glNode
+	metrics *jsonread.Node
 	fail    string
 	legacy  bool // a 0.2/0.3 benchmark (args, run_stats, top-level request_totals)
 }
 
-func (rb *glRunBuilder) failf(n *glNode, msgf string, args ...any) {
+func (rb *glRunBuilder) failf(n *jsonread.Node, msgf string, args ...any) {
 	if rb.fail != "" {
 		return
 	}
 	rb.fail = fmt.Sprintf(msgf, args...)
 	if n != nil {
-		rb.fail += " (at " + n.where() + ")"
+		rb.fail += " (at " + n.Place() + ")"
 	}
 }
 
@@ -37,8 +38,8 @@ func (rb *glRunBuilder) note(msgf string, args ...any) {
 	rb.run.Notes = append(rb.run.Notes, fmt.Sprintf(msgf, args...))
 }
 
-func (rb *glRunBuilder) fact(field string, n *glNode) {
-	if s, ok := n.scalarText(); ok {
+func (rb *glRunBuilder) fact(field string, n *jsonread.Node) {
+	if s, ok := n.Scalar(); ok {
 		rb.run.Facts[field] = s
 	}
 }
@@ -46,7 +47,7 @@ func (rb *glRunBuilder) fact(field string, n *glNode) {
 // glBuildRun turns one benchmark into a run, or a rejection naming the
 // benchmark and what is wrong with it.
 func glBuildRun(file string, env *glEnvelope, b *glBench, ordinal int, format string) *benchrun.Run {
-	where := b.node.where()
+	where := b.node.Place()
 	loc := fmt.Sprintf("benchmark %d at %s", b.index, where)
 	rb := &glRunBuilder{
 		env: env, b: b,
@@ -56,9 +57,9 @@ func glBuildRun(file string, env *glEnvelope, b *glBench, ordinal int, format st
 			Completed: -1, Failed: -1,
 		},
 	}
-	if b.node.kind != glObj {
+	if b.node.Kind != pyjson.ObjectStart {
 		return &benchrun.Run{Ordinal: ordinal, Location: loc,
-			Rejection: fmt.Sprintf("benchmark %d is a %s, not a benchmark object", b.index, b.node.kind)}
+			Rejection: fmt.Sprintf("benchmark %d is a %s, not a benchmark object", b.index, b.node.Noun())}
 	}
 	rb.build()
 	if rb.fail == "" && b.bad != "" {
@@ -72,22 +73,22 @@ func glBuildRun(file string, env *glEnvelope, b *glBench, ordinal int, format st
 
 func (rb *glRunBuilder) build() {
 	n := rb.b.node
-	if t := n.get("type_"); t != nil && t.kind == glStr && t.text != "generative_benchmark" {
-		rb.failf(t, "type_ %q is not a generative benchmark (only text generation benchmarks are read)", t.text)
+	if t := n.Get("type_"); t != nil && t.Kind == pyjson.String && t.Text != "generative_benchmark" {
+		rb.failf(t, "type_ %q is not a generative benchmark (only text generation benchmarks are read)", t.Text)
 		return
 	}
-	rb.metrics = n.get("metrics")
-	if rb.metrics == nil || rb.metrics.kind != glObj {
+	rb.metrics = n.Get("metrics")
+	if rb.metrics == nil || rb.metrics.Kind != pyjson.ObjectStart {
 		rb.failf(n, "no \"metrics\" object")
 		return
 	}
-	rb.legacy = n.get("run_stats") != nil || n.get("args") != nil && n.get("config") == nil
+	rb.legacy = n.Get("run_stats") != nil || n.Get("args") != nil && n.Get("config") == nil
 	rb.run.FormatVariant = rb.env.generation()
 	if rb.env.yaml {
 		rb.run.FormatVariant += ", YAML"
 	}
 	rb.run.Facts["measurement.client"] = "guidellm"
-	rb.fact("measurement.client_version", rb.env.metadata.get("guidellm_version"))
+	rb.fact("measurement.client_version", rb.env.metadata.Get("guidellm_version"))
 
 	rb.counts()
 	rb.duration()
@@ -103,19 +104,19 @@ func (rb *glRunBuilder) build() {
 // not complete into errored and incomplete (cancelled when the benchmark's
 // limit ended): both count as failed here, and a note says how many of each.
 func (rb *glRunBuilder) counts() {
-	totals := rb.metrics.get("request_totals")
+	totals := rb.metrics.Get("request_totals")
 	key := "metrics.request_totals"
 	if totals == nil {
-		totals, key = rb.b.node.get("request_totals"), "request_totals"
+		totals, key = rb.b.node.Get("request_totals"), "request_totals"
 	}
-	if totals == nil || totals.kind != glObj {
+	if totals == nil || totals.Kind != pyjson.ObjectStart {
 		rb.failf(rb.b.node, "no request_totals: the benchmark does not say how many requests completed")
 		return
 	}
 	var c [3]int64
 	for i, s := range glStatuses {
-		v := totals.get(s)
-		if v.absent() {
+		v := totals.Get(s)
+		if v.Absent() {
 			rb.failf(totals, "%s.%s is missing", key, s)
 			return
 		}
@@ -125,8 +126,8 @@ func (rb *glRunBuilder) counts() {
 		}
 		c[i] = n
 	}
-	if tot := totals.get("total"); tot.finite() && tot.num != float64(c[0]+c[1]+c[2]) {
-		rb.note("%s.total is %s but successful + errored + incomplete = %d", key, tot.text, c[0]+c[1]+c[2])
+	if tot, ok := totals.Get("total").Finite(); ok && tot != float64(c[0]+c[1]+c[2]) {
+		rb.note("%s.total is %s but successful + errored + incomplete = %d", key, totals.Get("total").Literal(), c[0]+c[1]+c[2])
 	}
 	if c[0]+c[1]+c[2] == 0 {
 		rb.failf(totals, "no requests: %s counts 0 successful, 0 errored and 0 incomplete", key)
@@ -142,40 +143,42 @@ func (rb *glRunBuilder) counts() {
 }
 
 // count reads a non-negative whole number.
-func (rb *glRunBuilder) count(v *glNode, key string) (int64, bool) {
+func (rb *glRunBuilder) count(v *jsonread.Node, key string) (int64, bool) {
+	x, finite := v.Finite()
 	switch {
-	case v.kind != glNum:
-		rb.failf(v, "%s: expected a count, found %s", key, v.kind)
-	case !v.finite():
-		rb.failf(v, "%s is %s, not a count", key, v.text)
-	case v.num < 0:
-		rb.failf(v, "%s: negative count %s", key, v.text)
-	case v.num != math.Trunc(v.num) || v.num > 1<<53:
-		rb.failf(v, "%s: %s is not a whole number", key, v.text)
+	case v.Kind != pyjson.Number:
+		rb.failf(v, "%s: expected a count, found %s", key, v.Noun())
+	case !finite:
+		rb.failf(v, "%s is %s, not a count", key, v.Literal())
+	case x < 0:
+		rb.failf(v, "%s: negative count %s", key, v.Literal())
+	case x != math.Trunc(x) || x > 1<<53:
+		rb.failf(v, "%s: %s is not a whole number", key, v.Literal())
 	default:
-		return int64(v.num), true
+		return int64(x), true
 	}
 	return 0, false
 }
 
 // number reads a stated figure: ok is false for null (nothing stated) and
 // for NaN or ±Infinity, which are kept in Extra with a note.
-func (rb *glRunBuilder) number(v *glNode, key string, nonNegative bool) (float64, bool) {
+func (rb *glRunBuilder) number(v *jsonread.Node, key string, nonNegative bool) (float64, bool) {
+	x, finite := v.Finite()
 	switch {
-	case v.absent():
+	case v.Absent():
 		return 0, false
-	case v.kind != glNum:
-		rb.failf(v, "%s: expected a number, found %s", key, v.kind)
+	case v.Kind != pyjson.Number:
+		rb.failf(v, "%s: expected a number, found %s", key, v.Noun())
 		return 0, false
-	case !v.finite():
-		rb.run.Extra[key] = glText(v)
-		rb.note("%s is %s in the file; not kept as a stated figure", key, glText(v))
+	case !finite:
+		rb.run.Extra[key] = v.ExtraBounded()
+		rb.note("%s is %s in the file; not kept as a stated figure", key, v.ExtraBounded())
 		return 0, false
-	case nonNegative && v.num < 0:
-		rb.failf(v, "%s: negative value %s", key, v.text)
+	case nonNegative && x < 0:
+		rb.failf(v, "%s: negative value %s", key, v.Literal())
 		return 0, false
 	}
-	return v.num, true
+	return x, true
 }
 
 func (rb *glRunBuilder) state(metric, unit, key, sourceUnit string, v float64) {
@@ -190,7 +193,7 @@ func (rb *glRunBuilder) state(metric, unit, key, sourceUnit string, v float64) {
 // to the last request's end in 0.2/0.3, the measurement window
 // (measure_start_time to measure_end_time) from 0.4.
 func (rb *glRunBuilder) duration() {
-	v := rb.b.node.get("duration")
+	v := rb.b.node.Get("duration")
 	d, ok := rb.number(v, "duration", true)
 	if !ok {
 		return
@@ -200,13 +203,14 @@ func (rb *glRunBuilder) duration() {
 		return
 	}
 	rb.state("duration", "s", "duration", "s", d)
-	sm := rb.b.node.get("scheduler_metrics")
+	sm := rb.b.node.Get("scheduler_metrics")
 	if sm == nil {
 		return
 	}
-	end, reqEnd := sm.get("measure_end_time"), sm.get("request_end_time")
-	if end.finite() && reqEnd.finite() && end.num > reqEnd.num+1e-3 {
-		rb.note("guidellm's measurement window (duration %.6g s) ends %.6g s after the last request completed: its duration and the rates over it include time with no request in flight", d, end.num-reqEnd.num)
+	end, ok := sm.Get("measure_end_time").Finite()
+	reqEnd, rok := sm.Get("request_end_time").Finite()
+	if ok && rok && end > reqEnd+1e-3 {
+		rb.note("guidellm's measurement window (duration %.6g s) ends %.6g s after the last request completed: its duration and the rates over it include time with no request in flight", d, end-reqEnd)
 	}
 }
 
@@ -219,24 +223,24 @@ var glPercentiles = []struct{ key, canon string }{
 
 // successful returns metrics.<name>.successful, failing on a wrong shape;
 // nil when the metric is absent or had no successful samples.
-func (rb *glRunBuilder) successful(name string) *glNode {
-	m := rb.metrics.get(name)
-	if m.absent() {
+func (rb *glRunBuilder) successful(name string) *jsonread.Node {
+	m := rb.metrics.Get(name)
+	if m.Absent() {
 		return nil
 	}
-	if m.kind != glObj {
-		rb.failf(m, "metrics.%s: expected a distribution summary object, found %s", name, m.kind)
+	if m.Kind != pyjson.ObjectStart {
+		rb.failf(m, "metrics.%s: expected a distribution summary object, found %s", name, m.Noun())
 		return nil
 	}
-	s := m.get("successful")
-	if s.absent() {
+	s := m.Get("successful")
+	if s.Absent() {
 		return nil
 	}
-	if s.kind != glObj {
-		rb.failf(s, "metrics.%s.successful: expected a distribution summary object, found %s", name, s.kind)
+	if s.Kind != pyjson.ObjectStart {
+		rb.failf(s, "metrics.%s.successful: expected a distribution summary object, found %s", name, s.Noun())
 		return nil
 	}
-	if c := s.get("count"); c != nil {
+	if c := s.Get("count"); c != nil {
 		if n, ok := rb.count(c, "metrics."+name+".successful.count"); !ok || n == 0 {
 			return nil
 		}
@@ -255,20 +259,20 @@ func (rb *glRunBuilder) distribution(name, canon, sourceUnit string) bool {
 	for _, st := range []struct{ key, stat string }{
 		{"mean", "mean"}, {"median", "median"}, {"std_dev", "std"}, {"min", "min"}, {"max", "max"},
 	} {
-		if v, ok := rb.number(s.get(st.key), base+st.key, true); ok {
+		if v, ok := rb.number(s.Get(st.key), base+st.key, true); ok {
 			rb.state(canon+"."+st.stat, "s", base+st.key, sourceUnit, v)
 		}
 	}
-	pct := s.get("percentiles")
-	if pct.absent() {
+	pct := s.Get("percentiles")
+	if pct.Absent() {
 		return true
 	}
-	if pct.kind != glObj {
-		rb.failf(pct, "%spercentiles: expected an object, found %s", base, pct.kind)
+	if pct.Kind != pyjson.ObjectStart {
+		rb.failf(pct, "%spercentiles: expected an object, found %s", base, pct.Noun())
 		return true
 	}
 	for _, p := range glPercentiles {
-		if v, ok := rb.number(pct.get(p.key), base+"percentiles."+p.key, true); ok {
+		if v, ok := rb.number(pct.Get(p.key), base+"percentiles."+p.key, true); ok {
 			rb.state(canon+"."+p.canon, "s", base+"percentiles."+p.key, sourceUnit, v)
 		}
 	}
@@ -291,17 +295,18 @@ func (rb *glRunBuilder) latencies() {
 	// length and the weights are equal.
 	if s := rb.successful("inter_token_latency_ms"); s != nil {
 		out := rb.successful("output_token_count")
-		lo, hi := out.get("min"), out.get("max")
-		if out != nil && lo.finite() && hi.finite() && lo.num == hi.num {
+		lo, lok := out.Get("min").Finite()
+		hi, hok := out.Get("max").Finite()
+		if out != nil && lok && hok && lo == hi {
 			rb.distribution("inter_token_latency_ms", "tpot", "ms")
-			rb.note("tpot is guidellm's inter_token_latency_ms, (last token − first token) / (output tokens − 1): guidellm weights it by output tokens − 1, and every successful request produced %s output tokens, so the weights are equal and it is the per-request TPOT", lo.text)
+			rb.note("tpot is guidellm's inter_token_latency_ms, (last token − first token) / (output tokens − 1): guidellm weights it by output tokens − 1, and every successful request produced %s output tokens, so the weights are equal and it is the per-request TPOT", out.Get("min").Literal())
 		} else {
-			rb.run.Extra["metrics.inter_token_latency_ms"] = glText(rb.metrics.get("inter_token_latency_ms"))
+			rb.run.Extra["metrics.inter_token_latency_ms"] = rb.metrics.Get("inter_token_latency_ms").ExtraBounded()
 			rb.note("inter_token_latency_ms (vLLM's TPOT per request) is weighted by output tokens − 1 across requests of different output lengths, so its mean and percentiles are not TPOT over requests: kept in Extra, not stated as tpot")
 		}
 	}
-	if m := rb.metrics.get("time_per_output_token_ms"); !m.absent() {
-		rb.run.Extra["metrics.time_per_output_token_ms"] = glText(m)
+	if m := rb.metrics.Get("time_per_output_token_ms"); !m.Absent() {
+		rb.run.Extra["metrics.time_per_output_token_ms"] = m.ExtraBounded()
 		what := "(last token − request start) / output tokens, so it includes TTFT"
 		if rb.legacy {
 			what = "(last token − first token) / output tokens, dividing the decode time by every output token"
@@ -333,7 +338,7 @@ func (rb *glRunBuilder) rates() {
 			continue
 		}
 		key := "metrics." + tk.key + ".successful.total_sum"
-		v, ok := rb.number(s.get("total_sum"), key, true)
+		v, ok := rb.number(s.Get("total_sum"), key, true)
 		if !ok {
 			continue
 		}
@@ -342,7 +347,7 @@ func (rb *glRunBuilder) rates() {
 		if r := math.Round(v); math.Abs(v-r) <= 1e-6*math.Max(1, r) {
 			v = r
 		} else {
-			rb.note("%s is %s, not a whole number of tokens", key, s.get("total_sum").text)
+			rb.note("%s is %s, not a whole number of tokens", key, s.Get("total_sum").Literal())
 		}
 		rb.state(tk.metric, "tokens", key, "tokens", v)
 	}
@@ -353,7 +358,7 @@ func (rb *glRunBuilder) rates() {
 			continue
 		}
 		key := "metrics." + rs.key + ".successful.mean"
-		if v, ok := rb.number(s.get("mean"), key, true); ok {
+		if v, ok := rb.number(s.Get("mean"), key, true); ok {
 			rb.state(rs.metric, rs.unit, key, rs.unit, v)
 			stated = true
 		}
@@ -366,79 +371,79 @@ func (rb *glRunBuilder) rates() {
 // facts records what the report says about the run's provenance.
 func (rb *glRunBuilder) facts() {
 	n, env := rb.b.node, rb.env
-	cfg := n.get("config") // 0.4+: the benchmark's own configuration
-	spec := env.config.get("spec")
+	cfg := n.Get("config") // 0.4+: the benchmark's own configuration
+	spec := env.config.Get("spec")
 	args := env.args
-	legacyArgs := n.get("args") // 0.2/0.3
+	legacyArgs := n.Get("args") // 0.2/0.3
 
-	first := func(cands ...*glNode) *glNode {
+	first := func(cands ...*jsonread.Node) *jsonread.Node {
 		for _, c := range cands {
-			if _, ok := c.scalarText(); ok {
+			if _, ok := c.Scalar(); ok {
 				return c
 			}
 		}
 		return nil
 	}
-	rb.fact("checkpoint.model_id", first(cfg.at("backend", "model"), spec.at("backend", "model"), args.get("model"), n.at("worker", "backend_model")))
-	rb.fact("checkpoint.tokenizer", first(spec.at("tokenizer", "model"), args.get("processor"), n.at("request_loader", "processor")))
-	rb.fact("measurement.backend", first(cfg.at("backend", "kind"), spec.at("backend", "kind"), args.get("backend"), n.at("worker", "backend_type")))
-	rb.fact("metadata.target", first(cfg.at("backend", "target"), spec.at("backend", "target"), args.get("target"), n.at("worker", "backend_target")))
-	rb.fact("workload.seed", first(spec.at("seed", "value"), cfg.at("requests", "random_seed"), args.get("random_seed"), legacyArgs.at("profile", "random_seed")))
-	rb.fact("metadata.client_platform", env.metadata.get("platform"))
-	rb.fact("metadata.python_version", env.metadata.get("python_version"))
-	rb.fact("metadata.guidellm_run_id", first(cfg.get("run_id"), n.get("run_id")))
-	rb.fact("metadata.guidellm_benchmark_id", first(cfg.get("id_"), n.get("id_")))
-	rb.fact("metadata.guidellm_profile", first(cfg.at("profile", "type_"), cfg.at("profile", "kind"), spec.at("profile", "kind"), legacyArgs.at("profile", "type_"), args.get("profile")))
-	if labels := env.config.at("metadata", "labels"); labels != nil && labels.kind == glObj {
-		for i, k := range labels.keys {
-			rb.fact("metadata."+k, labels.vals[i])
+	rb.fact("checkpoint.model_id", first(cfg.Path("backend", "model"), spec.Path("backend", "model"), args.Get("model"), n.Path("worker", "backend_model")))
+	rb.fact("checkpoint.tokenizer", first(spec.Path("tokenizer", "model"), args.Get("processor"), n.Path("request_loader", "processor")))
+	rb.fact("measurement.backend", first(cfg.Path("backend", "kind"), spec.Path("backend", "kind"), args.Get("backend"), n.Path("worker", "backend_type")))
+	rb.fact("metadata.target", first(cfg.Path("backend", "target"), spec.Path("backend", "target"), args.Get("target"), n.Path("worker", "backend_target")))
+	rb.fact("workload.seed", first(spec.Path("seed", "value"), cfg.Path("requests", "random_seed"), args.Get("random_seed"), legacyArgs.Path("profile", "random_seed")))
+	rb.fact("metadata.client_platform", env.metadata.Get("platform"))
+	rb.fact("metadata.python_version", env.metadata.Get("python_version"))
+	rb.fact("metadata.guidellm_run_id", first(cfg.Get("run_id"), n.Get("run_id")))
+	rb.fact("metadata.guidellm_benchmark_id", first(cfg.Get("id_"), n.Get("id_")))
+	rb.fact("metadata.guidellm_profile", first(cfg.Path("profile", "type_"), cfg.Path("profile", "kind"), spec.Path("profile", "kind"), legacyArgs.Path("profile", "type_"), args.Get("profile")))
+	if labels := env.config.Path("metadata", "labels"); labels != nil && labels.Kind == pyjson.ObjectStart {
+		for i, k := range labels.Keys {
+			rb.fact("metadata."+k, labels.Vals[i])
 		}
 	}
 
 	// The load: guidellm's strategy of this benchmark.
-	strategy := first(cfg.at("strategy", "type_"), legacyArgs.at("strategy", "type_"))
-	st := cfg.get("strategy")
+	strategy := first(cfg.Path("strategy", "type_"), legacyArgs.Path("strategy", "type_"))
+	st := cfg.Get("strategy")
 	if st == nil {
-		st = legacyArgs.get("strategy")
+		st = legacyArgs.Get("strategy")
 	}
 	if strategy != nil {
 		rb.fact("metadata.guidellm_strategy", strategy)
-		switch strategy.text {
+		switch strategy.Text {
 		case "synchronous":
 			rb.run.Facts["workload.concurrency"] = "1"
 		case "concurrent":
-			rb.fact("workload.concurrency", st.get("streams"))
+			rb.fact("workload.concurrency", st.Get("streams"))
 		case "throughput":
 			rb.run.Facts["workload.request_rate"] = "inf"
-			rb.fact("workload.concurrency", st.get("max_concurrency"))
+			rb.fact("workload.concurrency", st.Get("max_concurrency"))
 		case "constant", "poisson", "async":
-			rb.fact("workload.request_rate", st.get("rate"))
+			rb.fact("workload.request_rate", st.Get("rate"))
 		}
 	}
 
 	// The request count is the benchmark's max-requests limit, as vLLM's
 	// num_prompts is its request count.
-	limit := first(cfg.at("constraints", "max_requests", "max_num"), cfg.at("constraints", "max_requests", "args", "count"),
-		cfg.at("constraints", "max_requests", "max_requests"), legacyArgs.get("max_number"), args.get("max_requests"))
-	if limit != nil && limit.finite() && limit.num > 0 {
+	limit := first(cfg.Path("constraints", "max_requests", "max_num"), cfg.Path("constraints", "max_requests", "args", "count"),
+		cfg.Path("constraints", "max_requests", "max_requests"), legacyArgs.Get("max_number"), args.Get("max_requests"))
+	if v, ok := limit.Finite(); ok && v > 0 {
 		rb.fact("workload.request_count", limit)
 	}
 
-	rb.dataset(first(n.at("request_loader", "data"), cfg.at("requests", "data")), args.get("data"), spec.get("data"))
+	rb.dataset(first(n.Path("request_loader", "data"), cfg.Path("requests", "data")), args.Get("data"), spec.Get("data"))
 
-	if v := n.get("start_time"); v.finite() {
-		if v.num >= glEpochMin && v.num < glEpochMax {
-			sec, frac := math.Modf(v.num)
+	if v, ok := n.Get("start_time").Finite(); ok {
+		if v >= glEpochMin && v < glEpochMax {
+			sec, frac := math.Modf(v)
 			rb.run.Facts["measurement.date"] = time.Unix(int64(sec), int64(frac*1e9)).UTC().Format(time.RFC3339)
 		} else {
-			rb.note("start_time %s is not a plausible epoch time; no measurement.date recorded", v.text)
+			rb.note("start_time %s is not a plausible epoch time; no measurement.date recorded", n.Get("start_time").Literal())
 		}
 	}
 }
 
 // dataset records the data source and, for guidellm's synthetic data with
 // fixed lengths, the input and output lengths.
-func (rb *glRunBuilder) dataset(text, list, spec *glNode) {
+func (rb *glRunBuilder) dataset(text, list, spec *jsonread.Node) {
 	var sources []string
 	var synth []map[string]string
 	add := func(s string) {
@@ -452,21 +457,21 @@ func (rb *glRunBuilder) dataset(text, list, spec *glNode) {
 	}
 	// The report's own argument list first: the benchmark's copy
 	// (config.requests.data) is its Python repr, "['/path']".
-	if list != nil && list.kind == glArr {
-		for _, it := range list.items {
-			if s, ok := it.scalarText(); ok {
+	if list != nil && list.Kind == pyjson.ArrayStart {
+		for _, it := range list.Vals {
+			if s, ok := it.Scalar(); ok {
 				add(s)
 			}
 		}
 	}
-	if s, ok := text.scalarText(); ok && len(sources) == 0 {
+	if s, ok := text.Scalar(); ok && len(sources) == 0 {
 		add(s)
 	}
-	if spec != nil && spec.kind == glArr && len(sources) == 0 {
-		for _, it := range spec.items {
+	if spec != nil && spec.Kind == pyjson.ArrayStart && len(sources) == 0 {
+		for _, it := range spec.Vals {
 			kv := map[string]string{}
-			for i, k := range it.keys {
-				if s, ok := it.vals[i].scalarText(); ok {
+			for i, k := range it.Keys {
+				if s, ok := it.Vals[i].Scalar(); ok {
 					kv[k] = s
 				}
 			}
@@ -516,17 +521,17 @@ func glSyntheticSpec(s string) map[string]string {
 	kv := map[string]string{}
 	if strings.HasPrefix(s, "{") {
 		d := pyjson.NewDecoder(strings.NewReader(s))
-		g := &glJSONReader{d: d}
+		g := glTree("", d, nil)
 		t, err := d.Next()
 		if err != nil {
 			return nil
 		}
-		n, err := g.value(t, nil)
-		if err != nil || n.kind != glObj {
+		n, err := g.Value(t)
+		if err != nil || n.Kind != pyjson.ObjectStart {
 			return nil
 		}
-		for i, k := range n.keys {
-			if v, ok := n.vals[i].scalarText(); ok {
+		for i, k := range n.Keys {
+			if v, ok := n.Vals[i].Scalar(); ok {
 				kv[k] = v
 			}
 		}
@@ -561,15 +566,16 @@ func (rb *glRunBuilder) records() {
 	// From 0.4 guidellm computes its figures over the requests that overlap
 	// its measurement window (RequestsAccumulator.get_within_range), while
 	// the samples also hold the warmup and cooldown requests.
-	if sm := rb.b.node.get("scheduler_metrics"); sm != nil {
-		ms, me := sm.get("measure_start_time"), sm.get("measure_end_time")
-		if ms.finite() && me.finite() {
+	if sm := rb.b.node.Get("scheduler_metrics"); sm != nil {
+		ms, sok := sm.Get("measure_start_time").Finite()
+		me, eok := sm.Get("measure_end_time").Finite()
+		if sok && eok {
 			kept := reqs[:0:0]
 			for _, q := range reqs {
-				if !benchrun.IsKnown(q.end) || q.end < ms.num {
+				if !benchrun.IsKnown(q.end) || q.end < ms {
 					continue
 				}
-				if benchrun.IsKnown(q.start) && q.start > me.num || !benchrun.IsKnown(q.start) && q.end > me.num {
+				if benchrun.IsKnown(q.start) && q.start > me || !benchrun.IsKnown(q.start) && q.end > me {
 					continue
 				}
 				kept = append(kept, q)
@@ -589,13 +595,13 @@ func (rb *glRunBuilder) records() {
 		have[q.status]++
 	}
 	want := [3]int64{rb.run.Completed, -1, -1}
-	totals := rb.metrics.get("request_totals")
+	totals := rb.metrics.Get("request_totals")
 	if totals == nil {
-		totals = rb.b.node.get("request_totals")
+		totals = rb.b.node.Get("request_totals")
 	}
 	for i, s := range glStatuses[1:] {
-		if v := totals.get(s); v.finite() {
-			want[i+1] = int64(v.num)
+		if v, ok := totals.Get(s).Finite(); ok {
+			want[i+1] = int64(v)
 		}
 	}
 	if have != want {
@@ -641,9 +647,10 @@ func (rb *glRunBuilder) records() {
 			tt.Latency[i] = q.end - q.start
 		}
 	}
-	if sm := rb.b.node.get("scheduler_metrics"); sm != nil {
-		if ms, me := sm.get("measure_start_time"), sm.get("measure_end_time"); ms.finite() && me.finite() {
-			tt.WindowStart, tt.WindowEnd = ms.num, me.num
+	if sm := rb.b.node.Get("scheduler_metrics"); sm != nil {
+		ms, sok := sm.Get("measure_start_time").Finite()
+		if me, eok := sm.Get("measure_end_time").Finite(); sok && eok {
+			tt.WindowStart, tt.WindowEnd = ms, me
 		}
 	}
 	rb.run.ToolTimes = tt
@@ -685,26 +692,26 @@ var glMetricsHandled = map[string]bool{
 // other metrics, and the report's envelope.
 func (rb *glRunBuilder) extras() {
 	n := rb.b.node
-	for i, k := range n.keys {
+	for i, k := range n.Keys {
 		if !glHandled[k] {
-			rb.run.Extra[k] = glText(n.vals[i])
+			rb.run.Extra[k] = n.Vals[i].ExtraBounded()
 		}
 	}
-	for i, k := range rb.metrics.keys {
+	for i, k := range rb.metrics.Keys {
 		if !glMetricsHandled[k] {
-			rb.run.Extra["metrics."+k] = glText(rb.metrics.vals[i])
+			rb.run.Extra["metrics."+k] = rb.metrics.Vals[i].ExtraBounded()
 		}
 	}
 	env := rb.env
 	for _, part := range []struct {
 		key string
-		n   *glNode
+		n   *jsonread.Node
 	}{{"metadata", env.metadata}, {"args", env.args}, {"config", env.config}} {
 		if part.n != nil {
-			rb.run.Extra["report."+part.key] = glText(part.n)
+			rb.run.Extra["report."+part.key] = part.n.ExtraBounded()
 		}
 	}
 	for i, k := range env.extraKeys {
-		rb.run.Extra["report."+k] = glText(env.extra[i])
+		rb.run.Extra["report."+k] = env.extra[i].ExtraBounded()
 	}
 }

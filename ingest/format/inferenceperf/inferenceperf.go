@@ -96,12 +96,9 @@ var throughputs = []struct{ key, metric, unit string }{
 
 func (parser) Parse(ctx context.Context, name string, r io.Reader, emit func(*benchrun.Run) error) error {
 	d := pyjson.NewDecoder(r)
-	first, err := jsonread.Start(name, d)
+	first, err := jsonread.Expect(name, d, pyjson.ObjectStart, "an inference-perf report", "a JSON object")
 	if err != nil {
 		return err
-	}
-	if first.Kind != pyjson.ObjectStart {
-		return format.Errorf(name, jsonread.Place("", first), "not an inference-perf report: the file holds a %s, not a JSON object", first.Kind)
 	}
 	tree := &jsonread.TreeReader{Cursor: jsonread.Cursor{Dec: d, File: name, Ctx: ctx},
 		MaxNodes: maxNodes, TooMany: "too large for an inference-perf report", Paths: true}
@@ -138,7 +135,7 @@ type builder struct {
 func (b *builder) errorf(n *jsonread.Node, path, msgf string, args ...any) error {
 	place := "key " + strconv.Quote(path)
 	if n != nil {
-		place = jsonread.Place(jsonread.KeyPlace(path), n.At)
+		place = jsonread.KeyPlace(path) + n.Place()
 	}
 	return format.Errorf(b.file, place, msgf, args...)
 }

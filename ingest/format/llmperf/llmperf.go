@@ -107,10 +107,7 @@ func (llmperfSummary) Sniff(name string, head []byte) bool {
 		return false
 	}
 	var results, identity bool
-	jsonread.SniffObject(d, func(key string, v pyjson.Token) bool {
-		if v.Kind == pyjson.EOF {
-			return false // the value is cut off: the key does not count
-		}
+	jsonread.SniffWhole(d, func(key string, v pyjson.Token) bool {
 		switch key {
 		case "version", "num_concurrent_requests", "mean_input_tokens", "mean_output_tokens":
 			identity = true
@@ -313,12 +310,9 @@ func (s *llmperfSummaryRun) stated(metric string, v float64, unit, key, srcUnit 
 // Parse reads the one summary object of the file.
 func (llmperfSummary) Parse(ctx context.Context, name string, r io.Reader, emit func(*benchrun.Run) error) error {
 	d := pyjson.NewDecoder(r)
-	first, err := jsonread.Start(name, d)
+	first, err := jsonread.Expect(name, d, pyjson.ObjectStart, "an llmperf summary", "a JSON object")
 	if err != nil {
 		return err
-	}
-	if first.Kind != pyjson.ObjectStart {
-		return format.Errorf(name, jsonread.Place("", first), "not an llmperf summary: the file holds a %s, not a JSON object", first.Kind)
 	}
 	s := &llmperfSummaryRun{
 		file: name, d: d, seen: map[string]bool{}, noted: map[string]bool{}, started: -1,

@@ -42,12 +42,9 @@ type llmperfResponsesRun struct {
 // Parse reads the list of per-request records.
 func (llmperfResponses) Parse(ctx context.Context, name string, r io.Reader, emit func(*benchrun.Run) error) error {
 	d := pyjson.NewDecoder(r)
-	first, err := jsonread.Start(name, d)
+	first, err := jsonread.Expect(name, d, pyjson.ArrayStart, "an llmperf individual-responses file", "a list of records")
 	if err != nil {
 		return err
-	}
-	if first.Kind != pyjson.ArrayStart {
-		return format.Errorf(name, jsonread.Place("", first), "not an llmperf individual-responses file: the file holds a %s, not a list of records", first.Kind)
 	}
 	p := &llmperfResponsesRun{
 		file: name, d: d, unknownKeys: map[string]bool{}, errTexts: map[string]string{},

@@ -108,23 +108,8 @@ func Interpret(name string, start int, lines []textread.Line) (*benchrun.Run, *f
 	extra := map[string]string{}
 	seen := map[string]int{}
 	section := ""
-	for _, ln := range lines {
-		t := strings.TrimSpace(ln.Text)
-		if t == "" {
-			continue
-		}
-		if title, ok := textread.Section(t); ok {
-			section = title
-			continue
-		}
-		label, val, ok := strings.Cut(t, ":")
-		if !ok {
-			extra[textread.At(ln.N)] = t
-			run.Notes = append(run.Notes, fmt.Sprintf("line %d inside the block is not a \"label: value\" line; kept as text in Extra", ln.N))
-			continue
-		}
-		label = strings.Join(strings.Fields(label), " ")
-		val = strings.TrimSpace(val)
+	err := textread.Block(lines, func(title string) { section = title }, func(l textread.Labelled) *format.InputError {
+		label, val := l.Label, l.Val
 		key := strings.ToLower(label)
 		var (
 			metric, unit, src = "", "", ""
@@ -139,36 +124,35 @@ func Interpret(name string, start int, lines []textread.Line) (*benchrun.Run, *f
 				label = section + " / " + label
 			}
 			extra[label] = val
-			run.Notes = append(run.Notes, fmt.Sprintf("unrecognised label %q at line %d kept as text in Extra", label, ln.N))
-			continue
+			run.Notes = append(run.Notes, fmt.Sprintf("unrecognised label %q at line %d kept as text in Extra", label, l.N))
+			return nil
 		}
 		if k == kindExtra {
 			extra[label] = val
-			continue
+			return nil
 		}
-		if first, dup := seen[metric]; dup {
-			return nil, format.Errorf(name, textread.At(ln.N), "%q stated twice in one block (first at line %d)", label, first)
+		if err := textread.Once(name, seen, metric, l); err != nil {
+			return err
 		}
-		seen[metric] = ln.N
 		if k == kindFact {
 			if v, ok := factValue(metric, val); ok {
 				if err := provenance.Validate(provenance.Entry{Field: metric, Value: v}); err != nil {
-					run.Notes = append(run.Notes, fmt.Sprintf("%s %q at line %d is not a valid %s (%v); not recorded", label, val, ln.N, metric, err))
+					run.Notes = append(run.Notes, fmt.Sprintf("%s %q at line %d is not a valid %s (%v); not recorded", label, val, l.N, metric, err))
 				} else {
 					run.Facts[metric] = v
 				}
 			} else if val == "trace" {
 				run.Notes = append(run.Notes, "Traffic request rate is \"trace\": requests followed the trace's own timestamps; no request rate recorded")
 			}
-			continue
+			return nil
 		}
-		v, ok, err := textread.LabelledNumber(name, ln.N, label, val, k == kindCount, metric == "completed")
+		v, ok, err := textread.LabelledNumber(name, l.N, label, val, k == kindCount, metric == "completed")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if !ok {
-			run.Notes = append(run.Notes, fmt.Sprintf("%s is %s at line %d: not stated", label, val, ln.N))
-			continue
+			run.Notes = append(run.Notes, fmt.Sprintf("%s is %s at line %d: not stated", label, val, l.N))
+			return nil
 		}
 		if src == "ms" {
 			v = textread.Milli(val)
@@ -177,7 +161,12 @@ func Interpret(name string, start int, lines []textread.Line) (*benchrun.Run, *f
 			run.Completed = int64(v)
 		}
 		run.Stated = append(run.Stated, benchrun.Stated{Metric: metric, Value: v, Unit: unit, SourceKey: label, SourceUnit: src, Printed: textread.Decimals(val)})
+		return nil
+	}, textread.Keep(extra, &run.Notes))
+	if err != nil {
+		return nil, err
 	}
+
 	if _, ok := seen["completed"]; !ok {
 		return nil, format.Errorf(name, textread.At(start), "the block has no \"Successful requests\" line")
 	}

@@ -315,16 +315,7 @@ func trtllmValue(s string) (float64, bool, error) {
 // trtllmConsoleRun turns one report's sections into a run.
 func trtllmConsoleRun(name string, g *trtllmGroup) (*benchrun.Run, *format.InputError) {
 	first := g.sections[0]
-	run := &benchrun.Run{
-		Location:         textread.At(first.line),
-		Format:           trtllmConsoleID,
-		SourceTool:       trtllmTool,
-		PercentileMethod: "lower-index",
-		Facts:            map[string]string{"measurement.client": trtllmTool, "runtime.engine": trtllmEngine},
-		Extra:            map[string]string{},
-		Completed:        -1,
-		Failed:           -1,
-	}
+	run := trtllmRun(trtllmConsoleID, textread.At(first.line))
 	if g.perf == nil {
 		return nil, format.Errorf(name, textread.At(first.line), "a trtllm-bench report without its \"= PERFORMANCE OVERVIEW\" section: the report is cut short")
 	}

@@ -48,7 +48,7 @@ type trtllmJSONRun struct {
 }
 
 func (r *trtllmJSONRun) errAt(path string, n *jsonread.Node, msgf string, args ...any) error {
-	return format.Errorf(r.file, jsonread.Place(jsonread.KeyPlace(path), n.At), msgf, args...)
+	return format.Errorf(r.file, jsonread.KeyPlace(path)+n.Place(), msgf, args...)
 }
 
 // number reads a numeric leaf; ok is false for NaN, ±Infinity and null,
@@ -165,12 +165,9 @@ var trtllmPerformanceKeys = map[string]struct{ metric, unit, src string }{
 // Parse reads the one report dict of the file.
 func (trtllmJSON) Parse(ctx context.Context, name string, rd io.Reader, emit func(*benchrun.Run) error) error {
 	d := pyjson.NewDecoder(rd)
-	first, err := jsonread.Start(name, d)
+	first, err := jsonread.Expect(name, d, pyjson.ObjectStart, "a trtllm-bench report", "a JSON object")
 	if err != nil {
 		return err
-	}
-	if first.Kind != pyjson.ObjectStart {
-		return format.Errorf(name, jsonread.Place("", first), "not a trtllm-bench report: the file holds a %s, not a JSON object", first.Kind)
 	}
 	tree := &jsonread.TreeReader{Cursor: jsonread.Cursor{Dec: d, File: name},
 		MaxNodes: trtllmMaxNodes, TooMany: "too large for a trtllm-bench report", Paths: true}
@@ -184,16 +181,7 @@ func (trtllmJSON) Parse(ctx context.Context, name string, rd io.Reader, emit fun
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	r := &trtllmJSONRun{file: name, run: &benchrun.Run{
-		Location:         fmt.Sprintf("object at byte %d (line %d)", first.Offset, first.Line),
-		Format:           trtllmJSONID,
-		SourceTool:       trtllmTool,
-		PercentileMethod: "lower-index",
-		Facts:            map[string]string{"measurement.client": trtllmTool, "runtime.engine": trtllmEngine},
-		Extra:            map[string]string{},
-		Completed:        -1,
-		Failed:           -1,
-	}}
+	r := &trtllmJSONRun{file: name, run: trtllmRun(trtllmJSONID, fmt.Sprintf("object at byte %d (line %d)", first.Offset, first.Line))}
 	r.stated = trtllmStated{run: r.run, tol: 1e-9}
 	if err := r.interpret(root); err != nil {
 		return err

@@ -49,6 +49,20 @@ func (trtllmConsole) Describe() string {
 
 // Notes every trtllm-bench run carries: what the report does not say, and
 // how its figures are defined.
+// trtllmRun is a report's run before its figures, in either layout.
+func trtllmRun(format, location string) *benchrun.Run {
+	return &benchrun.Run{
+		Location:         location,
+		Format:           format,
+		SourceTool:       trtllmTool,
+		PercentileMethod: "lower-index",
+		Facts:            map[string]string{"measurement.client": trtllmTool, "runtime.engine": trtllmEngine},
+		Extra:            map[string]string{},
+		Completed:        -1,
+		Failed:           -1,
+	}
+}
+
 var trtllmNotes = []string{
 	"trtllm-bench reports no failed requests: the completed and failed counts are unknown",
 	"trtllm-bench's percentiles are sorted[int(n·p)] (lower-index), not interpolated: with fewer than 100 requests p99 is the maximum",

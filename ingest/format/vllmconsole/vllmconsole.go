@@ -89,23 +89,8 @@ func interpretVLLM(name string, start int, lines []textread.Line) (*benchrun.Run
 		}
 		extra[key] = val
 	}
-	for _, ln := range lines {
-		t := strings.TrimSpace(ln.Text)
-		if t == "" {
-			continue
-		}
-		if title, ok := textread.Section(t); ok {
-			section, sub = title, ""
-			continue
-		}
-		label, val, ok := strings.Cut(t, ":")
-		if !ok {
-			addExtra(textread.At(ln.N), t, ln.N)
-			run.Notes = append(run.Notes, fmt.Sprintf("line %d inside the block is not a \"label: value\" line; kept as text in Extra", ln.N))
-			continue
-		}
-		label = strings.Join(strings.Fields(label), " ")
-		val = strings.TrimSpace(val)
+	err := textread.Block(lines, func(title string) { section, sub = title, "" }, func(l textread.Labelled) *format.InputError {
+		label, val := l.Label, l.Val
 		key := strings.ToLower(label)
 		inExtraSection := consoleExtraSections[strings.ToLower(section)]
 
@@ -115,70 +100,68 @@ func interpretVLLM(name string, start int, lines []textread.Line) (*benchrun.Run
 			// ("Per-position acceptance (%):" then "Position 0: ...").
 			if val == "" {
 				sub = label
-				continue
+				return nil
 			}
 			k := section + " / " + label
 			if sub != "" {
 				k = section + " / " + sub + " / " + label
 			}
-			addExtra(k, val, ln.N)
-			continue
+			addExtra(k, val, l.N)
+			return nil
 		}
 
 		if m := consoleStatRE.FindStringSubmatch(label); m != nil {
 			if metric, ok := consoleStatMetrics[strings.ToLower(m[3])]; ok {
 				stat := strings.ToLower(m[1])
 				canon := metric + "." + stat
-				if first, dup := seen[canon]; dup {
-					return nil, format.Errorf(name, textread.At(ln.N), "%q stated twice in one block (first at line %d)", label, first)
+				if err := textread.Once(name, seen, canon, l); err != nil {
+					return err
 				}
-				seen[canon] = ln.N
 				_, ok, err := textread.Number(val)
 				if err != nil {
-					return nil, format.Errorf(name, textread.At(ln.N), "%s: %q is not a number", label, val)
+					return format.Errorf(name, textread.At(l.N), "%s: %q is not a number", label, val)
 				}
 				if !ok {
-					run.Notes = append(run.Notes, fmt.Sprintf("%s is %s at line %d: not stated", label, val, ln.N))
-					continue
+					run.Notes = append(run.Notes, fmt.Sprintf("%s is %s at line %d: not stated", label, val, l.N))
+					return nil
 				}
 				run.Stated = append(run.Stated, benchrun.Stated{
 					Metric: canon, Value: textread.Milli(val), Unit: "s", SourceKey: label, SourceUnit: "ms", Printed: textread.Decimals(val),
 				})
-				continue
+				return nil
 			}
 		}
 
 		if consoleKnownExtra[key] && section == "" {
-			addExtra(label, val, ln.N)
-			continue
+			addExtra(label, val, l.N)
+			return nil
 		}
 		f, known := consoleFields[key]
 		if !known {
 			if section != "" {
 				label = section + " / " + label
 			}
-			addExtra(label, val, ln.N)
-			run.Notes = append(run.Notes, fmt.Sprintf("unrecognised label %q at line %d kept as text in Extra", label, ln.N))
-			continue
+			addExtra(label, val, l.N)
+			run.Notes = append(run.Notes, fmt.Sprintf("unrecognised label %q at line %d kept as text in Extra", label, l.N))
+			return nil
 		}
-		if first, dup := seen[f.metric]; dup {
-			return nil, format.Errorf(name, textread.At(ln.N), "%q stated twice in one block (first at line %d)", label, first)
+		if err := textread.Once(name, seen, f.metric, l); err != nil {
+			return err
 		}
-		seen[f.metric] = ln.N
 		if f.metric == "max_concurrent_requests" || f.metric == "max_output_tokens_per_s" {
 			hasPeak = true
 		}
-		v, ok, err := textread.LabelledNumber(name, ln.N, label, val, f.kind == kindCount, f.metric == "completed")
+		v, ok, err := textread.LabelledNumber(name, l.N, label, val, f.kind == kindCount, f.metric == "completed")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if !ok {
-			run.Notes = append(run.Notes, fmt.Sprintf("%s is %s at line %d: not stated", label, val, ln.N))
-			continue
+			run.Notes = append(run.Notes, fmt.Sprintf("%s is %s at line %d: not stated", label, val, l.N))
+			return nil
 		}
 		if f.kind == kindFact {
 			run.Facts[f.metric] = val
-			continue
+			return nil
 		}
 		switch f.metric {
 		case "completed":
@@ -189,6 +172,13 @@ func interpretVLLM(name string, start int, lines []textread.Line) (*benchrun.Run
 		run.Stated = append(run.Stated, benchrun.Stated{
 			Metric: f.metric, Value: v, Unit: f.unit, SourceKey: label, SourceUnit: f.src, Printed: textread.Decimals(val),
 		})
+		return nil
+	}, func(n int, t string) {
+		addExtra(textread.At(n), t, n)
+		run.Notes = append(run.Notes, textread.NotLabelled(n))
+	})
+	if err != nil {
+		return nil, err
 	}
 
 	if _, ok := seen["completed"]; !ok {

@@ -53,10 +53,7 @@ func (vllmJSON) Sniff(name string, head []byte) bool {
 		return false
 	}
 	var identity, result bool
-	jsonread.SniffObject(d, func(key string, v pyjson.Token) bool {
-		if v.Kind == pyjson.EOF {
-			return false // the value is cut off: the key does not count
-		}
+	jsonread.SniffWhole(d, func(key string, v pyjson.Token) bool {
 		switch key {
 		case "model_id", "tokenizer_id", "num_prompts", "endpoint_type":
 			identity = true
@@ -584,16 +581,12 @@ func (b *vllmRunBuilder) stated(key string, vt pyjson.Token) error {
 		metric, _ = vllmStatMetric(key)
 		unit = "ms"
 	}
-	switch vt.Kind {
-	case pyjson.Null:
+	if vt.Kind == pyjson.Null {
 		// vLLM writes null for figures it did not compute (goodput without --goodput).
 		b.run.Extra[key] = "null"
 		return nil
-	case pyjson.Number:
-	default:
-		return b.errAt(jsonread.KeyPlace(key), vt, "expected a number, found %s", vt.Kind)
 	}
-	v, err := vt.Float()
+	v, err := vt.Float() // "expected a number, found …" for any other kind
 	if err != nil {
 		return b.errAt(jsonread.KeyPlace(key), vt, "%v", err)
 	}

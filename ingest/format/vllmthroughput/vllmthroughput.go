@@ -49,10 +49,7 @@ func (vllmThroughput) Sniff(name string, head []byte) bool {
 	}
 	have := map[string]bool{}
 	serve := false
-	jsonread.SniffObject(d, func(key string, v pyjson.Token) bool {
-		if v.Kind == pyjson.EOF {
-			return false
-		}
+	jsonread.SniffWhole(d, func(key string, v pyjson.Token) bool {
 		switch key {
 		case "elapsed_time", "requests_per_second", "tokens_per_second", "num_requests":
 			have[key] = v.Kind == pyjson.Number
@@ -68,12 +65,9 @@ func (vllmThroughput) Sniff(name string, head []byte) bool {
 // Parse reads the one result object of the file.
 func (vllmThroughput) Parse(ctx context.Context, name string, r io.Reader, emit func(*benchrun.Run) error) error {
 	d := pyjson.NewDecoder(r)
-	first, err := jsonread.Start(name, d)
+	first, err := jsonread.Expect(name, d, pyjson.ObjectStart, "a vllm bench throughput result", "a JSON object")
 	if err != nil {
 		return err
-	}
-	if first.Kind != pyjson.ObjectStart {
-		return format.Errorf(name, jsonread.Place("", first), "not a vllm bench throughput result: the file holds a %s, not a JSON object", first.Kind)
 	}
 	run := &benchrun.Run{
 		Location:      fmt.Sprintf("object at byte %d (line %d)", first.Offset, first.Line),
@@ -108,10 +102,7 @@ func (vllmThroughput) Parse(ctx context.Context, name string, r io.Reader, emit 
 			return err
 		}
 		place := jsonread.Place(jsonread.KeyPlace(key), vt)
-		if vt.Kind != pyjson.Number {
-			return format.Errorf(name, place, "expected a number, found %s", vt.Kind)
-		}
-		v, err := vt.Float()
+		v, err := vt.Float() // "expected a number, found …" for any other kind
 		switch {
 		case err != nil:
 			return format.Errorf(name, place, "%v", err)
