@@ -239,7 +239,7 @@ func TestReportUnknownBinding(t *testing.T) {
 
 func TestReportEscapesHostileText(t *testing.T) {
 	t.Parallel()
-	specPath := demoSpecCopy(t)
+	specPath := specCopy(t, smallDemo(t))
 	dir := filepath.Dir(specPath)
 	hostile := `</script><script>alert(1)</script><img src=x onerror=alert(2)>`
 	writeFile(t, filepath.Join(dir, "narrative", "en.md"), "# Note\n\n"+hostile+"\n\nInline "+hostile+" and [x](javascript:alert(3)) {{node}}.\n")
