@@ -217,7 +217,7 @@ func TestReportDemo(t *testing.T) {
 
 func TestReportUnknownBinding(t *testing.T) {
 	t.Parallel()
-	db, specPath := demoArchive(t)
+	db, specPath := smallDemoArchive(t)
 	writeFile(t, filepath.Join(filepath.Dir(specPath), "narrative", "en.md"), "# Result\n\nThroughput rose by {{sheduler_tuning.pct}}.\n\nThen {{xyzzy}}.\n")
 	out := t.TempDir()
 	// The binding is the point, not the audit pages. A misspelt name is
