@@ -295,7 +295,8 @@ func withoutECharts(html []byte) []byte {
 // its own would print 10,000 and 11.48 everywhere).
 func TestChartNumbersFollowLanguage(t *testing.T) {
 	t.Parallel()
-	db, specPath := demoArchive(t)
+	// The report only reads the archive and the spec.
+	db, specPath := sharedDemo(t).db, sharedDemo(t).spec()
 	out := t.TempDir()
 	// The charts are the point, not the audit pages.
 	if r := bl(t, "report", "--db", db, "--out", out, "--lang", "es,es-419", "--format", "md", "--no-audit", specPath); r.code != 0 {
