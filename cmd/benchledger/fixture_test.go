@@ -140,17 +140,19 @@ func makeDemo(name string, generate func(string) ([]string, error), manifest fun
 // study takes demoArchive's copies instead.
 func sharedDemo(t testing.TB) *demoFixture {
 	t.Helper()
-	d, err := demoOnce()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return d
+	return fixture(t, demoOnce)
 }
 
 // smallDemo is the small demo fixture, for tests that only read it.
 func smallDemo(t testing.TB) *demoFixture {
 	t.Helper()
-	d, err := smallDemoOnce()
+	return fixture(t, smallDemoOnce)
+}
+
+// fixture is what once made, or the test fails with its error.
+func fixture(t testing.TB, once func() (*demoFixture, error)) *demoFixture {
+	t.Helper()
+	d, err := once()
 	if err != nil {
 		t.Fatal(err)
 	}
