@@ -17,7 +17,8 @@ import (
 // to amend.
 func TestAmendEndToEnd(t *testing.T) {
 	t.Parallel()
-	db, specPath := demoArchive(t)
+	// The amend flow is the point, not the demo's numbers: the small demo.
+	db, specPath := smallDemoArchive(t)
 	r := bl(t, "runs", "--db", db, "--json")
 	var runs []struct{ ID, Role, File string }
 	if err := json.Unmarshal([]byte(r.stdout), &runs); err != nil {

@@ -105,7 +105,10 @@ func TestAuditDemo(t *testing.T) {
 		}
 	})
 
-	// A run with per-request records and a full vLLM summary.
+	// The tampering is the point below, not the demo's numbers: it
+	// changes copies of the small demo. A run with per-request records and
+	// a full vLLM summary.
+	db = smallDemo(t).db
 	var victim string
 	err := openRaw(t, copyArchive(t, db)).QueryRow(`SELECT s.run_id FROM stated s JOIN runs r ON r.id = s.run_id
 		WHERE s.metric = 'total_output_tokens' AND r.has_requests ORDER BY s.run_id LIMIT 1`).Scan(&victim)

@@ -69,12 +69,14 @@ func errataJSONOf(t *testing.T, db, specPath string) errataDoc {
 
 var errataSectionRE = regexp.MustCompile(`(?s)<section id="errata">.*?</section>`)
 
-// TestReportVersionsAndErrata publishes the demo case study, publishes it
+// TestReportVersionsAndErrata publishes the (small) demo case study, publishes it
 // again unchanged, renders a draft, then changes a figure of the spec and
 // the English narrative and publishes the correction.
 func TestReportVersionsAndErrata(t *testing.T) {
 	t.Parallel()
-	db, specPath := demoArchive(t)
+	// Versions and errata are the point, not the published numbers: the
+	// small demo, whose changed figure is read from figures --json.
+	db, specPath := smallDemoArchive(t)
 	dir := filepath.Dir(specPath)
 	langs := []string{"en", "zh", "ja", "es-419"}
 	// The audit pages play no part in versions (TestReportAuditPages tests
@@ -181,7 +183,14 @@ func TestReportVersionsAndErrata(t *testing.T) {
 	if !bytes.Contains(specText, []byte(meanFig)) {
 		t.Fatalf("the demo spec no longer has %q", meanFig)
 	}
+	oldValue := figureValue(t, db, specPath, "public_single_mean_latency")
 	writeFile(t, specPath, strings.Replace(string(specText), meanFig, medianFig, 1))
+	newValue := figureValue(t, db, specPath, "public_single_mean_latency")
+	if oldValue == newValue {
+		t.Fatalf("the changed figure keeps its value %v", oldValue)
+	}
+	enLocale := locales.MustMatch("en")
+	oldText, newText := enLocale.Quantity(oldValue, 2, "s"), enLocale.Quantity(newValue, 2, "s")
 	en := filepath.Join(dir, "narrative", "en.md")
 	narr, err := os.ReadFile(en)
 	if err != nil {
@@ -201,7 +210,7 @@ func TestReportVersionsAndErrata(t *testing.T) {
 		"es-419": "Texto modificado: narrativa (en)", "es": "Texto modificado: narrativa (en)"}
 	for _, tag := range all {
 		l := locales.MustMatch(tag)
-		change := l.Quantity(173.04, 2, "s") + " → " + l.Quantity(186.41, 2, "s")
+		change := l.Quantity(oldValue, 2, "s") + " → " + l.Quantity(newValue, 2, "s")
 		v2 := l.T("errata.version", "version", 2, "date", "DATE")
 		v2 = v2[:strings.Index(v2, "DATE")]
 		html, _ := os.ReadFile(filepath.Join(out3, "qwen3-batch."+tag+".html"))
@@ -238,12 +247,12 @@ func TestReportVersionsAndErrata(t *testing.T) {
 	}
 	got := doc.Versions[1].Errata
 	hash := regexp.MustCompile(`^[0-9a-f]{12}$`)
-	if len(got) != 2 || got[0].Kind != "figure" || got[0].Name != "public_single_mean_latency" || got[0].Old != "173.04 s" || got[0].New != "186.41 s" ||
+	if len(got) != 2 || got[0].Kind != "figure" || got[0].Name != "public_single_mean_latency" || got[0].Old != oldText || got[0].New != newText ||
 		got[1].Kind != "text" || got[1].Name != "narrative.en" || !hash.MatchString(got[1].Old) || !hash.MatchString(got[1].New) || got[1].Old == got[1].New {
-		t.Errorf("version 2 errata = %+v, want the figure 173.04 s → 186.41 s and the English narrative", got)
+		t.Errorf("version 2 errata = %+v, want the figure %s → %s and the English narrative", got, oldText, newText)
 	}
 	txt := bl(t, "errata", "--db", db, specPath)
-	if txt.code != 0 || !strings.Contains(txt.stdout, "public_single_mean_latency: 173.04 s → 186.41 s") ||
+	if txt.code != 0 || !strings.Contains(txt.stdout, "public_single_mean_latency: "+oldText+" → "+newText) ||
 		strings.Index(txt.stdout, "Version 2,") > strings.Index(txt.stdout, "Version 1,") {
 		t.Errorf("errata text, newest first:\n%v", txt)
 	}
@@ -262,6 +271,21 @@ func TestReportVersionsAndErrata(t *testing.T) {
 	if p, e, _ := countPublished(t, db); p != 2 || e != 2 {
 		t.Errorf("after the refused statements: %d publications, %d errata", p, e)
 	}
+}
+
+// figureValue is a figure's value as figures --json computes it.
+func figureValue(t *testing.T, db, specPath, name string) float64 {
+	t.Helper()
+	r := bl(t, "figures", "--db", db, "--json", specPath)
+	var doc struct {
+		Figures map[string]struct {
+			Value *float64 `json:"value"`
+		} `json:"figures"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil || doc.Figures[name].Value == nil {
+		t.Fatalf("figures --json: no value of %s (%v)\n%v", name, err, r)
+	}
+	return *doc.Figures[name].Value
 }
 
 func capFirstTest(s string) string {

@@ -72,10 +72,12 @@ func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(math.Abs(a
 // the workbook against the archive: sheet names and headers in the
 // language, the headline comparison and every run's figures as numbers
 // equal to what `figures --json` computes, the sweep chart, the caveats
-// with their sentences.
+// with their sentences. It exports the small demo (the demo's runs and
+// spec): the workbook's agreement with the evaluation is the point, not the
+// published numbers (TestExportCSVInSpanishSpreadsheet reads one of those).
 func TestExportDemo(t *testing.T) {
 	t.Parallel()
-	demo := sharedDemo(t)
+	demo := smallDemo(t)
 	db, specPath := demo.db, demo.spec()
 	r := bl(t, "figures", "--db", db, "--json", specPath)
 	var fig struct {
@@ -320,7 +322,7 @@ func isNumberText(s string) bool {
 	return err == nil
 }
 
-// TestExportOpensInLibreOffice converts the demo workbook with LibreOffice
+// TestExportOpensInLibreOffice converts the (small) demo workbook with LibreOffice
 // headless (Debian's libreoffice-calc-nogui, installed by .ci/run): it must
 // open, its cover name the case study, and its second sheet (Summary)
 // convert with the headline values.
@@ -333,7 +335,7 @@ func TestExportOpensInLibreOffice(t *testing.T) {
 		}
 		t.Skip("LibreOffice is not installed (apt-get install libreoffice-calc-nogui): skipping the conversion test")
 	}
-	demo := sharedDemo(t)
+	demo := smallDemo(t)
 	db, specPath := demo.db, demo.spec()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "demo.xlsx")
@@ -372,7 +374,7 @@ func TestExportOpensInLibreOffice(t *testing.T) {
 
 func TestExportUsage(t *testing.T) {
 	t.Parallel()
-	demo := sharedDemo(t)
+	demo := smallDemo(t)
 	db, specPath := demo.db, demo.spec()
 	x := filepath.Join(t.TempDir(), "x.xlsx")
 	for _, args := range [][]string{

@@ -28,10 +28,12 @@ import (
 
 // TestExportCover checks the cover sheet's cells against the evaluation
 // (title, id, version, audit verdict with counts, digest, number of runs,
-// links) and the document's properties.
+// links) and the document's properties. The workbook tests below use the
+// small demo: its runs and spec are the demo's, and the workbook's layout,
+// strings and links are the point, not the published numbers.
 func TestExportCover(t *testing.T) {
 	t.Parallel()
-	demo := sharedDemo(t)
+	demo := smallDemo(t)
 	db, specPath := demo.db, demo.spec()
 	r := bl(t, "figures", "--db", db, "--json", specPath)
 	var fig struct {
@@ -119,7 +121,7 @@ func TestExportCover(t *testing.T) {
 // [!key], and no cell may be a key itself.
 func TestExportNoRawKeys(t *testing.T) {
 	t.Parallel()
-	demo := sharedDemo(t)
+	demo := smallDemo(t)
 	db, specPath := demo.db, demo.spec()
 	en := locales.MustMatch("en")
 	keys := map[string]bool{}
@@ -210,7 +212,7 @@ func xlsxStrings(t *testing.T, path string) iter.Seq2[string, string] {
 // and follows every hyperlink of every sheet to a file of the site.
 func TestExportLinksResolve(t *testing.T) {
 	t.Parallel()
-	demo := sharedDemo(t)
+	demo := smallDemo(t)
 	db, specPath := demo.db, demo.spec()
 	dir := t.TempDir()
 	site := filepath.Join(dir, "site")
@@ -273,7 +275,7 @@ func demoRunIDs(t *testing.T, db, specPath string) []string {
 // by its value, ..., replicas by their index, not by hex id.
 func TestExportRunOrder(t *testing.T) {
 	t.Parallel()
-	demo := sharedDemo(t)
+	demo := smallDemo(t)
 	path := filepath.Join(t.TempDir(), "demo.xlsx")
 	// The order is the point; --no-audit spares the audit's re-reading of
 	// every raw file, and the cover then says the case study was not audited.
@@ -339,7 +341,7 @@ func umask(t *testing.T) os.FileMode {
 // umask, as every output (atomicfile.Perm), not a temporary file's 0600.
 func TestExportFileMode(t *testing.T) {
 	t.Parallel()
-	demo := sharedDemo(t)
+	demo := smallDemo(t)
 	dir := t.TempDir()
 	if r := bl(t, "export", "--no-audit", "--db", demo.db, "--xlsx", filepath.Join(dir, "d.xlsx"), "--csv", filepath.Join(dir, "csv"), demo.spec()); r.code != 0 {
 		t.Fatal(r)
@@ -386,7 +388,7 @@ func runSoffice(t *testing.T, env []string, args ...string) {
 	}
 }
 
-// TestExportPrintsInLibreOffice prints the demo workbook to PDF with
+// TestExportPrintsInLibreOffice prints the (small) demo workbook to PDF with
 // LibreOffice in en, ja and es-419: the whole workbook takes a bounded
 // number of pages (171 before the page setup), the Summary one, and the
 // Sweeps chart is on one page and drawn: the page rendered to PNG has
@@ -394,7 +396,7 @@ func runSoffice(t *testing.T, env []string, args ...string) {
 func TestExportPrintsInLibreOffice(t *testing.T) {
 	t.Parallel()
 	soffice(t, "pdftoppm", "pdftotext")
-	demo := sharedDemo(t)
+	demo := smallDemo(t)
 	dir := t.TempDir()
 	langs := []string{"en", "ja", "es-419"}
 	var workbooks []string

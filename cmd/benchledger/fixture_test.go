@@ -43,10 +43,11 @@ func TestMain(m *testing.M) {
 		flag.Set("test.parallel", "4")
 	}
 	if f := flag.Lookup("test.run"); f != nil && f.Value.String() == "" {
-		// Every test runs: build the demo at once, beside the tests that
+		// Every test runs: build the demos at once, beside the tests that
 		// do not need it, rather than when the first test that does
 		// blocks its slot waiting for it.
 		go demoOnce()
+		go smallDemoOnce()
 	}
 	code := m.Run()
 	pgtest.Stop()
@@ -88,12 +89,28 @@ func (d *demoFixture) spec() string { return filepath.Join(d.dir, "casestudy.yam
 var specFiles = []string{"campaign.yaml", "casestudy.yaml", "narrative"}
 
 var demoOnce = sync.OnceValues(func() (*demoFixture, error) {
-	root, err := sharedDir("demo")
+	return makeDemo("demo", democampaign.Generate, nil)
+})
+
+// smallDemoOnce is the demo in miniature (democampaign.GenerateSmall): the
+// same files, spec, narratives and manifest (its counts scaled), a
+// sixteenth of the requests. It is for the tests whose subject is what the
+// tool does with a campaign of the demo's shape (pages, audits, copies),
+// not the demo's published numbers.
+var smallDemoOnce = sync.OnceValues(func() (*demoFixture, error) {
+	return makeDemo("small-demo", democampaign.GenerateSmall, democampaign.SmallManifest)
+})
+
+// makeDemo generates a campaign into a shared folder, copies the demo's
+// spec files beside it (campaign.yaml through manifest, when given) and
+// ingests it.
+func makeDemo(name string, generate func(string) ([]string, error), manifest func([]byte) []byte) (*demoFixture, error) {
+	root, err := sharedDir(name)
 	if err != nil {
 		return nil, err
 	}
 	d := &demoFixture{dir: filepath.Join(root, "qwen3-batch"), db: filepath.Join(root, "demo.db")}
-	if _, err := democampaign.Generate(d.dir); err != nil {
+	if _, err := generate(d.dir); err != nil {
 		return nil, err
 	}
 	src := filepath.Join("..", "..", "results", "qwen3-batch")
@@ -102,22 +119,51 @@ var demoOnce = sync.OnceValues(func() (*demoFixture, error) {
 			return nil, err
 		}
 	}
+	if manifest != nil {
+		p := filepath.Join(d.dir, "campaign.yaml")
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(p, manifest(b), 0o644); err != nil {
+			return nil, err
+		}
+	}
 	if r := runCommand("ingest", "--db", d.db, d.dir); r.code != 0 || strings.Contains(r.stderr, "warning") {
-		return nil, fmt.Errorf("demo ingest must be clean and publishable: %v", r)
+		return nil, fmt.Errorf("%s ingest must be clean and publishable: %v", name, r)
 	}
 	return d, checkpoint(d.db)
-})
+}
 
 // sharedDemo is the demo fixture itself, for tests that only read it (they
 // may run in parallel); a test that writes to the archive or the case
 // study takes demoArchive's copies instead.
 func sharedDemo(t testing.TB) *demoFixture {
 	t.Helper()
-	d, err := demoOnce()
+	return fixture(t, demoOnce)
+}
+
+// smallDemo is the small demo fixture, for tests that only read it.
+func smallDemo(t testing.TB) *demoFixture {
+	t.Helper()
+	return fixture(t, smallDemoOnce)
+}
+
+// fixture is what once made, or the test fails with its error.
+func fixture(t testing.TB, once func() (*demoFixture, error)) *demoFixture {
+	t.Helper()
+	d, err := once()
 	if err != nil {
 		t.Fatal(err)
 	}
 	return d
+}
+
+// smallDemoArchive is demoArchive for the small demo.
+func smallDemoArchive(t *testing.T) (db, spec string) {
+	t.Helper()
+	d := smallDemo(t)
+	return copyArchive(t, d.db), specCopy(t, d)
 }
 
 // demoArchive is a private copy of the demo archive and of the case study's
@@ -133,7 +179,12 @@ func demoArchive(t *testing.T) (db, spec string) {
 // test that edits the spec or its narratives but only reads the archive.
 func demoSpecCopy(t *testing.T) string {
 	t.Helper()
-	d := sharedDemo(t)
+	return specCopy(t, sharedDemo(t))
+}
+
+// specCopy is a private copy of a demo fixture's case study folder.
+func specCopy(t *testing.T, d *demoFixture) string {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), "qwen3-batch")
 	for _, f := range specFiles {
 		if err := copyTree(filepath.Join(d.dir, f), filepath.Join(dir, f)); err != nil {
@@ -205,12 +256,12 @@ func copyFile(src, dst string) (err error) {
 	return err
 }
 
-// hostileDemoArchive is a copy of the demo archive whose runs all carry
-// the hostile text as their hardware.driver (added by ingesting the same
-// files again with --set, as a user completing provenance would).
+// hostileDemoArchive is a copy of the small demo's archive whose runs all
+// carry the hostile text as their hardware.driver (added by ingesting the
+// same files again with --set, as a user completing provenance would).
 func hostileDemoArchive(t *testing.T, hostile string) string {
 	t.Helper()
-	d := sharedDemo(t)
+	d := smallDemo(t)
 	db := copyArchive(t, d.db)
 	if r := bl(t, "ingest", "--db", db, "--set", "hardware.driver="+hostile, d.dir); r.code != 0 || !strings.Contains(r.stdout, "completed") {
 		t.Fatal(r)

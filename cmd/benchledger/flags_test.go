@@ -139,9 +139,9 @@ func TestUnknownRunIsUsageError(t *testing.T) {
 			t.Errorf("%v: want exit 2 naming the id, got %v", args, r)
 		}
 	}
-	// The demo has more runs than there are hex digits: two share their
-	// first.
-	demo := sharedDemo(t).db
+	// The (small) demo has more runs than there are hex digits: two share
+	// their first.
+	demo := smallDemo(t).db
 	seen := map[byte]bool{}
 	for _, id := range strings.Fields(bl(t, "runs", "--db", demo, "-q").stdout) {
 		if seen[id[0]] {

@@ -85,7 +85,7 @@ func TestIngestControlCharactersEscaped(t *testing.T) {
 // commands quote every provenance value, so pasting one runs no `whoami`.
 func TestReproduceCommandsQuoted(t *testing.T) {
 	t.Parallel()
-	d := sharedDemo(t)
+	d := smallDemo(t)
 	db := copyArchive(t, d.db)
 	tamper(t, db, "UPDATE provenance SET value = '--max-num-seqs 256 --served-model-name `whoami` $(id)' WHERE field = 'runtime.server_args'",
 		"UPDATE provenance SET value = 'img;reboot' WHERE field = 'runtime.image'")
@@ -122,7 +122,7 @@ func grepLines(s, sub string) string {
 // 022), not 0600.
 func TestOutputModes(t *testing.T) {
 	t.Parallel()
-	d := sharedDemo(t)
+	d := smallDemo(t)
 	dir := t.TempDir()
 	ref := filepath.Join(dir, "ref")
 	f, err := os.Create(ref)

@@ -27,7 +27,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --result-dir) out=$2; shift ;;
     --result-filename) name=$2; shift ;;
-    --sleep) trap 'kill $pid; echo interrupted; exit 130' INT; sleep $2 & pid=$!; wait; shift ;;
+    --sleep) trap 'kill $pid; echo interrupted; exit 130' INT; sleep $2 & pid=$!; : > sleeping; wait; shift ;;
   esac
   shift
 done
@@ -158,8 +158,19 @@ func TestRecordInterrupted(t *testing.T) {
 	t.Parallel()
 	work := t.TempDir()
 	db := filepath.Join(t.TempDir(), "a.db")
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	// Ctrl-C once the client sleeps (it says so with a file): a fixed
+	// delay could end the run before the client started on a busy machine.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	go func() {
+		for ctx.Err() == nil {
+			if _, err := os.Stat(filepath.Join(work, "sleeping")); err == nil {
+				cancel()
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
 	var out, errb bytes.Buffer
 	code := run(ctx, []string{"record", "--db", db, "-C", work, "--", fakeClient(t, work), "0", "--sleep", "30", "--result-dir", "out"},
 		env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(string) string { return "" }})

@@ -115,7 +115,7 @@ func TestReportInBrowser(t *testing.T) {
 func TestHostileTextInBrowser(t *testing.T) {
 	t.Parallel()
 	needBrowser(t)
-	specPath := demoSpecCopy(t)
+	specPath := specCopy(t, smallDemo(t))
 	dir := filepath.Dir(specPath)
 	hostile := `</script><script>window.__pwned=1</script><img src=x onerror="window.__pwned=2">`
 	writeFile(t, filepath.Join(dir, "narrative", "en.md"), "# Note\n\n"+hostile+"\n\n{{node}}\n")

@@ -107,9 +107,9 @@ func TestSiteManifestNotTrusted(t *testing.T) {
 // it.
 func TestReportNarrativeOutsideSpec(t *testing.T) {
 	t.Parallel()
-	d := sharedDemo(t)
+	d := smallDemo(t)
 	for _, target := range []string{"/proc/self/environ", "../../../../../../../../etc/passwd"} {
-		specPath := demoSpecCopy(t)
+		specPath := specCopy(t, d)
 		data := strings.Replace(string(readFileT(t, specPath)), "en: narrative/en.md", "en: "+target, 1)
 		writeFile(t, specPath, data)
 		out := t.TempDir()
@@ -198,7 +198,7 @@ func countingServer(t *testing.T) (url string, count func() int64) {
 // does render carries a strict Content-Security-Policy.
 func TestNarrativeRemoteRefused(t *testing.T) {
 	t.Parallel()
-	d := sharedDemo(t)
+	d := smallDemo(t)
 	url, count := countingServer(t)
 	formats := "html,md"
 	if _, ok := browser.Available(); ok {
@@ -212,7 +212,7 @@ func TestNarrativeRemoteRefused(t *testing.T) {
 		`<img src="` + url + `/raw.png">`,
 		"![ref][r]\n\n[r]: " + url + "/ref.png",
 	} {
-		specPath := demoSpecCopy(t)
+		specPath := specCopy(t, d)
 		nar := filepath.Join(filepath.Dir(specPath), "narrative", "en.md")
 		writeFile(t, nar, string(readFileT(t, nar))+"\n\n"+md+"\n")
 		out := t.TempDir()
@@ -246,9 +246,9 @@ func TestNarrativeRemoteRefused(t *testing.T) {
 // only when followed); an image on the same host stays refused.
 func TestNarrativeLinkAllowed(t *testing.T) {
 	t.Parallel()
-	d := sharedDemo(t)
+	d := smallDemo(t)
 	url, count := countingServer(t)
-	specPath := demoSpecCopy(t)
+	specPath := specCopy(t, d)
 	writeFile(t, specPath, string(readFileT(t, specPath))+"link_hosts: [127.0.0.1]\n")
 	nar := filepath.Join(filepath.Dir(specPath), "narrative", "en.md")
 	orig := string(readFileT(t, nar))

@@ -101,14 +101,15 @@ func changedFiles(before, after map[string]string) []string {
 	return out
 }
 
-// TestSiteDemo builds the site of the demo campaign with its case study:
+// TestSiteDemo builds the site of the demo campaign with its case study
+// (the small demo: the same runs and spec, a sixteenth of the requests):
 // every run has a page in every language, the figures are the archive's,
 // the raw bytes are the archived ones, the case study links its reports;
 // a second build writes nothing, and after one new ingest exactly the new
 // run's files and the pages listing runs change.
 func TestSiteDemo(t *testing.T) {
 	t.Parallel()
-	db, specPath := demoArchive(t)
+	db, specPath := smallDemoArchive(t)
 	out := filepath.Join(t.TempDir(), "site")
 	r := bl(t, "site", "--db", db, "--out", out, specPath)
 	if r.code != 0 {

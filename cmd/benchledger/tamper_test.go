@@ -65,10 +65,10 @@ func integrityChecks(m map[string][]string) []string {
 // untouched archive has no such finding.
 func TestTamperEvidence(t *testing.T) {
 	t.Parallel()
-	d := sharedDemo(t)
+	d := smallDemo(t)
 	code, checks := auditChecks(t, "--db", copyArchive(t, d.db))
 	if got := integrityChecks(checks); len(got) != 0 {
-		t.Fatalf("the untouched demo archive: exit %d, integrity findings %v", code, checks)
+		t.Fatalf("the untouched (small) demo archive: exit %d, integrity findings %v", code, checks)
 	}
 	firstRun := `(SELECT id FROM runs ORDER BY id LIMIT 1)`
 	cases := []struct {
@@ -151,7 +151,7 @@ func TestTamperTriggerRestored(t *testing.T) {
 // digest stayed the same when +8.17% became −89.18%).
 func TestDigestCoversReferencesAndProvenance(t *testing.T) {
 	t.Parallel()
-	d := sharedDemo(t)
+	d := smallDemo(t)
 	digest := func(db string) string {
 		t.Helper()
 		r := bl(t, "figures", d.spec(), "--db", db)

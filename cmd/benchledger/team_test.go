@@ -77,12 +77,12 @@ func rowCounts(t *testing.T, db string) map[string]int {
 	return out
 }
 
-// TestArchiveCopyRoundTrip copies the demo archive onto PostgreSQL and back
+// TestArchiveCopyRoundTrip copies the (small) demo archive onto PostgreSQL and back
 // into a new file: audit says the same of all three, a draft report renders
 // the same bytes from each, and every raw file is byte-identical.
 func TestArchiveCopyRoundTrip(t *testing.T) {
 	t.Parallel()
-	d := sharedDemo(t)
+	d := smallDemo(t)
 	pg := pgtest.NewDatabase(t)
 	back := filepath.Join(t.TempDir(), "back.db")
 	for _, hop := range [][2]string{{d.db, pg}, {pg, back}} {

@@ -1,8 +1,11 @@
 package csp
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
+	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -31,5 +34,43 @@ func TestApply(t *testing.T) {
 	}
 	if got := Policy([]byte("<html></html>"), Standalone); !strings.Contains(got, "script-src 'none'") {
 		t.Errorf("a page without scripts: %s", got)
+	}
+}
+
+// inlineScriptRE is the regular expression inlineScripts stands for.
+var inlineScriptRE = regexp.MustCompile(`(?s)<script(?:\s+type="(?:text/javascript|module)")?>(.*?)</script>`)
+
+// inlineScripts finds what the regular expression finds, on pages made of
+// the pieces a page and its tricks have.
+func TestInlineScriptsAsRegexp(t *testing.T) {
+	t.Parallel()
+	pieces := []string{"<script>", "<script", "</script>", "</script", ">", " ", "\n", "\t", "\f", "\r", "\v", `type="text/javascript">`,
+		`type="module">`, `type="application/json">`, `type="module"`, ` src="x.js">`, "run()", "{\"a\":\"</scr\"}", "<", "script", "x"}
+	pages := []string{
+		"", "<script>a</script>", "<script >a</script>", "<script\ttype=\"module\">m</script>", "<script type=\"text/javascript\">j</script>",
+		"<script type=\"application/json\">{\"<script>\":1}</script><script>x</script>", "<script>unclosed", "<script><script>a</script></script>",
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		pages = append(pages, b.String())
+	}
+	for _, p := range pages {
+		var want [][]byte
+		for _, m := range inlineScriptRE.FindAllSubmatch([]byte(p), -1) {
+			want = append(want, m[1])
+		}
+		got := inlineScripts([]byte(p))
+		if len(got) != len(want) {
+			t.Fatalf("%q: %q, the expression finds %q", p, got, want)
+		}
+		for i := range got {
+			if !bytes.Equal(got[i], want[i]) {
+				t.Fatalf("%q: %q, the expression finds %q", p, got, want)
+			}
+		}
 	}
 }
