@@ -316,52 +316,69 @@ func auditBlob(ctx context.Context, a *store.Archive, sha string, ids []string, 
 			add(meta, MsgBlobHash, CheckBlobHash, Fail, fmt.Sprintf("the raw file %s (blob %s) no longer matches its SHA-256: %v; its records cannot be verified",
 				meta.FileName, sha, blobErr), map[string]string{"blob": sha})
 		}
+		var r *benchrun.Run
+		var raws map[string]*benchrun.Run
+		var reqs rawRequests
+		var tool *rawTool
+		merged := false
+		if !corrupt && parseErr == nil {
+			r = reparsed[meta.Run.Ordinal]
+		}
+		if r != nil {
+			files, err := a.RunFiles(id)
+			if err != nil {
+				return nil, err
+			}
+			// The run's files as parsed again, before the merge: the
+			// provenance replay reads each file's own facts.
+			raws = map[string]*benchrun.Run{rawKey(sha, r.Ordinal): contentOf(r)}
+			if merged, err = mergeCompanions(ctx, a, r, files, raws, func(key, check, msg string, params map[string]string) {
+				add(meta, key, check, Fail, msg, params)
+			}); err != nil {
+				return nil, err
+			}
+			// The raw records are let go before the stored ones are read,
+			// so a run of a million requests is not held twice: what the
+			// comparison and the checks need of them is kept (their digest,
+			// the tool's own latencies), and in the rare case the digests
+			// differ the file is parsed again for the first difference.
+			tool = rawToolOf(r)
+			reqs = rawRequests{n: len(r.Requests), digest: requestsDigest(r.Requests), again: func() ([]benchrun.Request, error) {
+				return reparseRequests(ctx, a, sha, meta, files)
+			}}
+			r.Requests = nil
+		}
 		rec, err := a.Run(id)
 		if err != nil {
 			return nil, err
 		}
-		if !corrupt {
-			switch r := reparsed[rec.Run.Ordinal]; {
-			case parseErr != nil:
-				add(rec, MsgRecordsParse, CheckRecords, Fail, fmt.Sprintf("the raw file %s (blob %s) no longer parses as %s: %v",
-					rec.FileName, sha, rec.Run.Format, parseErr), map[string]string{"blob": sha, "format": rec.Run.Format})
-			case r == nil:
-				add(rec, MsgRecordsNoRun, CheckRecords, Fail, fmt.Sprintf("the raw file %s (blob %s) holds no run %d when parsed as %s",
-					rec.FileName, sha, rec.Run.Ordinal, rec.Run.Format), map[string]string{"blob": sha, "ordinal": strconv.Itoa(rec.Run.Ordinal)})
-			default:
-				files, err := a.RunFiles(rec.ID)
-				if err != nil {
-					return nil, err
-				}
-				// The run's files as parsed again, before the merge: the
-				// provenance replay reads each file's own facts.
-				raws := map[string]*benchrun.Run{rawKey(sha, r.Ordinal): contentOf(r)}
-				if ok, err := mergeCompanions(ctx, a, r, files, raws, func(key, check, msg string, params map[string]string) {
-					add(rec, key, check, Fail, msg, params)
-				}); err != nil {
-					return nil, err
-				} else if !ok {
-					break
-				}
-				if f := compareRecords(rec, r); f != nil {
-					f.Params["blob"] = sha
-					add(rec, MsgRecordsDiffer, CheckRecords, Fail, f.Message, f.Params)
-				}
-				pf, err := recomputeProvenance(a, rec, raws)
-				if err != nil {
-					return nil, err
-				}
-				for _, f := range pf {
-					f.File = rec.FileName
-					out = append(out, f)
-				}
+		switch {
+		case corrupt:
+		case parseErr != nil:
+			add(rec, MsgRecordsParse, CheckRecords, Fail, fmt.Sprintf("the raw file %s (blob %s) no longer parses as %s: %v",
+				rec.FileName, sha, rec.Run.Format, parseErr), map[string]string{"blob": sha, "format": rec.Run.Format})
+		case r == nil:
+			add(rec, MsgRecordsNoRun, CheckRecords, Fail, fmt.Sprintf("the raw file %s (blob %s) holds no run %d when parsed as %s",
+				rec.FileName, sha, rec.Run.Ordinal, rec.Run.Format), map[string]string{"blob": sha, "ordinal": strconv.Itoa(rec.Run.Ordinal)})
+		case merged:
+			f, err := compareRecords(rec, r, reqs)
+			if err != nil {
+				return nil, err
+			}
+			if f != nil {
+				f.Params["blob"] = sha
+				add(rec, MsgRecordsDiffer, CheckRecords, Fail, f.Message, f.Params)
+			}
+			pf, err := recomputeProvenance(a, rec, raws)
+			if err != nil {
+				return nil, err
+			}
+			for _, f := range pf {
+				f.File = rec.FileName
+				out = append(out, f)
 			}
 		}
-		var raw *benchrun.Run
-		if !corrupt && parseErr == nil {
-			raw = reparsed[rec.Run.Ordinal]
-		}
-		for _, f := range auditRun(rec, nil, raw) {
+		for _, f := range auditRun(rec, nil, tool) {
 			f.Run, f.File = rec.ID, rec.FileName
 			out = append(out, f)
 		}
@@ -446,16 +463,6 @@ func mergeCompanions(ctx context.Context, a *store.Archive, r *benchrun.Run, fil
 	return ok, nil
 }
 
-func close9(a, b float64) bool {
-	if math.IsNaN(a) || math.IsNaN(b) {
-		return math.IsNaN(a) && math.IsNaN(b)
-	}
-	if a == b {
-		return true
-	}
-	return math.Abs(a-b) <= RecordsRelTol*math.Max(math.Abs(a), math.Abs(b))
-}
-
 // num writes a value in full precision, without an exponent for the
 // magnitudes figures have (a reader compares digits, not 2.01e+07).
 func num(v float64) string {
@@ -463,71 +470,6 @@ func num(v float64) string {
 		return strconv.FormatFloat(v, 'f', -1, 64)
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)
-}
-
-// compareRecords compares a stored run with the run re-parsed from its raw
-// bytes and describes the first difference.
-func compareRecords(rec *store.RunRecord, raw *benchrun.Run) *Finding {
-	s := rec.Run
-	diff := func(what, stored, fromRaw string, params map[string]string) *Finding {
-		if params == nil {
-			params = map[string]string{}
-		}
-		params["field"], params["stored"], params["raw"] = what, stored, fromRaw
-		return &Finding{Message: fmt.Sprintf("the archive's normalised records differ from its raw file %s: %s is %s in the archive but %s when the raw bytes are parsed again",
-			rec.FileName, what, stored, fromRaw), Params: params}
-	}
-	if s.HasRequests != raw.HasRequests {
-		return diff("has per-request records", strconv.FormatBool(s.HasRequests), strconv.FormatBool(raw.HasRequests), nil)
-	}
-	if len(s.Requests) != len(raw.Requests) {
-		return diff("the request count", strconv.Itoa(len(s.Requests)), strconv.Itoa(len(raw.Requests)), nil)
-	}
-	for i := range s.Requests {
-		a, b := &s.Requests[i], &raw.Requests[i]
-		p := map[string]string{"request": strconv.Itoa(i)}
-		field := func(name string) string { return fmt.Sprintf("request %d %s", i, name) }
-		switch {
-		case !close9(a.Start, b.Start):
-			return diff(field("start"), num(a.Start), num(b.Start), p)
-		case !close9(a.QueueTime, b.QueueTime):
-			return diff(field("queue time"), num(a.QueueTime), num(b.QueueTime), p)
-		case !close9(a.TTFT, b.TTFT):
-			return diff(field("TTFT"), num(a.TTFT), num(b.TTFT), p)
-		case !close9(a.Latency, b.Latency):
-			return diff(field("latency"), num(a.Latency), num(b.Latency), p)
-		case a.InputTokens != b.InputTokens:
-			return diff(field("input tokens"), strconv.Itoa(int(a.InputTokens)), strconv.Itoa(int(b.InputTokens)), p)
-		case a.OutputTokens != b.OutputTokens:
-			return diff(field("output tokens"), strconv.Itoa(int(a.OutputTokens)), strconv.Itoa(int(b.OutputTokens)), p)
-		case a.Failed() != b.Failed():
-			return diff(field("failed"), strconv.FormatBool(a.Failed()), strconv.FormatBool(b.Failed()), p)
-		case a.Gaps.Count != b.Gaps.Count:
-			return diff(field("chunk gap count"), strconv.Itoa(int(a.Gaps.Count)), strconv.Itoa(int(b.Gaps.Count)), p)
-		case a.Gaps.Count > 0 && !close9(a.Gaps.Sum, b.Gaps.Sum):
-			return diff(field("chunk gap sum"), num(a.Gaps.Sum), num(b.Gaps.Sum), p)
-		}
-	}
-	if s.Completed != raw.Completed {
-		return diff("completed", strconv.FormatInt(s.Completed, 10), strconv.FormatInt(raw.Completed, 10), nil)
-	}
-	if s.Failed != raw.Failed {
-		return diff("failed", strconv.FormatInt(s.Failed, 10), strconv.FormatInt(raw.Failed, 10), nil)
-	}
-	if len(s.Stated) != len(raw.Stated) {
-		return diff("the number of stated figures", strconv.Itoa(len(s.Stated)), strconv.Itoa(len(raw.Stated)), nil)
-	}
-	for i := range s.Stated {
-		a, b := s.Stated[i], raw.Stated[i]
-		p := map[string]string{"metric": a.Metric}
-		if a.Metric != b.Metric || a.Unit != b.Unit {
-			return diff(fmt.Sprintf("stated figure %d", i), a.Metric+" ("+a.Unit+")", b.Metric+" ("+b.Unit+")", p)
-		}
-		if !close9(a.Value, b.Value) && !(math.IsInf(b.Value, 0) && math.IsNaN(a.Value)) {
-			return diff("the stated "+a.Metric, num(a.Value)+" "+a.Unit, num(b.Value)+" "+b.Unit, p)
-		}
-	}
-	return nil
 }
 
 // Stored runs the checks that need only what the archive holds of one run
@@ -545,10 +487,10 @@ func Stored(rec *store.RunRecord, d *figures.Derived) []Finding {
 }
 
 // auditRun runs the recomputation, plausibility and provenance checks on one
-// stored run. raw, when not nil, is the run parsed again from its raw file:
-// its ToolTimes let a stated figure be recomputed under the tool's own
+// stored run. raw, when not nil, is of the run parsed again from its raw
+// file: its ToolTimes let a stated figure be recomputed under the tool's own
 // definition (the archive keeps only the records).
-func auditRun(rec *store.RunRecord, d *figures.Derived, raw *benchrun.Run) []Finding {
+func auditRun(rec *store.RunRecord, d *figures.Derived, raw *rawTool) []Finding {
 	var out []Finding
 	r := rec.Run
 	// addKey is add for a check whose messages read more than one way.
@@ -564,10 +506,9 @@ func auditRun(rec *store.RunRecord, d *figures.Derived, raw *benchrun.Run) []Fin
 	eff := d.Effective
 	opt := figures.StatedOptionsOf(r)
 	var tool *benchrun.ToolTimes
-	if raw != nil && raw.ToolTimes != nil && d.Figures != nil {
-		tool = raw.ToolTimes
-		ropt := figures.StatedOptionsOf(raw)
-		opt.ToolE2E = ropt.ToolE2E
+	if raw != nil && raw.times != nil && d.Figures != nil {
+		tool = raw.times
+		opt.ToolE2E = raw.e2e
 		st := figures.CheckStated(r.Stated, *d.Figures, opt)
 		d = &figures.Derived{Effective: d.Effective, Figures: d.Figures, Stated: st}
 	}

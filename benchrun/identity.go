@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"hash"
 	"math"
+	"runtime"
 	"sort"
 	"strconv"
 )
@@ -22,12 +23,7 @@ import (
 func ContentID(r *Run) string {
 	h := sha256.New()
 	writeFields(h, "run", r.Format, strconv.FormatInt(r.Completed, 10), strconv.FormatInt(r.Failed, 10), strconv.FormatBool(r.HasRequests))
-	for i := range r.Requests {
-		q := &r.Requests[i]
-		writeFields(h, strconv.Itoa(q.Index), num(q.Start), num(q.QueueTime), num(q.TTFT), num(q.Latency),
-			strconv.Itoa(int(q.InputTokens)), strconv.Itoa(int(q.OutputTokens)), strconv.Quote(q.Error),
-			strconv.Itoa(int(q.Gaps.Count)), num(q.Gaps.Sum), num(q.Gaps.Min), num(q.Gaps.Max))
-	}
+	writeRequests(h, r.Requests)
 	stated := make([]string, 0, len(r.Stated))
 	for _, s := range r.Stated {
 		stated = append(stated, s.Metric+"\x1f"+num(s.Value)+"\x1f"+s.Unit+"\x1f"+strconv.Itoa(s.Printed))
@@ -37,6 +33,81 @@ func ContentID(r *Run) string {
 	writeMap(h, "facts", r.Facts, false)
 	writeMap(h, "extra", r.Extra, true)
 	return hex.EncodeToString(h.Sum(nil))[:12]
+}
+
+// idBlock is how many requests one goroutine of writeRequests formats at a
+// time.
+const idBlock = 4096
+
+// writeRequests hashes the records one line each, as writeFields would
+// write their fields. Formatting the numbers is most of the cost of a large
+// run's id, so blocks of records are formatted on several goroutines and
+// hashed in order, with a bounded number of blocks in flight.
+func writeRequests(h hash.Hash, reqs []Request) {
+	workers := min(runtime.GOMAXPROCS(0), 4)
+	if len(reqs) <= idBlock || workers < 2 {
+		h.Write(appendRequests(nil, reqs))
+		return
+	}
+	type block struct {
+		reqs []Request
+		out  chan []byte
+	}
+	blocks := make(chan block, workers)
+	pending := make(chan block, workers)
+	free := make(chan []byte, 2*workers+1)
+	for range workers {
+		go func() {
+			for b := range blocks {
+				var buf []byte
+				select {
+				case buf = <-free:
+				default:
+				}
+				b.out <- appendRequests(buf[:0], b.reqs)
+			}
+		}()
+	}
+	go func() {
+		for start := 0; start < len(reqs); start += idBlock {
+			b := block{reqs: reqs[start:min(start+idBlock, len(reqs))], out: make(chan []byte, 1)}
+			pending <- b
+			blocks <- b
+		}
+		close(blocks)
+		close(pending)
+	}()
+	for b := range pending {
+		buf := <-b.out
+		h.Write(buf)
+		select {
+		case free <- buf:
+		default:
+		}
+	}
+}
+
+// appendRequests appends the records' lines: the fields of each, each
+// followed by 0x1e, then '\n'.
+func appendRequests(b []byte, reqs []Request) []byte {
+	field := func(b []byte) []byte { return append(b, 0x1e) }
+	for i := range reqs {
+		q := &reqs[i]
+		b = field(strconv.AppendInt(b, int64(q.Index), 10))
+		b = field(appendNum(b, q.Start))
+		b = field(appendNum(b, q.QueueTime))
+		b = field(appendNum(b, q.TTFT))
+		b = field(appendNum(b, q.Latency))
+		b = field(strconv.AppendInt(b, int64(q.InputTokens), 10))
+		b = field(strconv.AppendInt(b, int64(q.OutputTokens), 10))
+		b = field(strconv.AppendQuote(b, q.Error))
+		b = field(strconv.AppendInt(b, int64(q.Gaps.Count), 10))
+		b = field(appendNum(b, q.Gaps.Sum))
+		b = field(appendNum(b, q.Gaps.Min))
+		b = field(appendNum(b, q.Gaps.Max))
+		b = append(b, '\n')
+	}
+	return b
 }
 
 // Rank orders the files of one run by how much of it they hold, so that the
@@ -55,11 +126,13 @@ func Rank(r *Run) int {
 	return 0
 }
 
-func num(v float64) string {
+func num(v float64) string { return string(appendNum(nil, v)) }
+
+func appendNum(b []byte, v float64) []byte {
 	if math.IsNaN(v) {
-		return "?"
+		return append(b, '?')
 	}
-	return strconv.FormatFloat(v, 'g', -1, 64)
+	return strconv.AppendFloat(b, v, 'g', -1, 64)
 }
 
 func writeFields(h hash.Hash, fields ...string) {

@@ -162,6 +162,7 @@ type prepared struct {
 	// Small files only: the compressed bytes and the parse result.
 	blob     *store.PreparedBlob
 	runs     []*benchrun.Run
+	ids      []string // the runs' contentIDs
 	parseErr error
 }
 
@@ -314,6 +315,7 @@ func (b *batch) prepare(ctx context.Context, c candidate) *prepared {
 	})
 	p.runs, p.parseErr = settle(c.path, p.runs, p.parseErr)
 	if p.parseErr == nil {
+		p.ids = contentIDs(p.runs)
 		p.blob, p.fatal = store.PrepareBlob(data, p.sum)
 	}
 	return p
@@ -441,7 +443,7 @@ func (b *batch) storePrepared(ctx context.Context, p *prepared, declared func(*b
 	if err := tx.PutPreparedBlob(p.blob, path); err != nil {
 		return nil, err
 	}
-	outs, err := b.putRuns(tx, p.parser, p.sum, path, p.runs, declared)
+	outs, err := b.putRuns(tx, p.parser, p.sum, path, p.runs, p.ids, declared)
 	if err != nil {
 		return nil, err
 	}
@@ -512,6 +514,8 @@ func (b *batch) storeStreamed(ctx context.Context, p *prepared, declared func(*b
 	if runs, err = settle(path, runs, err); err != nil {
 		return nil, parseRejection(ctx, path, err)
 	}
+	ids := make(chan []string, 1)
+	go func() { ids <- contentIDs(runs) }()
 	// The parser may stop before the end (trailing whitespace); the archive
 	// keeps every byte.
 	if _, err := io.Copy(io.Discard, tee); err != nil {
@@ -537,7 +541,7 @@ func (b *batch) storeStreamed(ctx context.Context, p *prepared, declared func(*b
 	if r.err == nil && r.sum != sum {
 		return nil, &rejectError{out: Outcome{Status: StatusRejected, File: path, Reason: "the file changed while it was read (two reads gave different SHA-256)"}}
 	}
-	outs, err := b.putRuns(tx, p.parser, sum, path, runs, declared)
+	outs, err := b.putRuns(tx, p.parser, sum, path, runs, <-ids, declared)
 	if err != nil {
 		return nil, err
 	}

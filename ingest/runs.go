@@ -22,16 +22,33 @@ import (
 	"github.com/benchledger/benchledger/store"
 )
 
+// contentIDs is each run's benchrun.ContentID ("" for a run the parser
+// rejected), worked out before the file's transaction (on a preparing
+// goroutine, or while a large file's last bytes are stored), so the one
+// writer does not.
+func contentIDs(runs []*benchrun.Run) []string {
+	ids := make([]string, len(runs))
+	for i, r := range runs {
+		if r.Rejection == "" {
+			ids[i] = benchrun.ContentID(r)
+		}
+	}
+	return ids
+}
+
 // putRuns stores a file's runs with their provenance, one event each. A
 // run the parser rejected (one bad line of several), or whose declared
 // provenance contradicts it, is reported as rejected at its place while the
 // others are stored: every problem of the file in one pass. When every run
-// is bad, the file is rejected and nothing of it is kept.
-func (b *batch) putRuns(tx *store.Tx, parser format.Parser, sum, path string, runs []*benchrun.Run, declared func(*benchrun.Run) provenance.Record) ([]Outcome, error) {
+// is bad, the file is rejected and nothing of it is kept. ids are the
+// runs' contentIDs.
+func (b *batch) putRuns(tx *store.Tx, parser format.Parser, sum, path string, runs []*benchrun.Run, ids []string, declared func(*benchrun.Run) provenance.Record) ([]Outcome, error) {
 	var outs, rejected []Outcome
 	now := time.Now().UTC()
 	good := make([]*benchrun.Run, 0, len(runs))
-	for _, r := range runs {
+	idOf := make(map[*benchrun.Run]string, len(runs))
+	for i, r := range runs {
+		idOf[r] = ids[i]
 		if r.Rejection != "" {
 			rejected = append(rejected, Outcome{Status: StatusRejected, File: path, Ordinal: r.Ordinal, Place: r.Location, Reason: r.Rejection})
 			continue
@@ -47,7 +64,7 @@ func (b *batch) putRuns(tx *store.Tx, parser format.Parser, sum, path string, ru
 	}
 	inv := invocation(parser, path)
 	for _, r := range good {
-		id := benchrun.ContentID(r)
+		id := idOf[r]
 		// The same run archived from another file (a sweep's summary.json
 		// and its run=N.json): one run, this file attached to it.
 		if existing, err := tx.ExistingRun(id); err != nil {

@@ -408,6 +408,7 @@ func (a *Archive) OpenBlob(sha string) (io.ReadCloser, error) { return a.openBlo
 // transaction of an upgrade.
 type querier interface {
 	QueryRow(query string, args ...any) *sql.Row
+	Query(query string, args ...any) (*sql.Rows, error)
 }
 
 func (a *Archive) openBlobIn(q querier, sha string) (io.ReadCloser, error) {
@@ -471,13 +472,23 @@ func (br *blobReader) Read(p []byte) (int, error) {
 }
 
 func (br *blobReader) load() error {
-	var rawSize int
-	var data []byte
-	err := br.q.QueryRow("SELECT raw_size, data FROM blob_chunks WHERE blob = ? AND seq = ?", br.sha, br.next).Scan(&rawSize, &data)
-	if errors.Is(err, sql.ErrNoRows) {
+	// The compressed bytes are read in place (RawBytes, valid until the
+	// rows close) rather than copied once more for Scan: a large blob is
+	// hundreds of megabytes of them.
+	rows, err := br.q.Query("SELECT raw_size, data FROM blob_chunks WHERE blob = ? AND seq = ?", br.sha, br.next)
+	if err != nil {
+		return br.a.wrap(fmt.Sprintf("read blob %s chunk %d", br.sha, br.next), err)
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return br.a.wrap(fmt.Sprintf("read blob %s chunk %d", br.sha, br.next), err)
+		}
 		return fmt.Errorf("archive %s: blob %s: %w: chunk %d of %d is missing", br.a.path, br.sha, ErrCorrupt, br.next, br.chunks)
 	}
-	if err != nil {
+	var rawSize int
+	var data sql.RawBytes
+	if err := rows.Scan(&rawSize, &data); err != nil {
 		return br.a.wrap(fmt.Sprintf("read blob %s chunk %d", br.sha, br.next), err)
 	}
 	if cap(br.buf) < rawSize {

@@ -417,9 +417,12 @@ func fileURI(path, query string) (string, error) {
 // openWriter opens the pool that holds the archive's single writer
 // connection. BEGIN is IMMEDIATE so a transaction takes the write lock at its
 // start: a deferred read-to-write upgrade in WAL fails at once with "database
-// is locked" instead of waiting.
+// is locked" instead of waiting. The connection keeps its prepared
+// statements (_stmt_cache_size): a transaction runs some twenty statements,
+// and preparing them again for each of 1,000 small files was a fifth of the
+// writer's time.
 func openWriter(path, mode string) (*sql.DB, error) {
-	uri, err := fileURI(path, fmt.Sprintf("mode=%s&_foreign_keys=on&_txlock=immediate&_synchronous=NORMAL&_busy_timeout=%d",
+	uri, err := fileURI(path, fmt.Sprintf("mode=%s&_foreign_keys=on&_txlock=immediate&_synchronous=NORMAL&_stmt_cache_size=64&_busy_timeout=%d",
 		mode, writerBusyTimeout.Milliseconds()))
 	if err != nil {
 		return nil, err

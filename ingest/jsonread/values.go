@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
 	"unicode/utf8"
 
 	"github.com/benchledger/benchledger/benchrun"
@@ -155,4 +156,61 @@ func (e *ErrorTexts) Intern(b []byte) string {
 		e.texts[s] = s
 	}
 	return s
+}
+
+// ParallelFrom is how many items of a list of gap lists are read one by
+// one before GapLists reads the rest on several goroutines: a short list
+// is not worth the goroutines. Tests lower it to exercise the parallel
+// reader on small inputs.
+var ParallelFrom = 4096
+
+// ParallelRange is the size of the ranges GapLists cuts the input into (0:
+// pyjson's default). Tests make it small.
+var ParallelRange = 0
+
+// GapLists reads the items of a list of gap lists (vLLM's and SGLang's
+// "itls") on several cores, with the same results and errors as Gaps read
+// one by one. Call Read where the list's next item may start; it returns
+// how many items it consumed (maybe 0) and leaves the decoder at the next
+// item for Gaps. The zero value reads with GOMAXPROCS goroutines.
+type GapLists struct {
+	lists pyjson.Lists[benchrun.GapStats]
+	// wait is how many items to read one by one before trying again, after
+	// a try that gave up early (a file laid out unlike Python's json.dump).
+	wait, tries int
+}
+
+// Read consumes items from item i on (its index in the list) while the
+// decoder allows, calling emit with each one's summary in order.
+func (g *GapLists) Read(d *pyjson.Decoder, i int, emit func(benchrun.GapStats) error) (int, error) {
+	if i < ParallelFrom || g.wait > 0 {
+		g.wait = max(g.wait-1, 0)
+		return 0, nil
+	}
+	if g.lists.Reduce == nil {
+		g.lists = pyjson.Lists[benchrun.GapStats]{Workers: min(runtime.GOMAXPROCS(0), 4), Reduce: reduceGaps, RangeSize: ParallelRange}
+	}
+	n, err := g.lists.Read(d, emit)
+	if err == nil && n < 64 {
+		// Little gained: read one by one for a while, more each time.
+		g.tries++
+		g.wait = 64 << min(g.tries, 10)
+	}
+	return n, err
+}
+
+// reduceGaps is what Gaps computes for a list that is valid; false for one
+// that is not, which Gaps then reads and reports.
+func reduceGaps(vals []float64) (benchrun.GapStats, bool) {
+	g := benchrun.GapStats{Min: benchrun.Unknown, Max: benchrun.Unknown}
+	if len(vals) >= math.MaxInt32 {
+		return g, false
+	}
+	for _, v := range vals {
+		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+			return g, false
+		}
+		g.Add(v)
+	}
+	return g, true
 }

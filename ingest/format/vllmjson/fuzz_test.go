@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/benchledger/benchledger/benchrun"
@@ -65,5 +66,15 @@ func FuzzVLLMJSON(f *testing.F) {
 			return nil
 		})
 		ingesttest.FuzzError(t, err, "fuzz.json")
+		if runtime.GOMAXPROCS(0) >= 2 {
+			// The lists of gaps read on several cores, in ranges of a few
+			// bytes: the same runs, records and errors as one by one.
+			vjParallel(t, -1, 0)
+			want := vjOutcome(data)
+			vjParallel(t, 0, 4+len(data)%61)
+			if got := vjOutcome(data); got != want {
+				t.Fatalf("the parallel parse differs:\n%s\none by one:\n%s", vjHead(got), vjHead(want))
+			}
+		}
 	})
 }

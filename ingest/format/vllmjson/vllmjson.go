@@ -145,6 +145,8 @@ type vllmJSONParser struct {
 	file string
 	d    *pyjson.Decoder
 	tick jsonread.Ticker // array items read since the last cancellation check
+	// lists reads the lists of chunk gaps ("itls") on several cores.
+	lists jsonread.GapLists
 }
 
 // syntax turns a decoder error into an InputError, prefixed with where in
@@ -643,6 +645,19 @@ func (b *vllmRunBuilder) column(key string, col vllmColumn, vt pyjson.Token) err
 	b.have[col] = true
 	i := 0
 	for ; ; i++ {
+		if col == vcolITLs {
+			// The bulk of a large file: read on several cores while the
+			// layout allows, then item by item from where that stopped.
+			if _, err := b.p.lists.Read(b.p.d, i, func(g benchrun.GapStats) error {
+				if r := b.slot(i); r != nil {
+					r.Gaps = g
+				}
+				i++
+				return b.checkCtx()
+			}); err != nil {
+				return err
+			}
+		}
 		if err := b.checkCtx(); err != nil {
 			return err
 		}
