@@ -123,7 +123,9 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 	if err != nil {
 		return st, fmt.Errorf("site: %w", err)
 	}
-	echarts, err := assets.ECharts()
+	// The run pages load the site's build of ECharts (only the chart
+	// types and components benchledger draws), as assets/echarts.min.js.
+	echarts, err := assets.EChartsSite()
 	if err != nil {
 		return st, fmt.Errorf("site: the run pages' charts need make assets: %w", err)
 	}
