@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -78,6 +79,33 @@ func TestReportInBrowser(t *testing.T) {
 		for i, n := range drawn {
 			if n <= 0 {
 				t.Errorf("%s: chart %d did not draw (%d marks)", lang, i, n)
+			}
+		}
+		// The charts are SVG drawn when the report was written, with no
+		// charting library in the page: hovering a mark of each chart
+		// shows a tooltip with its series and value (the last one stays
+		// open for the screenshot).
+		if html, err := os.ReadFile(path); err != nil || bytes.Contains(html, []byte("echarts.init")) {
+			t.Errorf("%s: the report still carries ECharts", lang)
+		}
+		var tips []string
+		if err := page.Eval(`Array.from(document.querySelectorAll('.chart')).map(function (el) {
+			var marks = el.querySelectorAll('svg [ecmeta_ssr_type="chart"]'), tip = document.querySelector('.chart-tip');
+			for (var i = 0; i < marks.length; i++) {
+				var r = marks[i].getBoundingClientRect();
+				marks[i].dispatchEvent(new MouseEvent('mouseover', {bubbles: true, clientX: r.x + r.width / 2, clientY: r.y + r.height / 2}));
+				if (tip && !tip.hidden && tip.innerText.trim() !== '') { return tip.innerText; }
+			}
+			return ''; })`, &tips); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: tooltips %q", lang, tips)
+		if len(tips) != len(drawn) {
+			t.Errorf("%s: %d charts with a tooltip check, want %d", lang, len(tips), len(drawn))
+		}
+		for i, tip := range tips {
+			if !strings.ContainsAny(tip, "0123456789") || len(strings.Fields(tip)) < 2 {
+				t.Errorf("%s: chart %d: hovering its marks shows the tooltip %q, want what a mark is and its value", lang, i, tip)
 			}
 		}
 		links, err := page.Links()

@@ -138,11 +138,23 @@ func TestReportDemo(t *testing.T) {
 		if l == "es-419" && !strings.HasPrefix(texts["scheduler_tuning.baseline"], "17,961 ") {
 			t.Errorf("es-419 baseline shows %q, want 17,961", texts["scheduler_tuning.baseline"])
 		}
-		for _, want := range []string{`<script type="application/json" id="option-cmp-scheduler_tuning">`, "echarts.init", "@media print",
+		for _, want := range []string{`<script type="application/json" id="option-cmp-scheduler_tuning">`, `<div class="chart" id="chart-cmp-scheduler_tuning" role="img"`, "chart-tip", "@media print",
 			`"Noto Sans CJK SC"`} {
 			if !bytes.Contains(html, []byte(want)) {
 				t.Errorf("%s html lacks %q", l, want)
 			}
+		}
+		// The charts are drawn into the page (SVG, each chart's ids its
+		// own) rather than by ECharts inlined, which weighed 1 MB: the
+		// page stays light (issue 21: at most 300 KB).
+		if n := bytes.Count(html, []byte("<svg ")); n != len(wantCharts) {
+			t.Errorf("%s html: %d inline SVG charts, want %d", l, n, len(wantCharts))
+		}
+		if bytes.Contains(html, []byte("echarts.init")) || len(html) > 300<<10 {
+			t.Errorf("%s html: %d bytes, want at most 300 KB without ECharts inlined", l, len(html))
+		}
+		if bytes.Contains(html, []byte(`class="zr-`)) || !bytes.Contains(html, []byte(`class="zr1-`)) {
+			t.Errorf("%s html: the charts' classes are not made unique per chart", l)
 		}
 		for _, o := range langs {
 			if o != l && !bytes.Contains(html, []byte(`href="qwen3-batch.`+o+`.html"`)) {
@@ -265,9 +277,10 @@ func TestReportEscapesHostileText(t *testing.T) {
 	if !bytes.Contains(html, []byte("&lt;/script&gt;&lt;script&gt;alert(1)")) {
 		t.Error("the hostile dataset text is not shown escaped")
 	}
-	// Only our own two scripts and the chart options.
-	if n := bytes.Count(html, []byte("<script>")); n != 2 {
-		t.Errorf("%d <script> tags, want 2 (ECharts, emptied here, and the bootstrap)", n)
+	// Only our own script (the charts' tooltips, emptied here) and the
+	// chart options.
+	if n := bytes.Count(html, []byte("<script>")); n != 1 {
+		t.Errorf("%d <script> tags, want 1 (the charts' tooltips)", n)
 	}
 	md, _ := os.ReadFile(filepath.Join(out, "qwen3-batch.en.md"))
 	if bytes.Contains(md, []byte("- **GPU driver**: </script>")) {
@@ -275,8 +288,9 @@ func TestReportEscapesHostileText(t *testing.T) {
 	}
 }
 
-// withoutECharts drops the inlined library (the first <script> element),
-// whose own code holds strings such as "<img" and "http://".
+// withoutECharts drops the page's first <script> element, the charts'
+// tooltips (once the inlined ECharts library, whose own code held strings
+// such as "<img" and "http://").
 func withoutECharts(html []byte) []byte {
 	i := bytes.Index(html, []byte("<script>"))
 	if i < 0 {

@@ -1,5 +1,7 @@
-// Package assets holds the third-party files the reports embed: the ECharts
-// library (npm package echarts, Apache-2.0) with its LICENSE and NOTICE.
+// Package assets holds the third-party files benchledger embeds: the
+// ECharts library (npm package echarts, Apache-2.0) with its LICENSE and
+// NOTICE, in its full build (which package svg runs to draw charts) and in
+// the site's smaller build (EChartsSite).
 //
 // They are not committed (DESIGN.md: third-party code is never committed):
 // `make assets` runs scripts/fetch-echarts.sh, which fetches the pinned
@@ -26,6 +28,11 @@ const (
 	EChartsSHA256  = "bf4a223524e40b77c304bec67e1222cf551f14880cf42c69dc046558e11c07b1"
 )
 
+// EChartsSiteSHA256 pins the site's smaller build of the same release
+// (echarts.site.js, built by scripts/fetch-echarts.sh from
+// scripts/echarts-site.js with esbuild; the script pins it too).
+const EChartsSiteSHA256 = "a3f8595e9e38eb4887c86816deea096a51b80f430104976d38066b0350e8e9a8"
+
 // ErrNoECharts says the binary was built without the fetched asset.
 var ErrNoECharts = errors.New("ECharts " + EChartsVersion + " is not in this build: charts need `make assets` (scripts/fetch-echarts.sh), then a rebuild")
 
@@ -35,8 +42,14 @@ var ErrNoECharts = errors.New("ECharts " + EChartsVersion + " is not in this bui
 //go:embed echarts
 var files embed.FS
 
-var echarts = sync.OnceValues(func() ([]byte, error) {
-	b, err := files.ReadFile("echarts/echarts.min.js")
+var (
+	echarts     = sync.OnceValues(func() ([]byte, error) { return pinned("echarts.min.js", EChartsSHA256) })
+	echartsSite = sync.OnceValues(func() ([]byte, error) { return pinned("echarts.site.js", EChartsSiteSHA256) })
+)
+
+// pinned reads a fetched file and checks its hash.
+func pinned(name, want string) ([]byte, error) {
+	b, err := files.ReadFile("echarts/" + name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, ErrNoECharts
 	}
@@ -46,15 +59,22 @@ var echarts = sync.OnceValues(func() ([]byte, error) {
 	// The script checked the hash on fetch; checking again here (≈2 ms,
 	// once) catches a file replaced by hand between fetch and build.
 	sum := sha256.Sum256(b)
-	if got := hex.EncodeToString(sum[:]); got != EChartsSHA256 {
-		return nil, fmt.Errorf("embedded echarts.min.js has SHA-256 %s, want %s (ECharts %s): run `make assets` again", got, EChartsSHA256, EChartsVersion)
+	if got := hex.EncodeToString(sum[:]); got != want {
+		return nil, fmt.Errorf("embedded %s has SHA-256 %s, want %s (ECharts %s): run `make assets` again", name, got, want, EChartsVersion)
 	}
 	return b, nil
-})
+}
 
-// ECharts returns the bytes of echarts.min.js, or ErrNoECharts when only the
-// placeholder was embedded.
+// ECharts returns the bytes of echarts.min.js, ECharts' full build (what
+// the SVG renderer runs), or ErrNoECharts when only the placeholder was
+// embedded.
 func ECharts() ([]byte, error) { return echarts() }
+
+// EChartsSite returns the site's build of ECharts: only the chart types
+// and components benchledger's charts use (scripts/echarts-site.js), with
+// the SVG renderer; about 0.6 MB against the full build's 1 MB. Or
+// ErrNoECharts.
+func EChartsSite() ([]byte, error) { return echartsSite() }
 
 // License returns ECharts' LICENSE and NOTICE files, which Apache-2.0 asks
 // to ship with the library (reports link or append them).

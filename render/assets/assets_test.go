@@ -14,7 +14,7 @@ func TestPinsMatchFetchScript(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, want := range map[string]string{"VERSION": EChartsVersion, "SHA256_MIN_JS": EChartsSHA256} {
+	for name, want := range map[string]string{"VERSION": EChartsVersion, "SHA256_MIN_JS": EChartsSHA256, "SHA256_SITE_JS": EChartsSiteSHA256} {
 		m := regexp.MustCompile(`(?m)^` + name + `=(\S+)$`).FindSubmatch(b)
 		if m == nil {
 			t.Fatalf("fetch-echarts.sh: no %s= line", name)
@@ -38,6 +38,14 @@ func TestECharts(t *testing.T) {
 	}
 	if len(b) < 500_000 || !bytes.Contains(b[:2048], []byte("Apache")) {
 		t.Errorf("echarts.min.js: %d bytes, licence header missing?", len(b))
+	}
+	site, err := EChartsSite()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The site's build is the smaller one, and defines the global echarts.
+	if len(site) >= len(b)*2/3 || !bytes.Contains(site, []byte("var echarts=")) {
+		t.Errorf("echarts.site.js: %d bytes (the full build %d), or no global echarts", len(site), len(b))
 	}
 	lic, notice, err := License()
 	if err != nil {

@@ -76,6 +76,9 @@ type chartView struct {
 	Notes     []string
 	Option    htmltemplate.JS
 	option    json.RawMessage
+	// Drawn is the chart as inline SVG for the HTML page (checked by
+	// svg.Inline); set when the HTML page is written.
+	Drawn htmltemplate.HTML
 }
 
 type item struct {
@@ -144,7 +147,6 @@ type page struct {
 	Runs            []runRow
 	DigestText      string
 	RunIDs          []string
-	ECharts         htmltemplate.JS
 	// Audit is the audit line near the top, with a link to the audit page;
 	// nil when the report was rendered without an audit.
 	Audit *auditBox

@@ -22,6 +22,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/benchledger/benchledger/audit"
@@ -125,9 +126,10 @@ func Render(ctx context.Context, res *casestudy.Result, src Source, opt Options)
 	if err != nil {
 		return nil, err
 	}
-	var echarts []byte
 	if doHTML {
-		if echarts, err = assets.ECharts(); err != nil {
+		// The HTML charts are drawn here, by ECharts under goja (package
+		// svg): say so before any file is written.
+		if _, err = assets.ECharts(); err != nil {
 			return nil, fmt.Errorf("report: charts need make assets: %w", err)
 		}
 	}
@@ -179,7 +181,9 @@ func Render(ctx context.Context, res *casestudy.Result, src Source, opt Options)
 			return written, err
 		}
 		if doHTML {
-			p.ECharts = htmltemplate.JS(echarts)
+			if err := inlineCharts(p); err != nil {
+				return written, err
+			}
 			var buf bytes.Buffer
 			if err := htmlT.Execute(&buf, p); err != nil {
 				return written, fmt.Errorf("report: %s html: %w", p.Lang, err)
@@ -237,6 +241,25 @@ func Render(ctx context.Context, res *casestudy.Result, src Source, opt Options)
 }
 
 const chartWidth, chartHeight = 800, 450
+
+// inlineCharts draws p's charts as the SVG the Markdown report links (the
+// same drawing, kept by svg.RenderWith for the Markdown that follows) and
+// places each in the HTML page, which thus carries no charting library
+// (docs/casestudy.md, "Charts in the HTML report").
+func inlineCharts(p *page) error {
+	for i := range p.Charts {
+		c := &p.Charts[i]
+		data, err := svg.RenderWith(c.option, chartWidth, chartHeight, svg.Numbers{Key: p.Lang, Format: p.number})
+		if err != nil {
+			return fmt.Errorf("report: chart %s (%s): %w", c.ID, p.Lang, err)
+		}
+		if data, err = svg.Inline(data, strconv.Itoa(i)); err != nil {
+			return fmt.Errorf("report: chart %s (%s): %w", c.ID, p.Lang, err)
+		}
+		c.Drawn = htmltemplate.HTML(data)
+	}
+	return nil
+}
 
 // mdEscape escapes text from data (labels, values, sentences) so Markdown
 // shows it as written: no emphasis, links, HTML or headings from it.

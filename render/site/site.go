@@ -123,7 +123,9 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 	if err != nil {
 		return st, fmt.Errorf("site: %w", err)
 	}
-	echarts, err := assets.ECharts()
+	// The run pages load the site's build of ECharts (only the chart
+	// types and components benchledger draws), as assets/echarts.min.js.
+	echarts, err := assets.EChartsSite()
 	if err != nil {
 		return st, fmt.Errorf("site: the run pages' charts need make assets: %w", err)
 	}
@@ -188,8 +190,10 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 		key := b.runKey(s, stamps[s.ID])
 		if m, ok := b.old.Runs[s.ID]; ok && m.Key == key && verified(b.siteKey, m) && b.filesExist(m.Files) {
 			rows[i] = rederived(m.Row, s)
-			m.Row = rows[i]
-			m.MAC = rowMAC(b.siteKey, m)
+			if rows[i] != m.Row {
+				m.Row = rows[i]
+				m.MAC = rowMAC(b.siteKey, m)
+			}
 			b.next.Runs[s.ID] = m
 			for _, f := range m.Files {
 				b.keep[f] = true
@@ -283,6 +287,10 @@ type builder struct {
 	keep                        map[string]bool // files of this build, relative to out, with /
 	written, unchanged, removed atomic.Int64
 	pageSize                    atomic.Int64 // of the last run page made
+	// checked are the folders and files filesExist found to be folders and
+	// regular files, not symbolic links (it is called by one goroutine at
+	// a time).
+	checked map[string]bool
 }
 
 // runKey is everything a run's pages are made of besides the run itself,
@@ -304,10 +312,18 @@ func (b *builder) runKey(s store.RunSummary, stamp string) string {
 // filesExist says whether every file is a regular file under out, reached
 // through no symbolic link.
 func (b *builder) filesExist(files []string) bool {
+	if b.checked == nil {
+		b.checked = map[string]bool{}
+	}
 	for _, f := range files {
-		if fi, err := lstatInside(b.out, f); err != nil || !fi.Mode().IsRegular() {
-			return false
+		if b.checked[f] {
+			continue // a data file many runs share
 		}
+		if fi, err := lstatInsideDirs(b.out, f, b.checked); err == nil && fi.Mode().IsRegular() {
+			b.checked[f] = true
+			continue
+		}
+		return false
 	}
 	return true
 }
@@ -499,7 +515,14 @@ var pageBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // writeRunFile hands a run's file to the writer, which counts it as part
 // of this build; buf (may be nil) holds data and is the writer's now.
+//
+// A page gets its Content-Security-Policy here, on the page maker's
+// goroutine: the one writer is the build's narrow part, and write leaves a
+// page that has its policy as it is.
 func (b *builder) writeRunFile(rel string, data []byte, buf *bytes.Buffer) {
+	if strings.HasSuffix(rel, ".html") {
+		data = csp.Apply(data, csp.Site)
+	}
 	b.writes <- fileWrite{rel, data, buf}
 }
 

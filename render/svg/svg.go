@@ -99,15 +99,21 @@ func NewRenderer() (*Renderer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("svg charts: %w", err)
 	}
+	return newRenderer(prg, "echarts.min.js")
+}
+
+// newRenderer loads a compiled build of ECharts (name says which, in
+// errors) into a fresh runtime.
+func newRenderer(prg *goja.Program, name string) (*Renderer, error) {
 	vm := goja.New()
 	if _, err := vm.RunString(shims); err != nil {
 		return nil, fmt.Errorf("svg charts: shims: %w", err)
 	}
 	if _, err := vm.RunProgram(prg); err != nil {
-		return nil, fmt.Errorf("svg charts: loading echarts.min.js: %w", err)
+		return nil, fmt.Errorf("svg charts: loading %s: %w", name, err)
 	}
 	if v := vm.Get("echarts"); v == nil || goja.IsUndefined(v) {
-		return nil, errors.New("svg charts: echarts.min.js did not define the global echarts")
+		return nil, fmt.Errorf("svg charts: %s did not define the global echarts", name)
 	}
 	fn, err := vm.RunString(renderJS)
 	if err != nil {
