@@ -93,7 +93,7 @@ func (b *builder) caseParts(l locales.Locale) []casePart {
 // it holds for when the parts differ ("1 GPU (comparison, sweep) / 8 GPUs
 // (node)"); one value for all is shown alone.
 func fact(l locales.Locale, label string, parts []casePart, value func(casePart) valuePart) item {
-	it := item{Label: label}
+	it := item{Label: capFirst(label)} // a label starts its line: sentence case
 	var vals []valuePart
 	var where [][]string
 	for _, p := range parts {

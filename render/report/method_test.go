@@ -3,6 +3,8 @@ package report
 import (
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/benchledger/benchledger/casestudy"
 	"github.com/benchledger/benchledger/caveat"
@@ -56,7 +58,7 @@ func itemOf(t *testing.T, p *page, label string) item {
 	t.Helper()
 	for _, g := range p.Methodology {
 		for _, it := range g.Items {
-			if it.Label == label {
+			if it.Label == capFirst(label) {
 				return it
 			}
 		}
@@ -97,6 +99,15 @@ func TestMethodologyPaired(t *testing.T) {
 			"workload.thinking": l.T("value.on_off.false"), "workload.input_len": "63–66"} {
 			if it := itemOf(t, p, l.FieldLabel(field)); it.Value != want || it.Parts != nil {
 				t.Errorf("%s: %s = %q (%d parts), want %q", tag, field, it.Value, len(it.Parts), want)
+			}
+		}
+		// A label starts its line: sentence case (es "Número de GPU", not
+		// "número de GPU").
+		for _, g := range p.Methodology {
+			for _, it := range g.Items {
+				if r, _ := utf8.DecodeRuneInString(it.Label); unicode.IsLower(r) {
+					t.Errorf("%s: methodology label %q starts in lower case", tag, it.Label)
+				}
 			}
 		}
 		ds := itemOf(t, p, l.FieldLabel("workload.dataset"))
@@ -187,6 +198,25 @@ func TestLimitationsGrouped(t *testing.T) {
 			if strings.Contains(s, "_") || strings.Contains(s, "hardware.node") {
 				t.Errorf("%s: machine name in %q", tag, s)
 			}
+		}
+	}
+}
+
+// TestHeadersAndNotesSayItInWords: the sweep table's column of the next
+// step's throughput is named in words, not "output throughput (+1)"; a
+// chart's confounder note has one colon, not a label's colon followed by
+// another's ("混杂因素：节点：…").
+func TestHeadersAndNotesSayItInWords(t *testing.T) {
+	t.Parallel()
+	for _, tag := range []string{"en", "zh", "ja", "es-419"} {
+		l := locales.MustMatch(tag)
+		if h := labels(l)["next"]; strings.Contains(h, "+1") || !strings.Contains(strings.ToLower(h), strings.ToLower(l.Term("output_throughput"))) {
+			t.Errorf("%s: next-step header %q", tag, h)
+		}
+		note := confounderNote(l, "hardware.node", "ref-host", "node01")
+		colon := strings.TrimSpace(l.T("format.colon"))
+		if n := strings.Count(note, colon); n != 1 || !strings.Contains(note, l.FieldLabel("hardware.node")) || !strings.Contains(note, "ref-host → node01") {
+			t.Errorf("%s: confounder note %q (%d colons), want one colon, the field and both values", tag, note, n)
 		}
 	}
 }

@@ -341,7 +341,7 @@ func labels(l locales.Locale) map[string]string {
 		"sum_of_rates": l.Term("node.sum_of_rates"), "overstatement": l.Term("node.overstatement"),
 		"efficiency": l.Term("scaling_efficiency"), "sweep": l.Term("sweep"),
 		"saturation_point": l.Term("saturation_point"), "throughput": l.Term("output_throughput"),
-		"median_latency": l.Term("median_request_latency"), "next": l.Paren(l.Term("output_throughput"), "+1"),
+		"median_latency": l.Term("median_request_latency"), "next": l.T("table.next_throughput"),
 		"marginal_gain": l.Term("sweep.marginal_gain"), "latency_growth": l.Term("sweep.latency_growth"),
 		"dates": l.T("method.dates"), "file": "SHA-256", "selection": l.T("table.selection"), "corrected": l.T("runs.corrected"),
 	}
@@ -468,11 +468,11 @@ func (b *builder) tables(l locales.Locale, p *page) {
 		switch {
 		case r.Comparisons[n] != nil:
 			c := r.Comparisons[n]
-			row := cmpRow{Name: n, Label: b.label(l, n), Metric: l.Figure(c.Comparison.Metric), Baseline: b.num(l, n+".baseline"), Candidate: b.num(l, n+".candidate"),
+			row := cmpRow{Name: n, Label: b.label(l, n), Metric: capFirst(l.Figure(c.Comparison.Metric)), Baseline: b.num(l, n+".baseline"), Candidate: b.num(l, n+".candidate"),
 				Abs: b.num(l, n+".abs"), Pct: b.num(l, n+".pct"), Ratio: b.num(l, n+".ratio"),
 				BaselineSource: sourceText(l, c.Baseline), CandidateSource: sourceText(l, c.Candidate), Ref: refNoteOf(l, &c.Comparison)}
 			for _, f := range c.Comparison.Confounders {
-				row.Confounders = append(row.Confounders, confounder(l, f.Field, b.redField(f.Field, f.Baseline), b.redField(f.Field, f.Candidate)))
+				row.Confounders = append(row.Confounders, capFirst(confounder(l, f.Field, b.redField(f.Field, f.Baseline), b.redField(f.Field, f.Candidate))))
 			}
 			p.Comparisons = append(p.Comparisons, row)
 		case r.Nodes[n] != nil:
@@ -481,12 +481,12 @@ func (b *builder) tables(l locales.Locale, p *page) {
 			if len(nd.Runs) == 1 {
 				basis = l.Term("node")
 			}
-			p.Nodes = append(p.Nodes, nodeRow{Name: n, Label: b.label(l, n), Basis: basis, Throughput: b.num(l, n), Window: b.num(l, n+".window"),
+			p.Nodes = append(p.Nodes, nodeRow{Name: n, Label: b.label(l, n), Basis: capFirst(basis), Throughput: b.num(l, n), Window: b.num(l, n+".window"),
 				Replicas: b.num(l, n+".replicas"), Requests: b.num(l, n+".requests"), Failed: b.num(l, n+".failed"),
 				SumOfRates: b.num(l, n+".sum_of_rates"), Overstatement: b.num(l, n+".overstatement"), Efficiency: b.optNum(l, n+".efficiency")})
 		case r.Sweeps[n] != nil:
 			sw := r.Sweeps[n]
-			p.Sweeps = append(p.Sweeps, sweepRow{Name: n, Label: b.label(l, n), Parameter: b.paramLabel(l, sw.Parameter), Param: b.num(l, n+".saturation.param"),
+			p.Sweeps = append(p.Sweeps, sweepRow{Name: n, Label: b.label(l, n), Parameter: capFirst(b.paramLabel(l, sw.Parameter)), Param: b.num(l, n+".saturation.param"),
 				Throughput: b.num(l, n+".saturation.throughput"), Latency: b.num(l, n+".saturation.latency"),
 				Next: b.optNum(l, n+".next.throughput"), Gain: b.optNum(l, n+".step.gain"), Growth: b.optNum(l, n+".step.latency_growth")})
 		default:
@@ -497,7 +497,7 @@ func (b *builder) tables(l locales.Locale, p *page) {
 				if lbl == "" {
 					lbl = b.label(l, r.Spec.Figures[n].Of)
 				}
-				p.Figures = append(p.Figures, figRow{Name: n, Label: lbl, Metric: l.Figure(f.Metric), Value: b.num(l, n), Source: sourceText(l, f),
+				p.Figures = append(p.Figures, figRow{Name: n, Label: lbl, Metric: capFirst(l.Figure(f.Metric)), Value: b.num(l, n), Source: sourceText(l, f),
 					Of: b.label(l, r.Spec.Figures[n].Of), Runs: f.Runs})
 			}
 		}
@@ -540,7 +540,18 @@ func anyStated(r *casestudy.Result) bool {
 }
 
 func confounder(l locales.Locale, field, base, cand string) string {
-	return l.Colon(l.FieldLabel(field), orUnknown(l, base)+" → "+orUnknown(l, cand))
+	return l.Colon(l.FieldLabel(field), confounderValues(l, base, cand))
+}
+
+// confounderNote is a chart's note of one confounder: "Confounder: node
+// (a → b)", one colon, the field's values in parentheses (never two
+// labels' colons in a row, "混杂因素：节点：a → b").
+func confounderNote(l locales.Locale, field, base, cand string) string {
+	return l.Colon(l.T("chart.confounder"), l.Paren(l.FieldLabel(field), confounderValues(l, base, cand)))
+}
+
+func confounderValues(l locales.Locale, base, cand string) string {
+	return orUnknown(l, base) + " → " + orUnknown(l, cand)
 }
 
 func orUnknown(l locales.Locale, v string) string {
@@ -575,7 +586,7 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 			title = l.Colon(title, l.Figure(c.Comparison.Metric))
 			var notes []string
 			for _, f := range c.Comparison.Confounders {
-				notes = append(notes, l.Colon(l.T("table.confounders"), confounder(l, f.Field, b.redField(f.Field, f.Baseline), b.redField(f.Field, f.Candidate))))
+				notes = append(notes, confounderNote(l, f.Field, b.redField(f.Field, f.Baseline), b.redField(f.Field, f.Candidate)))
 			}
 			if r := refNoteOf(l, &c.Comparison); r != nil {
 				// The note ends in "Source:" or a full-width "来源：", which takes no space (sentence_sep).
@@ -629,7 +640,7 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 
 func fieldItem(l locales.Locale, runs []runMeta, field, unknownKey string) item {
 	v := runsValue(l, runs, field, unknownKey)
-	return item{Label: l.FieldLabel(field), Value: v.Text, Unknown: v.Unknown, Lang: v.Lang}
+	return item{Label: capFirst(l.FieldLabel(field)), Value: v.Text, Unknown: v.Unknown, Lang: v.Lang}
 }
 
 // reproduce lists, per configuration (the runs' group, else role), what a
