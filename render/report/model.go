@@ -640,7 +640,7 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 			cons := nd.Runs[nd.Conservative]
 			ch, err := charts.Timeline("timeline-"+n, cons, charts.Labels{Title: title, Subtitle: b.label(l, n) + " · " + b.label(l, nd.Groups[nd.Conservative]),
 				XAxis: l.T("axis.time", "unit", l.UnitLabel("s")), YAxis: l.T("axis.replica"), Series: l.Term("output_throughput"),
-				Replica: l.Term("replica"), Window: l.T("chart.common_window")}, numF(0, "tok/s"))
+				Replica: capFirst(l.Term("replica")), Window: capFirst(l.T("chart.common_window"))}, numF(0, "tok/s"))
 			if err := add(ch, err, title, nil); err != nil {
 				return err
 			}
