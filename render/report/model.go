@@ -449,7 +449,7 @@ func (b *builder) markdown(l locales.Locale, file string, src []byte) (string, h
 	if err := checkRemote(file, []byte(text), b.res.Spec.LinkHosts); err != nil {
 		return "", "", err
 	}
-	mdText, err := substitute(file, text, b.bind, cjkSpacing(l), func(_ string, v casestudy.Binding) string { return v.Format(l) })
+	mdText, err := substitute(file, text, b.bind, cjkSpacing(l), func(_ string, v casestudy.Binding) string { return nbspUnit(v.Format(l)) })
 	if err != nil {
 		return "", "", err
 	}
