@@ -492,7 +492,7 @@ func (b *builder) tables(l locales.Locale, p *page) {
 			nd := r.Nodes[n]
 			basis := l.Term("repeat.conservative")
 			if len(nd.Runs) == 1 {
-				basis = l.Term("node")
+				basis = l.T("table.node_single_run") // not "node" under a node's name
 			}
 			p.Nodes = append(p.Nodes, nodeRow{Name: n, Label: b.label(l, n), Basis: capFirst(basis), Throughput: b.num(l, n), Window: b.num(l, n+".window"),
 				Replicas: b.num(l, n+".replicas"), Requests: b.num(l, n+".requests"), Failed: b.num(l, n+".failed"),

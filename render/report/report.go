@@ -263,7 +263,7 @@ func mdCell(s string) string { return mdEscape(nbspUnit(s)) }
 
 // numberUnitRE is a space between a number (or a percentage) and the word
 // after it: "17,961 tokens/s", "15.91 秒", "2,048 条".
-var numberUnitRE = regexp.MustCompile(`([0-9%]) ([^\s0-9])`)
+var numberUnitRE = regexp.MustCompile(`([0-9%]) (\p{L})`)
 
 // nbspUnit joins a number to its unit with a no-break space (U+00A0), so a
 // Markdown viewer never ends a line between them ("15.91 / segundos").
