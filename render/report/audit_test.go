@@ -125,6 +125,11 @@ func TestAuditPageContent(t *testing.T) {
 		if !strings.Contains(html, "<h3>"+title+" <code>integrity.blob_hash</code></h3>") {
 			t.Errorf("%s: finding heading lacks the localised title %q", tag, title)
 		}
+		// Parameters are listed with the language's list separator ("、"
+		// beside CJK text, never an ASCII comma).
+		if sep := l.T("format.list_sep"); !strings.Contains(md, "`want = aa`"+sep+"`") && !strings.Contains(md, "`got = bb`"+sep+"`") {
+			t.Errorf("%s: parameters not joined by %q", tag, sep)
+		}
 		// A check's rule, the tooltip of its id, is in the page's language;
 		// only a rule the catalogue lacks (a newer check) is English, marked.
 		rule := l.T("audit.rule.plausibility.tpot")
