@@ -49,6 +49,13 @@ func TestCheckTitlesInEveryLocale(t *testing.T) {
 			if (tag == "zh" || tag == "ja") && (title == en.T("audit.check."+c.ID) || !hasCJK(title)) {
 				t.Errorf("%s: audit.check.%s = %q is not translated", tag, c.ID, title)
 			}
+			// The rule, the tooltip of the check's id, is written in the
+			// language too.
+			if rule, err := l.Message("audit.rule." + c.ID); err != nil || strings.TrimSpace(rule) == "" {
+				t.Errorf("%s: audit.rule.%s: %q %v", tag, c.ID, rule, err)
+			} else if tag != "en" && (rule == en.T("audit.rule."+c.ID) || (tag == "zh" || tag == "ja") && !hasCJK(rule)) {
+				t.Errorf("%s: audit.rule.%s = %q is not translated", tag, c.ID, rule)
+			}
 			for _, sev := range c.Severities {
 				for _, key := range []string{"audit.severity." + sev, "audit.group." + sev} {
 					if s, err := l.Message(key); err != nil || strings.TrimSpace(s) == "" {

@@ -109,7 +109,7 @@ func TestCaveatRendering(t *testing.T) {
 		{"ja", caveat.New(caveat.CodeSaturationLatency, "median_s", "20.04", "threshold_s", "10", "param", "512"),
 			"推奨動作点（スイープ値 512）ではリクエスト遅延の中央値が 20.04 秒で、対話型サービスの目安とする 10 秒を超えています。この設定はバッチ推論向けです。"},
 		{"es", caveat.New(caveat.CodeNotSignificant, "figure", "e2el.median", "p", "0.2", "alpha", "0.05"),
-			"La diferencia en mediana de latencia de extremo a extremo no es estadísticamente significativa (p = 0,2, α = 0,05)."},
+			"La diferencia en mediana de latencia de las solicitudes no es estadísticamente significativa (p = 0,2, α = 0,05)."},
 		{"en", caveat.New(caveat.CodeReferenceNotVisible, "id", "nv-ref", "checked", "2026-09-30"),
 			"External reference nv-ref was no longer shown at its source when last checked on 30 September 2026. It is kept as a dated comparison."},
 		// Versions stay as recorded ("0.10" is not the number 0.1); counts are numbers.

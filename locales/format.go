@@ -238,7 +238,7 @@ func (l Locale) Paren(text, note string) string {
 // Punct is the page's separators for templates: colon (": ", "："),
 // colon_end (":", "："; a label before a block), sentence_sep (" ", or
 // nothing after "。" in zh and ja), paren_open and paren_close (" (" and
-// ")", "（" and "）").
+// ")", "（" and "）"), list_sep (", ", "、").
 func (l Locale) Punct() map[string]string {
 	c, sep := l.T("format.colon"), " "
 	if l.l.cjk {
@@ -246,7 +246,7 @@ func (l Locale) Punct() map[string]string {
 	}
 	open, close, _ := strings.Cut(strings.TrimPrefix(l.Paren("\x00", "\x01"), "\x00"), "\x01")
 	return map[string]string{"colon": c, "colon_end": strings.TrimRight(c, " "), "sentence_sep": sep,
-		"paren_open": open, "paren_close": close}
+		"paren_open": open, "paren_close": close, "list_sep": l.T("format.list_sep")}
 }
 
 // UnitLabel is a unit as the language writes it after a number, for an

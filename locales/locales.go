@@ -644,6 +644,9 @@ func (l Locale) Figure(name string) string {
 	if l.HasTerm(name) {
 		return l.Term(name)
 	}
+	if t, ok := figureTerms[name]; ok && l.HasTerm(t) {
+		return l.Term(t)
+	}
 	metric, stat, ok := strings.Cut(name, ".")
 	if !ok || !l.HasTerm(metric) {
 		return name
@@ -666,6 +669,11 @@ func (l Locale) Figure(name string) string {
 	}
 	return out
 }
+
+// figureTerms are figures the published case studies name with a term of
+// their own, not "statistic of metric": a table row and the text around it
+// then say the same ("median request latency", not "median E2E latency").
+var figureTerms = map[string]string{"e2el.median": "median_request_latency", "e2el.mean": "mean_request_latency"}
 
 func isLatinAlnum(r rune) bool {
 	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'

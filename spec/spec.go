@@ -75,7 +75,9 @@ type Spec struct {
 	// figures, comparisons, sweeps and nodes and of a sweep's parameter
 	// field: a report shows a label where it would otherwise have only a
 	// machine name, and generates a localised description for a name
-	// without one (docs/casestudy.md, "Labels").
+	// without one (docs/casestudy.md, "Labels"). A key "value:TEXT"
+	// (ValueLabel) gives readers' texts of a free-text value recorded in
+	// English in the manifest.
 	Labels map[string]map[string]string `yaml:"labels"`
 }
 
@@ -182,6 +184,13 @@ type Layout struct {
 
 // LatencyChart is the prefix of a latency-distribution entry in Layout.Charts.
 const LatencyChart = "latency:"
+
+// ValueLabel is the prefix of a label of a recorded free-text value: the
+// key "value:NVIDIA reference system" gives readers' texts, by language, of
+// that text wherever the manifest recorded it (a dataset, a node, an
+// external reference's title or setup). The report checks that each such
+// key quotes a value its runs or references record.
+const ValueLabel = "value:"
 
 // CaveatSettings are the thresholds of data-derived caveats.
 type CaveatSettings struct {
@@ -412,7 +421,11 @@ func (s *Spec) checkTexts(hasText bool, names map[string]string, bad func(string
 	for _, n := range sortedKeys(s.Labels) {
 		_, named := names[n]
 		_, sel := s.Runs[n]
-		if !named && !sel && !s.sweepParameter(n) {
+		if v, ok := strings.CutPrefix(n, ValueLabel); ok {
+			if strings.TrimSpace(v) == "" {
+				bad("labels.%s: no recorded text after %q", n, ValueLabel)
+			}
+		} else if !named && !sel && !s.sweepParameter(n) {
 			bad("labels.%s: no selection, figure, comparison, sweep, node or sweep parameter named %q", n, n)
 		}
 		keys("labels."+n, s.Labels[n])
@@ -451,6 +464,18 @@ func (s *Spec) sweepParameter(field string) bool {
 // Label is the reader's name of a spec name in lang, or "" when the spec
 // gives none.
 func (s *Spec) Label(name, lang string) string { return s.Labels[name][lang] }
+
+// ValueLabels lists the recorded texts the spec's labels translate
+// ("value:TEXT" keys), sorted.
+func (s *Spec) ValueLabels() []string {
+	var out []string
+	for _, n := range sortedKeys(s.Labels) {
+		if v, ok := strings.CutPrefix(n, ValueLabel); ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
 
 // Metrics lists the metric names a spec may use by name (docs/metrics.md):
 // figures.MetricNames. Any percentile of a latency family (e2el.p99.9) is

@@ -135,7 +135,7 @@ func TestTexts(t *testing.T) {
 // parameters, and Label falls back to "" for a language without one.
 func TestLabels(t *testing.T) {
 	t.Parallel()
-	_, path := textSpec(t, texts+"labels: {tuning: {en: Scheduler tuning, zh: 调度器调优}, baseline: {en: Baseline}}\n")
+	_, path := textSpec(t, texts+"labels: {tuning: {en: Scheduler tuning, zh: 调度器调优}, baseline: {en: Baseline}, \"value:NVIDIA reference system\": {zh: NVIDIA 参考系统}}\n")
 	s, err := Load(path)
 	if err != nil {
 		t.Fatal(err)
@@ -145,6 +145,10 @@ func TestLabels(t *testing.T) {
 	}
 	if got := s.Label("baseline", "zh"); got != "" {
 		t.Errorf("Label(baseline, zh) = %q, want none", got)
+	}
+	// A label of a recorded value names no spec name: the report checks it.
+	if got := s.ValueLabels(); len(got) != 1 || got[0] != "NVIDIA reference system" || s.Label(ValueLabel+got[0], "zh") != "NVIDIA 参考系统" {
+		t.Errorf("ValueLabels = %q", got)
 	}
 }
 
@@ -166,6 +170,8 @@ func TestTextErrors(t *testing.T) {
 		{"label of an unknown name", texts + "labels: {tunning: {en: Scheduler tuning}}\n", `labels.tunning: no selection, figure, comparison, sweep, node or sweep parameter named "tunning"`},
 		{"label not in languages", texts + "labels: {tuning: {ja: 調整}}\n", `labels.tuning.ja: "ja" is not in languages`},
 		{"empty label", texts + "labels: {tuning: {en: \" \"}}\n", "labels.tuning.en: empty"},
+		{"value label without text", texts + "labels: {\"value: \": {en: x}}\n", `labels.value: : no recorded text after "value:"`},
+		{"value label not in languages", texts + "labels: {\"value:a node\": {ja: ノード}}\n", `labels.value:a node.ja: "ja" is not in languages`},
 	}
 	for _, c := range cases {
 		_, path := textSpec(t, c.texts)

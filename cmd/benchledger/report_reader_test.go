@@ -57,7 +57,8 @@ func machineNames(t *testing.T, specPath string) []string {
 }
 
 // checkReaderPages: issue 18's mechanical checks on the rendered demo, in
-// every language — no spec key, raw boolean or infinity in reader text; a
+// every language — no spec key, raw boolean or infinity, no recorded
+// English text the spec translates, in reader text; a
 // synthetic-data badge; the external reference's source URL and dates
 // beside its comparison; every audit finding's message in the page's
 // language, with the English original beside it.
@@ -76,6 +77,19 @@ func checkReaderPages(t *testing.T, out, specPath string, langs []string) {
 		for _, n := range names {
 			if i := strings.Index(text, n); i >= 0 {
 				t.Errorf("%s: reader text shows the spec key %q: …%s…", l, n, text[max(0, i-60):min(len(text), i+60)])
+			}
+		}
+		// Free text the manifest records in English and the spec translates
+		// ("value:" labels) reads in the page's language.
+		if l != "en" {
+			sp, err := spec.Load(specPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range sp.ValueLabels() {
+				if sp.Label(spec.ValueLabel+v, l) != "" && strings.Contains(text, v) {
+					t.Errorf("%s: reader text shows %q as recorded, not the spec's label", l, v)
+				}
 			}
 		}
 		if m := rawValueRE.FindStringIndex(text); m != nil {

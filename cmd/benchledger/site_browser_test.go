@@ -194,6 +194,11 @@ func TestSiteInBrowser(t *testing.T) {
 	if lang := eval[string](t, rp, "document.documentElement.lang"); lang != "ja" {
 		t.Errorf("after the switch the page is %q", lang)
 	}
+	// The report's locale rules: Japanese fonts first on a ja page (a
+	// Chinese font would draw Chinese glyph forms).
+	if font := eval[string](t, rp, "getComputedStyle(document.body).fontFamily"); !strings.HasPrefix(font, `"Noto Sans CJK JP"`) {
+		t.Errorf("ja run page fonts %s, want Japanese ones first", font)
+	}
 	if h := eval[string](t, rp, "document.querySelector('h2').textContent"); !containsCJK(h) {
 		t.Errorf("ja run page heading %q", h)
 	}
@@ -201,6 +206,9 @@ func TestSiteInBrowser(t *testing.T) {
 
 	// The case study page leads to its report, which opens and draws.
 	cp := openSitePage(t, site, "zh/case/qwen3-batch.html", "document.readyState === 'complete'")
+	if lang, font := eval[string](t, cp, "document.documentElement.lang"), eval[string](t, cp, "getComputedStyle(document.body).fontFamily"); lang != "zh-Hans" || !strings.HasPrefix(font, `"Noto Sans CJK SC"`) {
+		t.Errorf("zh site page: lang %q, fonts %s; want zh-Hans and Chinese fonts first", lang, font)
+	}
 	eval[bool](t, cp, `(document.querySelector('a.report[href$="qwen3-batch.zh.html"]').click(), true)`)
 	if err := cp.WaitFor(`location.pathname.endsWith('/reports/qwen3-batch/qwen3-batch.zh.html') && window.__chartsReady === true`); err != nil {
 		t.Fatal(err)

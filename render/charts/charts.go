@@ -143,6 +143,19 @@ func gridBottom(l Labels, legend bool) string {
 	return strconv.Itoa(b)
 }
 
+// yNameFromAxis starts the y axis's name at the axis line and runs it
+// over the plot: centred on the line (ECharts' default), a long name
+// ("出力スループット（トークン/秒）") runs past the chart's left edge, which
+// containLabel does not count, and is cut.
+func yNameFromAxis(m map[string]any) {
+	axes, _ := m["yAxis"].([]any)
+	for _, a := range axes {
+		if ax, ok := a.(map[string]any); ok && ax["name"] != nil {
+			ax["nameTextStyle"] = map[string]any{"align": "left"}
+		}
+	}
+}
+
 // option is what each chart kind hands to encode: go-echarts' Validate
 // (which moves axis data into place) and JSON (the option map).
 type option interface {

@@ -35,7 +35,7 @@ func Comparison(id string, baseline, candidate float64, l Labels, f Format) (Cha
 	}
 	bar.AddSeries(l.Series, []opts.BarData{item(baseline, colorBaseline), item(candidate, colorCandidate)},
 		charts.WithBarChartOpts(opts.BarChart{BarWidth: "40%"}))
-	return encode(id, bar)
+	return encode(id, bar, yNameFromAxis)
 }
 
 // ComparisonOf draws a computed comparison; f.Unit defaults to its unit.
@@ -95,7 +95,7 @@ func Sweep(id string, s figures.SweepResult, l Labels, param Format) (Chart, err
 		}))
 	}
 	line.AddSeries(l.Series, data, so...)
-	return encode(id, line)
+	return encode(id, line, yNameFromAxis)
 }
 
 // Timeline draws one horizontal bar per replica of a node run, from its
@@ -147,13 +147,15 @@ func Timeline(id string, n figures.NodeResult, l Labels, rate Format) (Chart, er
 		charts.WithItemStyleOpts(opts.ItemStyle{Color: colorCandidate}),
 		charts.WithMarkAreaStyleOpts(opts.MarkAreaStyle{
 			ItemStyle: &opts.ItemStyle{Color: colorWindow},
-			Label:     &opts.Label{Show: opts.Bool(true), Position: "insideBottom", Formatter: "{b}", Color: colorWindowText},
+			// Above the plot: inside it, the bars (drawn over the area)
+			// would hide the name.
+			Label: &opts.Label{Show: opts.Bool(true), Position: "top", Formatter: "{b}", Color: colorWindowText},
 		}),
 		charts.WithMarkAreaData([]opts.MarkAreaData{{Name: tpl(l.Window), XAxis: 0.0}, {XAxis: n.Window}}),
 	)
 	// go-echarts has no series "silent"; without it the invisible offset
 	// bars would answer the mouse with a tooltip of their own.
-	return encode(id, bar, func(m map[string]any) {
+	return encode(id, bar, yNameFromAxis, func(m map[string]any) {
 		if ss, ok := m["series"].([]any); ok && len(ss) > 0 {
 			if s0, ok := ss[0].(map[string]any); ok {
 				s0["silent"] = true

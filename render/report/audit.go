@@ -60,7 +60,10 @@ type auditGroup struct {
 
 type auditCheckRow struct {
 	ID, Title, Rule string
-	Severities      []string
+	// RuleLang is "en" when Rule is the check's English sentence on a page
+	// in another language (a check newer than the catalogue).
+	RuleLang   string
+	Severities []string
 	// Status is the worst severity found, or "pass"; Result says it in
 	// words.
 	Status, Result string
@@ -206,6 +209,11 @@ func newAuditPage(l locales.Locale, v *audit.Report, id string, p *page) *auditP
 	}
 	for _, c := range rows {
 		row := auditCheckRow{ID: c.ID, Title: checkTitle(l, c.ID), Rule: c.Rule, Status: "pass"}
+		if r, err := l.Message("audit.rule." + c.ID); err == nil {
+			row.Rule = r
+		} else if c.Rule != "" && l.Tag() != "en" {
+			row.RuleLang = "en"
+		}
 		for _, s := range c.Severities {
 			row.Severities = append(row.Severities, l.T("audit.severity."+s))
 		}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	htmltemplate "html/template"
 	"maps"
 	"regexp"
 	"strconv"
@@ -123,6 +124,20 @@ func TestAuditPageContent(t *testing.T) {
 		title := l.T("audit.check.integrity.blob_hash")
 		if !strings.Contains(html, "<h3>"+title+" <code>integrity.blob_hash</code></h3>") {
 			t.Errorf("%s: finding heading lacks the localised title %q", tag, title)
+		}
+		// Parameters are listed with the language's list separator ("、"
+		// beside CJK text, never an ASCII comma).
+		if sep := l.T("format.list_sep"); !strings.Contains(md, "`want = aa`"+sep+"`") && !strings.Contains(md, "`got = bb`"+sep+"`") {
+			t.Errorf("%s: parameters not joined by %q", tag, sep)
+		}
+		// A check's rule, the tooltip of its id, is in the page's language;
+		// only a rule the catalogue lacks (a newer check) is English, marked.
+		rule := l.T("audit.rule.plausibility.tpot")
+		if !strings.Contains(html, `<code title="`+htmltemplate.HTMLEscapeString(rule)+`">plausibility.tpot</code>`) {
+			t.Errorf("%s: the tpot check's tooltip is not the catalogue's rule %q", tag, rule)
+		}
+		if en := locales.MustMatch("en").T("audit.rule.plausibility.tpot"); tag != "en" && rule == en {
+			t.Errorf("%s: audit.rule.plausibility.tpot is the English sentence", tag)
 		}
 		// An id the catalogue lacks shows as itself, not as a [!key] marker.
 		if strings.Contains(html, "[!") || !strings.Contains(html, "<h3>no.such_check <code>no.such_check</code>") {

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"fmt"
+	htmltemplate "html/template"
 	"maps"
 	"slices"
 	"strconv"
@@ -191,6 +193,101 @@ func fieldText(l locales.Locale, field, v string) (string, bool) {
 	return v, freeText[field] && l.Tag() != "en"
 }
 
+// valueText is fieldText with the spec's labels of recorded values: a
+// free-text value the spec translates ("value:TEXT" labels) is shown in
+// the page's language, unmarked; one it does not is shown as recorded,
+// marked English on pages of other languages.
+func (b *builder) valueText(l locales.Locale, field, v string) (string, bool) {
+	if freeText[field] {
+		if t := b.res.Spec.Label(spec.ValueLabel+v, l.Texts()); t != "" {
+			return t, false
+		}
+	}
+	return fieldText(l, field, v)
+}
+
+// freeTextSpan is a recorded free-text value (a reference's title, a
+// confounder's values) as a span of a phrase: the spec's label in the
+// page's language, else the text as recorded, marked English on a page in
+// another language.
+func (b *builder) freeTextSpan(l locales.Locale, v string) span {
+	if t := b.res.Spec.Label(spec.ValueLabel+v, l.Texts()); t != "" {
+		return span{Text: t}
+	}
+	if l.Tag() != "en" && v != "" {
+		return span{Text: v, Lang: "en"}
+	}
+	return span{Text: v}
+}
+
+// checkValueLabels: every "value:TEXT" label of the spec quotes a text the
+// case study's runs or references record (before redaction), so a
+// misspelt key is an error and not a translation that never shows.
+func (b *builder) checkValueLabels(recorded map[string]bool) error {
+	var bad []string
+	for _, v := range b.res.Spec.ValueLabels() {
+		if !recorded[v] {
+			bad = append(bad, strconv.Quote(spec.ValueLabel+v))
+		}
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("report: labels %s: no run or external reference of the case study records this text (a label of a recorded value quotes it exactly)", strings.Join(bad, ", "))
+	}
+	return nil
+}
+
+// recordedTexts are the free-text values the case study's runs (raw
+// provenance) and external references record: what "value:" labels may
+// translate.
+func recordedTexts(raw []map[string]string, refs []*figures.ExternalReference) map[string]bool {
+	out := map[string]bool{}
+	for _, eff := range raw {
+		for f := range freeText {
+			if v := eff[f]; v != "" {
+				out[v] = true
+			}
+		}
+	}
+	for _, r := range refs {
+		if r.Title != "" {
+			out[r.Title] = true
+		}
+		for _, v := range r.Provenance {
+			out[v] = true
+		}
+	}
+	return out
+}
+
+// span is a piece of a phrase; Lang is "en" for text recorded in English
+// on a page in another language.
+type span struct{ Text, Lang string }
+
+// phrase is a text some of whose pieces are recorded free text: the HTML
+// marks those with their language, the Markdown shows the plain text.
+type phrase []span
+
+func (p phrase) String() string {
+	var sb strings.Builder
+	for _, s := range p {
+		sb.WriteString(s.Text)
+	}
+	return sb.String()
+}
+
+// HTML is the phrase escaped, with lang="en" around English pieces.
+func (p phrase) HTML() htmltemplate.HTML {
+	var sb strings.Builder
+	for _, s := range p {
+		if s.Lang != "" {
+			sb.WriteString(`<span lang="` + htmltemplate.HTMLEscapeString(s.Lang) + `">` + htmltemplate.HTMLEscapeString(s.Text) + `</span>`)
+		} else {
+			sb.WriteString(htmltemplate.HTMLEscapeString(s.Text))
+		}
+	}
+	return htmltemplate.HTML(sb.String())
+}
+
 // layoutLatencySelection names the selection of a "latency:SELECTION"
 // layout entry that picked the run, or "".
 func (b *builder) layoutLatencySelection(id string) string {
@@ -245,9 +342,12 @@ func containsAll(set, ids []string) bool {
 // refNote says where an external reference compared on the page comes
 // from and when it was captured and re-checked (issue 18: trust signals
 // where the figure is compared, not only on the audit page).
-type refNote struct{ Text, URL string }
+type refNote struct {
+	Text phrase
+	URL  string
+}
 
-func refNoteOf(l locales.Locale, c *figures.Comparison) *refNote {
+func (b *builder) refNoteOf(l locales.Locale, c *figures.Comparison) *refNote {
 	r := c.Baseline.Reference
 	if r == nil {
 		r = c.Candidate.Reference
@@ -265,9 +365,11 @@ func refNoteOf(l locales.Locale, c *figures.Comparison) *refNote {
 	if !r.Visible {
 		state = "ref.no_longer_shown"
 	}
-	title := r.Title
-	if title == "" {
-		title = capFirst(l.Term("external_reference"))
+	title := span{Text: capFirst(l.Term("external_reference"))}
+	if r.Title != "" {
+		title = b.freeTextSpan(l, r.Title)
 	}
-	return &refNote{URL: r.Source, Text: l.T("ref.note", "title", title, "captured", day(r.Captured), "checked", day(r.Checked), "state", l.T(state))}
+	// The catalogue's sentence around the title, which may stay English.
+	before, after, _ := strings.Cut(l.T("ref.note", "title", "\x00", "captured", day(r.Captured), "checked", day(r.Checked), "state", l.T(state)), "\x00")
+	return &refNote{URL: r.Source, Text: phrase{{Text: before}, title, {Text: after}}}
 }

@@ -93,7 +93,7 @@ func (b *builder) caseParts(l locales.Locale) []casePart {
 // it holds for when the parts differ ("1 GPU (comparison, sweep) / 8 GPUs
 // (node)"); one value for all is shown alone.
 func fact(l locales.Locale, label string, parts []casePart, value func(casePart) valuePart) item {
-	it := item{Label: label}
+	it := item{Label: capFirst(label)} // a label starts its line: sentence case
 	var vals []valuePart
 	var where [][]string
 	for _, p := range parts {
@@ -118,15 +118,15 @@ func fact(l locales.Locale, label string, parts []casePart, value func(casePart)
 }
 
 // fieldValue is a field's values over a part's runs (runsValue).
-func fieldValue(l locales.Locale, field string) func(casePart) valuePart {
-	return func(p casePart) valuePart { return runsValue(l, p.runs, field, "value.not_recorded") }
+func (b *builder) fieldValue(l locales.Locale, field string) func(casePart) valuePart {
+	return func(p casePart) valuePart { return b.runsValue(l, p.runs, field, "value.not_recorded") }
 }
 
 // runsValue is a field's distinct values over runs, in number order, in
 // the page's language, with unknownKey's text for runs that do not record
 // it (alone when none does); marked English when every value is free text
 // recorded in English.
-func runsValue(l locales.Locale, runs []runMeta, field, unknownKey string) valuePart {
+func (b *builder) runsValue(l locales.Locale, runs []runMeta, field, unknownKey string) valuePart {
 	vals, missing := values(runs, field)
 	if len(vals) == 0 {
 		return valuePart{Text: l.T(unknownKey), Unknown: true}
@@ -134,7 +134,7 @@ func runsValue(l locales.Locale, runs []runMeta, field, unknownKey string) value
 	texts := make([]string, 0, len(vals)+1)
 	en := true
 	for _, v := range vals {
-		t, isEN := fieldText(l, field, v)
+		t, isEN := b.valueText(l, field, v)
 		texts = append(texts, t)
 		en = en && isEN
 	}
@@ -150,8 +150,8 @@ func runsValue(l locales.Locale, runs []runMeta, field, unknownKey string) value
 
 // gpuCount is a part's GPU count: a node run's is the sum over its
 // replicas.
-func gpuCount(l locales.Locale) func(casePart) valuePart {
-	per := fieldValue(l, "hardware.gpu_count")
+func (b *builder) gpuCount(l locales.Locale) func(casePart) valuePart {
+	per := b.fieldValue(l, "hardware.gpu_count")
 	return func(p casePart) valuePart {
 		if !p.node {
 			return per(p)
@@ -178,7 +178,7 @@ func gpuCount(l locales.Locale) func(casePart) valuePart {
 // the catalogue pattern key ("vLLM 0.25.1 (vllm/vllm-openai:v0.25.1)"),
 // so a reader never has to pair a list of engines with a list of versions;
 // a field a run does not record reads as missing[i].
-func pairValue(l locales.Locale, key string, fields, names, missing []string) func(casePart) valuePart {
+func (b *builder) pairValue(l locales.Locale, key string, fields, names, missing []string) func(casePart) valuePart {
 	return func(p casePart) valuePart {
 		var texts []string
 		for _, r := range p.runs {
@@ -188,7 +188,7 @@ func pairValue(l locales.Locale, key string, fields, names, missing []string) fu
 				if v == "" {
 					v = l.T(missing[i])
 				} else {
-					v, _ = fieldText(l, f, v)
+					v, _ = b.valueText(l, f, v)
 				}
 				args = append(args, names[i], v)
 			}
@@ -204,11 +204,11 @@ func pairValue(l locales.Locale, key string, fields, names, missing []string) fu
 // of the case study it holds for (issue 18).
 func (b *builder) methodology(l locales.Locale, p *page) {
 	parts := b.caseParts(l)
-	f := func(field string) item { return fact(l, l.FieldLabel(field), parts, fieldValue(l, field)) }
+	f := func(field string) item { return fact(l, l.FieldLabel(field), parts, b.fieldValue(l, field)) }
 	p.Methodology = []group{
-		{Title: l.T("method.hardware"), Items: []item{f("hardware.gpu_model"), fact(l, l.FieldLabel("hardware.gpu_count"), parts, gpuCount(l)),
+		{Title: l.T("method.hardware"), Items: []item{f("hardware.gpu_model"), fact(l, l.FieldLabel("hardware.gpu_count"), parts, b.gpuCount(l)),
 			f("hardware.gpu_memory_gb"), f("hardware.node"), f("hardware.driver")}},
-		{Title: l.T("method.runtime_image"), Items: []item{fact(l, l.T("method.runtime"), parts, pairValue(l, "method.runtime_value",
+		{Title: l.T("method.runtime_image"), Items: []item{fact(l, l.T("method.runtime"), parts, b.pairValue(l, "method.runtime_value",
 			[]string{"runtime.engine", "runtime.version", "runtime.image"}, []string{"engine", "version", "image"},
 			[]string{"value.not_recorded", "value.version_not_recorded", "value.image_not_recorded"})), f("runtime.image_digest")}},
 		{Title: l.T("method.checkpoint_revision"), Items: []item{f("checkpoint.repository"), f("checkpoint.revision")}},
@@ -216,7 +216,7 @@ func (b *builder) methodology(l locales.Locale, p *page) {
 		{Title: l.T("method.request_spec"), Items: []item{f("workload.dataset"), f("workload.input_len"), f("workload.output_len"),
 			f("workload.fixed_output"), f("workload.request_count"), f("workload.concurrency"), f("workload.request_rate"),
 			f("workload.temperature"), f("workload.thinking")}},
-		{Title: l.T("method.measurement_definition"), Items: []item{fact(l, l.FieldLabel("measurement.client"), parts, pairValue(l, "method.client_value",
+		{Title: l.T("method.measurement_definition"), Items: []item{fact(l, l.FieldLabel("measurement.client"), parts, b.pairValue(l, "method.client_value",
 			[]string{"measurement.client", "measurement.client_version"}, []string{"client", "version"},
 			[]string{"value.not_recorded", "value.version_not_recorded"}))}},
 	}

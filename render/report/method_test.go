@@ -3,6 +3,8 @@ package report
 import (
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/benchledger/benchledger/casestudy"
 	"github.com/benchledger/benchledger/caveat"
@@ -56,7 +58,7 @@ func itemOf(t *testing.T, p *page, label string) item {
 	t.Helper()
 	for _, g := range p.Methodology {
 		for _, it := range g.Items {
-			if it.Label == label {
+			if it.Label == capFirst(label) {
 				return it
 			}
 		}
@@ -97,6 +99,15 @@ func TestMethodologyPaired(t *testing.T) {
 			"workload.thinking": l.T("value.on_off.false"), "workload.input_len": "63–66"} {
 			if it := itemOf(t, p, l.FieldLabel(field)); it.Value != want || it.Parts != nil {
 				t.Errorf("%s: %s = %q (%d parts), want %q", tag, field, it.Value, len(it.Parts), want)
+			}
+		}
+		// A label starts its line: sentence case (es "Número de GPU", not
+		// "número de GPU").
+		for _, g := range p.Methodology {
+			for _, it := range g.Items {
+				if r, _ := utf8.DecodeRuneInString(it.Label); unicode.IsLower(r) {
+					t.Errorf("%s: methodology label %q starts in lower case", tag, it.Label)
+				}
 			}
 		}
 		ds := itemOf(t, p, l.FieldLabel("workload.dataset"))
@@ -188,5 +199,64 @@ func TestLimitationsGrouped(t *testing.T) {
 				t.Errorf("%s: machine name in %q", tag, s)
 			}
 		}
+	}
+}
+
+// TestHeadersAndNotesSayItInWords: the sweep table's column of the next
+// step's throughput is named in words, not "output throughput (+1)"; a
+// chart's confounder note has one colon, not a label's colon followed by
+// another's ("混杂因素：节点：…").
+func TestHeadersAndNotesSayItInWords(t *testing.T) {
+	t.Parallel()
+	b := pairedCase()
+	for _, tag := range []string{"en", "zh", "ja", "es-419"} {
+		l := locales.MustMatch(tag)
+		if h := labels(l)["next"]; strings.Contains(h, "+1") || !strings.Contains(strings.ToLower(h), strings.ToLower(l.Term("output_throughput"))) {
+			t.Errorf("%s: next-step header %q", tag, h)
+		}
+		note := b.confounderNote(l, "hardware.node", "ref-host", "node01").String()
+		colon := strings.TrimSpace(l.T("format.colon"))
+		if n := strings.Count(note, colon); n != 1 || !strings.Contains(note, l.FieldLabel("hardware.node")) || !strings.Contains(note, "ref-host → node01") {
+			t.Errorf("%s: confounder note %q (%d colons), want one colon, the field and both values", tag, note, n)
+		}
+	}
+}
+
+// TestValueLabels: a free-text value recorded in English (a dataset, a
+// node, a reference's title) is shown in the spec's "value:" label of the
+// page's language wherever it appears — methodology, confounders — and as
+// recorded, marked lang="en", where the spec has no label for the page's
+// language; a "value:" label quoting a text nothing records is an error.
+func TestValueLabels(t *testing.T) {
+	t.Parallel()
+	b := pairedCase()
+	b.res.Spec.Labels[spec.ValueLabel+"one prompt repeated"] = map[string]string{"zh": "同一提示词重复发送", "es-419": "un mismo prompt repetido"}
+	b.res.Spec.Labels[spec.ValueLabel+"NVIDIA reference system"] = map[string]string{"zh": "NVIDIA 参考系统"}
+	for _, c := range []struct{ tag, want, lang string }{
+		{"zh", "同一提示词重复发送", ""}, {"es-419", "un mismo prompt repetido", ""}, {"es-AR", "un mismo prompt repetido", ""},
+		{"ja", "one prompt repeated", "en"}, {"en", "one prompt repeated", ""},
+	} {
+		l := locales.MustMatch(c.tag)
+		p := &page{}
+		b.methodology(l, p)
+		if ds := itemOf(t, p, l.FieldLabel("workload.dataset")); ds.Value != c.want || ds.Lang != c.lang {
+			t.Errorf("%s: dataset %q lang=%q, want %q lang=%q", c.tag, ds.Value, ds.Lang, c.want, c.lang)
+		}
+	}
+	zh := b.confounder(locales.MustMatch("zh"), "hardware.node", "NVIDIA reference system", "node01")
+	if got := string(zh.HTML()); !strings.HasPrefix(got, "节点：NVIDIA 参考系统 → ") {
+		t.Errorf("zh confounder %s, want the spec's label, unmarked", got)
+	}
+	ja := b.confounderNote(locales.MustMatch("ja"), "hardware.node", "NVIDIA reference system", "node01")
+	if got := string(ja.HTML()); !strings.Contains(got, `<span lang="en">NVIDIA reference system</span> → `) {
+		t.Errorf("ja confounder note %s, want the English text marked lang=\"en\"", got)
+	}
+	recorded := recordedTexts([]map[string]string{{"workload.dataset": "one prompt repeated"}}, nil)
+	if err := b.checkValueLabels(recorded); err == nil || !strings.Contains(err.Error(), "NVIDIA reference system") {
+		t.Errorf("a value label nothing records: %v", err)
+	}
+	recorded["NVIDIA reference system"] = true
+	if err := b.checkValueLabels(recorded); err != nil {
+		t.Error(err)
 	}
 }

@@ -45,7 +45,7 @@ type cmpRow struct {
 	// BaselineSource and CandidateSource say where each value comes from
 	// (recomputed from N records, or stated by a tool).
 	BaselineSource, CandidateSource string
-	Confounders                     []string
+	Confounders                     []phrase
 	// Ref is set when one side is an external reference.
 	Ref *refNote
 }
@@ -73,7 +73,7 @@ type figRow struct {
 type chartView struct {
 	ID, Title string
 	SVG       string // path relative to the output folder, with /
-	Notes     []string
+	Notes     []phrase
 	Option    htmltemplate.JS
 	option    json.RawMessage
 	// Drawn is the chart as inline SVG for the HTML page (checked by
@@ -200,6 +200,7 @@ func (b *builder) redField(f, v string) string {
 
 func newBuilder(ctx context.Context, res *casestudy.Result, src Source, red caveat.Redactor) (*builder, error) {
 	b := &builder{ctx: ctx, res: res, src: src, red: red, bind: casestudy.Bindings(res), narratives: map[string][]byte{}, latencies: map[string][]float64{}}
+	var raw []map[string]string // provenance before redaction, for checkValueLabels
 	for _, id := range res.RunIDs {
 		rec, err := src.RunMeta(id)
 		if err != nil {
@@ -212,12 +213,24 @@ func newBuilder(ctx context.Context, res *casestudy.Result, src Source, red cave
 			}
 		}
 		eff := provenance.Record(rec.Provenance).Effective()
+		raw = append(raw, maps.Clone(eff))
 		for k, v := range eff {
 			if eff[k] = b.redField(k, v); eff[k] != v && len(v) >= 3 {
 				b.redacted = append(b.redacted, v, eff[k])
 			}
 		}
 		b.runs = append(b.runs, runMeta{id: id, file: rec.BlobSHA256, eff: eff, corrected: corrected})
+	}
+	var refs []*figures.ExternalReference
+	for _, c := range res.Comparisons {
+		for _, r := range []*figures.ExternalReference{c.Comparison.Baseline.Reference, c.Comparison.Candidate.Reference} {
+			if r != nil {
+				refs = append(refs, r)
+			}
+		}
+	}
+	if err := b.checkValueLabels(recordedTexts(raw, refs)); err != nil {
+		return nil, err
 	}
 	b.digest = res.Digest
 	for _, lang := range slices.Sorted(maps.Keys(res.Spec.Narrative)) {
@@ -343,7 +356,7 @@ func labels(l locales.Locale) map[string]string {
 		"sum_of_rates": l.Term("node.sum_of_rates"), "overstatement": l.Term("node.overstatement"),
 		"efficiency": l.Term("scaling_efficiency"), "sweep": l.Term("sweep"),
 		"saturation_point": l.Term("saturation_point"), "throughput": l.Term("output_throughput"),
-		"median_latency": l.Term("median_request_latency"), "next": l.Paren(l.Term("output_throughput"), "+1"),
+		"median_latency": l.Term("median_request_latency"), "next": l.T("table.next_throughput"),
 		"marginal_gain": l.Term("sweep.marginal_gain"), "latency_growth": l.Term("sweep.latency_growth"),
 		"dates": l.T("method.dates"), "file": "SHA-256", "selection": l.T("table.selection"), "corrected": l.T("runs.corrected"),
 	}
@@ -438,7 +451,7 @@ func (b *builder) markdown(l locales.Locale, file string, src []byte) (string, h
 	if err := checkRemote(file, []byte(text), b.res.Spec.LinkHosts); err != nil {
 		return "", "", err
 	}
-	mdText, err := substitute(file, text, b.bind, cjkSpacing(l), func(_ string, v casestudy.Binding) string { return v.Format(l) })
+	mdText, err := substitute(file, text, b.bind, cjkSpacing(l), func(_ string, v casestudy.Binding) string { return nbspUnit(v.Format(l)) })
 	if err != nil {
 		return "", "", err
 	}
@@ -470,25 +483,25 @@ func (b *builder) tables(l locales.Locale, p *page) {
 		switch {
 		case r.Comparisons[n] != nil:
 			c := r.Comparisons[n]
-			row := cmpRow{Name: n, Label: b.label(l, n), Metric: l.Figure(c.Comparison.Metric), Baseline: b.num(l, n+".baseline"), Candidate: b.num(l, n+".candidate"),
+			row := cmpRow{Name: n, Label: b.label(l, n), Metric: capFirst(l.Figure(c.Comparison.Metric)), Baseline: b.num(l, n+".baseline"), Candidate: b.num(l, n+".candidate"),
 				Abs: b.num(l, n+".abs"), Pct: b.num(l, n+".pct"), Ratio: b.num(l, n+".ratio"),
-				BaselineSource: sourceText(l, c.Baseline), CandidateSource: sourceText(l, c.Candidate), Ref: refNoteOf(l, &c.Comparison)}
+				BaselineSource: sourceText(l, c.Baseline), CandidateSource: sourceText(l, c.Candidate), Ref: b.refNoteOf(l, &c.Comparison)}
 			for _, f := range c.Comparison.Confounders {
-				row.Confounders = append(row.Confounders, confounder(l, f.Field, b.redField(f.Field, f.Baseline), b.redField(f.Field, f.Candidate)))
+				row.Confounders = append(row.Confounders, b.confounder(l, f.Field, b.redField(f.Field, f.Baseline), b.redField(f.Field, f.Candidate)))
 			}
 			p.Comparisons = append(p.Comparisons, row)
 		case r.Nodes[n] != nil:
 			nd := r.Nodes[n]
 			basis := l.Term("repeat.conservative")
 			if len(nd.Runs) == 1 {
-				basis = l.Term("node")
+				basis = l.T("table.node_single_run") // not "node" under a node's name
 			}
-			p.Nodes = append(p.Nodes, nodeRow{Name: n, Label: b.label(l, n), Basis: basis, Throughput: b.num(l, n), Window: b.num(l, n+".window"),
+			p.Nodes = append(p.Nodes, nodeRow{Name: n, Label: b.label(l, n), Basis: capFirst(basis), Throughput: b.num(l, n), Window: b.num(l, n+".window"),
 				Replicas: b.num(l, n+".replicas"), Requests: b.num(l, n+".requests"), Failed: b.num(l, n+".failed"),
 				SumOfRates: b.num(l, n+".sum_of_rates"), Overstatement: b.num(l, n+".overstatement"), Efficiency: b.optNum(l, n+".efficiency")})
 		case r.Sweeps[n] != nil:
 			sw := r.Sweeps[n]
-			p.Sweeps = append(p.Sweeps, sweepRow{Name: n, Label: b.label(l, n), Parameter: b.paramLabel(l, sw.Parameter), Param: b.num(l, n+".saturation.param"),
+			p.Sweeps = append(p.Sweeps, sweepRow{Name: n, Label: b.label(l, n), Parameter: capFirst(b.paramLabel(l, sw.Parameter)), Param: b.num(l, n+".saturation.param"),
 				Throughput: b.num(l, n+".saturation.throughput"), Latency: b.num(l, n+".saturation.latency"),
 				Next: b.optNum(l, n+".next.throughput"), Gain: b.optNum(l, n+".step.gain"), Growth: b.optNum(l, n+".step.latency_growth")})
 		default:
@@ -499,7 +512,7 @@ func (b *builder) tables(l locales.Locale, p *page) {
 				if lbl == "" {
 					lbl = b.label(l, r.Spec.Figures[n].Of)
 				}
-				p.Figures = append(p.Figures, figRow{Name: n, Label: lbl, Metric: l.Figure(f.Metric), Value: b.num(l, n), Source: sourceText(l, f),
+				p.Figures = append(p.Figures, figRow{Name: n, Label: lbl, Metric: capFirst(l.Figure(f.Metric)), Value: b.num(l, n), Source: sourceText(l, f),
 					Of: b.label(l, r.Spec.Figures[n].Of), Runs: f.Runs})
 			}
 		}
@@ -541,8 +554,34 @@ func anyStated(r *casestudy.Result) bool {
 	return false
 }
 
-func confounder(l locales.Locale, field, base, cand string) string {
-	return l.Colon(l.FieldLabel(field), orUnknown(l, base)+" → "+orUnknown(l, cand))
+// confounder is a results table's cell of one confounder: "Node: a → b",
+// the field's label in sentence case (it starts its line).
+func (b *builder) confounder(l locales.Locale, field, base, cand string) phrase {
+	return append(phrase{{Text: capFirst(l.Colon(l.FieldLabel(field), ""))}}, b.confounderValues(l, field, base, cand)...)
+}
+
+// confounderNote is a chart's note of one confounder: "Confounder: node
+// (a → b)", one colon, the field's values in parentheses (never two
+// labels' colons in a row, "混杂因素：节点：a → b").
+func (b *builder) confounderNote(l locales.Locale, field, base, cand string) phrase {
+	before, after, _ := strings.Cut(l.Colon(l.T("chart.confounder"), l.Paren(l.FieldLabel(field), "\x00")), "\x00")
+	return append(append(phrase{{Text: before}}, b.confounderValues(l, field, base, cand)...), span{Text: after})
+}
+
+// confounderValues are "a → b", each value in the page's words where the
+// spec or the catalogue has them.
+func (b *builder) confounderValues(l locales.Locale, field, base, cand string) phrase {
+	side := func(v string) span {
+		if v == "" {
+			return span{Text: l.T("value.not_recorded")}
+		}
+		if freeText[field] {
+			return b.freeTextSpan(l, v)
+		}
+		t, _ := fieldText(l, field, v)
+		return span{Text: t}
+	}
+	return phrase{side(base), {Text: " → "}, side(cand)}
 }
 
 func orUnknown(l locales.Locale, v string) string {
@@ -554,7 +593,7 @@ func orUnknown(l locales.Locale, v string) string {
 
 func (b *builder) charts(l locales.Locale, p *page) error {
 	r := b.res
-	add := func(c charts.Chart, err error, title string, notes []string) error {
+	add := func(c charts.Chart, err error, title string, notes []phrase) error {
 		if err != nil {
 			return err
 		}
@@ -575,13 +614,13 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 				base, cand = l.Term("external_reference"), l.Term("local_run")
 			}
 			title = l.Colon(title, l.Figure(c.Comparison.Metric))
-			var notes []string
+			var notes []phrase
 			for _, f := range c.Comparison.Confounders {
-				notes = append(notes, l.Colon(l.T("table.confounders"), confounder(l, f.Field, b.redField(f.Field, f.Baseline), b.redField(f.Field, f.Candidate))))
+				notes = append(notes, b.confounderNote(l, f.Field, b.redField(f.Field, f.Baseline), b.redField(f.Field, f.Candidate)))
 			}
-			if r := refNoteOf(l, &c.Comparison); r != nil {
+			if r := b.refNoteOf(l, &c.Comparison); r != nil {
 				// The note ends in "Source:" or a full-width "来源：", which takes no space (sentence_sep).
-				notes = append(notes, r.Text+l.Punct()["sentence_sep"]+r.URL)
+				notes = append(notes, append(slices.Clone(r.Text), span{Text: l.Punct()["sentence_sep"] + r.URL}))
 			}
 			ch, err := charts.ComparisonOf("cmp-"+n, c.Comparison, charts.Labels{Title: title, Subtitle: b.label(l, n), Baseline: base, Candidate: cand,
 				YAxis: l.Paren(l.Figure(c.Comparison.Metric), l.UnitLabel(unit))}, numF(casestudy.UnitDecimals(unit), unit))
@@ -603,7 +642,7 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 			cons := nd.Runs[nd.Conservative]
 			ch, err := charts.Timeline("timeline-"+n, cons, charts.Labels{Title: title, Subtitle: b.label(l, n) + " · " + b.label(l, nd.Groups[nd.Conservative]),
 				XAxis: l.T("axis.time", "unit", l.UnitLabel("s")), YAxis: l.T("axis.replica"), Series: l.Term("output_throughput"),
-				Replica: l.Term("replica"), Window: l.T("chart.common_window")}, numF(0, "tok/s"))
+				Replica: capFirst(l.Term("replica")), Window: capFirst(l.T("chart.common_window"))}, numF(0, "tok/s"))
 			if err := add(ch, err, title, nil); err != nil {
 				return err
 			}
@@ -629,9 +668,9 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 	return nil
 }
 
-func fieldItem(l locales.Locale, runs []runMeta, field, unknownKey string) item {
-	v := runsValue(l, runs, field, unknownKey)
-	return item{Label: l.FieldLabel(field), Value: v.Text, Unknown: v.Unknown, Lang: v.Lang}
+func (b *builder) fieldItem(l locales.Locale, runs []runMeta, field, unknownKey string) item {
+	v := b.runsValue(l, runs, field, unknownKey)
+	return item{Label: capFirst(l.FieldLabel(field)), Value: v.Text, Unknown: v.Unknown, Lang: v.Lang}
 }
 
 // reproduce lists, per configuration (the runs' group, else role), what a
@@ -661,7 +700,7 @@ func (b *builder) reproduce(l locales.Locale, p *page) {
 	for _, k := range slices.Sorted(maps.Keys(byCfg)) {
 		cfg := config{Name: b.configLabel(l, byCfg[k])}
 		for _, f := range fields {
-			it := fieldItem(l, byCfg[k], f.f, "value.not_recorded")
+			it := b.fieldItem(l, byCfg[k], f.f, "value.not_recorded")
 			it.Code = f.code && !it.Unknown
 			cfg.Items = append(cfg.Items, it)
 		}

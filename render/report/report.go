@@ -21,6 +21,7 @@ import (
 	htmltemplate "html/template"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -279,8 +280,19 @@ func mdEscape(s string) string {
 	return b.String()
 }
 
-// mdCell is mdEscape for a table cell.
-func mdCell(s string) string { return mdEscape(s) }
+// mdCell is mdEscape for a table cell, with a number kept on the line of
+// the unit or counter after it (nbspUnit).
+func mdCell(s string) string { return mdEscape(nbspUnit(s)) }
+
+// numberUnitRE is a space between a number (or a percentage) and the word
+// after it: "17,961 tokens/s", "15.91 秒", "2,048 条".
+var numberUnitRE = regexp.MustCompile(`([0-9%]) (\p{L})`)
+
+// nbspUnit joins a number to its unit with a no-break space (U+00A0), so a
+// Markdown viewer never ends a line between them ("15.91 / segundos").
+// Markdown has no markup for it (the HTML report keeps each bound number
+// and table number in a white-space: nowrap box instead).
+func nbspUnit(s string) string { return numberUnitRE.ReplaceAllString(s, "$1\u00a0$2") }
 
 // mdCode writes s as a code span (inside a table the pipe stays escaped).
 func mdCode(s string) string {

@@ -35,3 +35,25 @@ func TestSubstitutePrecision(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestMarkdownNumbersKeepUnits: in Markdown a number is joined to the unit
+// or counter after it by a no-break space (a viewer cannot split "15.91 /
+// segundos"); the space before a number, and numbers in a row, stay.
+func TestMarkdownNumbersKeepUnits(t *testing.T) {
+	for in, want := range map[string]string{
+		"17,961 tokens/s":  "17,961\u00a0tokens/s",
+		"15.91 秒":          "15.91\u00a0秒",
+		"由 2,048 条记录重新计算":  "由 2,048\u00a0条记录重新计算",
+		"+0.91% más":       "+0.91%\u00a0más",
+		"1,024, 2,048":     "1,024, 2,048",
+		"Node run 1":       "Node run 1",
+		"63–66 tokens 2 3": "63–66\u00a0tokens 2 3",
+	} {
+		if got := nbspUnit(in); got != want {
+			t.Errorf("nbspUnit(%q) = %q, want %q", in, got, want)
+		}
+	}
+	if got := mdCell("9,938 token/s | x"); got != "9,938\u00a0token/s \\| x" {
+		t.Errorf("mdCell = %q", got)
+	}
+}

@@ -26,6 +26,9 @@ import (
 // the same page in the other languages.
 type Page struct {
 	Lang, Title string
+	// HTMLLang is the page's lang attribute (locales.Locale.HTMLLang:
+	// zh-Hans for zh), which picks the CJK fonts of site.css.
+	HTMLLang string
 	// Root leads from the page to the site's folder, Home to its
 	// language's folder ("../../", "../"; "" at that level).
 	Root, Home string
@@ -44,6 +47,7 @@ type Page struct {
 // LangLink is the same page in one language.
 type LangLink struct {
 	Tag, Name, Href string
+	HTMLLang        string // the lang attribute of the link's name
 	Current         bool
 }
 
@@ -58,10 +62,10 @@ func (p *Page) Int(n int) string { return p.loc.Integer(n) }
 // language's folder, with /).
 func (b *builder) page(l locales.Locale, rel, title string) *Page {
 	depth := strings.Count(rel, "/")
-	p := &Page{Lang: l.Tag(), Title: title, Version: b.opt.ToolVersion, loc: l, L: b.labels(l),
+	p := &Page{Lang: l.Tag(), HTMLLang: l.HTMLLang(), Title: title, Version: b.opt.ToolVersion, loc: l, L: b.labels(l),
 		Home: strings.Repeat("../", depth), Root: strings.Repeat("../", depth+1)}
 	for _, o := range b.locs {
-		p.Langs = append(p.Langs, LangLink{Tag: o.Tag(), Name: o.Name(), Href: p.Root + o.Tag() + "/" + rel, Current: o.Tag() == l.Tag()})
+		p.Langs = append(p.Langs, LangLink{Tag: o.Tag(), HTMLLang: o.HTMLLang(), Name: o.Name(), Href: p.Root + o.Tag() + "/" + rel, Current: o.Tag() == l.Tag()})
 	}
 	p.LangNav = langNav(p.Langs)
 	p.Footer = b.labels(l)["\x00footer"]
@@ -345,7 +349,7 @@ func (b *builder) langPages(l locales.Locale, summaries []store.RunSummary, rows
 		if r.Throughput != nil {
 			row.ThroughputText = l.Number(*r.Throughput, 0)
 			if r.ThroughputSource == figures.SourceStated {
-				row.ThroughputText += " (" + l.T("value_source.kind.stated") + ")"
+				row.ThroughputText = l.Paren(row.ThroughputText, l.T("value_source.kind.stated"))
 			}
 			row.ThroughputSort = fmt.Sprintf("%.6f", *r.Throughput)
 		}
@@ -509,7 +513,7 @@ func (b *builder) comparePage(l locales.Locale, c *caseView, ref cmpRef) error {
 	p.Ratio = l.Ratio(cmp.Change.Ratio)
 	p.Intended = l.List(fieldLabels(l, cmp.Intended))
 	for _, f := range cmp.Confounders {
-		p.Confounders = append(p.Confounders, l.FieldLabel(f.Field)+": "+b.redField(f.Field, f.Baseline)+" → "+b.redField(f.Field, f.Candidate))
+		p.Confounders = append(p.Confounders, l.Colon(l.FieldLabel(f.Field), b.redField(f.Field, f.Baseline)+" → "+b.redField(f.Field, f.Candidate)))
 	}
 	for _, cv := range cf.Caveats {
 		text, err := l.Caveat(cv.Redact(b.opt.Redact))
@@ -521,7 +525,7 @@ func (b *builder) comparePage(l locales.Locale, c *caseView, ref cmpRef) error {
 	sc := res.Spec.Comparisons[ref.Name]
 	for _, sel := range []string{sc.Baseline, sc.Candidate} {
 		for _, id := range res.Selections[sel] {
-			p.Runs = append(p.Runs, linkView{Text: sel + ": " + id, Href: p.P.Home + sitepath.Run(id)})
+			p.Runs = append(p.Runs, linkView{Text: l.Colon(sel, id), Href: p.P.Home + sitepath.Run(id)})
 		}
 	}
 	return b.render(l, l.Tag()+"/"+ref.Href, "compare", p.P, p)
@@ -581,14 +585,14 @@ func (b *builder) render(l locales.Locale, rel, name string, p *Page, data any) 
 
 // rootIndex is the site's entry: the languages.
 func (b *builder) rootIndex() error {
-	type lang struct{ Tag, Name, Href, Title string }
+	type lang struct{ Tag, HTMLLang, Name, Href, Title string }
 	var v struct {
 		Langs   []lang
 		Version string
 	}
 	v.Version = b.opt.ToolVersion
 	for _, l := range b.locs {
-		v.Langs = append(v.Langs, lang{Tag: l.Tag(), Name: l.Name(), Href: l.Tag() + "/index.html", Title: l.T("site.title")})
+		v.Langs = append(v.Langs, lang{Tag: l.Tag(), HTMLLang: l.HTMLLang(), Name: l.Name(), Href: l.Tag() + "/index.html", Title: l.T("site.title")})
 	}
 	return b.render(locales.Fallback(), "index.html", "root", nil, v)
 }

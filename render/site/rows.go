@@ -125,14 +125,22 @@ func historyRows(hs []runview.HistoryRow) htmltemplate.HTML {
 	return htmltemplate.HTML(sb.String())
 }
 
+// langAttr is a link's lang attribute: its HTMLLang, else its tag.
+func langAttr(l LangLink) string {
+	if l.HTMLLang != "" {
+		return l.HTMLLang
+	}
+	return l.Tag
+}
+
 // langNav is the language switch: the page in every language of the site.
 func langNav(langs []LangLink) htmltemplate.HTML {
 	var sb strings.Builder
 	for _, l := range langs {
 		if l.Current {
-			sb.WriteString(`<span aria-current="page" lang="` + esc(l.Tag) + `">` + esc(l.Name) + `</span> `)
+			sb.WriteString(`<span aria-current="page" lang="` + esc(langAttr(l)) + `">` + esc(l.Name) + `</span> `)
 		} else {
-			sb.WriteString(`<a href="` + esc(l.Href) + `" hreflang="` + esc(l.Tag) + `" lang="` + esc(l.Tag) + `">` + esc(l.Name) + `</a> `)
+			sb.WriteString(`<a href="` + esc(l.Href) + `" hreflang="` + esc(langAttr(l)) + `" lang="` + esc(langAttr(l)) + `">` + esc(l.Name) + `</a> `)
 		}
 	}
 	return htmltemplate.HTML(sb.String())
