@@ -154,6 +154,9 @@ type Source interface {
 // Options tune an evaluation.
 type Options struct {
 	Caveats caveat.Options `json:"caveats"`
+	// SLO judges the runs' requests when the spec declares none (compare
+	// --slo); zero: the spec's.
+	SLO figures.SLO `json:"slo"`
 }
 
 type runInfo struct {
@@ -303,7 +306,7 @@ func (ev *evaluator) figuresOf(ri *runInfo) (*figures.RunFigures, error) {
 		// marked as such wherever they appear.
 		f := figures.FromStated(run)
 		f.GPUs = figures.GPUsOf(ri.eff)
-		f.ApplySLO(nil, ev.s.SLO.Thresholds())
+		f.ApplySLO(nil, ev.slo())
 		ri.figs = &f
 		ev.used[ri.rec.ID] = true
 		ev.blocked(ri, run)
@@ -315,7 +318,7 @@ func (ev *evaluator) figuresOf(ri *runInfo) (*figures.RunFigures, error) {
 		return nil, err
 	}
 	f := figures.RecomputeRun(run, reqs, ri.eff)
-	f.ApplySLO(reqs, ev.s.SLO.Thresholds())
+	f.ApplySLO(reqs, ev.slo())
 	ri.figs = &f
 	ev.used[ri.rec.ID] = true
 	withReqs := *run
@@ -323,6 +326,15 @@ func (ev *evaluator) figuresOf(ri *runInfo) (*figures.RunFigures, error) {
 	ev.blocked(ri, &withReqs)
 	ev.cavs = append(ev.cavs, caveat.ForRun(ri.rec.ID, f, ri.eff)...)
 	return ri.figs, nil
+}
+
+// slo is the SLO the runs' requests are judged against: the spec's, else
+// Options.SLO.
+func (ev *evaluator) slo() figures.SLO {
+	if th := ev.s.SLO.Thresholds(); th.Declared() {
+		return th
+	}
+	return ev.opt.SLO
 }
 
 // blocked applies the publishable rule to a run the figures use.
