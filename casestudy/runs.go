@@ -14,7 +14,13 @@ import (
 // RunFigures recomputes one archived run's figures from its records, with
 // the caveats its own data raises.
 func RunFigures(ctx context.Context, a Source, idOrPrefix string) (*store.RunRecord, *figures.RunFigures, []caveat.Caveat, error) {
-	ev := &evaluator{ctx: ctx, a: a, s: &spec.Spec{}, byID: map[string]*runInfo{}, used: map[string]bool{}}
+	return RunFiguresWith(ctx, a, idOrPrefix, Options{})
+}
+
+// RunFiguresWith is RunFigures with options: Options.SLO judges the run's
+// requests (goodput, SLO attainment).
+func RunFiguresWith(ctx context.Context, a Source, idOrPrefix string, opt Options) (*store.RunRecord, *figures.RunFigures, []caveat.Caveat, error) {
+	ev := &evaluator{ctx: ctx, a: a, s: &spec.Spec{}, opt: opt, byID: map[string]*runInfo{}, used: map[string]bool{}}
 	rec, err := a.RunMeta(idOrPrefix)
 	if err != nil {
 		return nil, nil, nil, err
