@@ -488,7 +488,7 @@ func (b *builder) sweeps(res *casestudy.Result) *Table {
 		t.Columns = append(t.Columns,
 			b.col("goodput", l.Figure("goodput"), Number, "req/s", 2),
 			b.col("slo_attainment", l.Figure("slo_attainment"), Percent, "%", 1),
-			b.col("slo_point", l.T("export.col.slo_point"), Bool, "", 0))
+			b.col("slo_point", capitalise(l.Term("sweep.slo_point")), Bool, "", 0))
 	}
 	t.Columns = append(t.Columns, b.costColumns(res)...)
 	names := sortedKeys(res.Sweeps)

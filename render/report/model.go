@@ -62,6 +62,13 @@ type sweepRow struct {
 	Next, Gain, Growth         *Num
 }
 
+// sloRow is a sweep's SLO operating point (definition sweep.slo_point).
+type sloRow struct {
+	Name, Label, Parameter        string
+	Param, Throughput, Attainment Num
+	Goodput                       Num
+}
+
 type figRow struct {
 	Name, Label, Metric string
 	Value               Num
@@ -129,6 +136,10 @@ type page struct {
 	Comparisons []cmpRow
 	Nodes       []nodeRow
 	Sweeps      []sweepRow
+	// SLOs are the sweeps' SLO operating points, under SLORule (the
+	// spec's SLO in words); none without an SLO or a level meeting it.
+	SLOs        []sloRow
+	SLORule     string
 	Figures     []figRow
 	Narrative   htmltemplate.HTML
 	NarrativeMD string
@@ -325,6 +336,18 @@ func (b *builder) optNum(l locales.Locale, name string) *Num {
 	return &n
 }
 
+// sloRule states the case study's SLO in words: each declared threshold
+// and the attainment target.
+func (b *builder) sloRule(l locales.Locale) string {
+	var parts []string
+	for _, m := range []string{"ttft", "tpot", "e2el"} {
+		if _, ok := b.bind["slo."+m]; ok {
+			parts = append(parts, l.T("report.slo.threshold", "metric", l.Term(m), "value", b.num(l, "slo."+m).Text))
+		}
+	}
+	return l.T("report.slo.rule", "thresholds", l.List(parts), "target", b.num(l, "slo.target").Text)
+}
+
 // labels are the texts of the templates, from the catalogue and glossary.
 // labels are the page's headings and table headers, in sentence case (a
 // glossary term is lower case for use inside sentences).
@@ -343,6 +366,7 @@ func labels(l locales.Locale) map[string]string {
 		"saturation_point": l.Term("saturation_point"), "throughput": l.Term("output_throughput"),
 		"median_latency": l.Term("median_request_latency"), "next": l.Paren(l.Term("output_throughput"), "+1"),
 		"marginal_gain": l.Term("sweep.marginal_gain"), "latency_growth": l.Term("sweep.latency_growth"),
+		"slo_point": l.Term("sweep.slo_point"), "slo_attainment": l.Term("slo_attainment"), "goodput": l.Term("goodput"),
 		"dates": l.T("method.dates"), "file": "SHA-256", "selection": l.T("table.selection"), "corrected": l.T("runs.corrected"),
 	}
 	for k, v := range m {
@@ -489,6 +513,11 @@ func (b *builder) tables(l locales.Locale, p *page) {
 			p.Sweeps = append(p.Sweeps, sweepRow{Name: n, Label: b.label(l, n), Parameter: b.paramLabel(l, sw.Parameter), Param: b.num(l, n+".saturation.param"),
 				Throughput: b.num(l, n+".saturation.throughput"), Latency: b.num(l, n+".saturation.latency"),
 				Next: b.optNum(l, n+".next.throughput"), Gain: b.optNum(l, n+".step.gain"), Growth: b.optNum(l, n+".step.latency_growth")})
+			if _, ok := b.bind[n+".slo.param"]; ok {
+				p.SLOs = append(p.SLOs, sloRow{Name: n, Label: b.label(l, n), Parameter: b.paramLabel(l, sw.Parameter), Param: b.num(l, n+".slo.param"),
+					Throughput: b.num(l, n+".slo.throughput"), Attainment: b.num(l, n+".slo.attainment"), Goodput: b.num(l, n+".slo.goodput")})
+				p.SLORule = b.sloRule(l)
+			}
 		default:
 			if f, ok := r.Figures[n]; ok {
 				// The metric is shown under the label: a figure without
