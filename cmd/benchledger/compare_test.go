@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,15 +17,10 @@ import (
 // figures, and the other field is a confounder.
 func TestCompareNamesConfounders(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	db := filepath.Join(dir, "a.db")
-	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
-	writeVLLM(t, a, vllmSpec{n: 40})
-	writeVLLM(t, b, vllmSpec{n: 40, gaps: 8}) // more tokens per request in the same windows: faster
-	common := []string{"--set", "hardware.gpu_model=NVIDIA H100", "--set", "workload.output_len=5"}
-	ra := bl(t, append(append([]string{"ingest", "--db", db}, common...), "--set", "runtime.server_args=--max-num-seqs 64", "--set", "runtime.version=0.25.1", a)...)
-	rb := bl(t, append(append([]string{"ingest", "--db", db}, common...), "--set", "runtime.server_args=--max-num-seqs 256", "--set", "runtime.version=0.26.0", b)...)
-	ida, idb := idLine.FindStringSubmatch(ra.stdout)[1], idLine.FindStringSubmatch(rb.stdout)[1]
+	// More tokens per request in the same windows: faster.
+	db, ida, idb := comparedPair(t, vllmSpec{n: 40}, vllmSpec{n: 40, gaps: 8}, []string{"--set", "workload.output_len=5"},
+		[]string{"--set", "runtime.server_args=--max-num-seqs 64", "--set", "runtime.version=0.25.1"},
+		[]string{"--set", "runtime.server_args=--max-num-seqs 256", "--set", "runtime.version=0.26.0"})
 
 	r := bl(t, "compare", "--db", db, "--metric", "output_throughput", "--intended", "runtime.server_args", "--json", ida, idb)
 	if r.code != 0 {
@@ -70,15 +66,9 @@ func TestCompareNamesConfounders(t *testing.T) {
 // is checked against the values printed.
 func TestCompareEveryMetric(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	db := filepath.Join(dir, "a.db")
-	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
-	writeVLLM(t, a, vllmSpec{n: 40})
-	writeVLLM(t, b, vllmSpec{n: 40, gaps: 8, failEach: 10, seed: 2})
-	common := []string{"--set", "hardware.gpu_model=NVIDIA H100", "--set", "hardware.gpu_count=2", "--set", "workload.output_len=5"}
-	ra := bl(t, append(append([]string{"ingest", "--db", db}, common...), "--set", "runtime.server_args=--max-num-seqs 64", a)...)
-	rb := bl(t, append(append([]string{"ingest", "--db", db}, common...), "--set", "runtime.server_args=--max-num-seqs 256", b)...)
-	ida, idb := idLine.FindStringSubmatch(ra.stdout)[1], idLine.FindStringSubmatch(rb.stdout)[1]
+	db, ida, idb := comparedPair(t, vllmSpec{n: 40}, vllmSpec{n: 40, gaps: 8, failEach: 10, seed: 2},
+		[]string{"--set", "hardware.gpu_count=2", "--set", "workload.output_len=5"},
+		[]string{"--set", "runtime.server_args=--max-num-seqs 64"}, []string{"--set", "runtime.server_args=--max-num-seqs 256"})
 
 	r := bl(t, "compare", "--db", db, "--json", "--intended", "runtime.server_args", ida, idb)
 	if r.code != 0 {
@@ -162,4 +152,20 @@ func ptrText(b *bool) string {
 		return "null"
 	}
 	return strconv.FormatBool(*b)
+}
+
+// comparedPair archives two generated vLLM runs on an H100 with the
+// provenance common to both and each one's own, and returns the archive
+// and the two run ids.
+func comparedPair(t *testing.T, sa, sb vllmSpec, common, setA, setB []string) (db, ida, idb string) {
+	t.Helper()
+	dir := t.TempDir()
+	db = filepath.Join(dir, "a.db")
+	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
+	writeVLLM(t, a, sa)
+	writeVLLM(t, b, sb)
+	common = append([]string{"ingest", "--db", db, "--set", "hardware.gpu_model=NVIDIA H100"}, common...)
+	ra := bl(t, slices.Concat(common, setA, []string{a})...)
+	rb := bl(t, slices.Concat(common, setB, []string{b})...)
+	return db, idLine.FindStringSubmatch(ra.stdout)[1], idLine.FindStringSubmatch(rb.stdout)[1]
 }
