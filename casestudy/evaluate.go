@@ -406,8 +406,8 @@ func (ev *evaluator) measure(name, sel, metric string) (Value, []*runInfo, *figu
 		}
 	}
 	v.GPUs = selectionGPUs(runs)
-	if m.Metric.Name == "output_throughput" && ev.res.Price != nil {
-		if c, ok := figures.EstimateCost(*ev.res.Price, v.GPUs, v.Value); ok {
+	if p := ev.priceFor(v.Runs); m.Metric.Name == "output_throughput" && p != nil {
+		if c, ok := figures.EstimateCost(*p, v.GPUs, v.Value); ok {
 			v.Cost = &c
 		}
 	}
@@ -498,8 +498,8 @@ func (ev *evaluator) node(name string, nd spec.Node) error {
 	if out.GPUs > 0 {
 		v := figures.PerGPU(cons.OutputThroughput, out.GPUs)
 		out.ThroughputPerGPU = &v
-		if ev.res.Price != nil {
-			if c, ok := figures.EstimateCost(*ev.res.Price, out.GPUs, cons.OutputThroughput); ok {
+		if p := ev.priceFor(replicaIDs(cons)); p != nil {
+			if c, ok := figures.EstimateCost(*p, out.GPUs, cons.OutputThroughput); ok {
 				out.Cost = &c
 			}
 		}
@@ -574,10 +574,10 @@ func (ev *evaluator) sweep(name string, sw spec.Sweep) error {
 	if err != nil {
 		return err
 	}
-	if ev.res.Price != nil {
-		for i := range res.Levels {
-			l := &res.Levels[i]
-			if c, ok := figures.EstimateCost(*ev.res.Price, l.GPUs, l.Throughput); ok {
+	for i := range res.Levels {
+		l := &res.Levels[i]
+		if p := ev.priceFor(l.RunIDs); p != nil {
+			if c, ok := figures.EstimateCost(*p, l.GPUs, l.Throughput); ok {
 				l.Cost = &c
 			}
 		}
@@ -748,6 +748,28 @@ func sharedWorkload(runs []*runInfo) map[string]float64 {
 		}
 	}
 	return out
+}
+
+// priceFor is the GPU-hour price of an operating point: the spec's, else
+// the one every run behind it states alike in its provenance (cost.*);
+// nil when there is neither.
+func (ev *evaluator) priceFor(runIDs []string) *figures.Price {
+	if ev.res != nil && ev.res.Price != nil {
+		return ev.res.Price
+	}
+	var p *figures.Price
+	for _, id := range runIDs {
+		ri := ev.byID[id]
+		if ri == nil {
+			return nil
+		}
+		q, ok := figures.PriceOf(ri.eff)
+		if !ok || p != nil && *p != q {
+			return nil
+		}
+		p = &q
+	}
+	return p
 }
 
 // selectionGPUs is the number of GPUs every run of a selection states; 0 when

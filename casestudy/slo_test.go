@@ -94,3 +94,24 @@ func TestEvaluateSLO(t *testing.T) {
 		t.Error("load.slo.param bound without an SLO point")
 	}
 }
+
+// TestEvaluatePriceFromProvenance: without a spec price, the price the
+// runs' provenance states (cost.*) estimates the cost; runs that state
+// none, or an incomplete one, get none.
+func TestEvaluatePriceFromProvenance(t *testing.T) {
+	t.Parallel()
+	res := evaluateSLO(t, strings.Replace(sloSpec, "price: {per_gpu_hour: 2, currency: USD, date: 2026-08-01}\n", "", 1),
+		"hardware.gpu_count", "2", "cost.gpu_hour_price", "3", "cost.currency", "EUR", "cost.price_date", "2026-07-01")
+	c := res.Figures["base_tput"].Cost
+	if res.Price != nil || c == nil || c.Price.Currency != "EUR" || c.Price.Date != "2026-07-01" || math.Abs(c.PerMillionOutputTokens-6/(50*3600.0)*1e6) > 1e-9 {
+		t.Errorf("price %+v, cost %+v", res.Price, c)
+	}
+	if l := res.Sweeps["load"].Result.Levels[0]; l.Cost == nil || l.Cost.Price.PerGPUHour != 3 {
+		t.Errorf("sweep level cost %+v", l.Cost)
+	}
+	res = evaluateSLO(t, strings.Replace(sloSpec, "price: {per_gpu_hour: 2, currency: USD, date: 2026-08-01}\n", "", 1),
+		"hardware.gpu_count", "2", "cost.gpu_hour_price", "3", "cost.currency", "EUR")
+	if c := res.Figures["base_tput"].Cost; c != nil {
+		t.Errorf("a cost from a price without its date: %+v", c)
+	}
+}

@@ -105,3 +105,16 @@ func EstimateCost(p Price, gpus, outputThroughput float64) (CostEstimate, bool) 
 		PerMillionOutputTokens: p.PerGPUHour * gpus / (outputThroughput * 3600) * 1e6,
 		Estimate:               true, Formula: Definitions["cost_per_million_output_tokens"].Formula}, true
 }
+
+// PriceOf is the GPU-hour price a run's provenance states (a manifest's
+// cost.gpu_hour_price, cost.currency and cost.price_date); false when any
+// of the three is missing or not valid.
+func PriceOf(eff map[string]string) (Price, bool) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(eff["cost.gpu_hour_price"]), 64)
+	p := Price{PerGPUHour: v, Currency: strings.TrimSpace(eff["cost.currency"]), Date: strings.TrimSpace(eff["cost.price_date"]),
+		Source: "provenance (cost.gpu_hour_price)"}
+	if err != nil || p.Check() != nil {
+		return Price{}, false
+	}
+	return p, true
+}
