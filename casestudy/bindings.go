@@ -159,9 +159,17 @@ func Bindings(res *Result) map[string]Binding {
 			m[name+".precise"] = Binding{Value: v, Kind: KindQuantity, Unit: unit, Decimals: 2}
 		}
 	}
+	// A cost comes with its inputs: NAME.gpus, NAME.price and
+	// NAME.price_date beside NAME.
 	money := func(name string, c *figures.CostEstimate) {
-		if c != nil {
-			m[name] = Binding{Value: c.PerMillionOutputTokens, Kind: KindMoney, Currency: c.Price.Currency, Decimals: 2}
+		if c == nil {
+			return
+		}
+		m[name] = Binding{Value: c.PerMillionOutputTokens, Kind: KindMoney, Currency: c.Price.Currency, Decimals: moneyDecimals(c.PerMillionOutputTokens)}
+		m[name+".gpus"] = Binding{Value: c.GPUs, Kind: KindCount}
+		m[name+".price"] = Binding{Value: c.Price.PerGPUHour, Kind: KindMoney, Currency: c.Price.Currency, Decimals: 2}
+		if t, err := time.Parse(time.DateOnly, c.Price.Date); err == nil {
+			m[name+".price_date"] = dateBinding(t)
 		}
 	}
 	perGPU := func(name string, v *float64) {
@@ -329,4 +337,14 @@ func pctDecimals(p float64) int {
 		return 1
 	}
 	return 2
+}
+
+// moneyDecimals writes an amount with 2 decimals, or with three
+// significant figures when it is below 1: a cost per million tokens is
+// often a fraction of the currency's unit ($0.0149, not $0.01).
+func moneyDecimals(v float64) int {
+	if !(v > 0) || v >= 1 || math.IsInf(v, 0) {
+		return 2
+	}
+	return min(6, max(2, 2-int(math.Floor(math.Log10(v)))))
 }

@@ -69,6 +69,14 @@ type sloRow struct {
 	Goodput                       Num
 }
 
+// costRow is an operating point's estimated cost per million output
+// tokens with its inputs (metrics.md, "Cost estimate").
+type costRow struct {
+	Label                              string
+	Throughput, GPUs, Price, PriceDate Num
+	Cost                               Num
+}
+
 type figRow struct {
 	Name, Label, Metric string
 	Value               Num
@@ -138,8 +146,12 @@ type page struct {
 	Sweeps      []sweepRow
 	// SLOs are the sweeps' SLO operating points, under SLORule (the
 	// spec's SLO in words); none without an SLO or a level meeting it.
-	SLOs        []sloRow
-	SLORule     string
+	SLOs    []sloRow
+	SLORule string
+	// Costs are the operating points with a cost estimate; CostRule says
+	// how it is estimated.
+	Costs       []costRow
+	CostRule    string
 	Figures     []figRow
 	Narrative   htmltemplate.HTML
 	NarrativeMD string
@@ -367,6 +379,8 @@ func labels(l locales.Locale) map[string]string {
 		"median_latency": l.Term("median_request_latency"), "next": l.Paren(l.Term("output_throughput"), "+1"),
 		"marginal_gain": l.Term("sweep.marginal_gain"), "latency_growth": l.Term("sweep.latency_growth"),
 		"slo_point": l.Term("sweep.slo_point"), "slo_attainment": l.Term("slo_attainment"), "goodput": l.Term("goodput"),
+		"operating_point": l.Term("operating_point"), "gpus": l.FieldLabel("hardware.gpu_count"),
+		"price_per_gpu_hour": l.Term("price_per_gpu_hour"), "cost": l.Term("cost_per_million_output_tokens"),
 		"dates": l.T("method.dates"), "file": "SHA-256", "selection": l.T("table.selection"), "corrected": l.T("runs.corrected"),
 	}
 	for k, v := range m {
@@ -485,6 +499,38 @@ func (b *builder) markdown(l locales.Locale, file string, src []byte) (string, h
 	return strings.TrimRight(mdText, "\n"), htmltemplate.HTML(out), nil
 }
 
+// costs lists the operating points whose cost the case study estimates:
+// each output-throughput figure, each sweep's recommended level and SLO
+// operating point, each node.
+func (b *builder) costs(l locales.Locale, p *page, n string) {
+	add := func(label, cost, tput string) {
+		if _, ok := b.bind[cost]; !ok {
+			return
+		}
+		p.Costs = append(p.Costs, costRow{Label: label, Throughput: b.num(l, tput), GPUs: b.num(l, cost+".gpus"), Price: b.num(l, cost+".price"),
+			PriceDate: b.num(l, cost+".price_date"), Cost: b.num(l, cost)})
+		p.CostRule = l.T("report.cost.rule")
+	}
+	r := b.res
+	switch {
+	case r.Sweeps[n] != nil:
+		point := l.Term("saturation_point")
+		if !r.Sweeps[n].Result.SaturationFound {
+			point = l.T("export.col.recommended")
+		}
+		add(l.Colon(b.label(l, n), point), n+".saturation.cost", n+".saturation.throughput")
+		add(l.Colon(b.label(l, n), l.Term("sweep.slo_point")), n+".slo.cost", n+".slo.throughput")
+	case r.Nodes[n] != nil:
+		add(b.label(l, n), n+".cost", n)
+	case r.Figures[n].Cost != nil:
+		lbl := r.Spec.Label(n, l.Texts())
+		if lbl == "" {
+			lbl = b.label(l, r.Spec.Figures[n].Of)
+		}
+		add(lbl, n+".cost", n)
+	}
+}
+
 func (b *builder) tables(l locales.Locale, p *page) {
 	l = l.Cells() // 15,91 s in a cell, 15,91 segundos in a sentence
 	r := b.res
@@ -530,6 +576,7 @@ func (b *builder) tables(l locales.Locale, p *page) {
 					Of: b.label(l, r.Spec.Figures[n].Of), Runs: f.Runs})
 			}
 		}
+		b.costs(l, p, n)
 	}
 }
 
