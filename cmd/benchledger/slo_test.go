@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -145,4 +146,55 @@ func csvRows(t *testing.T, path string) [][]string {
 		t.Fatal(err)
 	}
 	return rows
+}
+
+// TestAuditStatedGoodput: a stated request_goodput is checked against the
+// records judged by the SLO the client used (measurement.goodput): the
+// right value passes, one good request too many is a recompute.stated
+// failure, and without the SLO it is not checked (figures.CheckStated's
+// tests say with which reason).
+func TestAuditStatedGoodput(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src.json")
+	// Latencies 0.0668 + 0.001·(i mod 7) s: with e2el ≤ 70 ms, i mod 7 in
+	// 0..3 are good: 20 of 35.
+	writeVLLM(t, src, vllmSpec{n: 35})
+	raw, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`"duration": ([0-9.e+-]+), `).FindSubmatch(raw)
+	if m == nil {
+		t.Fatal("no duration")
+	}
+	dur, _ := strconv.ParseFloat(string(m[1]), 64)
+	for _, c := range []struct {
+		name, slo string
+		good      int
+		fails     bool
+	}{{"right", "e2el:70", 20, false}, {"wrong", "e2el:70", 21, true}, {"no-slo", "", 21, false}} {
+		p := filepath.Join(dir, c.name+".json")
+		stated := strconv.FormatFloat(float64(c.good)/dur, 'g', -1, 64)
+		writeFile(t, p, strings.Replace(string(raw), string(m[0]), string(m[0])+`"request_goodput": `+stated+`, `, 1))
+		db := filepath.Join(dir, c.name+".db")
+		args := []string{"ingest", "--db", db, "--set", "hardware.gpu_model=NVIDIA H100"}
+		if c.slo != "" {
+			args = append(args, "--set", "measurement.goodput="+c.slo)
+		}
+		r := bl(t, append(args, p)...)
+		if r.code != 0 {
+			t.Fatal(r)
+		}
+		d, _ := auditJSON(t, "--db", db, "--check", "recompute.stated")
+		failed := false
+		for _, f := range d.Findings {
+			if f.Check == "recompute.stated" && f.Severity == "fail" && strings.Contains(f.Message, "request_goodput") {
+				failed = true
+			}
+		}
+		if failed != c.fails {
+			t.Errorf("%s: request_goodput failure %v, want %v: %+v", c.name, failed, c.fails, d.Findings)
+		}
+	}
 }
