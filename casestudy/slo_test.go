@@ -11,7 +11,8 @@ import (
 )
 
 // sloSpec adds an SLO, a price and SLO figures to smallSpec.
-const sloSpec = smallSpec + `slo: {ttft_ms: 200, e2el_ms: 4000, attainment_pct: 100}
+var sloSpec = strings.Replace(smallSpec, "comparisons:\n", "comparisons:\n  goodput_cmp: {baseline: baseline, candidate: tuned, metric: goodput}\n", 1) +
+	`slo: {ttft_ms: 200, e2el_ms: 4000, attainment_pct: 100}
 price: {per_gpu_hour: 2, currency: USD, date: 2026-08-01}
 `
 
@@ -60,6 +61,11 @@ func TestEvaluateSLO(t *testing.T) {
 	}
 	if nd := res.Nodes["pair"]; nd.GPUs != 4 || nd.ThroughputPerGPU == nil || nd.Cost == nil || nd.Cost.GPUs != 4 {
 		t.Errorf("node %+v", nd)
+	}
+	// Tuned: both requests good (TTFT 0.1 s, E2E 1 s) over the window
+	// 0 → 1+1 = 2 s: 1 req/s against the baseline's 0.25.
+	if c := res.Comparisons["goodput_cmp"].Comparison; c.Change.Baseline != 0.25 || c.Change.Candidate != 1 || !c.Change.Improved {
+		t.Errorf("goodput comparison %+v", c.Change)
 	}
 	b := Bindings(res)
 	en := locales.MustMatch("en")
