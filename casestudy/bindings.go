@@ -20,6 +20,7 @@ const (
 	KindRatio    Kind = "ratio"    // "2.32x"
 	KindCount    Kind = "count"    // a plain integer: "32,768"
 	KindDate     Kind = "date"     // a calendar date: "18 August 2026"
+	KindMoney    Kind = "money"    // an amount in Currency: "$0.56"
 )
 
 // Binding is one named value a narrative may use as {{name}}. The value is
@@ -34,6 +35,8 @@ type Binding struct {
 	// Sig, when above zero, writes the value with that many significant
 	// figures instead of Decimals ("about 20 s" for 20.04 s).
 	Sig int `json:"sig,omitempty"`
+	// Currency is the ISO 4217 code of a money value.
+	Currency string `json:"currency,omitempty"`
 }
 
 // Shown is the value as written, rounded, and the decimals it is written
@@ -62,6 +65,8 @@ func (b Binding) Format(l locales.Locale) string {
 		return l.Number(v, dec)
 	case KindDate:
 		return l.Date(b.Time.UTC())
+	case KindMoney:
+		return l.Money(v, dec, b.Currency)
 	}
 	s := l.Quantity(v, dec, b.Unit)
 	if b.Signed && v > 0 && strings.Trim(l.Number(v, dec), "0.,") != "" {
@@ -154,8 +159,31 @@ func Bindings(res *Result) map[string]Binding {
 			m[name+".precise"] = Binding{Value: v, Kind: KindQuantity, Unit: unit, Decimals: 2}
 		}
 	}
+	// A cost comes with its inputs: NAME.gpus, NAME.price and
+	// NAME.price_date beside NAME.
+	money := func(name string, c *figures.CostEstimate) {
+		if c == nil {
+			return
+		}
+		m[name] = Binding{Value: c.PerMillionOutputTokens, Kind: KindMoney, Currency: c.Price.Currency, Decimals: moneyDecimals(c.PerMillionOutputTokens)}
+		m[name+".gpus"] = Binding{Value: c.GPUs, Kind: KindCount}
+		m[name+".price"] = Binding{Value: c.Price.PerGPUHour, Kind: KindMoney, Currency: c.Price.Currency, Decimals: 2}
+		if t, err := time.Parse(time.DateOnly, c.Price.Date); err == nil {
+			m[name+".price_date"] = dateBinding(t)
+		}
+	}
+	perGPU := func(name string, v *float64) {
+		if v != nil {
+			m[name] = quantity(*v, "tok/s/GPU")
+		}
+	}
 	for n, f := range res.Figures {
-		addQ(n, f.Value, f.Unit)
+		if f.Unit == "%" {
+			m[n] = Binding{Value: f.Value, Kind: KindPercent, Decimals: 1}
+		} else {
+			addQ(n, f.Value, f.Unit)
+		}
+		money(n+".cost", f.Cost)
 		if f.N > 0 {
 			m[n+".n"] = Binding{Value: float64(f.N), Kind: KindCount}
 		}
@@ -215,6 +243,8 @@ func Bindings(res *Result) map[string]Binding {
 		addQ(n+".max", hi, "tok/s")
 		addQ(n+".sum_of_rates", cons.SumOfRates, "tok/s")
 		m[n+".overstatement"] = Binding{Value: cons.Overstatement, Kind: KindPercent, Decimals: 2, Signed: true}
+		perGPU(n+".per_gpu", nd.ThroughputPerGPU)
+		money(n+".cost", nd.Cost)
 		if sc := nd.Scaling; sc != nil {
 			m[n+".efficiency"] = Binding{Value: sc.Pct, Kind: KindPercent, Decimals: 2}
 			m[n+".single"] = Binding{Value: sc.Single, Kind: KindQuantity, Unit: "tok/s", Decimals: 2}
@@ -234,6 +264,18 @@ func Bindings(res *Result) map[string]Binding {
 		addQ(n+".saturation.throughput", lv.Throughput, "tok/s")
 		m[n+".saturation.latency"] = Binding{Value: lv.MedianLatency, Kind: KindQuantity, Unit: "s", Decimals: 2}
 		m[n+".saturation.param"] = Binding{Value: lv.Param, Kind: KindCount}
+		perGPU(n+".saturation.per_gpu", lv.ThroughputPerGPU)
+		money(n+".saturation.cost", lv.Cost)
+		if r.SLOPointFound {
+			sl := r.Levels[r.SLOPoint]
+			addQ(n+".slo.throughput", sl.Throughput, "tok/s")
+			m[n+".slo.latency"] = Binding{Value: sl.MedianLatency, Kind: KindQuantity, Unit: "s", Decimals: 2}
+			m[n+".slo.param"] = Binding{Value: sl.Param, Kind: KindCount}
+			m[n+".slo.attainment"] = Binding{Value: *sl.SLOAttainment, Kind: KindPercent, Decimals: 1}
+			m[n+".slo.goodput"] = Binding{Value: *sl.Goodput, Kind: KindQuantity, Unit: "req/s", Decimals: 2}
+			perGPU(n+".slo.per_gpu", sl.ThroughputPerGPU)
+			money(n+".slo.cost", sl.Cost)
+		}
 		if nx := r.Recommended + 1; nx < len(r.Levels) {
 			addQ(n+".next.throughput", r.Levels[nx].Throughput, "tok/s")
 			m[n+".next.latency"] = Binding{Value: r.Levels[nx].MedianLatency, Kind: KindQuantity, Unit: "s", Decimals: 2}
@@ -244,6 +286,25 @@ func Bindings(res *Result) map[string]Binding {
 					m[n+".step.latency_growth"] = Binding{Value: st.LatencyGrowthPct, Kind: KindPercent, Decimals: 2, Signed: true}
 				}
 			}
+		}
+	}
+	if o := res.SLO; o != nil {
+		for _, t := range []struct {
+			name string
+			v    float64
+		}{{"ttft", o.TTFT}, {"tpot", o.TPOT}, {"e2el", o.E2EL}} {
+			if t.v > 0 {
+				m["slo."+t.name] = Binding{Value: t.v * 1000, Kind: KindQuantity, Unit: "ms", Decimals: 0}
+			}
+		}
+		if res.SLOTargetPct > 0 {
+			m["slo.target"] = Binding{Value: res.SLOTargetPct, Kind: KindPercent, Decimals: 0}
+		}
+	}
+	if p := res.Price; p != nil {
+		m["price.per_gpu_hour"] = Binding{Value: p.PerGPUHour, Kind: KindMoney, Currency: p.Currency, Decimals: 2}
+		if t, err := time.Parse(time.DateOnly, p.Date); err == nil {
+			m["price.date"] = dateBinding(t)
 		}
 	}
 	return m
@@ -276,4 +337,14 @@ func pctDecimals(p float64) int {
 		return 1
 	}
 	return 2
+}
+
+// moneyDecimals writes an amount with 2 decimals, or with three
+// significant figures when it is below 1: a cost per million tokens is
+// often a fraction of the currency's unit ($0.0149, not $0.01).
+func moneyDecimals(v float64) int {
+	if !(v > 0) || v >= 1 || math.IsInf(v, 0) {
+		return 2
+	}
+	return min(6, max(2, 2-int(math.Floor(math.Log10(v)))))
 }

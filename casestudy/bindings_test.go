@@ -70,3 +70,14 @@ func TestBindingPrecision(t *testing.T) {
 		t.Errorf("Lookup base name %q, binding %+v", name, b)
 	}
 }
+
+func TestMoneyDecimals(t *testing.T) {
+	t.Parallel()
+	en := locales.MustMatch("en")
+	for v, want := range map[float64]string{22.2222: "$22.22", 0.0149: "$0.0149", 0.14912: "$0.149", 1: "$1.00", 0.000001234: "$0.000001"} {
+		b := Binding{Value: v, Kind: KindMoney, Currency: "USD", Decimals: moneyDecimals(v)}
+		if got := b.Format(en); got != want {
+			t.Errorf("%v: %q, want %q", v, got, want)
+		}
+	}
+}

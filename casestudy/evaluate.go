@@ -52,6 +52,12 @@ type Value struct {
 	// Min and Max are the lowest and highest of the N measurements (a
 	// text names both repeats: "45,941 and 46,701 tok/s").
 	Min, Max float64 `json:"-"`
+	// GPUs serving each run behind the value (0: not stated, or the runs
+	// differ); Cost the estimated cost of a million output tokens at this
+	// output throughput (an output_throughput figure of a case study with
+	// a price).
+	GPUs float64               `json:"gpus,omitempty"`
+	Cost *figures.CostEstimate `json:"cost,omitempty"`
 }
 
 // Mixed reports whether the runs behind the value mix recomputed and
@@ -74,6 +80,12 @@ type NodeFigure struct {
 	Throughput   Value                `json:"throughput"`
 	Scaling      *figures.Scaling     `json:"scaling,omitempty"`
 	Caveats      []caveat.Caveat      `json:"caveats"`
+	// GPUs of the conservative node run (Σ over its replicas, 0 when one
+	// does not state its count), its output throughput per GPU and the
+	// cost estimate at that throughput (a case study with a price).
+	GPUs             float64               `json:"gpus,omitempty"`
+	ThroughputPerGPU *float64              `json:"throughput_per_gpu,omitempty"`
+	Cost             *figures.CostEstimate `json:"cost,omitempty"`
 }
 
 // ComparisonFigure is a named comparison.
@@ -119,6 +131,11 @@ type Result struct {
 	// docs/provenance.md); empty when every run is publishable. report
 	// records no version while it is not empty.
 	Unpublishable map[string][]string `json:"unpublishable"`
+	// SLO is the spec's SLO thresholds and SLOTargetPct its attainment
+	// target; Price the spec's price of a GPU-hour. nil/0 when not declared.
+	SLO          *figures.SLO   `json:"slo,omitempty"`
+	SLOTargetPct float64        `json:"slo_target_pct,omitempty"`
+	Price        *figures.Price `json:"price,omitempty"`
 }
 
 // Publishable reports whether every run the figures stand on is.
@@ -137,6 +154,9 @@ type Source interface {
 // Options tune an evaluation.
 type Options struct {
 	Caveats caveat.Options `json:"caveats"`
+	// SLO judges the runs' requests when the spec declares none (compare
+	// --slo); zero: the spec's.
+	SLO figures.SLO `json:"slo"`
 }
 
 type runInfo struct {
@@ -171,6 +191,13 @@ func Evaluate(ctx context.Context, s *spec.Spec, a Source, opt Options) (*Result
 	}
 	if opt.Caveats.MaxReferenceAgeDays == 0 {
 		ev.opt.Caveats.MaxReferenceAgeDays = s.Caveats.ReferenceMaxAgeDays
+	}
+	if th := s.SLO.Thresholds(); th.Declared() {
+		ev.res.SLO, ev.res.SLOTargetPct = &th, s.SLO.AttainmentPct
+	}
+	if s.Price.Declared() {
+		p := s.Price
+		ev.res.Price = &p
 	}
 	if err := ev.load(); err != nil {
 		return nil, err
@@ -278,6 +305,8 @@ func (ev *evaluator) figuresOf(ri *runInfo) (*figures.RunFigures, error) {
 		// A summary-only run: its figures are the ones its tool stated,
 		// marked as such wherever they appear.
 		f := figures.FromStated(run)
+		f.GPUs = figures.GPUsOf(ri.eff)
+		f.ApplySLO(nil, ev.slo())
 		ri.figs = &f
 		ev.used[ri.rec.ID] = true
 		ev.blocked(ri, run)
@@ -289,6 +318,7 @@ func (ev *evaluator) figuresOf(ri *runInfo) (*figures.RunFigures, error) {
 		return nil, err
 	}
 	f := figures.RecomputeRun(run, reqs, ri.eff)
+	f.ApplySLO(reqs, ev.slo())
 	ri.figs = &f
 	ev.used[ri.rec.ID] = true
 	withReqs := *run
@@ -296,6 +326,15 @@ func (ev *evaluator) figuresOf(ri *runInfo) (*figures.RunFigures, error) {
 	ev.blocked(ri, &withReqs)
 	ev.cavs = append(ev.cavs, caveat.ForRun(ri.rec.ID, f, ri.eff)...)
 	return ri.figs, nil
+}
+
+// slo is the SLO the runs' requests are judged against: the spec's, else
+// Options.SLO.
+func (ev *evaluator) slo() figures.SLO {
+	if th := ev.s.SLO.Thresholds(); th.Declared() {
+		return th
+	}
+	return ev.opt.SLO
 }
 
 // blocked applies the publishable rule to a run the figures use.
@@ -339,6 +378,9 @@ func (ev *evaluator) measure(name, sel, metric string) (Value, []*runInfo, *figu
 		}
 		x := m.Of(f)
 		o := f.OriginOf(ri.rec.ID, m)
+		if f.SLO != nil && !f.SLO.Recomputable() && (m.Metric.Name == "goodput" || m.Metric.Name == "slo_attainment") {
+			return Value{}, nil, nil, fmt.Errorf("run %s (%s): %s against the SLO %s is not recomputable: %s", ri.rec.ID, ri.rec.FileName, metric, f.SLO.SLO, f.SLO.Reason)
+		}
 		if o.Stated() && (math.IsNaN(x) || math.IsInf(x, 0)) {
 			return Value{}, nil, nil, fmt.Errorf("run %s (%s) has no per-request records and its tool (%s) did not state %s: the figure can be neither recomputed nor read",
 				ri.rec.ID, ri.rec.FileName, o.Tool, metric)
@@ -361,6 +403,12 @@ func (ev *evaluator) measure(name, sel, metric string) (Value, []*runInfo, *figu
 		v.Sources = append(v.Sources, o)
 		if o.Stated() {
 			ev.cavs = append(ev.cavs, caveat.ForStated(name, o))
+		}
+	}
+	v.GPUs = selectionGPUs(runs)
+	if p := ev.priceFor(v.Runs); m.Metric.Name == "output_throughput" && p != nil {
+		if c, ok := figures.EstimateCost(*p, v.GPUs, v.Value); ok {
+			v.Cost = &c
 		}
 	}
 	if rs.N == 1 {
@@ -386,11 +434,17 @@ func (ev *evaluator) figure(name string, f spec.Figure) error {
 func (ev *evaluator) node(name string, nd spec.Node) error {
 	out := &NodeFigure{Name: name, Groups: nd.Groups}
 	var ms []figures.Measurement
+	var nodeGPUs []float64
 	for _, g := range nd.Groups {
 		runs, err := ev.selection(g)
 		if err != nil {
 			return err
 		}
+		var effs []map[string]string
+		for _, ri := range runs {
+			effs = append(effs, ri.eff)
+		}
+		nodeGPUs = append(nodeGPUs, figures.NodeGPUs(effs))
 		var reps []figures.ReplicaRun
 		for _, ri := range runs {
 			if _, err := ev.figuresOf(ri); err != nil {
@@ -440,6 +494,16 @@ func (ev *evaluator) node(name string, nd spec.Node) error {
 		out.Throughput.Basis = fmt.Sprintf("conservative (lowest) of %d node runs", rs.N)
 	}
 	out.Caveats = append(out.Caveats, caveat.ForRepeats(name, rs)...)
+	out.GPUs = nodeGPUs[out.Conservative]
+	if out.GPUs > 0 {
+		v := figures.PerGPU(cons.OutputThroughput, out.GPUs)
+		out.ThroughputPerGPU = &v
+		if p := ev.priceFor(replicaIDs(cons)); p != nil {
+			if c, ok := figures.EstimateCost(*p, out.GPUs, cons.OutputThroughput); ok {
+				out.Cost = &c
+			}
+		}
+	}
 	if nd.Reference != "" {
 		single, _, _, err := ev.measure(name+".reference", nd.Reference, "output_throughput")
 		if err != nil {
@@ -494,7 +558,8 @@ func (ev *evaluator) sweep(name string, sw spec.Sweep) error {
 		if err != nil {
 			return fmt.Errorf("run %s: %s = %q is not a number", ri.rec.ID, sw.Parameter, ri.eff[sw.Parameter])
 		}
-		pts = append(pts, figures.SweepPoint{RunID: ri.rec.ID, Param: p, Throughput: f.OutputThroughput, MedianLatency: f.E2EL.Median})
+		pts = append(pts, figures.SweepPoint{RunID: ri.rec.ID, Param: p, Throughput: f.OutputThroughput, MedianLatency: f.E2EL.Median,
+			GPUs: f.GPUs, SLO: f.SLO})
 		if f.Source == figures.SourceStated {
 			// A summary-only sweep point: its throughput and median
 			// latency are its tool's.
@@ -504,10 +569,18 @@ func (ev *evaluator) sweep(name string, sw spec.Sweep) error {
 			}
 		}
 	}
-	rule := figures.SaturationRule{MaxGainPct: sw.MaxGainPct, MinLatencyGrowthPct: sw.MinLatencyGrowthPct}
+	rule := figures.SaturationRule{MaxGainPct: sw.MaxGainPct, MinLatencyGrowthPct: sw.MinLatencyGrowthPct, SLOAttainmentPct: ev.res.SLOTargetPct}
 	res, err := figures.Sweep(pts, rule)
 	if err != nil {
 		return err
+	}
+	for i := range res.Levels {
+		l := &res.Levels[i]
+		if p := ev.priceFor(l.RunIDs); p != nil {
+			if c, ok := figures.EstimateCost(*p, l.GPUs, l.Throughput); ok {
+				l.Cost = &c
+			}
+		}
 	}
 	out := &SweepFigure{Name: name, Parameter: sw.Parameter, Result: res, Caveats: caveat.Sort(caveat.ForSweep(res, ev.opt.Caveats))}
 	ev.cavs = append(ev.cavs, out.Caveats...)
@@ -675,4 +748,40 @@ func sharedWorkload(runs []*runInfo) map[string]float64 {
 		}
 	}
 	return out
+}
+
+// priceFor is the GPU-hour price of an operating point: the spec's, else
+// the one every run behind it states alike in its provenance (cost.*);
+// nil when there is neither.
+func (ev *evaluator) priceFor(runIDs []string) *figures.Price {
+	if ev.res != nil && ev.res.Price != nil {
+		return ev.res.Price
+	}
+	var p *figures.Price
+	for _, id := range runIDs {
+		ri := ev.byID[id]
+		if ri == nil {
+			return nil
+		}
+		q, ok := figures.PriceOf(ri.eff)
+		if !ok || p != nil && *p != q {
+			return nil
+		}
+		p = &q
+	}
+	return p
+}
+
+// selectionGPUs is the number of GPUs every run of a selection states; 0 when
+// one does not or they differ.
+func selectionGPUs(runs []*runInfo) float64 {
+	var n float64
+	for i, ri := range runs {
+		g := figures.GPUsOf(ri.eff)
+		if g == 0 || i > 0 && g != n {
+			return 0
+		}
+		n = g
+	}
+	return n
 }

@@ -15,10 +15,11 @@ import (
 // campaign is a small campaign: a baseline and a tuned run differing in
 // their server arguments, two repeats, a three-point concurrency sweep
 // and a node of two replicas on an epoch clock.
-func campaign() *memory {
+func campaign(extra ...string) *memory {
 	prov := func(kv ...string) map[string]string {
 		m := map[string]string{"campaign": "small", "runtime.engine": "vllm", "checkpoint.repository": "m", "hardware.gpu_model": "H100",
 			"workload.input_len": "10", "workload.output_len": "100"}
+		kv = append(kv, extra...)
 		for i := 0; i+1 < len(kv); i += 2 {
 			m[kv[i]] = kv[i+1]
 		}

@@ -94,7 +94,11 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (*Workbook, error
 	}
 	b := &builder{ctx: ctx, a: a, opt: opt, l: l}
 	for _, id := range opt.RunIDs {
-		rec, f, cavs, err := casestudy.RunFigures(ctx, a, id)
+		var copt casestudy.Options
+		if opt.Result != nil && opt.Result.SLO != nil {
+			copt.SLO = *opt.Result.SLO // the case study's goodput and attainment, run by run
+		}
+		rec, f, cavs, err := casestudy.RunFiguresWith(ctx, a, id, copt)
 		if err != nil {
 			return nil, fmt.Errorf("run %s: %w", id, err)
 		}
@@ -232,6 +236,7 @@ func (b *builder) runsTable() *Table {
 		b.col("output_throughput", stat("output_throughput"), Number, "tok/s", 0),
 		b.col("total_token_throughput", stat("total_token_throughput"), Number, "tok/s", 0),
 		b.col("request_throughput", stat("request_throughput"), Number, "req/s", 2),
+		b.col("output_throughput_per_gpu", stat("output_throughput_per_gpu"), Number, "tok/s/GPU", 0),
 		b.col("ttft.mean", stat("ttft.mean"), Number, "ms", 1),
 		b.col("ttft.median", stat("ttft.median"), Number, "ms", 1),
 		b.col("ttft.p99", stat("ttft.p99"), Number, "ms", 1),
@@ -246,6 +251,12 @@ func (b *builder) runsTable() *Table {
 		b.col("file", l.T("export.col.file"), Text, "", 0),
 		b.col("sha256", l.T("export.col.sha256"), Text, "", 0),
 	)
+	slo := b.opt.Result != nil && b.opt.Result.SLO != nil
+	if slo {
+		t.Columns = append(t.Columns,
+			b.col("goodput", stat("goodput"), Number, "req/s", 2),
+			b.col("slo_attainment", stat("slo_attainment"), Percent, "%", 1))
+	}
 	for _, r := range b.runs {
 		row := []Cell{b.runCell(r.rec.ID)}
 		for _, f := range runFields {
@@ -273,7 +284,11 @@ func (b *builder) runsTable() *Table {
 			row = append(row, TextCell(l.T("value_source.kind."+f.Source)))
 		}
 		if f == nil {
-			for len(row) < len(t.Columns)-4 {
+			tail := 4 // method, ingested, file, SHA-256
+			if slo {
+				tail += 2 // goodput, attainment
+			}
+			for len(row) < len(t.Columns)-tail {
 				row = append(row, NullCell())
 			}
 		} else {
@@ -291,7 +306,7 @@ func (b *builder) runsTable() *Table {
 			}
 			row = append(row, count(int64(f.Sent)), count(int64(f.Completed)), count(int64(f.Failed)),
 				num(f.Window), count(f.OutputTokens), num(f.OutputThroughput), num(f.TotalTokenThroughput), num(f.RequestThroughput),
-				ms(f.TTFT.Mean), ms(f.TTFT.Median), ms(p99(f.TTFT)),
+				num(figures.PerGPU(f.OutputThroughput, f.GPUs)), ms(f.TTFT.Mean), ms(f.TTFT.Median), ms(p99(f.TTFT)),
 				ms(f.TPOT.Mean), ms(f.TPOT.Median), ms(p99(f.TPOT)),
 				num(f.E2EL.Mean), num(f.E2EL.Median), num(p99(f.E2EL)))
 			if f.Completed == 0 {
@@ -305,6 +320,17 @@ func (b *builder) runsTable() *Table {
 			method = string(f.PercentileMethod)
 		}
 		row = append(row, TextCell(method), TimeCell(r.rec.IngestedAt), TextCell(b.text(r.rec.FileName)), TextCell(r.rec.BlobSHA256))
+		if slo {
+			g := (*figures.Goodput)(nil)
+			if f != nil {
+				g = f.SLO
+			}
+			if g == nil || !g.Recomputable() {
+				row = append(row, NullCell(), NullCell())
+			} else {
+				row = append(row, num(g.Goodput), num(g.Attainment))
+			}
+		}
 		t.Rows = append(t.Rows, row)
 	}
 	return t
@@ -455,15 +481,28 @@ func (b *builder) sweeps(res *casestudy.Result) *Table {
 		b.col("runs", l.T("export.col.runs"), Integer, "", 0),
 		b.col("saturation", l.T("export.col.saturation"), Bool, "", 0),
 		b.col("recommended", l.T("export.col.recommended"), Bool, "", 0),
+		b.col("output_throughput_per_gpu", l.Figure("output_throughput_per_gpu"), Number, "tok/s/GPU", 0),
 	}}
+	slo := res.SLO != nil
+	if slo {
+		t.Columns = append(t.Columns,
+			b.col("goodput", l.Figure("goodput"), Number, "req/s", 2),
+			b.col("slo_attainment", l.Figure("slo_attainment"), Percent, "%", 1),
+			b.col("slo_point", capitalise(l.Term("sweep.slo_point")), Bool, "", 0))
+	}
+	t.Columns = append(t.Columns, b.costColumns(res)...)
 	names := sortedKeys(res.Sweeps)
 	for _, n := range names {
 		sw := res.Sweeps[n]
 		r := sw.Result
 		param := b.sweepParameter(sw.Parameter, r)
 		for i, lv := range r.Levels {
-			t.Rows = append(t.Rows, []Cell{TextCell(n), TextCell(param), num(lv.Param), num(lv.Throughput), num(lv.MedianLatency),
-				IntCell(int64(lv.N())), BoolCell(r.SaturationFound && i == r.Saturation), BoolCell(i == r.Recommended)})
+			row := []Cell{TextCell(n), TextCell(param), num(lv.Param), num(lv.Throughput), num(lv.MedianLatency),
+				IntCell(int64(lv.N())), BoolCell(r.SaturationFound && i == r.Saturation), BoolCell(i == r.Recommended), ptrNum(lv.ThroughputPerGPU)}
+			if slo {
+				row = append(row, ptrNum(lv.Goodput), ptrNum(lv.SLOAttainment), BoolCell(r.SLOPointFound && i == r.SLOPoint))
+			}
+			t.Rows = append(t.Rows, append(row, costCells(res, lv.Cost)...))
 		}
 	}
 	series := ""
@@ -511,7 +550,9 @@ func (b *builder) nodes(res *casestudy.Result) *Table {
 		b.col("overstatement", l.T("export.col.overstatement"), Percent, "%", 2),
 		b.col("efficiency", l.T("export.col.efficiency"), Percent, "%", 2),
 		b.col("conservative", l.T("export.col.conservative"), Bool, "", 0),
+		b.col("output_throughput_per_gpu", l.Figure("output_throughput_per_gpu"), Number, "tok/s/GPU", 0),
 	}}
+	t.Columns = append(t.Columns, b.costColumns(res)...)
 	names := sortedKeys(res.Nodes)
 	for _, n := range names {
 		nd := res.Nodes[n]
@@ -524,16 +565,56 @@ func (b *builder) nodes(res *casestudy.Result) *Table {
 			if i < len(nd.Groups) {
 				group = nd.Groups[i]
 			}
-			e := NullCell()
+			e, perGPU, cost := NullCell(), NullCell(), (*figures.CostEstimate)(nil)
 			if i == nd.Conservative {
-				e = eff
+				e, perGPU, cost = eff, ptrNum(nd.ThroughputPerGPU), nd.Cost
 			}
-			t.Rows = append(t.Rows, []Cell{TextCell(n), TextCell(group), IntCell(int64(r.Replicas)), num(r.Window),
+			row := []Cell{TextCell(n), TextCell(group), IntCell(int64(r.Replicas)), num(r.Window),
 				IntCell(int64(r.Sent)), IntCell(int64(r.Completed)), IntCell(int64(r.Failed)), IntCell(r.OutputTokens),
-				num(r.OutputThroughput), num(r.SumOfRates), num(r.Overstatement), e, BoolCell(i == nd.Conservative)})
+				num(r.OutputThroughput), num(r.SumOfRates), num(r.Overstatement), e, BoolCell(i == nd.Conservative), perGPU}
+			t.Rows = append(t.Rows, append(row, costCells(res, cost)...))
 		}
 	}
 	return t
+}
+
+// ptrNum is a number cell of an optional value.
+func ptrNum(v *float64) Cell {
+	if v == nil {
+		return NullCell()
+	}
+	return num(*v)
+}
+
+// costColumns are the columns of a cost estimate, with its inputs, when
+// the case study gives a price: the cost per million output tokens
+// (marked an estimate in its header), the GPUs, the price, its currency
+// and date.
+func (b *builder) costColumns(res *casestudy.Result) []Column {
+	if res.Price == nil {
+		return nil
+	}
+	l := b.l
+	return []Column{
+		b.col("cost_per_million_output_tokens", l.Term("cost_per_million_output_tokens"), Number, res.Price.Currency, 2),
+		b.col("gpus", l.FieldLabel("hardware.gpu_count"), Number, "", 0),
+		b.col("price_per_gpu_hour", l.Term("price_per_gpu_hour"), Number, res.Price.Currency, 2),
+		b.col("currency", l.T("export.col.currency"), Text, "", 0),
+		b.col("price_date", l.T("export.col.price_date"), Text, "", 0),
+	}
+}
+
+// costCells are the cells of costColumns: the estimate's, or the price
+// alone where no cost could be estimated (no GPU count).
+func costCells(res *casestudy.Result, c *figures.CostEstimate) []Cell {
+	if res.Price == nil {
+		return nil
+	}
+	p := *res.Price
+	if c == nil {
+		return []Cell{NullCell(), NullCell(), num(p.PerGPUHour), TextCell(p.Currency), TextCell(p.Date)}
+	}
+	return []Cell{num(c.PerMillionOutputTokens), num(c.GPUs), num(p.PerGPUHour), TextCell(p.Currency), TextCell(p.Date)}
 }
 
 func (b *builder) caveats() *Table {

@@ -356,3 +356,25 @@ func TestCells(t *testing.T) {
 		}
 	}
 }
+
+func TestMoney(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		tag, code string
+		v         float64
+		want      string
+	}{
+		{"en", "USD", 1234.5, "$1,234.50"},
+		{"zh", "USD", 0.5, "US$0.50"},
+		{"zh", "CNY", 3.2, "￥3.20"},
+		{"ja", "JPY", 1234.4, "￥1,234"},
+		{"es", "EUR", 1234.5, "1234,50\u00a0€"},
+		{"es-419", "USD", 2.5, "USD\u00a02.50"},
+		{"en", "XYZ", 2.5, "XYZ\u00a02.50"},
+	} {
+		l := MustMatch(c.tag)
+		if got := l.Money(c.v, -1, c.code); got != c.want {
+			t.Errorf("%s %s %v: %q, want %q", c.tag, c.code, c.v, got, c.want)
+		}
+	}
+}

@@ -440,6 +440,22 @@ func canonical(field, value string) (string, error) {
 		if !digestRE.MatchString(v) {
 			return bad("an image digest (sha256:<hex>)")
 		}
+	case "cost.gpu_hour_price":
+		if f, ok := number(v); !ok || f <= 0 || math.IsInf(f, 0) {
+			return bad("a positive amount (the price of one GPU-hour)")
+		}
+	case "cost.currency":
+		if c := strings.ToUpper(v); currencyRE.MatchString(c) {
+			return c, nil
+		}
+		return bad("an ISO 4217 currency code such as USD")
+	case "cost.price_date":
+		if _, err := time.Parse("2006-01-02", v); err != nil {
+			return bad("the date the price was quoted, YYYY-MM-DD")
+		}
 	}
 	return v, nil
 }
+
+// currencyRE is an ISO 4217 code.
+var currencyRE = regexp.MustCompile(`^[A-Z]{3}$`)

@@ -61,7 +61,12 @@ var Fields = []Field{
 	{"measurement.clock", "clock of per-request times: monotonic or epoch", false},
 	{"measurement.label", "the client's run label", false},
 	{"measurement.backend", "the client's request backend (vLLM --backend)", false},
+	{"measurement.goodput", "the SLO the client's stated goodput used, as vLLM's --goodput takes it: ttft:2000 tpot:50 (ms)", false},
 	{"measurement.notes", "free text", false},
+
+	{"cost.gpu_hour_price", "price of one GPU-hour of the hardware that served the run, for cost estimates", false},
+	{"cost.currency", "currency of cost.gpu_hour_price (ISO 4217, e.g. USD)", false},
+	{"cost.price_date", "date cost.gpu_hour_price was quoted (YYYY-MM-DD)", false},
 }
 
 // FreePrefixes are name prefixes any field may use without being in Fields.

@@ -46,6 +46,13 @@ type Spec struct {
 	Headline []string `yaml:"headline"`
 	// Caveats configures the thresholds of data-derived caveats.
 	Caveats CaveatSettings `yaml:"caveats"`
+	// SLO declares the case study's service-level objective: the
+	// per-request thresholds goodput and SLO attainment judge by, and the
+	// attainment target of a sweep's SLO operating point.
+	SLO SLO `yaml:"slo"`
+	// Price is the price of a GPU-hour the cost estimates use (cost per
+	// million output tokens); zero: no cost is estimated.
+	Price figures.Price `yaml:"price"`
 	// Layout chooses which tables and charts the report shows, in order.
 	Layout Layout `yaml:"layout"`
 
@@ -191,6 +198,24 @@ const LatencyChart = "latency:"
 // external reference's title or setup). The report checks that each such
 // key quotes a value its runs or references record.
 const ValueLabel = "value:"
+// SLO is the spec's service-level objective (docs/casestudy.md, "SLO"):
+// thresholds in ms as vLLM's --goodput takes them (a request is good when
+// every declared one holds, value ≤ threshold), and the share of requests
+// that must be good at a sweep's SLO operating point.
+type SLO struct {
+	TTFTms        float64 `yaml:"ttft_ms"`
+	TPOTms        float64 `yaml:"tpot_ms"`
+	E2ELms        float64 `yaml:"e2el_ms"`
+	AttainmentPct float64 `yaml:"attainment_pct"`
+}
+
+// Thresholds are the SLO's thresholds in seconds.
+func (s SLO) Thresholds() figures.SLO {
+	return figures.SLO{TTFT: s.TTFTms / 1000, TPOT: s.TPOTms / 1000, E2EL: s.E2ELms / 1000}
+}
+
+// sloMetrics are the metrics only an SLO defines.
+var sloMetrics = map[string]bool{"goodput": true, "slo_attainment": true}
 
 // CaveatSettings are the thresholds of data-derived caveats.
 type CaveatSettings struct {
@@ -364,6 +389,12 @@ func (s *Spec) check(hasText bool) error {
 			bad("layout.charts: %q is not a comparison, sweep or node of this spec, nor latency:SELECTION", c)
 		}
 	}
+	s.checkSLO(bad)
+	if s.Price.Declared() {
+		if err := s.Price.Check(); err != nil {
+			bad("%v", err)
+		}
+	}
 	if s.Caveats.InteractiveLatencyS < 0 || s.Caveats.ReferenceMaxAgeDays < 0 {
 		bad("caveats: thresholds must not be negative")
 	}
@@ -386,6 +417,41 @@ func (s *Spec) check(hasText bool) error {
 		return errors.New(strings.Join(errs, "; "))
 	}
 	return nil
+}
+
+// checkSLO validates the SLO and that the metrics only it defines are
+// used with one.
+func (s *Spec) checkSLO(bad func(string, ...any)) {
+	o := s.SLO
+	for _, t := range []struct {
+		key string
+		v   float64
+	}{{"ttft_ms", o.TTFTms}, {"tpot_ms", o.TPOTms}, {"e2el_ms", o.E2ELms}} {
+		if t.v < 0 || math.IsNaN(t.v) || math.IsInf(t.v, 0) {
+			bad("slo.%s: %v is not a threshold in ms ≥ 0", t.key, t.v)
+		}
+	}
+	declared := o.Thresholds().Declared()
+	if o.AttainmentPct < 0 || o.AttainmentPct > 100 || math.IsNaN(o.AttainmentPct) {
+		bad("slo.attainment_pct: %v is not a share of requests between 0 and 100", o.AttainmentPct)
+	}
+	if o.AttainmentPct > 0 && !declared {
+		bad("slo.attainment_pct: no threshold (ttft_ms, tpot_ms, e2el_ms) to attain")
+	}
+	if declared {
+		return
+	}
+	use := func(where, metric string) {
+		if sloMetrics[metric] {
+			bad("%s: %s needs an SLO: declare slo.ttft_ms, slo.tpot_ms or slo.e2el_ms", where, metric)
+		}
+	}
+	for _, n := range sortedKeys(s.Figures) {
+		use("figures."+n+".metric", s.Figures[n].Metric)
+	}
+	for _, n := range sortedKeys(s.Comparisons) {
+		use("comparisons."+n+".metric", s.Comparisons[n].Metric)
+	}
 }
 
 // checkTexts validates languages, titles, summaries and narrative files.

@@ -349,3 +349,36 @@ func TestLayoutChecks(t *testing.T) {
 		}
 	}
 }
+
+func TestSLOAndPriceChecks(t *testing.T) {
+	ok := good + "slo: {ttft_ms: 2000, tpot_ms: 50, attainment_pct: 90}\nprice: {per_gpu_hour: 2.49, currency: USD, date: 2026-08-01}\n" +
+		"sweeps:\n  load: {of: tuned, parameter: workload.concurrency}\n"
+	s, err := Parse("cs.yaml", []byte(strings.Replace(ok, "baseline_tput: {of: baseline, metric: output_throughput}",
+		"baseline_tput: {of: baseline, metric: output_throughput}\n  good: {of: baseline, metric: goodput}", 1)))
+	if err != nil {
+		t.Fatalf("a valid SLO and price: %v", err)
+	}
+	if th := s.SLO.Thresholds(); th.TTFT != 2 || th.TPOT != 0.05 || th.E2EL != 0 || s.SLO.AttainmentPct != 90 || s.Price.Currency != "USD" {
+		t.Errorf("parsed %+v %+v", s.SLO, s.Price)
+	}
+	for _, c := range []struct{ extra, want string }{
+		{"slo: {ttft_ms: -1}\n", "slo.ttft_ms"},
+		{"slo: {attainment_pct: 90}\n", "no threshold"},
+		{"slo: {ttft_ms: 100, attainment_pct: 101}\n", "slo.attainment_pct"},
+		{"slo: {ttft: 100}\n", "field ttft not found"},
+		{"price: {per_gpu_hour: 2}\n", "currency"},
+		{"price: {per_gpu_hour: 2, currency: USD, date: soon}\n", "date"},
+		{"price: {per_gpu_hour: -2, currency: USD, date: 2026-08-01}\n", "per_gpu_hour"},
+	} {
+		if _, err := Parse("cs.yaml", []byte(good+c.extra)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.extra, err, c.want)
+		}
+	}
+	// goodput and slo_attainment need an SLO.
+	for _, m := range []string{"goodput", "slo_attainment"} {
+		bad := strings.Replace(good, "metric: output_throughput}", "metric: "+m+"}", 1)
+		if _, err := Parse("cs.yaml", []byte(bad)); err == nil || !strings.Contains(err.Error(), "needs an SLO") {
+			t.Errorf("%s without an SLO: %v", m, err)
+		}
+	}
+}

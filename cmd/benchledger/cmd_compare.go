@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -20,25 +21,29 @@ func compareCommand() *command {
 	return newCommand(command{
 		name:  "compare",
 		args:  "BASELINE CANDIDATE",
-		short: "compare one figure of two runs, with what changed between them",
-		long: `Compares one figure of two archived runs (ids or unique prefixes), both recomputed from
-their per-request records: absolute change, % change and ratio (+132% = 2.32x), the
-provenance fields held fixed and those that changed. --intended names the field(s) the
-comparison sets out to vary; every other change is listed as a confounder. Caveat codes
-(single measurement, fixed output length, ...) follow.`,
+		short: "compare the figures of two runs, with what changed between them",
+		long: `Compares two archived runs (ids or unique prefixes), their figures recomputed from their
+per-request records. Without --metric: every metric both runs have, each with both values,
+the change (absolute and %) and whether it is better or worse for that metric (higher
+throughput, lower latency; --json: better true, false, or null for a metric with no better
+way or an unchanged value). With --metric: that figure's absolute change, % change and
+ratio (+132% = 2.32x). Then the provenance fields held fixed and those that changed.
+--intended names the field(s) the comparison sets out to vary; every other change is
+listed as a confounder. Caveat codes (single measurement, fixed output length, ...) follow.`,
 	}, runCompare)
 }
 
 // compareOptions are compare's flags.
 type compareOptions struct {
-	db, metric, intended string
-	json                 bool
+	db, metric, intended, slo string
+	json                      bool
 }
 
 func (o *compareOptions) addFlags(fs *flag.FlagSet, e env) {
 	dbFlag(fs, e, &o.db)
 	fs.BoolVar(&o.json, "json", false, "print one JSON document")
-	fs.StringVar(&o.metric, "metric", "output_throughput", "the figure to compare: "+strings.Join(spec.Metrics(), ", "))
+	fs.StringVar(&o.metric, "metric", "", "the one figure to compare (default: every metric both runs have): "+strings.Join(spec.Metrics(), ", "))
+	fs.StringVar(&o.slo, "slo", "", "judge each request against this SLO, as vLLM's --goodput takes it (\"ttft:2000 tpot:50\", ms), for the goodput and slo_attainment figures")
 	fs.StringVar(&o.intended, "intended", "", "comma-separated provenance fields the comparison means to change (e.g. runtime.server_args)")
 }
 
@@ -46,15 +51,34 @@ func runCompare(ctx context.Context, e env, opts compareOptions, args []string) 
 	if len(args) != 2 {
 		return usageErrorf("compare takes two run ids: BASELINE CANDIDATE")
 	}
-	if !spec.KnownMetric(opts.metric) {
+	if opts.metric != "" && !spec.KnownMetric(opts.metric) {
 		return usageErrorf("unknown --metric %q (known: %s)", opts.metric, strings.Join(spec.Metrics(), ", "))
+	}
+	var copt casestudy.Options
+	if opts.slo != "" {
+		slo, err := figures.ParseSLO(opts.slo)
+		if err != nil {
+			return usageErrorf("--slo: %v", err)
+		}
+		copt.SLO = slo
 	}
 	a, err := openForReading(opts.db, e)
 	if err != nil {
 		return err
 	}
 	defer a.Close()
-	cf, err := casestudy.CompareRuns(ctx, a, args[0], args[1], opts.metric, splitList(opts.intended), casestudy.Options{})
+	if opts.metric == "" {
+		all, err := casestudy.CompareAllRuns(ctx, a, args[0], args[1], splitList(opts.intended), copt)
+		if err != nil {
+			return err
+		}
+		if opts.json {
+			return writeJSONAs(e.stdout, snakeCaseSchemaVersion, all)
+		}
+		writeAllComparison(e.stdout, all)
+		return nil
+	}
+	cf, err := casestudy.CompareRuns(ctx, a, args[0], args[1], opts.metric, splitList(opts.intended), copt)
 	if err != nil {
 		return err
 	}
@@ -63,6 +87,61 @@ func runCompare(ctx context.Context, e env, opts compareOptions, args []string) 
 	}
 	writeComparison(e.stdout, cf, "")
 	return nil
+}
+
+// betterText says which way a change went for its metric.
+func betterText(b *bool) string {
+	switch {
+	case b == nil:
+		return ""
+	case *b:
+		return "better"
+	}
+	return "worse"
+}
+
+// writeAllComparison prints every metric two runs have, then what was held
+// fixed and what changed, and the caveats.
+func writeAllComparison(w io.Writer, c *casestudy.AllComparison) {
+	fmt.Fprintf(w, "baseline %s → candidate %s: every metric both runs have\n", c.Baseline, c.Candidate)
+	t := &table{header: []string{"metric", "baseline", "candidate", "change", "%", ""}}
+	for _, m := range c.Metrics {
+		pct := "n/a"
+		if m.Pct != nil {
+			pct = signedPct(*m.Pct)
+		}
+		abs := quantity(m.Abs, m.Unit)
+		if m.Abs > 0 {
+			abs = "+" + abs
+		}
+		src := ""
+		if m.BaselineSource == figures.SourceStated || m.CandidateSource == figures.SourceStated {
+			src = " (stated)"
+		}
+		t.add(m.Metric+src, quantity(m.Baseline, m.Unit), quantity(m.Candidate, m.Unit), abs, pct, betterText(m.Better))
+	}
+	t.write(w, 0)
+	if len(c.Intended) > 0 {
+		fmt.Fprintf(w, "  intended: %s\n", strings.Join(c.Intended, ", "))
+	}
+	if len(c.Fixed) > 0 {
+		var names []string
+		for _, f := range c.Fixed {
+			names = append(names, f.Field)
+		}
+		fmt.Fprintf(w, "  held fixed: %s\n", strings.Join(names, ", "))
+	}
+	for _, f := range c.Changed {
+		tag := "confounder"
+		if slices.Contains(c.Intended, f.Field) {
+			tag = "intended"
+		}
+		fmt.Fprintf(w, "  changed (%s): %s: %s → %s\n", tag, f.Field, oneLine(f.Baseline), oneLine(f.Candidate))
+	}
+	if len(c.Confounders) == 0 {
+		fmt.Fprintf(w, "  confounders: none\n")
+	}
+	writeCaveats(w, c.Caveats, "  ")
 }
 
 // quantity prints a value in its unit, the console way.

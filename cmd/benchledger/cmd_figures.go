@@ -187,10 +187,26 @@ func writeSweep(w io.Writer, s *casestudy.SweepFigure) {
 			st := r.Steps[i-1]
 			line += fmt.Sprintf("; step: throughput %s, median latency %s", signedPct(st.ThroughputGainPct), signedPct(st.LatencyGrowthPct))
 		}
+		if l.SLOAttainment != nil {
+			line += fmt.Sprintf("; SLO attainment %s%%, goodput %s", groupFloat(*l.SLOAttainment, 1), quantity(*l.Goodput, "req/s"))
+		}
+		if l.ThroughputPerGPU != nil {
+			line += fmt.Sprintf("; %s", quantity(*l.ThroughputPerGPU, "tok/s/GPU"))
+		}
+		if c := l.Cost; c != nil {
+			line += fmt.Sprintf("; estimated %s %s per million output tokens (%s %s/GPU-hour of %s × %g GPUs)", groupFloat(c.PerMillionOutputTokens, 2), c.Price.Currency,
+				groupFloat(c.Price.PerGPUHour, 2), c.Price.Currency, c.Price.Date, c.GPUs)
+		}
+		if r.SLOPointFound && i == r.SLOPoint {
+			mark += "  ← SLO operating point"
+		}
 		fmt.Fprintln(w, line+mark)
 	}
 	if !r.SaturationFound {
 		fmt.Fprintf(w, "  no saturation point found under the rule (max gain %g%%, min latency growth %g%%)\n", r.Rule.MaxGainPct, r.Rule.MinLatencyGrowthPct)
+	}
+	if r.Rule.SLOAttainmentPct > 0 && !r.SLOPointFound {
+		fmt.Fprintf(w, "  no SLO operating point: the lowest level has an SLO attainment below %g%%\n", r.Rule.SLOAttainmentPct)
 	}
 	writeCaveats(w, s.Caveats, "  ")
 }

@@ -92,7 +92,7 @@ func valueText(p *float64, unit string) string {
 	switch unit {
 	case "s":
 		return secondsText(*p)
-	case "tok/s", "req/s":
+	case "tok/s", "req/s", "tok/s/GPU":
 		return rateText(*p) + " " + unit
 	case "requests":
 		return groupFloat(*p, 2)

@@ -32,6 +32,7 @@ func TestJSONSnakeCase(t *testing.T) {
 		{"runs"},
 		{"show", ids[0]},
 		{"compare", ids[0], ids[1]},
+		{"compare", "--metric", "output_throughput", ids[0], ids[1]},
 		{"figures", specPath},
 		{"audit", "--as-of", "2026-11-29", specPath},
 		{"errata", specPath},

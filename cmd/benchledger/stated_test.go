@@ -112,7 +112,7 @@ func TestStatedFiguresAreEvidence(t *testing.T) {
 	}
 
 	// compare of two summary-only runs.
-	cmp := bl(t, "compare", "--db", db, runOf["long-baseline.json"], runOf["long-optimized.json"])
+	cmp := bl(t, "compare", "--db", db, "--metric", "output_throughput", runOf["long-baseline.json"], runOf["long-optimized.json"])
 	if cmp.code != 0 || !strings.Contains(cmp.stdout, "+46.80%") || !strings.Contains(cmp.stdout, "stated by vllm bench serve") {
 		t.Errorf("compare of summary-only runs: %v", cmp)
 	}

@@ -132,6 +132,14 @@ type page struct {
 	Comparisons []cmpRow
 	Nodes       []nodeRow
 	Sweeps      []sweepRow
+	// SLOs are the sweeps' SLO operating points, under SLORule (the
+	// spec's SLO in words); none without an SLO or a level meeting it.
+	SLOs    []sloRow
+	SLORule string
+	// Costs are the operating points with a cost estimate; CostRule says
+	// how it is estimated.
+	Costs       []costRow
+	CostRule    string
 	Figures     []figRow
 	Narrative   htmltemplate.HTML
 	NarrativeMD string
@@ -358,6 +366,9 @@ func labels(l locales.Locale) map[string]string {
 		"saturation_point": l.Term("saturation_point"), "throughput": l.Term("output_throughput"),
 		"median_latency": l.Term("median_request_latency"), "next": l.T("table.next_throughput"),
 		"marginal_gain": l.Term("sweep.marginal_gain"), "latency_growth": l.Term("sweep.latency_growth"),
+		"slo_point": l.Term("sweep.slo_point"), "slo_attainment": l.Term("slo_attainment"), "goodput": l.Term("goodput"),
+		"operating_point": l.Term("operating_point"), "gpus": l.FieldLabel("hardware.gpu_count"),
+		"price_per_gpu_hour": l.Term("price_per_gpu_hour"), "cost": l.Term("cost_per_million_output_tokens"),
 		"dates": l.T("method.dates"), "file": "SHA-256", "selection": l.T("table.selection"), "corrected": l.T("runs.corrected"),
 	}
 	for k, v := range m {
@@ -504,6 +515,11 @@ func (b *builder) tables(l locales.Locale, p *page) {
 			p.Sweeps = append(p.Sweeps, sweepRow{Name: n, Label: b.label(l, n), Parameter: capFirst(b.paramLabel(l, sw.Parameter)), Param: b.num(l, n+".saturation.param"),
 				Throughput: b.num(l, n+".saturation.throughput"), Latency: b.num(l, n+".saturation.latency"),
 				Next: b.optNum(l, n+".next.throughput"), Gain: b.optNum(l, n+".step.gain"), Growth: b.optNum(l, n+".step.latency_growth")})
+			if _, ok := b.bind[n+".slo.param"]; ok {
+				p.SLOs = append(p.SLOs, sloRow{Name: n, Label: b.label(l, n), Parameter: b.paramLabel(l, sw.Parameter), Param: b.num(l, n+".slo.param"),
+					Throughput: b.num(l, n+".slo.throughput"), Attainment: b.num(l, n+".slo.attainment"), Goodput: b.num(l, n+".slo.goodput")})
+				p.SLORule = b.sloRule(l)
+			}
 		default:
 			if f, ok := r.Figures[n]; ok {
 				// The metric is shown under the label: a figure without
@@ -516,6 +532,7 @@ func (b *builder) tables(l locales.Locale, p *page) {
 					Of: b.label(l, r.Spec.Figures[n].Of), Runs: f.Runs})
 			}
 		}
+		b.costs(l, p, n)
 	}
 }
 
