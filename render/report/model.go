@@ -81,8 +81,8 @@ type chartView struct {
 	Table   *chartTable
 	SVG     string // path relative to the output folder, with /
 	Notes   []string
-	Option    htmltemplate.JS
-	option    json.RawMessage
+	Option  htmltemplate.JS
+	option  json.RawMessage
 }
 
 type item struct {
@@ -186,8 +186,8 @@ type builder struct {
 	latencyOrder []string
 	// chartRuns are the runs the analysis charts read (analysis.go), by id.
 	chartRuns map[string]*casestudy.ChartRun
-	order        []string // headline first, then the rest sorted
-	pub          *publish.Publication
+	order     []string // headline first, then the rest sorted
+	pub       *publish.Publication
 	// red, when set, redacts every text derived from provenance: the runs'
 	// values (and so the reproduce commands), confounders, caveats.
 	red caveat.Redactor
