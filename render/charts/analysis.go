@@ -108,7 +108,7 @@ func Pareto(id string, pts []figures.TradeOffPoint, chosen int, l Labels) (Chart
 		s["markPoint"] = map[string]any{"data": []any{map[string]any{
 			"name": tpl(l.Saturation), "coord": []float64{round(c.PerUser, 2), round(c.PerGPU, 1)},
 			"symbol": "pin", "symbolSize": 44, "itemStyle": map[string]any{"color": colorMark},
-			"label": map[string]any{"show": true, "position": "top", "formatter": "{b}", "color": colorMark}}}}
+			"label": map[string]any{"show": true, "position": "right", "formatter": "{b}", "color": colorMark}}}}
 	}
 	o := shell(l, true, "item")
 	o["xAxis"] = []any{valueAxis(l.XAxis, map[string]any{"nameLocation": "middle", "nameGap": 30})}
