@@ -289,6 +289,43 @@ func TestReportChartsFromRecords(t *testing.T) {
 	if got := done[len(done)-1][1]; got != float64(completed) {
 		t.Errorf("timeline ends at %v completed, the records have %d", got, completed)
 	}
+	// Without a layout, a sweep is followed by its trade-off curve and the
+	// runs compared are shown as distributions, not histograms.
+	specPath := demoSpecCopy(t)
+	data, err := os.ReadFile(specPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	noLayout := regexp.MustCompile(`(?m)^layout:\n  charts: .*\n`).ReplaceAllString(string(data), "")
+	if noLayout == string(data) {
+		t.Fatal("the demo spec has no layout.charts line to remove")
+	}
+	writeFile(t, specPath, noLayout)
+	out2 := t.TempDir()
+	if r := bl(t, "report", "--db", demo.db, "--out", out2, "--lang", "en", "--format", "html", "--no-audit", specPath); r.code != 0 {
+		t.Fatal(r)
+	}
+	page2, _ := os.ReadFile(filepath.Join(out2, "qwen3-batch.en.html"))
+	var ids []string
+	for _, m := range figureRE.FindAllStringSubmatch(string(page2), -1) {
+		ids = append(ids, m[1])
+	}
+	sweep := slices.Index(ids, "sweep-saturation")
+	if sweep < 0 || sweep+1 >= len(ids) || ids[sweep+1] != "pareto-saturation" {
+		t.Errorf("default layout %v: the sweep is not followed by its trade-off curve", ids)
+	}
+	for _, id := range []string{"cdf-scheduler_tuning-ttft", "cdf-scheduler_tuning-tpot", "cdf-scheduler_tuning-e2el"} {
+		if !slices.Contains(ids, id) {
+			t.Errorf("default layout %v lacks %s", ids, id)
+		}
+	}
+	for _, id := range ids {
+		// median_latency compares the same two runs: their CDFs once.
+		if strings.HasPrefix(id, "latency-") || strings.HasPrefix(id, "cdf-nvidia_reference") || strings.HasPrefix(id, "cdf-median_latency") {
+			t.Errorf("default layout draws %s", id)
+		}
+	}
+
 	// The trade-off table says the same as the chart.
 	if !strings.Contains(html.UnescapeString(string(page)), `<table class="chart-data">`) {
 		t.Error("no table of the trade-off points")

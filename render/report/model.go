@@ -628,9 +628,16 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 		}
 	}
 	if def {
-		// The distributions of the runs compared, on one scale each.
+		// The distributions of the runs compared, on one scale each, once
+		// per pair of runs (two metrics of one pair draw the same CDFs).
+		seen := map[[2]string]bool{}
 		for _, n := range b.order {
-			if r.Comparisons[n] != nil {
+			if c := r.Comparisons[n]; c != nil {
+				pair := [2]string{c.Comparison.Baseline.RunID, c.Comparison.Candidate.RunID}
+				if seen[pair] {
+					continue
+				}
+				seen[pair] = true
 				if err := b.cdfChartsOf(l, n, false, add); err != nil {
 					return err
 				}
