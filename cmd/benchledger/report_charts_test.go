@@ -25,6 +25,15 @@ var (
 	hexIDRE     = regexp.MustCompile(`\b[0-9a-f]{12}\b`)
 )
 
+// chartKinds maps each chart of an HTML report to its data-chart-kind.
+func chartKinds(page []byte) map[string]string {
+	kinds := map[string]string{}
+	for _, m := range figureRE.FindAllStringSubmatch(string(page), -1) {
+		kinds[m[1]] = m[2]
+	}
+	return kinds
+}
+
 // chartOption is the part of a chart's option the checks read.
 type chartOption struct {
 	Series []struct {
@@ -59,10 +68,7 @@ func TestReportChartsFromRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	kinds := map[string]string{}
-	for _, m := range figureRE.FindAllStringSubmatch(string(page), -1) {
-		kinds[m[1]] = m[2]
-	}
+	kinds := chartKinds(page)
 	options := map[string]chartOption{}
 	for _, m := range chartJSONRE.FindAllStringSubmatch(string(page), -1) {
 		var o chartOption

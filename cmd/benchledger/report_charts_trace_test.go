@@ -51,10 +51,7 @@ layout:
 	if err != nil {
 		t.Fatal(err)
 	}
-	kinds := map[string]string{}
-	for _, m := range figureRE.FindAllStringSubmatch(string(page), -1) {
-		kinds[m[1]] = m[2]
-	}
+	kinds := chartKinds(page)
 	if kinds["ttft-input-probe"] != "ttft-input" || kinds["load-probe"] != "timeline" || kinds["pareto-probe"] != "pareto" {
 		t.Fatalf("charts %v, want the layout's three", kinds)
 	}
