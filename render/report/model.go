@@ -593,7 +593,7 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 				YAxis: l.Paren(l.Figure(c.Comparison.Metric), l.UnitLabel(unit))}, numF(casestudy.UnitDecimals(unit), unit))
 			sc := r.Spec.Comparisons[n]
 			caption := []string{l.T("chart.caption.comparison", "metric", l.Figure(c.Comparison.Metric)),
-				l.T("chart.caption.runs", "runs", l.List([]string{b.sideLabel(l, sc.Baseline), b.sideLabel(l, sc.Candidate)}))}
+				l.T("chart.caption.runs", "runs", l.List([]string{capFirst(b.sideLabel(l, sc.Baseline)), capFirst(b.sideLabel(l, sc.Candidate))}))}
 			if err := add(ch, err, chartView{Kind: "comparison", Title: title, Caption: caption, Notes: notes}); err != nil {
 				return err
 			}
