@@ -181,9 +181,11 @@ type Node struct {
 // Layout chooses what a report shows and in which order. Tables lists the
 // names (comparisons, nodes, sweeps, figures) given a row in the results
 // tables; Charts the names given a chart (comparisons, sweeps, nodes), plus
-// "latency:SELECTION" for the latency distribution of a one-run selection.
-// An empty list means everything: the headline first, then the rest, and
-// latency charts of the runs compared.
+// "latency:SELECTION" for the latency histogram of a one-run selection and
+// the entries of ParetoChart, CDFChart, TTFTInputChart and LoadChart.
+// An empty list means everything: the headline first, then the rest, with
+// each sweep's trade-off curve, and the distributions (CDFs) of the runs
+// compared.
 type Layout struct {
 	Tables []string `yaml:"tables"`
 	Charts []string `yaml:"charts"`
@@ -198,6 +200,7 @@ const LatencyChart = "latency:"
 // external reference's title or setup). The report checks that each such
 // key quotes a value its runs or references record.
 const ValueLabel = "value:"
+
 // SLO is the spec's service-level objective (docs/casestudy.md, "SLO"):
 // thresholds in ms as vLLM's --goodput takes them (a request is good when
 // every declared one holds, value ≤ threshold), and the share of requests
@@ -216,6 +219,20 @@ func (s SLO) Thresholds() figures.SLO {
 
 // sloMetrics are the metrics only an SLO defines.
 var sloMetrics = map[string]bool{"goodput": true, "slo_attainment": true}
+
+// Prefixes of the other chart entries in Layout.Charts (docs/casestudy.md,
+// "Charts"): the trade-off curve of a sweep or of a selection's runs
+// ("pareto:NAME"), the overlaid CDFs of TTFT, TPOT and E2E latency of both
+// sides of a run-vs-run comparison ("cdf:COMPARISON"), TTFT against input
+// length of a selection's runs ("ttft-input:SELECTION") and the
+// concurrency and completions over time of a one-run selection
+// ("timeline:SELECTION").
+const (
+	ParetoChart    = "pareto:"
+	CDFChart       = "cdf:"
+	TTFTInputChart = "ttft-input:"
+	LoadChart      = "timeline:"
+)
 
 // CaveatSettings are the thresholds of data-derived caveats.
 type CaveatSettings struct {
@@ -385,8 +402,32 @@ func (s *Spec) check(hasText bool) error {
 			selection("layout.charts", sel)
 			continue
 		}
+		if sel, ok := strings.CutPrefix(c, TTFTInputChart); ok {
+			selection("layout.charts", sel)
+			continue
+		}
+		if sel, ok := strings.CutPrefix(c, LoadChart); ok {
+			selection("layout.charts", sel)
+			continue
+		}
+		if n, ok := strings.CutPrefix(c, ParetoChart); ok {
+			if _, sel := s.Runs[n]; !sel && names[n] != "sweep" {
+				bad("layout.charts: %q: %q is neither a sweep nor a selection of this spec", c, n)
+			}
+			continue
+		}
+		if n, ok := strings.CutPrefix(c, CDFChart); ok {
+			cmp, isCmp := s.Comparisons[n]
+			switch {
+			case !isCmp:
+				bad("layout.charts: %q: %q is not a comparison of this spec", c, n)
+			case strings.Contains(cmp.Baseline, ":") || strings.Contains(cmp.Candidate, ":"):
+				bad("layout.charts: %q: comparison %s has a reference or node side, without per-request records to draw", c, n)
+			}
+			continue
+		}
 		if k := names[c]; k != "comparison" && k != "sweep" && k != "node" {
-			bad("layout.charts: %q is not a comparison, sweep or node of this spec, nor latency:SELECTION", c)
+			bad("layout.charts: %q is not a comparison, sweep or node of this spec, nor latency:, pareto:, cdf:, ttft-input: or timeline: with a name", c)
 		}
 	}
 	s.checkSLO(bad)

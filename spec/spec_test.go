@@ -335,7 +335,7 @@ func around(s string, i int) string {
 }
 
 func TestLayoutChecks(t *testing.T) {
-	ok := good + "layout:\n  tables: [tuning, node]\n  charts: [node, tuning, \"latency:baseline\"]\n"
+	ok := good + "layout:\n  tables: [tuning, node]\n  charts: [node, tuning, \"latency:baseline\", \"pareto:baseline\", \"cdf:tuning\", \"ttft-input:tuned\", \"timeline:tuned\"]\n"
 	if _, err := Parse("cs.yaml", []byte(ok)); err != nil {
 		t.Fatalf("a valid layout: %v", err)
 	}
@@ -343,6 +343,11 @@ func TestLayoutChecks(t *testing.T) {
 		{"layout:\n  tables: [nosuch]\n", `layout.tables: "nosuch"`},
 		{"layout:\n  charts: [baseline_tput]\n", `layout.charts: "baseline_tput"`},
 		{"layout:\n  charts: [\"latency:nosuch\"]\n", `no selection named "nosuch"`},
+		{"layout:\n  charts: [\"pareto:tuning\"]\n", `"tuning" is neither a sweep nor a selection`},
+		{"layout:\n  charts: [\"cdf:baseline\"]\n", `"baseline" is not a comparison`},
+		{"layout:\n  charts: [\"cdf:vs_ref\"]\n", `comparison vs_ref has a reference or node side`},
+		{"layout:\n  charts: [\"ttft-input:nosuch\"]\n", `no selection named "nosuch"`},
+		{"layout:\n  charts: [\"timeline:nosuch\"]\n", `no selection named "nosuch"`},
 	} {
 		if _, err := Parse("cs.yaml", []byte(good+c.layout)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: error %v, want %q", c.layout, err, c.want)

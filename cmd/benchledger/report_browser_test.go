@@ -108,6 +108,17 @@ func TestReportInBrowser(t *testing.T) {
 				t.Errorf("%s: chart %d: hovering its marks shows the tooltip %q, want what a mark is and its value", lang, i, tip)
 			}
 		}
+		// The charts of issue 20 are there and drew, found by their kind.
+		var kinds map[string]int
+		if err := page.Eval(`(function () { var k = {}; document.querySelectorAll('figure[data-chart-kind]').forEach(function (f) {
+			var n = f.querySelectorAll('.chart svg path').length; k[f.dataset.chartKind] = Math.max(k[f.dataset.chartKind] || 0, n); }); return k; })()`, &kinds); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{"comparison", "sweep", "pareto", "cdf", "timeline", "replica-timeline"} {
+			if kinds[k] <= 0 {
+				t.Errorf("%s: no drawn chart of kind %s (kinds: %v)", lang, k, kinds)
+			}
+		}
 		links, err := page.Links()
 		if err != nil {
 			t.Fatal(err)

@@ -71,6 +71,10 @@ func all(t testing.TB, l Labels) []Chart {
 	add(Sweep("sweep-concurrency", sampleSweep(t), l, Format{Decimals: -1}))
 	add(Timeline("node-timeline", sampleNode(), l, Format{Decimals: 0, Unit: "tok/s"}))
 	add(Latency("latency-e2e", sampleLatencies(), l, Format{Decimals: -1}))
+	add(Pareto("pareto-sweep", sampleTradeOff(t), 2, l))
+	add(CDF("cdf-e2el", sampleCDFs(), l, Format{Decimals: 2, Unit: "s"}))
+	add(TTFTInput("ttft-input", []InputSeries{{Name: l.Candidate, Points: [][2]float64{{128, 0.05}, {512, 0.11}, {2048, 0.4}}}}, l))
+	add(Load("load", sampleLoad(), l, l.Candidate))
 	return out
 }
 

@@ -72,10 +72,17 @@ type figRow struct {
 
 type chartView struct {
 	ID, Title string
-	SVG       string // path relative to the output folder, with /
-	Notes     []phrase
-	Option    htmltemplate.JS
-	option    json.RawMessage
+	// Kind is the chart's data-chart-kind (comparison, sweep, pareto, cdf,
+	// ttft-input, timeline, replica-timeline, latency-histogram); Caption
+	// says what is plotted and from which runs; Table, when set, is the
+	// chart's data as a table.
+	Kind    string
+	Caption []string
+	Table   *chartTable
+	SVG     string // path relative to the output folder, with /
+	Notes   []phrase
+	Option  htmltemplate.JS
+	option  json.RawMessage
 	// Drawn is the chart as inline SVG for the HTML page (checked by
 	// svg.Inline); set when the HTML page is written.
 	Drawn htmltemplate.HTML
@@ -187,8 +194,10 @@ type builder struct {
 	latencies  map[string][]float64
 	// latencyOrder is the order of the latency charts.
 	latencyOrder []string
-	order        []string // headline first, then the rest sorted
-	pub          *publish.Publication
+	// chartRuns are the runs the analysis charts read (analysis.go), by id.
+	chartRuns map[string]*casestudy.ChartRun
+	order     []string // headline first, then the rest sorted
+	pub       *publish.Publication
 	// red, when set, redacts every text derived from provenance: the runs'
 	// values (and so the reproduce commands), confounders, caveats.
 	red caveat.Redactor
@@ -268,25 +277,17 @@ func newBuilder(ctx context.Context, res *casestudy.Result, src Source, red cave
 	}
 	slices.Sort(rest)
 	b.order = append(b.order, rest...)
-	// Latency distributions: the runs the layout names, or else the runs on
-	// either side of a run-vs-run comparison (not references, not nodes),
-	// in comparison order.
+	// Latency histograms: the runs the layout names. (The default layout
+	// shows the distributions of the runs compared as CDFs instead, on one
+	// scale: analysis.go.)
 	var latencyRuns []string
-	if lc := res.Spec.Layout.Charts; len(lc) > 0 {
-		for _, c := range lc {
-			if sel, ok := strings.CutPrefix(c, spec.LatencyChart); ok {
-				ids := res.Selections[sel]
-				if len(ids) != 1 {
-					return nil, fmt.Errorf("report: layout chart %s: selection %s picks %d runs; a latency chart shows one", c, sel, len(ids))
-				}
-				latencyRuns = append(latencyRuns, ids[0])
+	for _, c := range res.Spec.Layout.Charts {
+		if sel, ok := strings.CutPrefix(c, spec.LatencyChart); ok {
+			ids := res.Selections[sel]
+			if len(ids) != 1 {
+				return nil, fmt.Errorf("report: layout chart %s: selection %s picks %d runs; a latency chart shows one", c, sel, len(ids))
 			}
-		}
-	} else {
-		for _, n := range b.order {
-			if c := b.res.Comparisons[n]; c != nil {
-				latencyRuns = append(latencyRuns, c.Comparison.Baseline.RunID, c.Comparison.Candidate.RunID)
-			}
+			latencyRuns = append(latencyRuns, ids[0])
 		}
 	}
 	for _, id := range latencyRuns {
@@ -610,18 +611,25 @@ func orUnknown(l locales.Locale, v string) string {
 
 func (b *builder) charts(l locales.Locale, p *page) error {
 	r := b.res
-	add := func(c charts.Chart, err error, title string, notes []phrase) error {
+	add := func(c charts.Chart, err error, v chartView) error {
 		if err != nil {
 			return err
 		}
-		p.Charts = append(p.Charts, chartView{ID: c.ID, Title: title, SVG: "charts/" + c.ID + "." + p.Lang + ".svg", Notes: notes,
-			Option: htmltemplate.JS(c.Option), option: c.Option})
+		v.ID, v.SVG, v.Option, v.option = c.ID, "charts/"+c.ID+"."+p.Lang+".svg", htmltemplate.JS(c.Option), c.Option
+		p.Charts = append(p.Charts, v)
 		return nil
 	}
+	def := len(r.Spec.Layout.Charts) == 0
 	numF := func(d int, unit string) charts.Format {
 		return charts.Format{Decimals: d, Unit: l.UnitLabel(unit), Number: func(v float64) string { return l.Number(v, d) }}
 	}
 	for _, n := range b.layoutOr(r.Spec.Layout.Charts) {
+		if ok, err := b.analysisChart(l, n, add); ok || err != nil {
+			if err != nil {
+				return err
+			}
+			continue
+		}
 		if c := r.Comparisons[n]; c != nil {
 			unit := c.Comparison.Unit
 			title := l.T("chart.baseline_vs_tuned")
@@ -641,7 +649,10 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 			}
 			ch, err := charts.ComparisonOf("cmp-"+n, c.Comparison, charts.Labels{Title: title, Subtitle: b.label(l, n), Baseline: base, Candidate: cand,
 				YAxis: l.Paren(l.Figure(c.Comparison.Metric), l.UnitLabel(unit))}, numF(casestudy.UnitDecimals(unit), unit))
-			if err := add(ch, err, title, notes); err != nil {
+			sc := r.Spec.Comparisons[n]
+			caption := []string{l.T("chart.caption.comparison", "metric", l.Figure(c.Comparison.Metric)),
+				l.T("chart.caption.runs", "runs", l.List([]string{capFirst(b.sideLabel(l, sc.Baseline)), capFirst(b.sideLabel(l, sc.Candidate))}))}
+			if err := add(ch, err, chartView{Kind: "comparison", Title: title, Caption: caption, Notes: notes}); err != nil {
 				return err
 			}
 		}
@@ -650,8 +661,16 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 			ch, err := charts.Sweep("sweep-"+n, sw.Result, charts.Labels{Title: title, Subtitle: b.label(l, n),
 				XAxis: l.T("axis.median_latency", "unit", l.UnitLabel("s")), YAxis: l.T("axis.output_throughput", "unit", l.UnitLabel("tok/s")),
 				Series: l.Term("output_throughput"), Saturation: l.Term("saturation_point")}, numF(0, ""))
-			if err := add(ch, err, title, nil); err != nil {
+			caption := []string{l.T("chart.caption.sweep", "param", b.paramLabel(l, sw.Parameter)), b.captionRuns(l, r.Spec.Sweeps[n].Of)}
+			if err := add(ch, err, chartView{Kind: "sweep", Title: title, Caption: caption}); err != nil {
 				return err
+			}
+			if def {
+				// The default layout follows a sweep with its trade-off
+				// curve, where its runs allow one.
+				if err := b.paretoChart(l, n, false, add); err != nil {
+					return err
+				}
 			}
 		}
 		if nd := r.Nodes[n]; nd != nil {
@@ -660,8 +679,26 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 			ch, err := charts.Timeline("timeline-"+n, cons, charts.Labels{Title: title, Subtitle: b.label(l, n) + " · " + b.label(l, nd.Groups[nd.Conservative]),
 				XAxis: l.T("axis.time", "unit", l.UnitLabel("s")), YAxis: l.T("axis.replica"), Series: l.Term("output_throughput"),
 				Replica: capFirst(l.Term("replica")), Window: capFirst(l.T("chart.common_window"))}, numF(0, "tok/s"))
-			if err := add(ch, err, title, nil); err != nil {
+			caption := []string{l.T("chart.caption.replicas"), b.captionRuns(l, nd.Groups[nd.Conservative])}
+			if err := add(ch, err, chartView{Kind: "replica-timeline", Title: title, Caption: caption}); err != nil {
 				return err
+			}
+		}
+	}
+	if def {
+		// The distributions of the runs compared, on one scale each, once
+		// per pair of runs (two metrics of one pair draw the same CDFs).
+		seen := map[[2]string]bool{}
+		for _, n := range b.order {
+			if c := r.Comparisons[n]; c != nil {
+				pair := [2]string{c.Comparison.Baseline.RunID, c.Comparison.Candidate.RunID}
+				if seen[pair] {
+					continue
+				}
+				seen[pair] = true
+				if err := b.cdfChartsOf(l, n, false, add); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -678,7 +715,8 @@ func (b *builder) charts(l locales.Locale, p *page) error {
 		ch, err := charts.Latency("latency-"+id, lat, charts.Labels{Title: l.T("chart.latency_distribution"), Subtitle: who,
 			XAxis: l.T("axis.latency", "unit", l.UnitLabel("s")), YAxis: l.Term("completed"), Series: l.Term("completed")},
 			charts.Format{Decimals: -1, Fixed: l.Number})
-		if err := add(ch, err, title, nil); err != nil {
+		caption := []string{l.T("chart.caption.latency"), l.T("chart.caption.runs", "runs", who)}
+		if err := add(ch, err, chartView{Kind: "latency-histogram", Title: title, Caption: caption}); err != nil {
 			return err
 		}
 	}

@@ -27,7 +27,6 @@ import (
 	"strings"
 
 	"github.com/benchledger/benchledger/audit"
-	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/casestudy"
 	"github.com/benchledger/benchledger/internal/atomicfile"
 	"github.com/benchledger/benchledger/internal/csp"
@@ -36,16 +35,13 @@ import (
 	"github.com/benchledger/benchledger/render/assets"
 	"github.com/benchledger/benchledger/render/svg"
 	"github.com/benchledger/benchledger/spec"
-	"github.com/benchledger/benchledger/store"
 )
 
 // Source is what the renderer reads from the archive besides the Result:
 // the provenance of the runs behind it and their per-request records (for
-// the latency distribution). *store.Archive satisfies it.
-type Source interface {
-	RunMeta(idOrPrefix string) (*store.RunRecord, error)
-	Requests(runID string) ([]benchrun.Request, error)
-}
+// the charts of distributions, trade-offs and timelines). *store.Archive
+// satisfies it.
+type Source = casestudy.RunReader
 
 // Formats a report can be written in.
 const (

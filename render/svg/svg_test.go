@@ -78,6 +78,14 @@ func sampleCharts(t testing.TB, l charts.Labels) []charts.Chart {
 	add(charts.Sweep("sweep", sw, l, charts.Format{Decimals: -1}))
 	add(charts.Timeline("timeline", node, l, charts.Format{Unit: "tok/s"}))
 	add(charts.Latency("latency", lat, l, charts.Format{Decimals: -1}))
+	pts := []figures.TradeOffPoint{{Label: "1024", PerGPU: 35012, PerUser: 37.6}, {Label: "4096", PerGPU: 46262, PerUser: 13.1}, {Label: "6144", PerGPU: 46683, PerUser: 9.3}}
+	if err := figures.MarkFrontier(pts); err != nil {
+		t.Fatal(err)
+	}
+	add(charts.Pareto("pareto", pts, 1, l))
+	st := figures.Summarise(lat)
+	add(charts.CDF("cdf", []charts.CDFSeries{{Name: l.Baseline, Points: figures.ECDF(lat, 0), Percentiles: figures.Percentiles, Values: st.P}}, l,
+		charts.Format{Decimals: 2, Unit: "s"}))
 	return out
 }
 
@@ -142,6 +150,18 @@ func TestRenderCJKAndTitle(t *testing.T) {
 			for _, want := range []string{"饱和点", "并发 128"} {
 				if !strings.Contains(got, want) {
 					t.Errorf("sweep: SVG lacks %q", want)
+				}
+			}
+		case "pareto":
+			for _, want := range []string{"饱和点", "4096"} {
+				if !strings.Contains(got, want) {
+					t.Errorf("pareto: SVG lacks %q", want)
+				}
+			}
+		case "cdf":
+			for _, want := range []string{"基线", "p50", "p99"} {
+				if !strings.Contains(got, want) {
+					t.Errorf("cdf: SVG lacks %q", want)
 				}
 			}
 		case "timeline":
