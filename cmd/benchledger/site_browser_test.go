@@ -209,6 +209,8 @@ func TestSiteInBrowser(t *testing.T) {
 	}
 	clean(t, "case study and report", cp)
 
+	siteRunsTableFits(t, site, len(runs))
+
 	if shots := os.Getenv("BENCHLEDGER_SCREENSHOTS"); shots != "" {
 		for _, rel := range []string{"en/runs.html", "en/run/" + id + ".html", "zh/index.html"} {
 			sp := openSitePage(t, site, rel, "document.readyState === 'complete' && (window.__chartsReady !== false)")
@@ -216,6 +218,74 @@ func TestSiteInBrowser(t *testing.T) {
 				t.Error(err)
 			}
 		}
+	}
+}
+
+// siteRunsTableFits opens the runs table at 1280×800 in each language: one
+// line per run (every row as high as the first, at least 15 runs on the
+// first screen of the demo), a cut cell's whole text in its title, the
+// runs listed by date then role; the column chooser hides a column and the
+// page remembers it when opened again.
+func siteRunsTableFits(t *testing.T, site string, runs int) {
+	t.Helper()
+	for _, lang := range siteLangs {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		p, err := browser.Open(ctx, filepath.Join(site, lang, "runs.html"), browser.Options{ReadyExpr: "document.readyState === 'complete'", LocalDir: site, Width: 1280, Height: 800})
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		heights := eval[[]float64](t, p, `Array.from(document.querySelectorAll('#runs tbody tr'), tr => tr.getBoundingClientRect().height)`)
+		if len(heights) != runs {
+			t.Fatalf("%s: %d rows, want %d", lang, len(heights), runs)
+		}
+		line := eval[float64](t, p, `parseFloat(getComputedStyle(document.querySelector('#runs tbody td:nth-child(3)')).lineHeight) || 20`)
+		for i, h := range heights {
+			if h != heights[0] || h > 2*line {
+				t.Errorf("%s: row %d is %.1f px high (first %.1f, line %.1f): wrapped", lang, i, h, heights[0], line)
+				break
+			}
+		}
+		if n := eval[int](t, p, `Array.from(document.querySelectorAll('#runs tbody tr')).filter(tr => tr.getBoundingClientRect().bottom <= window.innerHeight).length`); n < 15 {
+			t.Errorf("%s: %d runs on the first screen at 1280×800, want ≥ 15", lang, n)
+		}
+		if w := eval[float64](t, p, `document.documentElement.scrollWidth - window.innerWidth`); w > 0 {
+			t.Errorf("%s: the page is %.0f px wider than the window", lang, w)
+		}
+		// Every cut cell has its whole text in its title.
+		cut := eval[[]string](t, p, `Array.from(document.querySelectorAll('#runs tbody td')).filter(td => td.offsetParent !== null && td.scrollWidth > td.clientWidth && td.title !== td.textContent).map(td => td.textContent)`)
+		if len(cut) > 0 {
+			t.Errorf("%s: cells cut without their text in a title: %q", lang, cut)
+		}
+		if n := eval[int](t, p, `Array.from(document.querySelectorAll('#runs tbody td')).filter(td => td.offsetParent !== null && td.scrollWidth > td.clientWidth).length`); lang == "en" && n == 0 {
+			t.Errorf("%s: no cell is cut: the check above checked nothing", lang)
+		}
+		// Listed by date, then role in the order a case study reads them.
+		order := eval[[]string](t, p, `Array.from(document.querySelectorAll('#runs tbody tr'), tr => tr.dataset.date + ' ' + tr.dataset.role)`)
+		if len(order) > 1 && !(strings.HasSuffix(order[0], " baseline") && strings.HasSuffix(order[1], " tuned")) {
+			t.Errorf("%s: the table starts %q, want the baseline then the tuned run", lang, order[:2])
+		}
+		// The chooser: hide the campaign, open the page again.
+		visibleCampaign := `getComputedStyle(document.querySelector('#runs tbody td:nth-child(3)')).display !== 'none'`
+		if !eval[bool](t, p, visibleCampaign) {
+			t.Fatalf("%s: the campaign column is hidden at first", lang)
+		}
+		eval[bool](t, p, `(function(){var b=document.querySelector('#columns input[value="campaign"]'); b.checked=false; b.dispatchEvent(new Event('change',{bubbles:true})); return true})()`)
+		if eval[bool](t, p, visibleCampaign) {
+			t.Errorf("%s: unticking the campaign leaves its column shown", lang)
+		}
+		if err := p.Eval(`(setTimeout(function(){ location.reload(); }, 0), true)`, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.WaitFor(`document.readyState === 'complete' && document.querySelector('#columns input[value="campaign"]') !== null && performance.getEntriesByType('navigation')[0].type === 'reload'`); err != nil {
+			t.Fatal(err)
+		}
+		if eval[bool](t, p, visibleCampaign) || eval[bool](t, p, `document.querySelector('#columns input[value="campaign"]').checked`) {
+			t.Errorf("%s: the hidden campaign column is back after a reload", lang)
+		}
+		eval[bool](t, p, `(localStorage.clear(), true)`)
+		clean(t, lang+" runs table", p)
+		p.Close()
 	}
 }
 

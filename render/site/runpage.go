@@ -30,23 +30,42 @@ import (
 // unchanged run is not read again. Texts are the archive's own (no
 // language); the page localises the headings and yes/no.
 type runRow struct {
-	key        string
-	ID         string   `json:"id"`
-	Campaign   string   `json:"campaign,omitempty"`
-	Role       string   `json:"role,omitempty"`
-	Model      string   `json:"model,omitempty"`
-	Engine     string   `json:"engine,omitempty"`
-	Version    string   `json:"version,omitempty"`
-	GPU        string   `json:"gpu,omitempty"`
-	Date       string   `json:"date,omitempty"`
-	Workload   string   `json:"workload,omitempty"`
-	Requests   int64    `json:"requests"`
-	Throughput *float64 `json:"throughput,omitempty"` // output tok/s, recomputed or else stated
+	key      string
+	ID       string `json:"id"`
+	Campaign string `json:"campaign,omitempty"`
+	Role     string `json:"role,omitempty"`
+	Model    string `json:"model,omitempty"`
+	Engine   string `json:"engine,omitempty"`
+	Version  string `json:"version,omitempty"`
+	GPU      string `json:"gpu,omitempty"`
+	Date     string `json:"date,omitempty"`
+	Workload string `json:"workload,omitempty"`
+	// What tells runs of one campaign apart (runview.ListKey): group,
+	// sweep value, replica or repeat, offered concurrency or rate, as the
+	// effective provenance states them.
+	Group       string   `json:"group,omitempty"`
+	Sweep       string   `json:"sweep,omitempty"`
+	Replica     string   `json:"replica,omitempty"`
+	Repeat      string   `json:"repeat,omitempty"`
+	Concurrency string   `json:"concurrency,omitempty"`
+	Rate        string   `json:"rate,omitempty"`
+	Requests    int64    `json:"requests"`
+	Throughput  *float64 `json:"throughput,omitempty"` // output tok/s, recomputed or else stated
 	// ThroughputSource says which: "recomputed" or "stated".
 	ThroughputSource string `json:"throughput_source,omitempty"`
-	Publishable      bool   `json:"publishable"`
-	Fails            int    `json:"fails"`
-	Warns            int    `json:"warns"`
+	// MedianLatency is e2el.median in seconds, recomputed or else stated
+	// (LatencySource says which).
+	MedianLatency *float64 `json:"median_latency,omitempty"`
+	LatencySource string   `json:"latency_source,omitempty"`
+	Publishable   bool     `json:"publishable"`
+	Fails         int      `json:"fails"`
+	Warns         int      `json:"warns"`
+}
+
+// listKey is the row's place in a list of runs (runview.ListKey).
+func (r runRow) listKey() runview.ListKey {
+	return runview.ListKeyOf(r.Date, r.Campaign, r.Role, map[string]string{"group": r.Group, "replica": r.Replica, "repeat": r.Repeat,
+		"workload.concurrency": r.Concurrency, "workload.request_rate": r.Rate})
 }
 
 // workloadText sums up a run's request spec in the archive's own terms
@@ -151,17 +170,11 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 	}
 
 	row := runRow{ID: s.ID, Campaign: s.Campaign, Role: s.Role, Model: s.Model, Engine: s.Engine, Version: s.EngineVersion,
-		GPU: s.GPU, Date: s.Date, Workload: workloadText(eff),
+		GPU: s.GPU, Date: s.Date, Workload: workloadText(eff), Group: eff["group"], Sweep: eff["sweep.value"], Replica: eff["replica"],
+		Repeat: eff["repeat"], Concurrency: eff["workload.concurrency"], Rate: eff["workload.request_rate"],
 		Requests: s.RequestCount, Publishable: s.Publishable}
-	for _, f := range d.view.Figures {
-		if f.Metric == "output_throughput" {
-			row.Throughput, row.ThroughputSource = f.Recomputed, figures.SourceRecomputed
-			if f.Recomputed == nil && f.Stated != nil && f.Impossible == "" {
-				// A summary-only run: its tool's figure, marked as such.
-				row.Throughput, row.ThroughputSource = f.Stated, figures.SourceStated
-			}
-		}
-	}
+	row.Throughput, row.ThroughputSource = shownFigure(d.view, "output_throughput")
+	row.MedianLatency, row.LatencySource = shownFigure(d.view, "e2el.median")
 	if row.Requests < 0 && d.view.Completion.Sent >= 0 {
 		row.Requests = d.view.Completion.Sent
 	}
@@ -198,6 +211,24 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 	m := manifestRun{Key: key, Files: files, Row: row}
 	m.MAC = rowMAC(b.siteKey, m)
 	return m, nil
+}
+
+// shownFigure is the value of a run's figure a list shows, with where it
+// comes from: recomputed from the records, or for a summary-only run the
+// one its tool stated (never a stated value no run can produce).
+func shownFigure(v *runview.View, metric string) (*float64, string) {
+	for _, f := range v.Figures {
+		if f.Metric != metric {
+			continue
+		}
+		if f.Recomputed == nil && f.Stated != nil && f.Impossible == "" {
+			return f.Stated, figures.SourceStated
+		}
+		if f.Recomputed != nil {
+			return f.Recomputed, figures.SourceRecomputed
+		}
+	}
+	return nil, ""
 }
 
 // rawFile writes the original bytes of a blob under raw/<sha256> unless a

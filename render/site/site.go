@@ -106,8 +106,9 @@ type Stats struct {
 
 // siteFormat changes whenever the layout or the manifest changes in a way
 // an older build's pages would not match. 2: raw files at raw/<sha256>
-// (format 1 had raw/<sha256>/<name>), rows under a MAC.
-const siteFormat = 2
+// (format 1 had raw/<sha256>/<name>), rows under a MAC. 3: rows with
+// group, sweep value, replica, offered load and median latency.
+const siteFormat = 3
 
 // Build writes the site of archive a into opt.Out.
 func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
@@ -203,6 +204,7 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 	if err := b.buildRuns(summaries, rows, todo); err != nil {
 		return st, err
 	}
+	orderRuns(summaries, rows)
 	exists := make(map[string]bool, len(summaries))
 	for _, s := range summaries {
 		exists[s.ID] = true

@@ -140,6 +140,31 @@
     }
   }
 
+  // The runs table's column chooser: a ticked box shows its column. The
+  // reader's choice is kept in localStorage (this browser only, nothing
+  // sent anywhere), by column key.
+  function columnChooser() {
+    var table = document.getElementById('runs');
+    var box = document.getElementById('columns');
+    if (!table || !box) { return; }
+    var store = 'benchledger.runs.hidden';
+    var boxes = Array.prototype.slice.call(box.querySelectorAll('input[data-col]'));
+    var saved = null;
+    try { saved = JSON.parse(window.localStorage.getItem(store) || 'null'); } catch (e) { saved = null; }
+    if (Array.isArray(saved)) {
+      boxes.forEach(function (b) { b.checked = saved.indexOf(b.value) < 0; });
+    }
+    function apply() {
+      boxes.forEach(function (b) { table.classList.toggle('hide-' + b.getAttribute('data-col'), !b.checked); });
+    }
+    apply();
+    box.addEventListener('change', function () {
+      apply();
+      var hidden = boxes.filter(function (b) { return !b.checked; }).map(function (b) { return b.value; });
+      try { window.localStorage.setItem(store, JSON.stringify(hidden)); } catch (e) { /* storage refused: the choice lasts this page */ }
+    });
+  }
+
   // The diff of two runs: each run's data file calls benchledgerRun.
   function diffPage() {
     var table = document.getElementById('diff');
@@ -233,5 +258,6 @@
 
   charts();
   runsTable();
+  columnChooser();
   diffPage();
 })();
