@@ -114,6 +114,11 @@ type runData struct {
 	points   []charts.RequestPoint
 	e2e      []float64 // completed requests' latencies, seconds
 	links    []cmpRef
+	// client names the benchmark client; defs are the definitions of
+	// view.Figures, in order, with the client named where it matters
+	// (runview.ClientDefinition).
+	client string
+	defs   []string
 }
 
 // runPages reads one run and writes its page in every language, its data
@@ -132,6 +137,10 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 			Actor: ev.Actor, ToolVersion: ev.ToolVersion, Detail: ev.Detail})
 	}
 	d.findings = audit.Stored(rec, derived)
+	d.client = runview.Client(rec.Run)
+	for _, f := range d.view.Figures {
+		d.defs = append(d.defs, runview.ClientDefinition(rec.Run, f.Metric))
+	}
 
 	var files []string
 	// The raw files: the one the run was read from, then its companions.
@@ -381,6 +390,8 @@ type (
 		// line under the heading.
 		OverviewRows, FileItems, ChartFigures, CaveatItems htmltemplate.HTML
 		Subtitle                                           string
+		// StatedBy heads the stated figures' column, naming the client.
+		StatedBy string
 		// FiguresNote says what the figures were computed over;
 		// AuditScope what the audit findings cover.
 		FiguresNote string
@@ -442,10 +453,11 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 	if c.Short >= 0 {
 		p.Short = l.T("site.run.short_text", "short", count(c.Short))
 	}
-	for _, f := range v.Figures {
+	for i, f := range v.Figures {
 		p.Figures = append(p.Figures, figureView{Label: b.figureName(l, f.Metric), Metric: f.Metric,
-			Recomputed: valueIn(l, f.Recomputed, f.Unit), Stated: valueIn(l, f.Stated, f.Unit), SourceKey: f.SourceKey, Definition: f.Definition})
+			Recomputed: valueIn(l, f.Recomputed, f.Unit), Stated: valueIn(l, f.Stated, f.Unit), SourceKey: f.SourceKey, Definition: d.defs[i]})
 	}
+	p.StatedBy = l.T("site.col.stated_by", "client", d.client)
 	if len(v.StatedChecks) > 0 {
 		bad := 0
 		for _, sc := range v.StatedChecks {
@@ -480,6 +492,9 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 	p.OverviewRows, p.FileItems, p.ChartFigures, p.CaveatItems = overviewRows(p), fileItems(p), chartFigures(p.Charts), caveatItems(p.Caveats)
 	p.Subtitle = subtitle(d.sum)
 	p.FiguresNote = l.T("site.run.figures_note", "basis", v.WindowBasis)
+	if m := v.PercentileMethod; m != "" && m != string(figures.MethodLinear) {
+		p.FiguresNote = l.T("site.run.figures_note_method", "basis", v.WindowBasis, "method", m, "client", d.client)
+	}
 	p.AuditScope = codeSpans(l.T("site.run.audit_scope", "id", d.sum.ID))
 	for _, c := range d.links {
 		p.Links = append(p.Links, linkView{Text: c.Case + " — " + c.Name, Href: p.P.Home + c.Href})
