@@ -42,6 +42,8 @@ const (
 	// ClassLatency is a time per request or per token, or a statistic of
 	// one.
 	ClassLatency
+	// ClassSLO is a share of requests (SLO attainment, %).
+	ClassSLO
 )
 
 // Catalogue lists the metrics, in the order a run's figures are shown.
@@ -54,6 +56,12 @@ var Catalogue = []Metric{
 		Class: ClassRate, Direction: HigherIsBetter, Value: func(f *RunFigures) float64 { return f.TotalTokenThroughput }},
 	{Definition: Definition{"request_throughput", "req/s", "completed requests / window"},
 		Class: ClassRate, Direction: HigherIsBetter, Value: func(f *RunFigures) float64 { return f.RequestThroughput }},
+	{Definition: Definition{"output_throughput_per_gpu", "tok/s/GPU", "output_throughput / GPUs serving the run (hardware.gpu_count; a node: Σ over its replicas)"},
+		Class: ClassRate, Direction: HigherIsBetter, Value: perGPUOf},
+	{Definition: Definition{"goodput", "req/s", "completed requests meeting every SLO threshold (value ≤ threshold, vLLM --goodput) / window"},
+		Class: ClassRate, Direction: HigherIsBetter, Value: goodputOf},
+	{Definition: Definition{"slo_attainment", "%", "completed requests meeting every SLO threshold / completed requests × 100"},
+		Class: ClassSLO, Direction: HigherIsBetter, Value: attainmentOf},
 	{Definition: Definition{"achieved_concurrency", "requests", "Σ latency of completed requests / window"},
 		Class: ClassLoad, Value: func(f *RunFigures) float64 { return f.AchievedConcurrency }},
 	{Definition: Definition{"completed", "requests", "number of requests without an error"},

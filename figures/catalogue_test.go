@@ -67,10 +67,12 @@ func TestParseMetric(t *testing.T) {
 }
 
 // TestCatalogueLists: the lists derived from the catalogue are the ones
-// the spec, the run view and the diff page always had.
+// the spec, the run view and the diff page always had, with the per-GPU
+// and SLO figures of issue 20.
 func TestCatalogueLists(t *testing.T) {
 	t.Parallel()
-	summary := []string{"duration", "output_throughput", "total_token_throughput", "request_throughput", "achieved_concurrency",
+	summary := []string{"duration", "output_throughput", "total_token_throughput", "request_throughput",
+		"output_throughput_per_gpu", "goodput", "slo_attainment", "achieved_concurrency",
 		"ttft.mean", "ttft.median", "ttft.p90", "ttft.p95", "ttft.p99", "tpot.mean", "tpot.median", "tpot.p90", "tpot.p95", "tpot.p99",
 		"e2el.mean", "e2el.median", "e2el.p90", "e2el.p95", "e2el.p99", "itl.mean"}
 	if got := SummaryNames(); !slices.Equal(got, summary) {

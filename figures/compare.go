@@ -328,3 +328,67 @@ func usesPercentile(metric string) bool {
 	_, err := strconv.ParseFloat(num, 64)
 	return ok && err == nil
 }
+
+// MetricChange is one metric of two runs with its change: a row of a
+// comparison of every metric (CompareAll).
+type MetricChange struct {
+	Metric    string    `json:"metric"`
+	Unit      string    `json:"unit"`
+	Baseline  float64   `json:"baseline"`
+	Candidate float64   `json:"candidate"`
+	Abs       float64   `json:"abs"` // Candidate − Baseline
+	Pct       float64   `json:"pct"` // NaN when Baseline is 0
+	Direction Direction `json:"-"`
+	// Way is Direction by name: "higher-is-better", "lower-is-better" or
+	// "neutral".
+	Way string `json:"direction"`
+	// Better is true when the change goes the metric's better way, false
+	// when it goes the other way, and nil when the metric has no better
+	// way (Direction 0) or the values are equal (definition
+	// "change.better").
+	Better *bool `json:"better"`
+	// BaselineSource and CandidateSource say where each value comes from
+	// (SourceRecomputed or SourceStated).
+	BaselineSource  string `json:"baseline_source"`
+	CandidateSource string `json:"candidate_source"`
+}
+
+// Better is the "change.better" of a change from base to cand in
+// direction dir.
+func Better(base, cand float64, dir Direction) *bool {
+	c := NewChange(base, cand, dir)
+	switch {
+	case c.Improved:
+		t := true
+		return &t
+	case c.Regressed:
+		f := false
+		return &f
+	}
+	return nil
+}
+
+// CompareAll compares every metric of the Catalogue (MetricNames, in
+// Catalogue order) that both runs have a value for.
+func CompareAll(base, cand *RunFigures) []MetricChange {
+	var out []MetricChange
+	for _, name := range MetricNames() {
+		m, _ := ParseMetric(name)
+		b, c := m.Of(base), m.Of(cand)
+		if !benchrun.IsKnown(b) || !benchrun.IsKnown(c) || math.IsInf(b, 0) || math.IsInf(c, 0) {
+			continue
+		}
+		ch := NewChange(b, c, m.Metric.Direction)
+		out = append(out, MetricChange{Metric: name, Unit: m.Unit(), Baseline: b, Candidate: c, Abs: ch.Abs, Pct: ch.Pct,
+			Direction: m.Metric.Direction, Way: wayOf(m.Metric.Direction), Better: Better(b, c, m.Metric.Direction),
+			BaselineSource: base.OriginOf("", m).Source, CandidateSource: cand.OriginOf("", m).Source})
+	}
+	return out
+}
+
+func wayOf(d Direction) string {
+	if d == 0 {
+		return "neutral"
+	}
+	return d.String()
+}

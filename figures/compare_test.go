@@ -182,3 +182,73 @@ func TestCompareMethodsClocksSignificance(t *testing.T) {
 		t.Errorf("significance %+v n %d", c.Significance, c.Baseline.N)
 	}
 }
+
+// TestCompareAllDirections: every metric of the catalogue is compared, and
+// a candidate that is higher on every figure is better exactly for the
+// higher-is-better ones, worse for the lower-is-better ones, and neither
+// for a metric without a better way; equal values are neither.
+func TestCompareAllDirections(t *testing.T) {
+	t.Parallel()
+	fast := sloRequests()
+	for i := range fast {
+		fast[i].Gaps = benchrun.GapStats{Sum: 1, Count: 10}
+	}
+	base := Recompute(fast, math.NaN(), 0)
+	base.GPUs = 2
+	base.ApplySLO(sloRequests(), SLO{TTFT: 0.5})
+	// Every time doubled and the counts kept: latencies and the window
+	// grow; rates halve. Then compare the other way round too.
+	slow := sloRequests()
+	for i := range slow {
+		slow[i].Start *= 2
+		slow[i].TTFT *= 2
+		slow[i].Latency *= 2
+		slow[i].Gaps = benchrun.GapStats{Sum: 2, Count: 10}
+	}
+	slow = append(slow, benchrun.Request{Index: 7, Start: 0, TTFT: 0.1, Latency: 1, OutputTokens: 2})
+	cand := Recompute(slow, math.NaN(), 0)
+	cand.GPUs = 2
+	cand.ApplySLO(slow, SLO{TTFT: 0.5})
+	rows := CompareAll(&base, &cand)
+	seen := map[string]bool{}
+	for _, r := range rows {
+		seen[r.Metric] = true
+		m, _ := ParseMetric(r.Metric)
+		if r.Direction != m.Metric.Direction || r.Unit != m.Unit() || r.Abs != r.Candidate-r.Baseline {
+			t.Errorf("%s: %+v", r.Metric, r)
+		}
+		switch {
+		case r.Candidate == r.Baseline || m.Metric.Direction == 0:
+			if r.Better != nil {
+				t.Errorf("%s: better %v for an equal value or a neutral metric", r.Metric, *r.Better)
+			}
+		case r.Better == nil:
+			t.Errorf("%s: no better/worse for %v → %v (%s)", r.Metric, r.Baseline, r.Candidate, r.Way)
+		case *r.Better != (m.Metric.Direction == HigherIsBetter) == (r.Candidate > r.Baseline):
+			t.Errorf("%s (%s): %v → %v judged better=%v", r.Metric, r.Way, r.Baseline, r.Candidate, *r.Better)
+		}
+	}
+	for _, name := range MetricNames() {
+		if !seen[name] {
+			t.Errorf("%s not compared", name)
+		}
+	}
+	if len(rows) != len(MetricNames()) {
+		t.Errorf("%d rows for %d metrics", len(rows), len(MetricNames()))
+	}
+	// A metric one side lacks is left out.
+	cand.GPUs = 0
+	for _, r := range CompareAll(&base, &cand) {
+		if r.Metric == "output_throughput_per_gpu" {
+			t.Error("per-GPU compared without a GPU count")
+		}
+	}
+	// Named ways in the JSON.
+	for _, want := range []struct{ metric, way string }{{"ttft.p99", "lower-is-better"}, {"goodput", "higher-is-better"}, {"achieved_concurrency", "neutral"}} {
+		for _, r := range rows {
+			if r.Metric == want.metric && r.Way != want.way {
+				t.Errorf("%s: direction %q, want %q", r.Metric, r.Way, want.way)
+			}
+		}
+	}
+}

@@ -44,11 +44,19 @@ var Definitions = withCatalogue(map[string]Definition{
 		"Σ over replicas of completed output tokens / node window"},
 	"node.sum_of_rates": {"node.sum_of_rates", "tok/s",
 		"Σ over replicas of (replica output tokens / replica window): shown only to measure its overstatement"},
-	"node.overstatement":  {"node.overstatement", "%", "(sum of rates / node output throughput − 1) × 100"},
-	"scaling_efficiency":  {"scaling_efficiency", "ratio", "node throughput / (replicas × single-replica throughput)"},
-	"change.abs":          {"change.abs", "", "candidate − baseline"},
-	"change.pct":          {"change.pct", "%", "(candidate − baseline) / baseline × 100"},
-	"change.ratio":        {"change.ratio", "ratio", "candidate / baseline"},
+	"node.overstatement": {"node.overstatement", "%", "(sum of rates / node output throughput − 1) × 100"},
+	"scaling_efficiency": {"scaling_efficiency", "ratio", "node throughput / (replicas × single-replica throughput)"},
+	"change.abs":         {"change.abs", "", "candidate − baseline"},
+	"change.pct":         {"change.pct", "%", "(candidate − baseline) / baseline × 100"},
+	"change.ratio":       {"change.ratio", "ratio", "candidate / baseline"},
+	"change.better": {"change.better", "",
+		"true when the change goes the metric's better way (higher throughput, lower latency), false when the other way; null when the metric has no better way or the values are equal"},
+	"cost_per_million_output_tokens": {"cost_per_million_output_tokens", "currency",
+		"price_per_gpu_hour × GPUs / (output tok/s × 3600) × 1e6: an estimate from a stated price"},
+	"sweep.slo_point": {"sweep.slo_point", "",
+		"the highest level at which it and every lower level have SLO attainment ≥ the target (repeats: their lowest attainment)"},
+	"trend.outside_range": {"trend.outside_range", "",
+		"a run whose value lies outside the min–max of the previous n runs of its series (ordered by date, then engine version)"},
 	"sweep.marginal_gain": {"sweep.marginal_gain", "%", "(throughput[i+1] − throughput[i]) / throughput[i] × 100"},
 	"sweep.latency_growth": {"sweep.latency_growth", "%",
 		"(median latency[i+1] − median latency[i]) / median latency[i] × 100"},
@@ -146,6 +154,13 @@ type RunFigures struct {
 	TPOT    Stat    `json:"tpot"`
 	E2EL    Stat    `json:"e2_el"`
 	ITLMean float64 `json:"itl_mean"`
+
+	// GPUs serving the run (GPUsOf its provenance; 0 when not stated):
+	// the divisor of output_throughput_per_gpu.
+	GPUs float64 `json:"gpus"`
+	// SLO is the run's requests judged against a case study's SLO
+	// (ApplySLO); nil when none was declared.
+	SLO *Goodput `json:"slo,omitempty"`
 }
 
 // Window bases.
@@ -209,7 +224,9 @@ func RecomputeRun(r *benchrun.Run, reqs []benchrun.Request, eff map[string]strin
 	if s, ok := r.StatedValue("duration"); ok {
 		statedDuration = s.Value
 	}
-	return Recompute(reqs, statedDuration, FixedOutput(eff))
+	f := Recompute(reqs, statedDuration, FixedOutput(eff))
+	f.GPUs = GPUsOf(eff)
+	return f
 }
 
 // FixedOutput is the requested fixed output length of a run's effective

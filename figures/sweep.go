@@ -12,6 +12,10 @@ type SweepPoint struct {
 	Param         float64 `json:"param"`          // the swept parameter's value (max concurrency, rate, ...)
 	Throughput    float64 `json:"throughput"`     // output tok/s
 	MedianLatency float64 `json:"median_latency"` // median E2E latency, s
+	// GPUs serving the run (0: not stated); SLO the run's requests judged
+	// against the case study's SLO (nil: no SLO declared).
+	GPUs float64  `json:"gpus,omitempty"`
+	SLO  *Goodput `json:"-"`
 }
 
 // SaturationRule says when more load stops paying: a step that gains less
@@ -20,6 +24,9 @@ type SweepPoint struct {
 type SaturationRule struct {
 	MaxGainPct          float64 `json:"max_gain_pct"`
 	MinLatencyGrowthPct float64 `json:"min_latency_growth_pct"`
+	// SLOAttainmentPct is the SLO attainment target (%) of the SLO
+	// operating point (definition "sweep.slo_point"); 0: none.
+	SLOAttainmentPct float64 `json:"slo_attainment_pct,omitempty"`
 }
 
 // DefaultSaturationRule: under 2% more throughput for at least 20% more
@@ -38,6 +45,17 @@ type SweepLevel struct {
 	// came from.
 	ThroughputRun string `json:"throughput_run"`
 	LatencyRun    string `json:"latency_run"`
+	// GPUs serving each run of the level (0: not stated, or the runs
+	// disagree) and ThroughputPerGPU = Throughput / GPUs (nil without GPUs).
+	GPUs             float64  `json:"gpus,omitempty"`
+	ThroughputPerGPU *float64 `json:"throughput_per_gpu,omitempty"`
+	// Goodput (req/s) and SLOAttainment (%) of the level, the lowest over
+	// its runs; nil without an SLO or when the records cannot judge it.
+	Goodput       *float64 `json:"goodput,omitempty"`
+	SLOAttainment *float64 `json:"slo_attainment,omitempty"`
+	// Cost is the estimated cost of a million output tokens at this level
+	// (a case study with a price; casestudy sets it).
+	Cost *CostEstimate `json:"cost,omitempty"`
 }
 
 // N is the number of runs at this level.
@@ -66,6 +84,12 @@ type SweepResult struct {
 	// no saturation was found (SaturationFound false says so).
 	Recommended     int  `json:"recommended"`
 	SaturationFound bool `json:"saturation_found"`
+	// SLOPoint is the SLO operating point (definition "sweep.slo_point"):
+	// the highest level that, with every lower level, meets
+	// Rule.SLOAttainmentPct; -1 when no level does or no target or SLO was
+	// given (SLOPointFound false).
+	SLOPoint      int  `json:"slo_point"`
+	SLOPointFound bool `json:"slo_point_found"`
 }
 
 // RecommendedLevel returns the recommended operating level.
@@ -76,13 +100,13 @@ func (s SweepResult) RecommendedLevel() SweepLevel { return s.Levels[s.Recommend
 // latency growth, and finds the first step that meets rule (the zero rule
 // means DefaultSaturationRule).
 func Sweep(points []SweepPoint, rule SaturationRule) (SweepResult, error) {
-	if rule == (SaturationRule{}) {
-		rule = DefaultSaturationRule
+	if rule.MaxGainPct == 0 && rule.MinLatencyGrowthPct == 0 {
+		rule.MaxGainPct, rule.MinLatencyGrowthPct = DefaultSaturationRule.MaxGainPct, DefaultSaturationRule.MinLatencyGrowthPct
 	}
 	if len(points) == 0 {
 		return SweepResult{}, fmt.Errorf("sweep: no points")
 	}
-	if !(rule.MaxGainPct >= 0) || !(rule.MinLatencyGrowthPct >= 0) {
+	if !(rule.MaxGainPct >= 0) || !(rule.MinLatencyGrowthPct >= 0) || !(rule.SLOAttainmentPct >= 0 && rule.SLOAttainmentPct <= 100) {
 		return SweepResult{}, fmt.Errorf("sweep: saturation rule %+v: thresholds must be ≥ 0", rule)
 	}
 	for _, p := range points {
@@ -105,7 +129,7 @@ func Sweep(points []SweepPoint, rule SaturationRule) (SweepResult, error) {
 		}
 		return 0
 	})
-	r := SweepResult{Rule: rule, Saturation: -1}
+	r := SweepResult{Rule: rule, Saturation: -1, SLOPoint: -1}
 	for _, p := range ps {
 		if n := len(r.Levels); n > 0 && r.Levels[n-1].Param == p.Param {
 			l := &r.Levels[n-1]
@@ -116,11 +140,29 @@ func Sweep(points []SweepPoint, rule SaturationRule) (SweepResult, error) {
 			if p.MedianLatency > l.MedianLatency {
 				l.MedianLatency, l.LatencyRun = p.MedianLatency, p.RunID
 			}
+			if l.GPUs != p.GPUs {
+				l.GPUs = 0
+			}
+			l.Goodput = lowest(l.Goodput, p.SLO, func(g *Goodput) float64 { return g.Goodput })
+			l.SLOAttainment = lowest(l.SLOAttainment, p.SLO, func(g *Goodput) float64 { return g.Attainment })
 			continue
 		}
 		r.Levels = append(r.Levels, SweepLevel{Param: p.Param, Throughput: p.Throughput, MedianLatency: p.MedianLatency,
-			RunIDs: []string{p.RunID}, ThroughputRun: p.RunID, LatencyRun: p.RunID})
+			RunIDs: []string{p.RunID}, ThroughputRun: p.RunID, LatencyRun: p.RunID, GPUs: p.GPUs,
+			Goodput:       lowest(nil, p.SLO, func(g *Goodput) float64 { return g.Goodput }),
+			SLOAttainment: lowest(nil, p.SLO, func(g *Goodput) float64 { return g.Attainment })})
 	}
+	for i := range r.Levels {
+		l := &r.Levels[i]
+		if l.GPUs > 0 {
+			v := l.Throughput / l.GPUs
+			l.ThroughputPerGPU = &v
+		}
+		if len(l.RunIDs) > 1 && !allJudged(ps, l.Param) {
+			l.Goodput, l.SLOAttainment = nil, nil // a run of the level could not be judged
+		}
+	}
+	r.sloPoint()
 	for i := 0; i+1 < len(r.Levels); i++ {
 		a, b := r.Levels[i], r.Levels[i+1]
 		st := SweepStep{From: i, To: i + 1,
@@ -138,4 +180,42 @@ func Sweep(points []SweepPoint, rule SaturationRule) (SweepResult, error) {
 		r.Recommended = r.Saturation
 	}
 	return r, nil
+}
+
+// lowest keeps the lower of a level's value so far (nil: none yet) and the
+// value of a run's SLO judgement; nil when the run has none.
+func lowest(cur *float64, g *Goodput, of func(*Goodput) float64) *float64 {
+	if g == nil || !g.Recomputable() {
+		return cur
+	}
+	v := of(g)
+	if cur != nil && *cur <= v {
+		return cur
+	}
+	return &v
+}
+
+// allJudged reports whether every point at param had its SLO judged.
+func allJudged(ps []SweepPoint, param float64) bool {
+	for _, p := range ps {
+		if p.Param == param && (p.SLO == nil || !p.SLO.Recomputable()) {
+			return false
+		}
+	}
+	return true
+}
+
+// sloPoint finds the SLO operating point: the highest level that, with
+// every lower level, meets the attainment target.
+func (r *SweepResult) sloPoint() {
+	if r.Rule.SLOAttainmentPct <= 0 {
+		return
+	}
+	for i, l := range r.Levels {
+		if l.SLOAttainment == nil || *l.SLOAttainment < r.Rule.SLOAttainmentPct {
+			break
+		}
+		r.SLOPoint = i
+	}
+	r.SLOPointFound = r.SLOPoint >= 0
 }

@@ -2,6 +2,7 @@ package figures
 
 import (
 	"fmt"
+	"math"
 	"testing"
 )
 
@@ -77,5 +78,55 @@ func TestSweepRule(t *testing.T) {
 	}
 	if _, err := Sweep([]SweepPoint{{RunID: "x", Param: 1, Throughput: 0, MedianLatency: 1}}, DefaultSaturationRule); err == nil {
 		t.Error("zero throughput accepted")
+	}
+}
+
+// TestSweepSLOPoint: the SLO operating point is the highest level that,
+// with every lower level, meets the attainment target; repeats count with
+// their lowest attainment.
+func TestSweepSLOPoint(t *testing.T) {
+	t.Parallel()
+	g := func(att float64) *Goodput { return &Goodput{Good: 1, Completed: 1, Goodput: att / 10, Attainment: att} }
+	pts := []SweepPoint{
+		{RunID: "c64", Param: 64, Throughput: 100, MedianLatency: 1, GPUs: 2, SLO: g(100)},
+		{RunID: "c128", Param: 128, Throughput: 190, MedianLatency: 1.1, GPUs: 2, SLO: g(99)},
+		{RunID: "c256a", Param: 256, Throughput: 300, MedianLatency: 1.5, GPUs: 2, SLO: g(95)},
+		{RunID: "c256b", Param: 256, Throughput: 310, MedianLatency: 1.4, GPUs: 2, SLO: g(89.9)},
+		{RunID: "c512", Param: 512, Throughput: 400, MedianLatency: 3, GPUs: 2, SLO: g(92)}, // above the target again, after a level below it
+	}
+	s, err := Sweep(pts, SaturationRule{SLOAttainmentPct: 90})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Rule.MaxGainPct != DefaultSaturationRule.MaxGainPct || s.Rule.MinLatencyGrowthPct != DefaultSaturationRule.MinLatencyGrowthPct {
+		t.Errorf("rule %+v: the saturation thresholds default with an SLO target given", s.Rule)
+	}
+	if !s.SLOPointFound || s.SLOPoint != 1 || s.Levels[1].Param != 128 {
+		t.Errorf("SLO point %d (found %v), want level 1 (128)", s.SLOPoint, s.SLOPointFound)
+	}
+	if l := s.Levels[2]; *l.SLOAttainment != 89.9 || math.Abs(*l.Goodput-8.99) > 1e-12 || *l.ThroughputPerGPU != 150 {
+		t.Errorf("level 256 %+v: the lowest attainment of its repeats, throughput 300 / 2 GPUs", l)
+	}
+	// Target 89: 256 meets it, 512 too: the last level.
+	if s, _ := Sweep(pts, SaturationRule{SLOAttainmentPct: 89}); s.SLOPoint != 3 {
+		t.Errorf("target 89: SLO point %d, want 3", s.SLOPoint)
+	}
+	// The lowest level misses it: none.
+	if s, _ := Sweep(pts, SaturationRule{SLOAttainmentPct: 100.0}); s.SLOPoint != 0 {
+		t.Errorf("target 100: SLO point %d, want 0", s.SLOPoint)
+	}
+	pts[0].SLO = g(50)
+	if s, _ := Sweep(pts, SaturationRule{SLOAttainmentPct: 90}); s.SLOPointFound || s.SLOPoint != -1 {
+		t.Errorf("first level misses: SLO point %d found %v", s.SLOPoint, s.SLOPointFound)
+	}
+	// No target, or no SLO: no point.
+	if s, _ := Sweep(pts, DefaultSaturationRule); s.SLOPointFound {
+		t.Error("SLO point without a target")
+	}
+	for i := range pts {
+		pts[i].SLO = nil
+	}
+	if s, _ := Sweep(pts, SaturationRule{SLOAttainmentPct: 90}); s.SLOPointFound || s.Levels[0].SLOAttainment != nil {
+		t.Error("SLO point without an SLO")
 	}
 }
