@@ -201,14 +201,20 @@ func fileItems(p *runPageView) htmltemplate.HTML {
 	return htmltemplate.HTML(sb.String())
 }
 
-// chartFigures are a run page's charts: a box for each and its ECharts
-// option as JSON in a script element (json.Marshal's escaping of <, > and
-// & keeps it from ending the element).
+// chartFigures are a page's charts: a box for each, marked with its kind
+// (data-chart-kind: histogram, timeline, cdf, trend) for tests and
+// readers' tools, its ECharts option as JSON in a script element
+// (json.Marshal's escaping of <, > and & keeps it from ending the element)
+// and its caption when it has one.
 func chartFigures(cs []chartView) htmltemplate.HTML {
 	var sb strings.Builder
 	for _, c := range cs {
-		sb.WriteString(`<figure><div class="chart" id="chart-` + esc(c.ID) + `" role="img" aria-label="` + esc(c.Title) +
-			`"></div><script type="application/json" id="option-` + esc(c.ID) + `">` + string(c.Option) + "</script></figure>\n")
+		sb.WriteString(`<figure data-chart-kind="` + esc(c.Kind) + `"><div class="chart" id="chart-` + esc(c.ID) + `" role="img" aria-label="` + esc(c.Title) +
+			`"></div><script type="application/json" id="option-` + esc(c.ID) + `">` + string(c.Option) + "</script>")
+		if c.Caption != "" {
+			sb.WriteString(`<figcaption>` + esc(c.Caption) + `</figcaption>`)
+		}
+		sb.WriteString("</figure>\n")
 	}
 	return htmltemplate.HTML(sb.String())
 }

@@ -82,7 +82,7 @@ func TestRunPagePartsEscapeLikeTheTemplate(t *testing.T) {
 			Sum: store.RunSummary{Campaign: hostile + " /?#&=", Role: hostile, Model: hostile, Engine: hostile, EngineVersion: hostile, GPU: hostile, Date: hostile},
 			V:   &runview.View{Format: hostile, FormatVariant: hostile, SourceTool: hostile, IngestedAt: hostile}, Publishable: hostile,
 			Files:   []rawFileView{{Name: hostile, SHA256: "ab12", Href: "../raw/ab12/a_b.json", Size: hostile}, {Name: hostile, Size: "1 B", Corrupt: true}, {Name: hostile, Size: hostile}},
-			Charts:  []chartView{{ID: "latency", Title: hostile, Option: `{"a":"\u003c/script\u003e"}`}},
+			Charts:  []chartView{{ID: "latency", Kind: "histogram", Title: hostile, Option: `{"a":"\u003c/script\u003e"}`}, {ID: "cdf", Kind: hostile, Title: "t", Caption: hostile, Option: `{}`}},
 			Caveats: []caveatView{{Code: hostile, Text: hostile}, {Code: "x", Text: "y"}},
 		}},
 		{"sparse", &runPageView{P: &Page{Home: "", L: map[string]string{"run_format": "Format", "run_ingested": "In", "col_publishable": "P", "run_no_raw": "none"}},
@@ -97,7 +97,7 @@ func TestRunPagePartsEscapeLikeTheTemplate(t *testing.T) {
 <dt>{{.P.L.run_ingested}}</dt><dd>{{.V.IngestedAt}}</dd>
 <dt>{{.P.L.col_publishable}}</dt><dd class="publishable">{{.Publishable}}</dd>
 |{{range .Files}}<li><span class="filename">{{.Name}}</span> ({{.Size}})<br>SHA-256 <code class="sha">{{.SHA256}}</code>{{if .Corrupt}} <strong class="fail">✗</strong>{{else if .Href}}<br><a class="download" href="{{.Href}}" download="{{safeName .Name}}">{{$.P.L.run_download}}</a>{{else}}<br><span class="note">{{code ($.P.L.run_no_raw)}}</span>{{end}}</li>
-{{end}}|{{range .Charts}}<figure><div class="chart" id="chart-{{.ID}}" role="img" aria-label="{{.Title}}"></div><script type="application/json" id="option-{{.ID}}">{{.Option}}</script></figure>
+{{end}}|{{range .Charts}}<figure data-chart-kind="{{.Kind}}"><div class="chart" id="chart-{{.ID}}" role="img" aria-label="{{.Title}}"></div><script type="application/json" id="option-{{.ID}}">{{.Option}}</script>{{with .Caption}}<figcaption>{{.}}</figcaption>{{end}}</figure>
 {{end}}|{{range .Caveats}}<li><code>{{.Code}}</code> {{.Text}}</li>{{end}}`))
 		var want bytes.Buffer
 		if err := tpl.Execute(&want, tc.p); err != nil {

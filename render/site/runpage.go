@@ -407,8 +407,10 @@ type (
 		Label, Metric, Recomputed, Stated, SourceKey, Definition string
 	}
 	chartView struct {
-		ID, Title string
-		Option    htmltemplate.JS
+		// Kind names what the chart shows (data-chart-kind); Caption,
+		// when set, says what is plotted and from which runs.
+		ID, Kind, Title, Caption string
+		Option                   htmltemplate.JS
 	}
 	caveatView struct {
 		Code, Text string
@@ -512,7 +514,7 @@ func (b *builder) runCharts(l locales.Locale, d *runData, p *runPageView) error 
 		if err != nil {
 			return err
 		}
-		p.Charts = append(p.Charts, chartView{ID: c.ID, Title: msg["chart_latency_title"], Option: htmltemplate.JS(c.Option)})
+		p.Charts = append(p.Charts, chartView{ID: c.ID, Kind: "histogram", Title: msg["chart_latency_title"], Option: htmltemplate.JS(c.Option)})
 	}
 	if len(d.points) > 0 {
 		lab := charts.Labels{Title: msg["chart_timeline_title"], XAxis: msg["chart_timeline_x"], YAxis: msg["chart_timeline_y"],
@@ -528,7 +530,7 @@ func (b *builder) runCharts(l locales.Locale, d *runData, p *runPageView) error 
 		if err != nil {
 			return err
 		}
-		p.Charts = append(p.Charts, chartView{ID: c.ID, Title: msg["chart_timeline_title"], Option: htmltemplate.JS(c.Option)})
+		p.Charts = append(p.Charts, chartView{ID: c.ID, Kind: "timeline", Title: msg["chart_timeline_title"], Option: htmltemplate.JS(c.Option)})
 	}
 	return nil
 }
