@@ -548,7 +548,7 @@ func valueIn(l locales.Locale, v *float64, unit string) string {
 			return l.Quantity(x*1000, 2, "ms")
 		}
 		return l.Quantity(x, 3, "s")
-	case "tok/s", "req/s":
+	case "tok/s", "req/s", "tok/s/GPU":
 		if math.Abs(x) >= 100 {
 			return l.Quantity(x, 0, unit)
 		}
