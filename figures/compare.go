@@ -337,7 +337,7 @@ type MetricChange struct {
 	Baseline  float64   `json:"baseline"`
 	Candidate float64   `json:"candidate"`
 	Abs       float64   `json:"abs"` // Candidate − Baseline
-	Pct       float64   `json:"pct"` // NaN when Baseline is 0
+	Pct       *float64  `json:"pct"` // (Candidate − Baseline) / Baseline × 100; nil when Baseline is 0
 	Direction Direction `json:"-"`
 	// Way is Direction by name: "higher-is-better", "lower-is-better" or
 	// "neutral".
@@ -379,7 +379,11 @@ func CompareAll(base, cand *RunFigures) []MetricChange {
 			continue
 		}
 		ch := NewChange(b, c, m.Metric.Direction)
-		out = append(out, MetricChange{Metric: name, Unit: m.Unit(), Baseline: b, Candidate: c, Abs: ch.Abs, Pct: ch.Pct,
+		var pct *float64
+		if !math.IsNaN(ch.Pct) {
+			pct = &ch.Pct
+		}
+		out = append(out, MetricChange{Metric: name, Unit: m.Unit(), Baseline: b, Candidate: c, Abs: ch.Abs, Pct: pct,
 			Direction: m.Metric.Direction, Way: wayOf(m.Metric.Direction), Better: Better(b, c, m.Metric.Direction),
 			BaselineSource: base.OriginOf("", m).Source, CandidateSource: cand.OriginOf("", m).Source})
 	}

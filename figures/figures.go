@@ -10,6 +10,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/benchledger/benchledger/benchrun"
@@ -53,6 +54,8 @@ var Definitions = withCatalogue(map[string]Definition{
 		"true when the change goes the metric's better way (higher throughput, lower latency), false when the other way; null when the metric has no better way or the values are equal"},
 	"cost_per_million_output_tokens": {"cost_per_million_output_tokens", "currency",
 		"price_per_gpu_hour × GPUs / (output tok/s × 3600) × 1e6: an estimate from a stated price"},
+	"request_goodput": {"request_goodput", "req/s",
+		"completed requests meeting the SLO the tool used (measurement.goodput) / stated duration: how vLLM computes its stated goodput"},
 	"sweep.slo_point": {"sweep.slo_point", "",
 		"the highest level at which it and every lower level have SLO attainment ≥ the target (repeats: their lowest attainment)"},
 	"trend.outside_range": {"trend.outside_range", "",
@@ -161,6 +164,9 @@ type RunFigures struct {
 	// SLO is the run's requests judged against a case study's SLO
 	// (ApplySLO); nil when none was declared.
 	SLO *Goodput `json:"slo,omitempty"`
+	// ToolSLO is the run's requests judged against the SLO its client
+	// used for its stated goodput (ToolSLOField); nil when not stated.
+	ToolSLO *Goodput `json:"tool_slo,omitempty"`
 }
 
 // Window bases.
@@ -226,8 +232,23 @@ func RecomputeRun(r *benchrun.Run, reqs []benchrun.Request, eff map[string]strin
 	}
 	f := Recompute(reqs, statedDuration, FixedOutput(eff))
 	f.GPUs = GPUsOf(eff)
+	if v := strings.TrimSpace(eff[ToolSLOField]); v != "" {
+		g := Goodput{Goodput: math.NaN(), Attainment: math.NaN()}
+		if slo, err := ParseSLO(v); err != nil {
+			g.Reason = ToolSLOField + ": " + err.Error()
+		} else {
+			g = JudgeSLO(reqs, slo, f.Window)
+		}
+		f.ToolSLO = &g
+	}
 	return f
 }
+
+// ToolSLOField is the provenance field that states the SLO a client's
+// stated goodput used (vLLM's --goodput is not written into its result
+// file): the stated request_goodput is checked against the records judged
+// by it.
+const ToolSLOField = "measurement.goodput"
 
 // FixedOutput is the requested fixed output length of a run's effective
 // provenance, or 0 when outputs were not fixed.

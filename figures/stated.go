@@ -253,10 +253,21 @@ func CheckStated(stated []benchrun.Stated, f RunFigures, opt StatedOptions) Stat
 			if !opt.DurationIsWindow {
 				c.Basis = "stated duration contains the records' window"
 			}
-		case "output_throughput", "total_token_throughput", "input_throughput", "request_throughput":
+		case "output_throughput", "total_token_throughput", "input_throughput", "request_throughput", "request_goodput":
 			var count float64
 			c.Unit = "tok/s"
 			switch s.Metric {
+			case "request_goodput":
+				g := f.ToolSLO
+				if g == nil {
+					skip(s, "the SLO the tool judged by (--goodput) is not stated: set "+ToolSLOField+" in the manifest")
+					continue
+				}
+				if !g.Recomputable() {
+					skip(s, g.Reason)
+					continue
+				}
+				count, c.Unit = float64(g.Good), "req/s"
 			case "output_throughput":
 				count = float64(f.OutputTokens)
 			case "total_token_throughput":

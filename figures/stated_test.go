@@ -173,3 +173,46 @@ func TestCheckStatedWithoutSendTimes(t *testing.T) {
 		t.Errorf("unknown method: %+v", a)
 	}
 }
+
+// TestCheckStatedGoodput: a stated request_goodput is checked against the
+// records judged by the SLO the tool used (measurement.goodput), over the
+// stated duration as vLLM divides; without that SLO it is not checked.
+func TestCheckStatedGoodput(t *testing.T) {
+	t.Parallel()
+	reqs, st, _ := statedRun()
+	dur := st[1].Value
+	eff := map[string]string{ToolSLOField: "e2el:2000"}
+	f := RecomputeRun(&benchrun.Run{HasRequests: true}, reqs, eff)
+	good := 0
+	for _, r := range reqs {
+		if r.Latency <= 2 {
+			good++
+		}
+	}
+	if good == 0 || good == len(reqs) || f.ToolSLO == nil || f.ToolSLO.Good != good {
+		t.Fatalf("hand count %d, judged %+v", good, f.ToolSLO)
+	}
+	right := append(st[:len(st):len(st)], benchrun.Stated{Metric: "request_goodput", Value: float64(good) / dur, Unit: "req/s"})
+	c := findCheck(t, CheckStated(right, f, StatedOptions{}), "request_goodput")
+	if !c.OK || c.Basis != "count / stated duration" || c.Definition == "" {
+		t.Errorf("agreeing goodput %+v", c)
+	}
+	wrong := append(st[:len(st):len(st)], benchrun.Stated{Metric: "request_goodput", Value: float64(good+1) / dur, Unit: "req/s"})
+	if c := findCheck(t, CheckStated(wrong, f, StatedOptions{}), "request_goodput"); c.OK {
+		t.Errorf("one good request too many passed: %+v", c)
+	}
+	// The SLO not stated, or not readable: listed as not checked, with why.
+	for _, e := range []map[string]string{{}, {ToolSLOField: "ttft=2000"}} {
+		f := RecomputeRun(&benchrun.Run{HasRequests: true}, reqs, e)
+		a := CheckStated(right, f, StatedOptions{})
+		found := false
+		for _, n := range a.NotChecked {
+			if n.Metric == "request_goodput" && strings.Contains(n.Reason, ToolSLOField) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%v: not checked %+v", e, a.NotChecked)
+		}
+	}
+}

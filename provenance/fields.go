@@ -61,6 +61,7 @@ var Fields = []Field{
 	{"measurement.clock", "clock of per-request times: monotonic or epoch", false},
 	{"measurement.label", "the client's run label", false},
 	{"measurement.backend", "the client's request backend (vLLM --backend)", false},
+	{"measurement.goodput", "the SLO the client's stated goodput used, as vLLM's --goodput takes it: ttft:2000 tpot:50 (ms)", false},
 	{"measurement.notes", "free text", false},
 }
 
