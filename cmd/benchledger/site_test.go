@@ -228,6 +228,7 @@ func TestSiteDemo(t *testing.T) {
 	if len(cmps) == 0 {
 		t.Error("no comparison pages for the case study's comparisons")
 	}
+	checkSiteComparison(t, db, out)
 	index, _ := os.ReadFile(filepath.Join(out, "en", "index.html"))
 	if !strings.Contains(string(index), `href="runs.html#campaign=qwen3-batch"`) || !strings.Contains(string(index), `href="case/qwen3-batch.html"`) {
 		t.Error("index lacks the campaign or the case study")

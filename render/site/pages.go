@@ -537,6 +537,15 @@ type (
 		Confounders                   []string
 		Caveats                       []caveatView
 		Runs                          []linkView
+		// Changed and Fixed are the compared provenance fields that
+		// changed (intended or not) and that were held fixed.
+		Changed, Fixed []fieldRow
+		// Every is every figure of the runs behind the sides, EveryOf
+		// names them; Charts their latency distributions.
+		Every        []metricRow
+		EveryOf      string
+		Charts       []chartView
+		ChartFigures htmltemplate.HTML
 	}
 	compareRow struct {
 		Label, Baseline, Candidate string
@@ -611,6 +620,9 @@ func (b *builder) comparePage(l locales.Locale, c *caseView, ref cmpRef) error {
 		for _, id := range res.Selections[sel] {
 			p.Runs = append(p.Runs, linkView{Text: sel + ": " + id, Href: p.P.Home + sitepath.Run(id)})
 		}
+	}
+	if err := b.comparisonParts(l, p, ref, cmp); err != nil {
+		return err
 	}
 	return b.render(l, l.Tag()+"/"+ref.Href, "compare", p.P, p)
 }

@@ -173,6 +173,9 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 		return st, err
 	}
 	st.Runs = len(summaries)
+	if err := b.comparisonRuns(); err != nil {
+		return st, err
+	}
 	if r := opt.Redact; r != nil {
 		for i := range summaries {
 			s := &summaries[i]
@@ -270,6 +273,9 @@ type builder struct {
 	cases     []*caseView
 	// cmpLinks are, per run, the comparison pages that name it.
 	cmpLinks map[string][]cmpRef
+	// cmpRuns are the runs behind each comparison page's sides
+	// (compare.go).
+	cmpRuns map[cmpRef]*cmpRuns
 	// dataLines are the diff page's lines of the runs made, by shard.
 	dataLines map[string]map[string][]byte
 	// files writes the build's files; Fresh when the folder was empty as
