@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchledger/benchledger/figures"
 	"github.com/benchledger/benchledger/internal/browser"
 )
 
@@ -160,6 +162,7 @@ func TestSiteInBrowser(t *testing.T) {
 	if e := eval[bool](t, p, `document.getElementById('diff-error').hidden`); !e {
 		t.Error("diff shows an error")
 	}
+	siteDiffDeltas(t, p, site)
 	clean(t, "runs table and diff", p)
 
 	// A diff of a run the site does not have says so, without an error
@@ -218,6 +221,67 @@ func TestSiteInBrowser(t *testing.T) {
 				t.Error(err)
 			}
 		}
+	}
+}
+
+// siteDiffDeltas checks the diff page open in p: each figure row is in one
+// unit, and a row that differs has its change from the first run to the
+// second, better or worse by the figure's direction, against the runs'
+// data.
+func siteDiffDeltas(t *testing.T, p *browser.Page, site string) {
+	t.Helper()
+	a, b := eval[string](t, p, `document.getElementById('diff-a').textContent`), eval[string](t, p, `document.getElementById('diff-b').textContent`)
+	type row struct {
+		Metric string   `json:"metric"`
+		Cells  []string `json:"cells"`
+		Way    string   `json:"way"`
+	}
+	rows := eval[[]row](t, p, `Array.from(document.querySelectorAll('#diff tbody tr[data-metric]'), tr => ({metric: tr.dataset.metric, cells: Array.from(tr.cells, c => c.textContent), way: tr.cells[3].classList.contains('better') ? 'better' : tr.cells[3].classList.contains('worse') ? 'worse' : ''}))`)
+	if len(rows) < 10 {
+		t.Fatalf("diff: %d figure rows", len(rows))
+	}
+	value := func(id, metric string) float64 {
+		for _, f := range siteRunData(t, site, id)["figures"].([]any) {
+			if m := f.(map[string]any); m["metric"] == metric {
+				if v, ok := m["recomputed"].(float64); ok {
+					return v
+				}
+			}
+		}
+		return math.NaN()
+	}
+	unit := func(s string) string { return s[strings.LastIndex(s, " ")+1:] }
+	judged := 0
+	for _, r := range rows {
+		if len(r.Cells) != 4 {
+			t.Fatalf("diff row %s: %d cells", r.Metric, len(r.Cells))
+		}
+		if r.Cells[1] != "–" && r.Cells[2] != "–" && unit(r.Cells[1]) != unit(r.Cells[2]) {
+			t.Errorf("diff row %s in two units: %q, %q", r.Metric, r.Cells[1], r.Cells[2])
+		}
+		va, vb := value(a, r.Metric), value(b, r.Metric)
+		if math.IsNaN(va) || math.IsNaN(vb) || va == vb {
+			continue
+		}
+		if r.Cells[3] == "" {
+			t.Errorf("diff row %s differs without its change", r.Metric)
+		}
+		want := ""
+		switch d := figures.DirectionOf(r.Metric); {
+		case d == figures.HigherIsBetter && vb > va, d == figures.LowerIsBetter && vb < va:
+			want = "better"
+		case d == figures.HigherIsBetter && vb < va, d == figures.LowerIsBetter && vb > va:
+			want = "worse"
+		}
+		if r.Way != want {
+			t.Errorf("diff row %s from %v to %v marked %q, want %q (%q)", r.Metric, va, vb, r.Way, want, r.Cells[3])
+		}
+		if want != "" {
+			judged++
+		}
+	}
+	if judged < 5 {
+		t.Errorf("diff: only %d changes judged better or worse", judged)
 	}
 }
 

@@ -482,6 +482,10 @@ func (b *builder) langPages(l locales.Locale, summaries []store.RunSummary, rows
 		return err
 	}
 
+	if err := b.trendPages(l, rows); err != nil {
+		return err
+	}
+
 	// Case studies and their comparisons.
 	for _, c := range b.cases {
 		if err := b.casePage(l, c); err != nil {
@@ -649,7 +653,14 @@ func (b *builder) diffView(l locales.Locale) *diffView {
 	}
 	for _, m := range figures.SummaryNames() {
 		labels["figure:"+m] = l.Figure(m)
+		switch figures.DirectionOf(m) {
+		case figures.HigherIsBetter:
+			labels["direction:"+m] = "higher"
+		case figures.LowerIsBetter:
+			labels["direction:"+m] = "lower"
+		}
 	}
+	labels["better"], labels["worse"] = l.T("site.cmp.better"), l.T("site.cmp.worse")
 	labels["publishable"] = l.T("site.col.publishable")
 	labels["sent"], labels["completed"], labels["failed"] = l.Term("sent"), l.Term("completed"), l.Term("failed")
 	labels["format"], labels["sha256"] = l.T("site.run.format"), "SHA-256"

@@ -43,14 +43,16 @@ type runRow struct {
 	// What tells runs of one campaign apart (runview.ListKey): group,
 	// sweep value, replica or repeat, offered concurrency or rate, as the
 	// effective provenance states them.
-	Group       string   `json:"group,omitempty"`
-	Sweep       string   `json:"sweep,omitempty"`
-	Replica     string   `json:"replica,omitempty"`
-	Repeat      string   `json:"repeat,omitempty"`
-	Concurrency string   `json:"concurrency,omitempty"`
-	Rate        string   `json:"rate,omitempty"`
-	Requests    int64    `json:"requests"`
-	Throughput  *float64 `json:"throughput,omitempty"` // output tok/s, recomputed or else stated
+	Group       string `json:"group,omitempty"`
+	Sweep       string `json:"sweep,omitempty"`
+	Replica     string `json:"replica,omitempty"`
+	Repeat      string `json:"repeat,omitempty"`
+	Concurrency string `json:"concurrency,omitempty"`
+	Rate        string `json:"rate,omitempty"`
+	// Series names the run's configuration for trends (seriesID).
+	Series     string   `json:"series,omitempty"`
+	Requests   int64    `json:"requests"`
+	Throughput *float64 `json:"throughput,omitempty"` // output tok/s, recomputed or else stated
 	// ThroughputSource says which: "recomputed" or "stated".
 	ThroughputSource string `json:"throughput_source,omitempty"`
 	// MedianLatency is e2el.median in seconds, recomputed or else stated
@@ -180,7 +182,7 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 
 	row := runRow{ID: s.ID, Campaign: s.Campaign, Role: s.Role, Model: s.Model, Engine: s.Engine, Version: s.EngineVersion,
 		GPU: s.GPU, Date: s.Date, Workload: workloadText(eff), Group: eff["group"], Sweep: eff["sweep.value"], Replica: eff["replica"],
-		Repeat: eff["repeat"], Concurrency: eff["workload.concurrency"], Rate: eff["workload.request_rate"],
+		Repeat: eff["repeat"], Concurrency: eff["workload.concurrency"], Rate: eff["workload.request_rate"], Series: seriesID(eff),
 		Requests: s.RequestCount, Publishable: s.Publishable}
 	row.Throughput, row.ThroughputSource = shownFigure(d.view, "output_throughput")
 	row.MedianLatency, row.LatencySource = shownFigure(d.view, "e2el.median")

@@ -208,6 +208,7 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 		return st, err
 	}
 	orderRuns(summaries, rows)
+	b.trends = findTrends(rows)
 	exists := make(map[string]bool, len(summaries))
 	for _, s := range summaries {
 		exists[s.ID] = true
@@ -276,6 +277,9 @@ type builder struct {
 	// cmpRuns are the runs behind each comparison page's sides
 	// (compare.go).
 	cmpRuns map[cmpRef]*cmpRuns
+	// trends are the configurations run over dates or engine versions
+	// (trends.go), found once per build.
+	trends []*trendSeries
 	// dataLines are the diff page's lines of the runs made, by shard.
 	dataLines map[string]map[string][]byte
 	// files writes the build's files; Fresh when the folder was empty as

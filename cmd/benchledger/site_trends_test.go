@@ -1,0 +1,149 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"html"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestSiteTrends: runs of one configuration over engine versions are one
+// trend, in version order (0.8.10 after 0.8.9); a run whose median latency
+// lies outside the range of the three runs before it is flagged, as the
+// rule on the page says (recomputed here from show --json); another
+// configuration, and two runs of one date and version, are no trend.
+func TestSiteTrends(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "a.db")
+	ingest := func(name string, seed float64, sets ...string) string {
+		t.Helper()
+		path := filepath.Join(dir, name+".json")
+		writeVLLM(t, path, vllmSpec{n: 20, seed: seed})
+		args := []string{"ingest", "--db", db, "--set", "campaign=trend", "--set", "runtime.engine=vllm", "--set", "hardware.gpu_model=H100"}
+		for _, s := range sets {
+			args = append(args, "--set", s)
+		}
+		if r := bl(t, append(args, path)...); r.code != 0 {
+			t.Fatal(r)
+		}
+		ids := strings.Fields(bl(t, "runs", "--db", db, "-q").stdout)
+		return ids[len(ids)-1]
+	}
+	versions := []string{"0.8.8", "0.8.9", "0.8.10", "0.8.11", "0.8.12"}
+	seeds := []float64{0.001, 0.003, 0.002, 0.0025, 0.4}
+	for i, v := range versions {
+		ingest(fmt.Sprintf("v%d", i), seeds[i], "runtime.version="+v, "hardware.gpu_count=1")
+	}
+	// Another configuration (two GPUs), two runs of one version: repeats.
+	ingest("other-a", 0.01, "runtime.version=0.8.8", "hardware.gpu_count=2")
+	ingest("other-b", 0.02, "runtime.version=0.8.8", "hardware.gpu_count=2")
+	out := filepath.Join(dir, "site")
+	if r := bl(t, "site", "--db", db, "--out", out, "--lang", "en,ja", "--raw=false"); r.code != 0 {
+		t.Fatal(r)
+	}
+	if keep := os.Getenv("BENCHLEDGER_SITE_KEEP"); keep != "" {
+		os.RemoveAll(keep)
+		if err := copyTree(out, keep); err != nil {
+			t.Fatal(err)
+		}
+	}
+	index, err := os.ReadFile(filepath.Join(out, "en", "trends.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	links := regexp.MustCompile(`<a href="(trend/[0-9a-f]{12}\.html)">`).FindAllStringSubmatch(string(index), -1)
+	if len(links) != 1 {
+		t.Fatalf("trends page lists %d series, want the one configuration run over versions", len(links))
+	}
+	if !strings.Contains(string(index), "previous 3 runs") {
+		t.Error("the trends page does not state its rule")
+	}
+	page, err := os.ReadFile(filepath.Join(out, "en", filepath.FromSlash(links[0][1])))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(page)
+	rows := regexp.MustCompile(`<tr data-run="([0-9a-f]{12})"( class="flagged")?><td>[^<]*</td><td>([^<]*)</td>`).FindAllStringSubmatch(s, -1)
+	if len(rows) != len(versions) {
+		t.Fatalf("trend page has %d runs, want %d", len(rows), len(versions))
+	}
+	// The rule, recomputed: median latency outside the min–max of the
+	// previous three runs.
+	var medians []float64
+	for i, r := range rows {
+		if r[3] != versions[i] {
+			t.Errorf("trend row %d is version %q, want %q", i, r[3], versions[i])
+		}
+		var v struct {
+			Figures []struct {
+				Metric     string   `json:"metric"`
+				Recomputed *float64 `json:"recomputed"`
+			} `json:"figures"`
+		}
+		if err := json.Unmarshal([]byte(bl(t, "show", "--db", db, "--json", r[1]).stdout), &v); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range v.Figures {
+			if f.Metric == "e2el.median" && f.Recomputed != nil {
+				medians = append(medians, *f.Recomputed)
+			}
+		}
+	}
+	if len(medians) != len(rows) {
+		t.Fatalf("%d medians for %d runs", len(medians), len(rows))
+	}
+	flagged := 0
+	for i, r := range rows {
+		want := false
+		if i >= 3 {
+			lo, hi := math.Inf(1), math.Inf(-1)
+			for _, m := range medians[i-3 : i] {
+				lo, hi = math.Min(lo, m), math.Max(hi, m)
+			}
+			want = medians[i] < lo || medians[i] > hi
+		}
+		if got := r[2] != ""; got != want {
+			t.Errorf("run %s (median %v): flagged %t, want %t", r[1], medians[i], got, want)
+		}
+		if want {
+			flagged++
+		}
+	}
+	if flagged != 1 {
+		t.Errorf("%d runs flagged, want the one whose latency jumped", flagged)
+	}
+	if !strings.Contains(s, "outside the previous runs’ range (worse)") && !strings.Contains(html.UnescapeString(s), "outside the previous runs' range (worse)") {
+		t.Error("the flagged run is not said to be worse")
+	}
+	// The charts: one per figure, each with every run in order.
+	charts := regexp.MustCompile(`<figure data-chart-kind="trend"><div class="chart" id="chart-trend-(\d)"[^>]*></div><script type="application/json" id="option-trend-\d">([^<]*)</script><figcaption>`).FindAllStringSubmatch(s, -1)
+	if len(charts) != 2 {
+		t.Fatalf("%d trend charts, want 2", len(charts))
+	}
+	var opt struct {
+		Series []struct {
+			Data []any `json:"data"`
+		} `json:"series"`
+	}
+	if err := json.Unmarshal([]byte(charts[1][2]), &opt); err != nil {
+		t.Fatal(err)
+	}
+	if len(opt.Series) != 2 || len(opt.Series[0].Data) != len(rows) || len(opt.Series[1].Data) != 1 {
+		t.Fatalf("latency trend chart: %d series, %v", len(opt.Series), opt.Series)
+	}
+	for i, d := range opt.Series[0].Data {
+		if v, ok := d.(float64); !ok || math.Abs(v-medians[i]) > 1e-6 {
+			t.Errorf("latency trend point %d is %v, the run's median %v", i, d, medians[i])
+		}
+	}
+	ja, err := os.ReadFile(filepath.Join(out, "ja", filepath.FromSlash(links[0][1])))
+	if err != nil || !strings.Contains(string(ja), "直前 3 回") {
+		t.Errorf("the ja trend page lacks its rule: %v", err)
+	}
+}
