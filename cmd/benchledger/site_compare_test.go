@@ -37,29 +37,7 @@ func checkSiteComparison(t *testing.T, db, out string) {
 		t.Fatal("comparison page does not name the runs of its figures")
 	}
 	cand, base := ids[1], ids[2]
-	value := func(id string) map[string]float64 {
-		var v struct {
-			Figures []struct {
-				Metric     string   `json:"metric"`
-				Recomputed *float64 `json:"recomputed"`
-			} `json:"figures"`
-			Completion struct {
-				Completed, Failed float64
-			} `json:"completion"`
-		}
-		r := bl(t, "show", "--db", db, "--json", id)
-		if err := json.Unmarshal([]byte(r.stdout), &v); err != nil {
-			t.Fatal(err, r)
-		}
-		m := map[string]float64{"completed": v.Completion.Completed, "failed": v.Completion.Failed}
-		for _, f := range v.Figures {
-			if f.Recomputed != nil {
-				m[f.Metric] = *f.Recomputed
-			}
-		}
-		return m
-	}
-	bv, cv := value(base), value(cand)
+	bv, cv := recomputedFigures(t, db, base), recomputedFigures(t, db, cand)
 	rows := map[string]string{}
 	for _, m := range regexp.MustCompile(`<tr data-metric="([^"]+)" data-way="([a-z]*)">`).FindAllStringSubmatch(s, -1) {
 		rows[m[1]] = m[2]
@@ -157,4 +135,30 @@ func checkSiteComparison(t *testing.T, db, out string) {
 	if strings.Contains(string(ref), `data-chart-kind="cdf"`) || strings.Contains(string(ref), `<table class="metrics">`) {
 		t.Error("the comparison with NVIDIA's published figure draws runs it does not have")
 	}
+}
+
+// recomputedFigures are a run's figures as show --json recomputes them from
+// its records, with its completion counts.
+func recomputedFigures(t *testing.T, db, id string) map[string]float64 {
+	t.Helper()
+	var v struct {
+		Figures []struct {
+			Metric     string   `json:"metric"`
+			Recomputed *float64 `json:"recomputed"`
+		} `json:"figures"`
+		Completion struct {
+			Completed, Failed float64
+		} `json:"completion"`
+	}
+	r := bl(t, "show", "--db", db, "--json", id)
+	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil {
+		t.Fatal(err, r)
+	}
+	m := map[string]float64{"completed": v.Completion.Completed, "failed": v.Completion.Failed}
+	for _, f := range v.Figures {
+		if f.Recomputed != nil {
+			m[f.Metric] = *f.Recomputed
+		}
+	}
+	return m
 }
