@@ -137,6 +137,13 @@ func TestSiteInBrowser(t *testing.T) {
 	if n := eval[int](t, p, `document.querySelectorAll('table.comparison tbody tr').length`); n != 1 {
 		t.Errorf("comparison page has %d figure rows", n)
 	}
+	// Its distributions draw.
+	if err := p.WaitFor(`window.__chartsReady === true`); err != nil {
+		t.Fatal(err)
+	}
+	if cdf := eval[[]int](t, p, `Array.from(document.querySelectorAll('figure[data-chart-kind="cdf"] .chart'), el => el.querySelectorAll('svg path').length)`); len(cdf) != 2 || cdf[0] == 0 || cdf[1] == 0 {
+		t.Errorf("comparison page CDF charts drew %v paths", cdf)
+	}
 	if err := p.Eval(`(setTimeout(function(){ history.back(); }, 0), true)`, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -19,40 +19,7 @@ import (
 // configuration, and two runs of one date and version, are no trend.
 func TestSiteTrends(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	db := filepath.Join(dir, "a.db")
-	ingest := func(name string, seed float64, sets ...string) string {
-		t.Helper()
-		path := filepath.Join(dir, name+".json")
-		writeVLLM(t, path, vllmSpec{n: 20, seed: seed})
-		args := []string{"ingest", "--db", db, "--set", "campaign=trend", "--set", "runtime.engine=vllm", "--set", "hardware.gpu_model=H100"}
-		for _, s := range sets {
-			args = append(args, "--set", s)
-		}
-		if r := bl(t, append(args, path)...); r.code != 0 {
-			t.Fatal(r)
-		}
-		ids := strings.Fields(bl(t, "runs", "--db", db, "-q").stdout)
-		return ids[len(ids)-1]
-	}
-	versions := []string{"0.8.8", "0.8.9", "0.8.10", "0.8.11", "0.8.12"}
-	seeds := []float64{0.001, 0.003, 0.002, 0.0025, 0.4}
-	for i, v := range versions {
-		ingest(fmt.Sprintf("v%d", i), seeds[i], "runtime.version="+v, "hardware.gpu_count=1")
-	}
-	// Another configuration (two GPUs), two runs of one version: repeats.
-	ingest("other-a", 0.01, "runtime.version=0.8.8", "hardware.gpu_count=2")
-	ingest("other-b", 0.02, "runtime.version=0.8.8", "hardware.gpu_count=2")
-	out := filepath.Join(dir, "site")
-	if r := bl(t, "site", "--db", db, "--out", out, "--lang", "en,ja", "--raw=false"); r.code != 0 {
-		t.Fatal(r)
-	}
-	if keep := os.Getenv("BENCHLEDGER_SITE_KEEP"); keep != "" {
-		os.RemoveAll(keep)
-		if err := copyTree(out, keep); err != nil {
-			t.Fatal(err)
-		}
-	}
+	db, out, versions := trendSite(t)
 	index, err := os.ReadFile(filepath.Join(out, "en", "trends.html"))
 	if err != nil {
 		t.Fatal(err)
@@ -131,8 +98,86 @@ func TestSiteTrends(t *testing.T) {
 			t.Errorf("latency trend point %d is %v, the run's median %v", i, d, medians[i])
 		}
 	}
+	if strings.Contains(s, "<img") || !strings.Contains(s, "H100 &lt;img src=x") {
+		t.Error("the hostile GPU model is not text on the trend page")
+	}
 	ja, err := os.ReadFile(filepath.Join(out, "ja", filepath.FromSlash(links[0][1])))
 	if err != nil || !strings.Contains(string(ja), "直前 3 回") {
 		t.Errorf("the ja trend page lacks its rule: %v", err)
+	}
+}
+
+// trendGPU is the GPU model of the trend fixture's runs: hostile text a
+// trend page must show as text.
+const trendGPU = `H100 <img src=x onerror="window.__pwned=1">`
+
+// trendSite ingests runs of one configuration over five engine versions,
+// the last with a jump in latency, and two runs of another configuration
+// and one version, and builds their site in en and ja; it returns the
+// archive, the site and the versions in order.
+func trendSite(t *testing.T) (db, out string, versions []string) {
+	t.Helper()
+	dir := t.TempDir()
+	db = filepath.Join(dir, "a.db")
+	ingest := func(name string, seed float64, sets ...string) string {
+		t.Helper()
+		path := filepath.Join(dir, name+".json")
+		writeVLLM(t, path, vllmSpec{n: 20, seed: seed})
+		args := []string{"ingest", "--db", db, "--set", "campaign=trend", "--set", "runtime.engine=vllm", "--set", "hardware.gpu_model=" + trendGPU}
+		for _, s := range sets {
+			args = append(args, "--set", s)
+		}
+		if r := bl(t, append(args, path)...); r.code != 0 {
+			t.Fatal(r)
+		}
+		ids := strings.Fields(bl(t, "runs", "--db", db, "-q").stdout)
+		return ids[len(ids)-1]
+	}
+	versions = []string{"0.8.8", "0.8.9", "0.8.10", "0.8.11", "0.8.12"}
+	seeds := []float64{0.001, 0.003, 0.002, 0.0025, 0.4}
+	for i, v := range versions {
+		ingest(fmt.Sprintf("v%d", i), seeds[i], "runtime.version="+v, "hardware.gpu_count=1")
+	}
+	// Another configuration (two GPUs), two runs of one version: repeats.
+	ingest("other-a", 0.01, "runtime.version=0.8.8", "hardware.gpu_count=2")
+	ingest("other-b", 0.02, "runtime.version=0.8.8", "hardware.gpu_count=2")
+	out = filepath.Join(dir, "site")
+	if r := bl(t, "site", "--db", db, "--out", out, "--lang", "en,ja", "--raw=false"); r.code != 0 {
+		t.Fatal(r)
+	}
+	if keep := os.Getenv("BENCHLEDGER_SITE_KEEP"); keep != "" {
+		os.RemoveAll(keep)
+		if err := copyTree(out, keep); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db, out, versions
+}
+
+// TestSiteTrendsInBrowser: a trend page draws both charts in headless
+// Chromium in each language, from disk, with no console error and no
+// request outside the site; the hostile GPU model runs no script.
+func TestSiteTrendsInBrowser(t *testing.T) {
+	t.Parallel()
+	needBrowser(t)
+	_, out, _ := trendSite(t)
+	pages, _ := filepath.Glob(filepath.Join(out, "en", "trend", "*.html"))
+	if len(pages) != 1 {
+		t.Fatalf("%d trend pages", len(pages))
+	}
+	rel := "trend/" + filepath.Base(pages[0])
+	for _, lang := range []string{"en", "ja"} {
+		p := openSitePage(t, out, lang+"/"+rel, "window.__chartsReady === true")
+		marks := eval[[]int](t, p, `Array.from(document.querySelectorAll('figure[data-chart-kind="trend"] .chart'), el => el.querySelectorAll('svg path').length)`)
+		if len(marks) != 2 || marks[0] == 0 || marks[1] == 0 {
+			t.Errorf("%s: trend charts drew %v paths", lang, marks)
+		}
+		if eval[bool](t, p, "window.__pwned === 1") {
+			t.Errorf("%s: the hostile GPU model ran a script", lang)
+		}
+		if n := eval[int](t, p, `document.querySelectorAll('main img').length`); n != 0 {
+			t.Errorf("%s: %d img elements injected", lang, n)
+		}
+		clean(t, lang+" trend page", p)
 	}
 }
