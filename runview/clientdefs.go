@@ -57,7 +57,11 @@ func ClientDefinition(r *benchrun.Run, metric string) string {
 		notes = append(notes, td.Tool+"'s end-to-end latency: "+td.E2E)
 	}
 	if m.P != 0 && td.PercentileName != "" {
-		notes = append(notes, td.Tool+"'s percentile: "+td.PercentileName)
+		if strings.Contains(td.PercentileName, td.Tool) {
+			notes = append(notes, td.PercentileName) // it names its tool
+		} else {
+			notes = append(notes, td.Tool+"'s percentile: "+td.PercentileName)
+		}
 	}
 	if len(notes) == 0 {
 		return def

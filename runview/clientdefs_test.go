@@ -20,7 +20,7 @@ func TestClientDefinition(t *testing.T) {
 		{benchrun.Run{Format: "guidellm-report", SourceTool: "guidellm"}, "duration", []string{"guidellm's own timed span", "measure_end_time"}, []string{"vLLM"}},
 		{benchrun.Run{Format: "benchledger-trace", SourceTool: "openai-batch-client"}, "duration", []string{"openai-batch-client's own timed span"}, []string{"vLLM"}},
 		{benchrun.Run{Format: "aiperf-records"}, "duration", []string{"aiperf-records's own"}, []string{"vLLM"}},
-		{benchrun.Run{Format: "guidellm-report", SourceTool: "guidellm"}, "e2el.p90", []string{"p90 of last streamed", "guidellm's end-to-end latency: request start", "guidellm's percentile: guidellm's Percentiles.from_pdf"}, nil},
+		{benchrun.Run{Format: "guidellm-report", SourceTool: "guidellm"}, "e2el.p90", []string{"p90 of last streamed", "guidellm's end-to-end latency: request start", "; guidellm's Percentiles.from_pdf"}, []string{"guidellm's percentile: guidellm's"}},
 		{benchrun.Run{Format: "guidellm-report", SourceTool: "guidellm"}, "ttft.mean", []string{"mean of first streamed"}, []string{"guidellm"}},
 		{benchrun.Run{Format: "sglang-bench-serving", SourceTool: "sglang bench_serving"}, "e2el.median", []string{"SGLang bench_serving's end-to-end latency: request start to the last chunk"}, []string{"percentile:"}},
 		{benchrun.Run{Format: "sglang-bench-serving", SourceTool: "sglang bench_serving", Facts: map[string]string{"measurement.backend": "trt"}}, "e2el.median", nil, []string{"SGLang"}},

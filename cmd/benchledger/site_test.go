@@ -412,6 +412,10 @@ func TestSiteSummaryOnlyRun(t *testing.T) {
 	if !strings.Contains(s, `data-metric="output_throughput"`) {
 		t.Error("the client's stated output throughput is not shown")
 	}
+	// Its definitions name its client, not vLLM.
+	if !strings.Contains(s, "<th>Stated by trtllm-bench</th>") || !strings.Contains(s, "trtllm-bench&#39;s own timed span") || strings.Contains(s, "vLLM") {
+		t.Error("the trtllm-bench run's page does not name its client in its definitions, or speaks of vLLM")
+	}
 }
 
 // TestSiteUsage: the output folder is required; unknown languages are
