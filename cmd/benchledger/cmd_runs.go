@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/benchledger/benchledger/casestudy"
 	"github.com/benchledger/benchledger/provenance"
+	"github.com/benchledger/benchledger/runview"
 	"github.com/benchledger/benchledger/store"
 )
 
@@ -111,22 +111,20 @@ func runRuns(ctx context.Context, e env, opts runsOptions, args []string) error 
 type listedRun struct {
 	summary          store.RunSummary
 	load, throughput string
-	// For the order: the role's rank, the group (a node run, a repeat
-	// set), the offered load, the replica's k or the repeat's r.
-	roleRank     int
-	group        string
-	loadValue    float64
-	replica, seq int
+	// key orders the lines (runview.CompareListed); seq keeps the
+	// archive's order where keys tie.
+	key runview.ListKey
+	seq int
 }
 
 // listedRuns adds what tells runs of one campaign apart — the offered load
 // and the output throughput recomputed from the records (the figure's one
 // definition, figures.RunFigures) — and orders them by date, role, load,
-// replica.
+// replica (runview.ListKey).
 func listedRuns(ctx context.Context, a *store.Archive, list []store.RunSummary) ([]listedRun, error) {
 	out := make([]listedRun, 0, len(list))
 	for i, s := range list {
-		r := listedRun{summary: s, roleRank: provenance.RoleRank(s.Role), seq: i}
+		r := listedRun{summary: s, seq: i}
 		rec, f, _, err := casestudy.RunFigures(ctx, a, s.ID)
 		if rec == nil {
 			return nil, err
@@ -134,29 +132,12 @@ func listedRuns(ctx context.Context, a *store.Archive, list []store.RunSummary) 
 		if err == nil && f != nil && f.Completed > 0 {
 			r.throughput = groupInt(int64(math.Round(f.OutputThroughput)))
 		}
-		eff := provenance.Record(rec.Provenance).Effective()
-		switch c, rate := eff["workload.concurrency"], eff["workload.request_rate"]; {
-		case c != "":
-			r.load = "conc " + c
-			r.loadValue, _ = strconv.ParseFloat(c, 64)
-		case rate == "inf":
-			r.load, r.loadValue = "rate inf", math.Inf(1)
-		case rate != "":
-			r.load = "rate " + rate + "/s"
-			r.loadValue, _ = strconv.ParseFloat(rate, 64)
-		}
-		r.group = eff["group"]
-		if k, _, ok := strings.Cut(eff["replica"], "/"); ok {
-			r.replica, _ = strconv.Atoi(strings.TrimSpace(k))
-		} else if rep, err := strconv.Atoi(eff["repeat"]); err == nil {
-			r.replica = rep
-		}
+		r.key = runview.ListKeyOf(s.Date, s.Campaign, s.Role, provenance.Record(rec.Provenance).Effective())
+		r.load = r.key.Load
 		out = append(out, r)
 	}
 	slices.SortStableFunc(out, func(x, y listedRun) int {
-		return cmp.Or(cmp.Compare(x.summary.Date, y.summary.Date), cmp.Compare(x.summary.Campaign, y.summary.Campaign),
-			cmp.Compare(x.roleRank, y.roleRank), cmp.Compare(x.summary.Role, y.summary.Role), cmp.Compare(x.group, y.group),
-			cmp.Compare(x.loadValue, y.loadValue), cmp.Compare(x.replica, y.replica), cmp.Compare(x.seq, y.seq))
+		return cmp.Or(runview.CompareListed(x.key, y.key), cmp.Compare(x.seq, y.seq))
 	})
 	return out, nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -9,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchledger/benchledger/figures"
 	"github.com/benchledger/benchledger/internal/browser"
 )
 
@@ -136,6 +138,13 @@ func TestSiteInBrowser(t *testing.T) {
 	if n := eval[int](t, p, `document.querySelectorAll('table.comparison tbody tr').length`); n != 1 {
 		t.Errorf("comparison page has %d figure rows", n)
 	}
+	// Its distributions draw.
+	if err := p.WaitFor(`window.__chartsReady === true`); err != nil {
+		t.Fatal(err)
+	}
+	if cdf := eval[[]int](t, p, `Array.from(document.querySelectorAll('figure[data-chart-kind="cdf"] .chart'), el => el.querySelectorAll('svg path').length)`); len(cdf) != 2 || cdf[0] == 0 || cdf[1] == 0 {
+		t.Errorf("comparison page CDF charts drew %v paths", cdf)
+	}
 	if err := p.Eval(`(setTimeout(function(){ history.back(); }, 0), true)`, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -161,6 +170,7 @@ func TestSiteInBrowser(t *testing.T) {
 	if e := eval[bool](t, p, `document.getElementById('diff-error').hidden`); !e {
 		t.Error("diff shows an error")
 	}
+	siteDiffDeltas(t, p, site)
 	clean(t, "runs table and diff", p)
 
 	// A diff of a run the site does not have says so, without an error
@@ -218,6 +228,8 @@ func TestSiteInBrowser(t *testing.T) {
 	}
 	clean(t, "case study and report", cp)
 
+	siteRunsTableFits(t, site, len(runs))
+
 	if shots := os.Getenv("BENCHLEDGER_SCREENSHOTS"); shots != "" {
 		for _, rel := range []string{"en/runs.html", "en/run/" + id + ".html", "zh/index.html"} {
 			sp := openSitePage(t, site, rel, "document.readyState === 'complete' && (window.__chartsReady !== false)")
@@ -225,6 +237,135 @@ func TestSiteInBrowser(t *testing.T) {
 				t.Error(err)
 			}
 		}
+	}
+}
+
+// siteDiffDeltas checks the diff page open in p: each figure row is in one
+// unit, and a row that differs has its change from the first run to the
+// second, better or worse by the figure's direction, against the runs'
+// data.
+func siteDiffDeltas(t *testing.T, p *browser.Page, site string) {
+	t.Helper()
+	a, b := eval[string](t, p, `document.getElementById('diff-a').textContent`), eval[string](t, p, `document.getElementById('diff-b').textContent`)
+	type row struct {
+		Metric string   `json:"metric"`
+		Cells  []string `json:"cells"`
+		Way    string   `json:"way"`
+	}
+	rows := eval[[]row](t, p, `Array.from(document.querySelectorAll('#diff tbody tr[data-metric]'), tr => ({metric: tr.dataset.metric, cells: Array.from(tr.cells, c => c.textContent), way: tr.cells[3].classList.contains('better') ? 'better' : tr.cells[3].classList.contains('worse') ? 'worse' : ''}))`)
+	if len(rows) < 10 {
+		t.Fatalf("diff: %d figure rows", len(rows))
+	}
+	value := func(id, metric string) float64 {
+		for _, f := range siteRunData(t, site, id)["figures"].([]any) {
+			if m := f.(map[string]any); m["metric"] == metric {
+				if v, ok := m["recomputed"].(float64); ok {
+					return v
+				}
+			}
+		}
+		return math.NaN()
+	}
+	unit := func(s string) string { return s[strings.LastIndex(s, " ")+1:] }
+	judged := 0
+	for _, r := range rows {
+		if len(r.Cells) != 4 {
+			t.Fatalf("diff row %s: %d cells", r.Metric, len(r.Cells))
+		}
+		if r.Cells[1] != "–" && r.Cells[2] != "–" && unit(r.Cells[1]) != unit(r.Cells[2]) {
+			t.Errorf("diff row %s in two units: %q, %q", r.Metric, r.Cells[1], r.Cells[2])
+		}
+		va, vb := value(a, r.Metric), value(b, r.Metric)
+		if math.IsNaN(va) || math.IsNaN(vb) || va == vb {
+			continue
+		}
+		if r.Cells[3] == "" {
+			t.Errorf("diff row %s differs without its change", r.Metric)
+		}
+		want := ""
+		switch d := figures.DirectionOf(r.Metric); {
+		case d == figures.HigherIsBetter && vb > va, d == figures.LowerIsBetter && vb < va:
+			want = "better"
+		case d == figures.HigherIsBetter && vb < va, d == figures.LowerIsBetter && vb > va:
+			want = "worse"
+		}
+		if r.Way != want {
+			t.Errorf("diff row %s from %v to %v marked %q, want %q (%q)", r.Metric, va, vb, r.Way, want, r.Cells[3])
+		}
+		if want != "" {
+			judged++
+		}
+	}
+	if judged < 5 {
+		t.Errorf("diff: only %d changes judged better or worse", judged)
+	}
+}
+
+// siteRunsTableFits opens the runs table at 1280×800 in each language: one
+// line per run (every row as high as the first, at least 15 runs on the
+// first screen of the demo), a cut cell's whole text in its title, the
+// runs listed by date then role; the column chooser hides a column and the
+// page remembers it when opened again.
+func siteRunsTableFits(t *testing.T, site string, runs int) {
+	t.Helper()
+	for _, lang := range siteLangs {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		p, err := browser.Open(ctx, filepath.Join(site, lang, "runs.html"), browser.Options{ReadyExpr: "document.readyState === 'complete'", LocalDir: site, Width: 1280, Height: 800})
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		heights := eval[[]float64](t, p, `Array.from(document.querySelectorAll('#runs tbody tr'), tr => tr.getBoundingClientRect().height)`)
+		if len(heights) != runs {
+			t.Fatalf("%s: %d rows, want %d", lang, len(heights), runs)
+		}
+		line := eval[float64](t, p, `parseFloat(getComputedStyle(document.querySelector('#runs tbody td:nth-child(3)')).lineHeight) || 20`)
+		for i, h := range heights {
+			if h != heights[0] || h > 2*line {
+				t.Errorf("%s: row %d is %.1f px high (first %.1f, line %.1f): wrapped", lang, i, h, heights[0], line)
+				break
+			}
+		}
+		if n := eval[int](t, p, `Array.from(document.querySelectorAll('#runs tbody tr')).filter(tr => tr.getBoundingClientRect().bottom <= window.innerHeight).length`); n < 15 {
+			t.Errorf("%s: %d runs on the first screen at 1280×800, want ≥ 15", lang, n)
+		}
+		if w := eval[float64](t, p, `document.documentElement.scrollWidth - window.innerWidth`); w > 0 {
+			t.Errorf("%s: the page is %.0f px wider than the window", lang, w)
+		}
+		// Every cut cell has its whole text in its title.
+		cut := eval[[]string](t, p, `Array.from(document.querySelectorAll('#runs tbody td')).filter(td => td.offsetParent !== null && td.scrollWidth > td.clientWidth && td.title !== td.textContent).map(td => td.textContent)`)
+		if len(cut) > 0 {
+			t.Errorf("%s: cells cut without their text in a title: %q", lang, cut)
+		}
+		if n := eval[int](t, p, `Array.from(document.querySelectorAll('#runs tbody td')).filter(td => td.offsetParent !== null && td.scrollWidth > td.clientWidth).length`); lang == "en" && n == 0 {
+			t.Errorf("%s: no cell is cut: the check above checked nothing", lang)
+		}
+		// Listed by date, then role in the order a case study reads them.
+		order := eval[[]string](t, p, `Array.from(document.querySelectorAll('#runs tbody tr'), tr => tr.dataset.date + ' ' + tr.dataset.role)`)
+		if len(order) > 1 && !(strings.HasSuffix(order[0], " baseline") && strings.HasSuffix(order[1], " tuned")) {
+			t.Errorf("%s: the table starts %q, want the baseline then the tuned run", lang, order[:2])
+		}
+		// The chooser: hide the campaign, open the page again.
+		visibleCampaign := `getComputedStyle(document.querySelector('#runs tbody td:nth-child(3)')).display !== 'none'`
+		if !eval[bool](t, p, visibleCampaign) {
+			t.Fatalf("%s: the campaign column is hidden at first", lang)
+		}
+		eval[bool](t, p, `(function(){var b=document.querySelector('#columns input[value="campaign"]'); b.checked=false; b.dispatchEvent(new Event('change',{bubbles:true})); return true})()`)
+		if eval[bool](t, p, visibleCampaign) {
+			t.Errorf("%s: unticking the campaign leaves its column shown", lang)
+		}
+		if err := p.Eval(`(setTimeout(function(){ location.reload(); }, 0), true)`, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.WaitFor(`document.readyState === 'complete' && document.querySelector('#columns input[value="campaign"]') !== null && performance.getEntriesByType('navigation')[0].type === 'reload'`); err != nil {
+			t.Fatal(err)
+		}
+		if eval[bool](t, p, visibleCampaign) || eval[bool](t, p, `document.querySelector('#columns input[value="campaign"]').checked`) {
+			t.Errorf("%s: the hidden campaign column is back after a reload", lang)
+		}
+		eval[bool](t, p, `(localStorage.clear(), true)`)
+		clean(t, lang+" runs table", p)
+		p.Close()
 	}
 }
 

@@ -232,6 +232,7 @@ func TestSiteDemo(t *testing.T) {
 	if len(cmps) == 0 {
 		t.Error("no comparison pages for the case study's comparisons")
 	}
+	checkSiteComparison(t, db, out)
 	index, _ := os.ReadFile(filepath.Join(out, "en", "index.html"))
 	if !strings.Contains(string(index), `href="runs.html#campaign=qwen3-batch"`) || !strings.Contains(string(index), `href="case/qwen3-batch.html"`) {
 		t.Error("index lacks the campaign or the case study")
@@ -414,6 +415,10 @@ func TestSiteSummaryOnlyRun(t *testing.T) {
 	}
 	if !strings.Contains(s, `data-metric="output_throughput"`) {
 		t.Error("the client's stated output throughput is not shown")
+	}
+	// Its definitions name its client, not vLLM.
+	if !strings.Contains(s, "<th>Stated by trtllm-bench</th>") || !strings.Contains(s, "trtllm-bench&#39;s own timed span") || strings.Contains(s, "vLLM") {
+		t.Error("the trtllm-bench run's page does not name its client in its definitions, or speaks of vLLM")
 	}
 }
 

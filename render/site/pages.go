@@ -8,7 +8,9 @@ import (
 	htmltemplate "html/template"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -19,6 +21,7 @@ import (
 	"github.com/benchledger/benchledger/publish"
 	"github.com/benchledger/benchledger/render/assets"
 	"github.com/benchledger/benchledger/render/report"
+	"github.com/benchledger/benchledger/runview"
 	"github.com/benchledger/benchledger/store"
 )
 
@@ -246,8 +249,13 @@ type (
 		ID, Title, Href, Version string
 	}
 	runsView struct {
-		P    *Page
-		Rows []runRowView
+		P *Page
+		// Columns are the table's columns after the tick box, in order;
+		// Hidden the classes that hide the ones hidden until the reader
+		// chooses otherwise (site.css, site.js).
+		Columns []runsColumn
+		Hidden  string
+		Rows    []runRowView
 		// RowsHTML is Rows written by rows.go: one template action
 		// instead of a dozen per run (a table of 10,000 runs).
 		RowsHTML htmltemplate.HTML
@@ -259,8 +267,57 @@ type (
 	runRowView struct {
 		runRow
 		Href, PublishableText, ThroughputText, RequestsText, AuditText, AuditClass, ThroughputSort string
+		// ReplicaText is the replica's "k/n" or the repeat's number,
+		// ReplicaSort its k or r; LoadText the offered concurrency or rate,
+		// LoadSort its value; LatencyText and LatencySort the median
+		// end-to-end latency.
+		ReplicaText, LoadText, LoadSort, LatencyText, LatencySort string
+		ReplicaSort                                               int
+	}
+	// runsColumn is a column of the runs table: its data key (the row's
+	// data-<key> attribute it sorts by), heading, whether it sorts as a
+	// number, its place (nth-child, from 2) and whether it is hidden until
+	// the reader chooses it.
+	runsColumn struct {
+		Key, Label    string
+		Number        bool
+		N             int
+		HiddenAtFirst bool
 	}
 )
+
+// runsColumns are the runs table's columns after the tick box, in the order
+// runRows writes them: key, message under site.col (or table. for the run),
+// numeric, hidden at first. The ones hidden at first are the same on the
+// runs of one campaign, or are shown elsewhere; the column chooser shows
+// them.
+var runsColumns = []struct {
+	key, label   string
+	number, hide bool
+}{
+	{"id", "table_run", false, false}, {"campaign", "col_campaign", false, false}, {"role", "col_role", false, false},
+	{"group", "col_group", false, false}, {"sweep", "col_sweep", true, false}, {"replica", "col_replica", true, false},
+	{"load", "col_load", true, false}, {"model", "col_model", false, false}, {"engine", "col_engine", false, false},
+	{"gpu", "col_gpu", false, true}, {"date", "col_date", false, false}, {"workload", "col_workload", false, true},
+	{"requests", "col_requests", true, true}, {"throughput", "col_throughput", true, false}, {"latency", "col_latency", true, false},
+	{"publishable", "col_publishable", false, true}, {"audit", "col_audit", true, false},
+}
+
+// orderRuns sorts the runs, and their rows alongside, as a reader expects
+// them listed (runview.CompareListed: date, campaign, role, group, load,
+// replica), keeping the archive's order where they tie.
+func orderRuns(summaries []store.RunSummary, rows []runRow) {
+	keys := make([]runview.ListKey, len(rows))
+	idx := make([]int, len(rows))
+	for i, r := range rows {
+		keys[i], idx[i] = r.listKey(), i
+	}
+	slices.SortStableFunc(idx, func(x, y int) int { return runview.CompareListed(keys[x], keys[y]) })
+	s2, r2 := slices.Clone(summaries), slices.Clone(rows)
+	for to, from := range idx {
+		summaries[to], rows[to] = s2[from], r2[from]
+	}
+}
 
 // langPages writes the pages of one language that span the archive.
 func (b *builder) langPages(l locales.Locale, summaries []store.RunSummary, rows []runRow) error {
@@ -353,6 +410,28 @@ func (b *builder) langPages(l locales.Locale, summaries []store.RunSummary, rows
 			}
 			row.ThroughputSort = fmt.Sprintf("%.6f", *r.Throughput)
 		}
+		row.LatencyText = "–"
+		if r.MedianLatency != nil {
+			row.LatencyText = valueIn(l, r.MedianLatency, "s")
+			if r.LatencySource == figures.SourceStated {
+				row.LatencyText += " (" + l.T("value_source.kind.stated") + ")"
+			}
+			row.LatencySort = fmt.Sprintf("%.6f", *r.MedianLatency)
+		}
+		k := r.listKey()
+		row.ReplicaText, row.ReplicaSort = r.Replica, k.Replica
+		if row.ReplicaText == "" {
+			row.ReplicaText = r.Repeat
+		}
+		switch {
+		case r.Concurrency != "":
+			row.LoadText = r.Concurrency
+		case r.Rate != "":
+			row.LoadText = r.Rate + " req/s"
+		}
+		if k.Load != "" {
+			row.LoadSort = strconv.FormatFloat(k.LoadValue, 'g', -1, 64)
+		}
 		switch {
 		case r.Fails > 0:
 			row.AuditText, row.AuditClass = l.T("audit.severity.fail")+" "+l.Integer(r.Fails), "fail"
@@ -368,6 +447,15 @@ func (b *builder) langPages(l locales.Locale, summaries []store.RunSummary, rows
 	}
 	rv.Roles = sortedSet(roles)
 	rv.RowsHTML = runRows(rv.Rows)
+	var hidden []string
+	for i, c := range runsColumns {
+		col := runsColumn{Key: c.key, Label: rv.P.L[c.label], Number: c.number, N: i + 2, HiddenAtFirst: c.hide}
+		if c.hide {
+			hidden = append(hidden, "hide-"+strconv.Itoa(col.N))
+		}
+		rv.Columns = append(rv.Columns, col)
+	}
+	rv.Hidden = strings.Join(hidden, " ")
 	built := map[string]string{}
 	for _, c := range b.cases {
 		for _, ref := range c.cmps {
@@ -395,6 +483,10 @@ func (b *builder) langPages(l locales.Locale, summaries []store.RunSummary, rows
 	// The client-side diff of any two runs.
 	dv := b.diffView(l)
 	if err := b.render(l, tag+"/diff.html", "diff", dv.P, dv); err != nil {
+		return err
+	}
+
+	if err := b.trendPages(l, rows); err != nil {
 		return err
 	}
 
@@ -453,6 +545,15 @@ type (
 		Confounders                   []string
 		Caveats                       []caveatView
 		Runs                          []linkView
+		// Changed and Fixed are the compared provenance fields that
+		// changed (intended or not) and that were held fixed.
+		Changed, Fixed []fieldRow
+		// Every is every figure of the runs behind the sides, EveryOf
+		// names them; Charts their latency distributions.
+		Every        []metricRow
+		EveryOf      string
+		Charts       []chartView
+		ChartFigures htmltemplate.HTML
 	}
 	compareRow struct {
 		Label, Baseline, Candidate string
@@ -528,6 +629,9 @@ func (b *builder) comparePage(l locales.Locale, c *caseView, ref cmpRef) error {
 			p.Runs = append(p.Runs, linkView{Text: l.Colon(sel, id), Href: p.P.Home + sitepath.Run(id)})
 		}
 	}
+	if err := b.comparisonParts(l, p, ref, cmp); err != nil {
+		return err
+	}
 	return b.render(l, l.Tag()+"/"+ref.Href, "compare", p.P, p)
 }
 
@@ -553,7 +657,14 @@ func (b *builder) diffView(l locales.Locale) *diffView {
 	}
 	for _, m := range figures.SummaryNames() {
 		labels["figure:"+m] = l.Figure(m)
+		switch figures.DirectionOf(m) {
+		case figures.HigherIsBetter:
+			labels["direction:"+m] = "higher"
+		case figures.LowerIsBetter:
+			labels["direction:"+m] = "lower"
+		}
 	}
+	labels["better"], labels["worse"] = l.T("site.cmp.better"), l.T("site.cmp.worse")
 	labels["publishable"] = l.T("site.col.publishable")
 	labels["sent"], labels["completed"], labels["failed"] = l.Term("sent"), l.Term("completed"), l.Term("failed")
 	labels["format"], labels["sha256"] = l.T("site.run.format"), "SHA-256"

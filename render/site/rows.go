@@ -85,24 +85,31 @@ func provenanceRows(ps []provenanceView) htmltemplate.HTML {
 }
 
 // runRows are the runs table's rows (the same markup the template would
-// write; rows_test.go compares them).
+// write; rows_test.go compares them). A cell whose text may be cut to fit
+// its column carries the whole text in its title.
 func runRows(rows []runRowView) htmltemplate.HTML {
 	var sb strings.Builder
-	sb.Grow(len(rows) * 700)
+	sb.Grow(len(rows) * 1100)
 	for _, r := range rows {
 		pub := "no"
 		if r.Publishable {
 			pub = "yes"
 		}
 		id := esc(r.ID)
-		sb.WriteString(`<tr data-id="` + id + `" data-campaign="` + esc(r.Campaign) + `" data-role="` + esc(r.Role) + `" data-model="` + esc(r.Model) +
-			`" data-engine="` + esc(r.Engine) + " " + esc(r.Version) + `" data-gpu="` + esc(r.GPU) + `" data-date="` + esc(r.Date) +
-			`" data-workload="` + esc(r.Workload) + `" data-requests="` + strconv.FormatInt(r.Requests, 10) + `" data-throughput="` + esc(r.ThroughputSort) +
-			`" data-publishable="` + pub + `" data-audit="` + strconv.Itoa(r.Fails) + "." + strconv.Itoa(r.Warns) +
+		campaign, role, group, sweep, model, gpu, workload := esc(r.Campaign), esc(r.Role), esc(r.Group), esc(r.Sweep), esc(r.Model), esc(r.GPU), esc(r.Workload)
+		engine := esc(r.Engine) + " " + esc(r.Version)
+		sb.WriteString(`<tr data-id="` + id + `" data-campaign="` + campaign + `" data-role="` + role + `" data-group="` + group + `" data-sweep="` + sweep +
+			`" data-replica="` + strconv.Itoa(r.ReplicaSort) + `" data-load="` + esc(r.LoadSort) + `" data-model="` + model +
+			`" data-engine="` + engine + `" data-gpu="` + gpu + `" data-date="` + esc(r.Date) +
+			`" data-workload="` + workload + `" data-requests="` + strconv.FormatInt(r.Requests, 10) + `" data-throughput="` + esc(r.ThroughputSort) +
+			`" data-latency="` + esc(r.LatencySort) + `" data-publishable="` + pub + `" data-audit="` + strconv.Itoa(r.Fails) + "." + strconv.Itoa(r.Warns) +
 			`"><td><input type="checkbox" class="pick" value="` + id + `" aria-label="` + id + `"></td><td><a href="` + esc(r.Href) + `"><code>` + id +
-			`</code></a></td><td>` + esc(r.Campaign) + `</td><td>` + esc(r.Role) + `</td><td>` + esc(r.Model) + `</td><td>` + esc(r.Engine) + " " + esc(r.Version) +
-			`</td><td>` + esc(r.GPU) + `</td><td>` + esc(r.Date) + `</td><td>` + esc(r.Workload) + `</td><td class="num">` + esc(r.RequestsText) +
-			`</td><td class="num">` + esc(r.ThroughputText) + `</td><td>` + esc(r.PublishableText) + `</td><td class="audit ` + esc(r.AuditClass) + `">` +
+			`</code></a></td><td title="` + campaign + `">` + campaign + `</td><td title="` + role + `">` + role + `</td><td title="` + group + `">` + group +
+			`</td><td title="` + sweep + `">` + sweep + `</td><td>` + esc(r.ReplicaText) + `</td><td class="num">` + esc(r.LoadText) +
+			`</td><td title="` + model + `">` + model + `</td><td title="` + engine + `">` + engine +
+			`</td><td title="` + gpu + `">` + gpu + `</td><td>` + esc(r.Date) + `</td><td title="` + workload + `">` + workload + `</td><td class="num">` + esc(r.RequestsText) +
+			`</td><td class="num" title="` + esc(r.ThroughputText) + `">` + esc(r.ThroughputText) + `</td><td class="num" title="` + esc(r.LatencyText) + `">` + esc(r.LatencyText) +
+			`</td><td>` + esc(r.PublishableText) + `</td><td class="audit ` + esc(r.AuditClass) + `">` +
 			esc(r.AuditText) + "</td></tr>\n")
 	}
 	return htmltemplate.HTML(sb.String())
@@ -202,14 +209,20 @@ func fileItems(p *runPageView) htmltemplate.HTML {
 	return htmltemplate.HTML(sb.String())
 }
 
-// chartFigures are a run page's charts: a box for each and its ECharts
-// option as JSON in a script element (json.Marshal's escaping of <, > and
-// & keeps it from ending the element).
+// chartFigures are a page's charts: a box for each, marked with its kind
+// (data-chart-kind: histogram, timeline, cdf, trend) for tests and
+// readers' tools, its ECharts option as JSON in a script element
+// (json.Marshal's escaping of <, > and & keeps it from ending the element)
+// and its caption when it has one.
 func chartFigures(cs []chartView) htmltemplate.HTML {
 	var sb strings.Builder
 	for _, c := range cs {
-		sb.WriteString(`<figure><div class="chart" id="chart-` + esc(c.ID) + `" role="img" aria-label="` + esc(c.Title) +
-			`"></div><script type="application/json" id="option-` + esc(c.ID) + `">` + string(c.Option) + "</script></figure>\n")
+		sb.WriteString(`<figure data-chart-kind="` + esc(c.Kind) + `"><div class="chart" id="chart-` + esc(c.ID) + `" role="img" aria-label="` + esc(c.Title) +
+			`"></div><script type="application/json" id="option-` + esc(c.ID) + `">` + string(c.Option) + "</script>")
+		if c.Caption != "" {
+			sb.WriteString(`<figcaption>` + esc(c.Caption) + `</figcaption>`)
+		}
+		sb.WriteString("</figure>\n")
 	}
 	return htmltemplate.HTML(sb.String())
 }

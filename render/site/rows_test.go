@@ -37,11 +37,12 @@ func TestRunRowsEscapeLikeTheTemplate(t *testing.T) {
 	tp := 12345.5
 	rows := []runRowView{
 		{runRow: runRow{ID: "0123abcd", Campaign: hostile, Role: hostile, Model: hostile, Engine: hostile, Version: hostile, GPU: hostile,
-			Date: hostile, Workload: hostile, Requests: 100, Throughput: &tp, Publishable: true, Fails: 1, Warns: 2},
-			Href: "run/0123abcd.html", PublishableText: hostile, ThroughputText: "12,346", ThroughputSort: "12345.500000", RequestsText: "100", AuditText: hostile, AuditClass: "fail"},
+			Date: hostile, Workload: hostile, Group: hostile, Sweep: hostile, Requests: 100, Throughput: &tp, Publishable: true, Fails: 1, Warns: 2},
+			Href: "run/0123abcd.html", PublishableText: hostile, ThroughputText: "12,346", ThroughputSort: "12345.500000", RequestsText: "100", AuditText: hostile, AuditClass: "fail",
+			ReplicaText: hostile, ReplicaSort: 3, LoadText: hostile, LoadSort: hostile, LatencyText: hostile, LatencySort: hostile},
 		{runRow: runRow{ID: "ff00", Requests: -1}, Href: "run/ff00.html", PublishableText: "no", RequestsText: "–", ThroughputText: "–", AuditText: "✓", AuditClass: "pass"},
 	}
-	tpl := htmltemplate.Must(htmltemplate.New("").Parse(`{{range .Rows}}<tr data-id="{{.ID}}" data-campaign="{{.Campaign}}" data-role="{{.Role}}" data-model="{{.Model}}" data-engine="{{.Engine}} {{.Version}}" data-gpu="{{.GPU}}" data-date="{{.Date}}" data-workload="{{.Workload}}" data-requests="{{.Requests}}" data-throughput="{{.ThroughputSort}}" data-publishable="{{if .Publishable}}yes{{else}}no{{end}}" data-audit="{{.Fails}}.{{.Warns}}"><td><input type="checkbox" class="pick" value="{{.ID}}" aria-label="{{.ID}}"></td><td><a href="{{.Href}}"><code>{{.ID}}</code></a></td><td>{{.Campaign}}</td><td>{{.Role}}</td><td>{{.Model}}</td><td>{{.Engine}} {{.Version}}</td><td>{{.GPU}}</td><td>{{.Date}}</td><td>{{.Workload}}</td><td class="num">{{.RequestsText}}</td><td class="num">{{.ThroughputText}}</td><td>{{.PublishableText}}</td><td class="audit {{.AuditClass}}">{{.AuditText}}</td></tr>
+	tpl := htmltemplate.Must(htmltemplate.New("").Parse(`{{range .Rows}}<tr data-id="{{.ID}}" data-campaign="{{.Campaign}}" data-role="{{.Role}}" data-group="{{.Group}}" data-sweep="{{.Sweep}}" data-replica="{{.ReplicaSort}}" data-load="{{.LoadSort}}" data-model="{{.Model}}" data-engine="{{.Engine}} {{.Version}}" data-gpu="{{.GPU}}" data-date="{{.Date}}" data-workload="{{.Workload}}" data-requests="{{.Requests}}" data-throughput="{{.ThroughputSort}}" data-latency="{{.LatencySort}}" data-publishable="{{if .Publishable}}yes{{else}}no{{end}}" data-audit="{{.Fails}}.{{.Warns}}"><td><input type="checkbox" class="pick" value="{{.ID}}" aria-label="{{.ID}}"></td><td><a href="{{.Href}}"><code>{{.ID}}</code></a></td><td title="{{.Campaign}}">{{.Campaign}}</td><td title="{{.Role}}">{{.Role}}</td><td title="{{.Group}}">{{.Group}}</td><td title="{{.Sweep}}">{{.Sweep}}</td><td>{{.ReplicaText}}</td><td class="num">{{.LoadText}}</td><td title="{{.Model}}">{{.Model}}</td><td title="{{.Engine}} {{.Version}}">{{.Engine}} {{.Version}}</td><td title="{{.GPU}}">{{.GPU}}</td><td>{{.Date}}</td><td title="{{.Workload}}">{{.Workload}}</td><td class="num">{{.RequestsText}}</td><td class="num" title="{{.ThroughputText}}">{{.ThroughputText}}</td><td class="num" title="{{.LatencyText}}">{{.LatencyText}}</td><td>{{.PublishableText}}</td><td class="audit {{.AuditClass}}">{{.AuditText}}</td></tr>
 {{end}}`))
 	var want bytes.Buffer
 	if err := tpl.Execute(&want, struct{ Rows []runRowView }{rows}); err != nil {
@@ -81,7 +82,7 @@ func TestRunPagePartsEscapeLikeTheTemplate(t *testing.T) {
 			Sum: store.RunSummary{Campaign: hostile + " /?#&=", Role: hostile, Model: hostile, Engine: hostile, EngineVersion: hostile, GPU: hostile, Date: hostile},
 			V:   &runview.View{Format: hostile, FormatVariant: hostile, SourceTool: hostile, IngestedAt: hostile}, Publishable: hostile,
 			Files:   []rawFileView{{Name: hostile, SHA256: "ab12", Href: "../raw/ab12/a_b.json", Size: hostile}, {Name: hostile, Size: "1 B", Corrupt: true}, {Name: hostile, Size: hostile}},
-			Charts:  []chartView{{ID: "latency", Title: hostile, Option: `{"a":"\u003c/script\u003e"}`}},
+			Charts:  []chartView{{ID: "latency", Kind: "histogram", Title: hostile, Option: `{"a":"\u003c/script\u003e"}`}, {ID: "cdf", Kind: hostile, Title: "t", Caption: hostile, Option: `{}`}},
 			Caveats: []caveatView{{Code: hostile, Text: hostile}, {Code: "x", Text: "y"}},
 		}},
 		{"sparse", &runPageView{P: &Page{Home: "", L: map[string]string{"run_format": "Format", "run_ingested": "In", "col_publishable": "P", "run_no_raw": "none"}},
@@ -96,7 +97,7 @@ func TestRunPagePartsEscapeLikeTheTemplate(t *testing.T) {
 <dt>{{.P.L.run_ingested}}</dt><dd>{{.V.IngestedAt}}</dd>
 <dt>{{.P.L.col_publishable}}</dt><dd class="publishable">{{.Publishable}}</dd>
 |{{range .Files}}<li><span class="filename">{{.Name}}</span> ({{.Size}})<br>SHA-256 <code class="sha">{{.SHA256}}</code>{{if .Corrupt}} <strong class="fail">✗</strong>{{else if .Href}}<br><a class="download" href="{{.Href}}" download="{{safeName .Name}}">{{$.P.L.run_download}}</a>{{else}}<br><span class="note">{{code ($.P.L.run_no_raw)}}</span>{{end}}</li>
-{{end}}|{{range .Charts}}<figure><div class="chart" id="chart-{{.ID}}" role="img" aria-label="{{.Title}}"></div><script type="application/json" id="option-{{.ID}}">{{.Option}}</script></figure>
+{{end}}|{{range .Charts}}<figure data-chart-kind="{{.Kind}}"><div class="chart" id="chart-{{.ID}}" role="img" aria-label="{{.Title}}"></div><script type="application/json" id="option-{{.ID}}">{{.Option}}</script>{{with .Caption}}<figcaption>{{.}}</figcaption>{{end}}</figure>
 {{end}}|{{range .Caveats}}<li><code>{{.Code}}</code> {{.Text}}</li>{{end}}`))
 		var want bytes.Buffer
 		if err := tpl.Execute(&want, tc.p); err != nil {

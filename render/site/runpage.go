@@ -30,23 +30,44 @@ import (
 // unchanged run is not read again. Texts are the archive's own (no
 // language); the page localises the headings and yes/no.
 type runRow struct {
-	key        string
-	ID         string   `json:"id"`
-	Campaign   string   `json:"campaign,omitempty"`
-	Role       string   `json:"role,omitempty"`
-	Model      string   `json:"model,omitempty"`
-	Engine     string   `json:"engine,omitempty"`
-	Version    string   `json:"version,omitempty"`
-	GPU        string   `json:"gpu,omitempty"`
-	Date       string   `json:"date,omitempty"`
-	Workload   string   `json:"workload,omitempty"`
+	key      string
+	ID       string `json:"id"`
+	Campaign string `json:"campaign,omitempty"`
+	Role     string `json:"role,omitempty"`
+	Model    string `json:"model,omitempty"`
+	Engine   string `json:"engine,omitempty"`
+	Version  string `json:"version,omitempty"`
+	GPU      string `json:"gpu,omitempty"`
+	Date     string `json:"date,omitempty"`
+	Workload string `json:"workload,omitempty"`
+	// What tells runs of one campaign apart (runview.ListKey): group,
+	// sweep value, replica or repeat, offered concurrency or rate, as the
+	// effective provenance states them.
+	Group       string `json:"group,omitempty"`
+	Sweep       string `json:"sweep,omitempty"`
+	Replica     string `json:"replica,omitempty"`
+	Repeat      string `json:"repeat,omitempty"`
+	Concurrency string `json:"concurrency,omitempty"`
+	Rate        string `json:"rate,omitempty"`
+	// Series names the run's configuration for trends (seriesID).
+	Series     string   `json:"series,omitempty"`
 	Requests   int64    `json:"requests"`
 	Throughput *float64 `json:"throughput,omitempty"` // output tok/s, recomputed or else stated
 	// ThroughputSource says which: "recomputed" or "stated".
 	ThroughputSource string `json:"throughput_source,omitempty"`
-	Publishable      bool   `json:"publishable"`
-	Fails            int    `json:"fails"`
-	Warns            int    `json:"warns"`
+	// MedianLatency is e2el.median in seconds, recomputed or else stated
+	// (LatencySource says which).
+	MedianLatency *float64 `json:"median_latency,omitempty"`
+	LatencySource string   `json:"latency_source,omitempty"`
+	Publishable   bool     `json:"publishable"`
+	Fails         int      `json:"fails"`
+	Warns         int      `json:"warns"`
+}
+
+// listKey is the row's place in a list of runs (runview.ListKey).
+func (r runRow) listKey() runview.ListKey {
+	return runview.ListKeyOf(r.Date, r.Campaign, r.Role, map[string]string{"group": r.Group, "replica": r.Replica, "repeat": r.Repeat,
+		"workload.concurrency": r.Concurrency, "workload.request_rate": r.Rate})
 }
 
 // workloadText sums up a run's request spec in the archive's own terms
@@ -95,6 +116,11 @@ type runData struct {
 	points   []charts.RequestPoint
 	e2e      []float64 // completed requests' latencies, seconds
 	links    []cmpRef
+	// client names the benchmark client; defs are the definitions of
+	// view.Figures, in order, with the client named where it matters
+	// (runview.ClientDefinition).
+	client string
+	defs   []string
 }
 
 // runPages reads one run and writes its page in every language, its data
@@ -113,6 +139,10 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 			Actor: ev.Actor, ToolVersion: ev.ToolVersion, Detail: ev.Detail})
 	}
 	d.findings = audit.Stored(rec, derived)
+	d.client = runview.Client(rec.Run)
+	for _, f := range d.view.Figures {
+		d.defs = append(d.defs, runview.ClientDefinition(rec.Run, f.Metric))
+	}
 
 	var files []string
 	// The raw files: the one the run was read from, then its companions.
@@ -151,17 +181,11 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 	}
 
 	row := runRow{ID: s.ID, Campaign: s.Campaign, Role: s.Role, Model: s.Model, Engine: s.Engine, Version: s.EngineVersion,
-		GPU: s.GPU, Date: s.Date, Workload: workloadText(eff),
+		GPU: s.GPU, Date: s.Date, Workload: workloadText(eff), Group: eff["group"], Sweep: eff["sweep.value"], Replica: eff["replica"],
+		Repeat: eff["repeat"], Concurrency: eff["workload.concurrency"], Rate: eff["workload.request_rate"], Series: seriesID(eff),
 		Requests: s.RequestCount, Publishable: s.Publishable}
-	for _, f := range d.view.Figures {
-		if f.Metric == "output_throughput" {
-			row.Throughput, row.ThroughputSource = f.Recomputed, figures.SourceRecomputed
-			if f.Recomputed == nil && f.Stated != nil && f.Impossible == "" {
-				// A summary-only run: its tool's figure, marked as such.
-				row.Throughput, row.ThroughputSource = f.Stated, figures.SourceStated
-			}
-		}
-	}
+	row.Throughput, row.ThroughputSource = shownFigure(d.view, "output_throughput")
+	row.MedianLatency, row.LatencySource = shownFigure(d.view, "e2el.median")
 	if row.Requests < 0 && d.view.Completion.Sent >= 0 {
 		row.Requests = d.view.Completion.Sent
 	}
@@ -198,6 +222,24 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 	m := manifestRun{Key: key, Files: files, Row: row}
 	m.MAC = rowMAC(b.siteKey, m)
 	return m, nil
+}
+
+// shownFigure is the value of a run's figure a list shows, with where it
+// comes from: recomputed from the records, or for a summary-only run the
+// one its tool stated (never a stated value no run can produce).
+func shownFigure(v *runview.View, metric string) (*float64, string) {
+	for _, f := range v.Figures {
+		if f.Metric != metric {
+			continue
+		}
+		if f.Recomputed == nil && f.Stated != nil && f.Impossible == "" {
+			return f.Stated, figures.SourceStated
+		}
+		if f.Recomputed != nil {
+			return f.Recomputed, figures.SourceRecomputed
+		}
+	}
+	return nil, ""
 }
 
 // rawFile writes the original bytes of a blob under raw/<sha256> unless a
@@ -350,6 +392,8 @@ type (
 		// line under the heading.
 		OverviewRows, FileItems, ChartFigures, CaveatItems htmltemplate.HTML
 		Subtitle                                           string
+		// StatedBy heads the stated figures' column, naming the client.
+		StatedBy string
 		// FiguresNote says what the figures were computed over;
 		// AuditScope what the audit findings cover.
 		FiguresNote string
@@ -365,8 +409,10 @@ type (
 		Label, Metric, Recomputed, Stated, SourceKey, Definition string
 	}
 	chartView struct {
-		ID, Title string
-		Option    htmltemplate.JS
+		// Kind names what the chart shows (data-chart-kind); Caption,
+		// when set, says what is plotted and from which runs.
+		ID, Kind, Title, Caption string
+		Option                   htmltemplate.JS
 	}
 	caveatView struct {
 		Code, Text string
@@ -411,10 +457,11 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 	if c.Short >= 0 {
 		p.Short = l.T("site.run.short_text", "short", count(c.Short))
 	}
-	for _, f := range v.Figures {
+	for i, f := range v.Figures {
 		p.Figures = append(p.Figures, figureView{Label: b.figureName(l, f.Metric), Metric: f.Metric,
-			Recomputed: valueIn(l, f.Recomputed, f.Unit), Stated: valueIn(l, f.Stated, f.Unit), SourceKey: f.SourceKey, Definition: f.Definition})
+			Recomputed: valueIn(l, f.Recomputed, f.Unit), Stated: valueIn(l, f.Stated, f.Unit), SourceKey: f.SourceKey, Definition: d.defs[i]})
 	}
+	p.StatedBy = l.T("site.col.stated_by", "client", d.client)
 	if len(v.StatedChecks) > 0 {
 		bad := 0
 		for _, sc := range v.StatedChecks {
@@ -449,6 +496,9 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 	p.OverviewRows, p.FileItems, p.ChartFigures, p.CaveatItems = overviewRows(p), fileItems(p), chartFigures(p.Charts), caveatItems(p.Caveats)
 	p.Subtitle = subtitle(d.sum)
 	p.FiguresNote = l.T("site.run.figures_note", "basis", v.WindowBasis)
+	if m := v.PercentileMethod; m != "" && m != string(figures.MethodLinear) {
+		p.FiguresNote = l.T("site.run.figures_note_method", "basis", v.WindowBasis, "method", m, "client", d.client)
+	}
 	p.AuditScope = codeSpans(l.T("site.run.audit_scope", "id", d.sum.ID))
 	for _, c := range d.links {
 		p.Links = append(p.Links, linkView{Text: c.Case + " — " + c.Name, Href: p.P.Home + c.Href})
@@ -466,7 +516,7 @@ func (b *builder) runCharts(l locales.Locale, d *runData, p *runPageView) error 
 		if err != nil {
 			return err
 		}
-		p.Charts = append(p.Charts, chartView{ID: c.ID, Title: msg["chart_latency_title"], Option: htmltemplate.JS(c.Option)})
+		p.Charts = append(p.Charts, chartView{ID: c.ID, Kind: "histogram", Title: msg["chart_latency_title"], Option: htmltemplate.JS(c.Option)})
 	}
 	if len(d.points) > 0 {
 		lab := charts.Labels{Title: msg["chart_timeline_title"], XAxis: msg["chart_timeline_x"], YAxis: msg["chart_timeline_y"],
@@ -482,7 +532,7 @@ func (b *builder) runCharts(l locales.Locale, d *runData, p *runPageView) error 
 		if err != nil {
 			return err
 		}
-		p.Charts = append(p.Charts, chartView{ID: c.ID, Title: msg["chart_timeline_title"], Option: htmltemplate.JS(c.Option)})
+		p.Charts = append(p.Charts, chartView{ID: c.ID, Kind: "timeline", Title: msg["chart_timeline_title"], Option: htmltemplate.JS(c.Option)})
 	}
 	return nil
 }
@@ -500,7 +550,7 @@ func valueIn(l locales.Locale, v *float64, unit string) string {
 			return l.Quantity(x*1000, 2, "ms")
 		}
 		return l.Quantity(x, 3, "s")
-	case "tok/s", "req/s":
+	case "tok/s", "req/s", "tok/s/GPU":
 		if math.Abs(x) >= 100 {
 			return l.Quantity(x, 0, unit)
 		}

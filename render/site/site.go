@@ -106,8 +106,9 @@ type Stats struct {
 
 // siteFormat changes whenever the layout or the manifest changes in a way
 // an older build's pages would not match. 2: raw files at raw/<sha256>
-// (format 1 had raw/<sha256>/<name>), rows under a MAC.
-const siteFormat = 2
+// (format 1 had raw/<sha256>/<name>), rows under a MAC. 3: rows with
+// group, sweep value, replica, offered load and median latency.
+const siteFormat = 3
 
 // Build writes the site of archive a into opt.Out.
 func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
@@ -174,6 +175,9 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 		return st, err
 	}
 	st.Runs = len(summaries)
+	if err := b.comparisonRuns(); err != nil {
+		return st, err
+	}
 	if r := opt.Redact; r != nil {
 		for i := range summaries {
 			s := &summaries[i]
@@ -207,6 +211,8 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 	if err := b.buildRuns(summaries, rows, todo); err != nil {
 		return st, err
 	}
+	orderRuns(summaries, rows)
+	b.trends = findTrends(rows)
 	exists := make(map[string]bool, len(summaries))
 	for _, s := range summaries {
 		exists[s.ID] = true
@@ -272,6 +278,12 @@ type builder struct {
 	cases     []*caseView
 	// cmpLinks are, per run, the comparison pages that name it.
 	cmpLinks map[string][]cmpRef
+	// cmpRuns are the runs behind each comparison page's sides
+	// (compare.go).
+	cmpRuns map[cmpRef]*cmpRuns
+	// trends are the configurations run over dates or engine versions
+	// (trends.go), found once per build.
+	trends []*trendSeries
 	// dataLines are the diff page's lines of the runs made, by shard.
 	dataLines map[string]map[string][]byte
 	// files writes the build's files; Fresh when the folder was empty as

@@ -19,7 +19,7 @@ import (
 
 // The site's templates: layout.html.tmpl wraps every page kind's
 // "content"; site.css and site.js are copied as they are.
-var pageKinds = []string{"root", "index", "runs", "run", "case", "compare", "diff"}
+var pageKinds = []string{"root", "index", "runs", "run", "case", "compare", "diff", "trends", "trend"}
 
 var staticFiles = []string{"site.css", "site.js"}
 

@@ -140,6 +140,31 @@
     }
   }
 
+  // The runs table's column chooser: a ticked box shows its column. The
+  // reader's choice is kept in localStorage (this browser only, nothing
+  // sent anywhere), by column key.
+  function columnChooser() {
+    var table = document.getElementById('runs');
+    var box = document.getElementById('columns');
+    if (!table || !box) { return; }
+    var store = 'benchledger.runs.hidden';
+    var boxes = Array.prototype.slice.call(box.querySelectorAll('input[data-col]'));
+    var saved = null;
+    try { saved = JSON.parse(window.localStorage.getItem(store) || 'null'); } catch (e) { saved = null; }
+    if (Array.isArray(saved)) {
+      boxes.forEach(function (b) { b.checked = saved.indexOf(b.value) < 0; });
+    }
+    function apply() {
+      boxes.forEach(function (b) { table.classList.toggle('hide-' + b.getAttribute('data-col'), !b.checked); });
+    }
+    apply();
+    box.addEventListener('change', function () {
+      apply();
+      var hidden = boxes.filter(function (b) { return !b.checked; }).map(function (b) { return b.value; });
+      try { window.localStorage.setItem(store, JSON.stringify(hidden)); } catch (e) { /* storage refused: the choice lasts this page */ }
+    });
+  }
+
   // The diff of two runs: each run's data file calls benchledgerRun.
   function diffPage() {
     var table = document.getElementById('diff');
@@ -176,10 +201,30 @@
       s.onerror = function () { fail(ids[0].slice(0, 2) === shard ? ids[0] : ids[1]); };
       document.body.appendChild(s);
     });
-    function fmt(v, unit) {
+    // A row of figures is written in one unit: seconds as ms when both
+    // values are below one second.
+    function rowUnit(vals, unit) {
+      if (unit !== 's') { return unit; }
+      return vals.every(function (v) { return v === null || v === undefined || Math.abs(v) < 1; }) ? 'ms' : 's';
+    }
+    function fmt(v, unit, shown) {
       if (v === null || v === undefined) { return '–'; }
-      if (unit === 's') { return Math.abs(v) < 1 ? nf.format(Math.round(v * 1e5) / 100) + ' ms' : nf.format(Math.round(v * 1000) / 1000) + ' s'; }
+      if (shown === 'ms') { return nf.format(Math.round(v * 1e5) / 100) + ' ms'; }
+      if (unit === 's') { return nf.format(Math.round(v * 1000) / 1000) + ' s'; }
       return nf.format(Math.abs(v) >= 100 ? Math.round(v) : Math.round(v * 100) / 100) + ' ' + unit;
+    }
+    // The change from the first run to the second: the difference in the
+    // row's unit, the relative change, and whether it is better or worse
+    // for the figure (its direction in the catalogue).
+    function delta(a, b, unit, shown, direction) {
+      if (a === null || a === undefined || b === null || b === undefined) { return ['', '']; }
+      var d = b - a;
+      var text = (d > 0 ? '+' : d < 0 ? '−' : '±') + fmt(Math.abs(d), unit, shown);
+      if (a !== 0) { text += ' (' + (d > 0 ? '+' : d < 0 ? '−' : '±') + nf.format(Math.round(Math.abs(d / a) * 1000) / 10) + '%)'; }
+      var way = '';
+      if (d !== 0 && direction) { way = (d > 0) === (direction === 'higher') ? 'better' : 'worse'; }
+      if (way) { text += ' · ' + (labels[way] || way); }
+      return [text, way];
     }
     function draw() {
       var a = runs[ids[0]], b = runs[ids[1]];
@@ -208,24 +253,28 @@
         });
       });
       order.forEach(function (m) {
-        var f = figs[m];
-        lines.push([labels['figure:' + m] || m, fmt(f[0], f[2]), fmt(f[1], f[2])]);
+        var f = figs[m], shown = rowUnit([f[0], f[1]], f[2]);
+        var d = delta(f[0], f[1], f[2], shown, labels['direction:' + m]);
+        lines.push([labels['figure:' + m] || m, fmt(f[0], f[2], shown), fmt(f[1], f[2], shown), d[0], d[1], m]);
       });
       lines.push(['SHA-256', a.sha256, b.sha256]);
       var tbody = table.tBodies[0];
       lines.forEach(function (l) {
         var tr = document.createElement('tr');
-        if (l[1] !== l[2]) { tr.className = 'differs'; tr.title = labels.differs || ''; }
-        l.forEach(function (text) {
+        var differs = l[1] !== l[2];
+        if (differs) { tr.className = 'differs'; tr.title = labels.differs || ''; }
+        if (l[5]) { tr.setAttribute('data-metric', l[5]); }
+        for (var i = 0; i < 4; i++) {
           var td = document.createElement('td');
-          td.textContent = text;
+          td.textContent = i < 3 ? l[i] : (differs && l[3]) || '';
+          if (i === 3) { td.className = 'num' + (l[4] && differs ? ' ' + l[4] : ''); }
           tr.appendChild(td);
-        });
+        }
         tbody.appendChild(tr);
       });
       table.hidden = false;
       only.addEventListener('change', function () {
-        Array.prototype.forEach.call(tbody.rows, function (tr) { tr.hidden = only.checked && tr.className !== 'differs'; });
+        Array.prototype.forEach.call(tbody.rows, function (tr) { tr.hidden = only.checked && !tr.classList.contains('differs'); });
       });
       window.__diffReady = true;
     }
@@ -233,5 +282,6 @@
 
   charts();
   runsTable();
+  columnChooser();
   diffPage();
 })();

@@ -1,0 +1,272 @@
+package site
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	htmltemplate "html/template"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/benchledger/benchledger/figures"
+	"github.com/benchledger/benchledger/locales"
+)
+
+// Trends: runs of one configuration (figures.SeriesKey: every compared
+// provenance field equal but the date and the engine version, or one
+// labels.series) over dates and engine versions, each judged by the rule
+// of figures.Trends (outside the min–max of the previous runs of its
+// series). The series are found once per build from the runs table's rows,
+// whose Series is the hash of the run's key, so no run is read again; a
+// series is shown when its runs span more than one date or engine version.
+
+// trendMetrics are the figures a trend page follows, as the runs table
+// shows them.
+var trendMetrics = []string{"output_throughput", "e2el.median"}
+
+// seriesID is the short name of a configuration: the first 12 hex digits
+// of the SHA-256 of its figures.SeriesKey (its page's name, the rows'
+// Series).
+func seriesID(eff map[string]string) string {
+	sum := sha256.Sum256([]byte(figures.SeriesKey(eff)))
+	return hex.EncodeToString(sum[:6])
+}
+
+// trendSeries is one configuration's runs, judged for each trend metric.
+type trendSeries struct {
+	ID string
+	// Rows are the indices of its runs in the rows the series was found
+	// in, in the series' order (date, engine version, run id).
+	Rows []int
+	// Judged holds each metric's points by run id.
+	Judged [2]map[string]figures.TrendPoint
+	Flags  int // points flagged, over both metrics
+}
+
+// findTrends groups the rows into series of two runs or more that span
+// more than one date or engine version (two measurements on one day of one
+// version are repeats, not a trend).
+func findTrends(rows []runRow) []*trendSeries {
+	var byMetric [2][]figures.TrendSeries
+	for m := range trendMetrics {
+		var runs []figures.TrendRun
+		for _, r := range rows {
+			if r.Series == "" {
+				continue
+			}
+			v := math.NaN()
+			switch p := []*float64{r.Throughput, r.MedianLatency}[m]; {
+			case p != nil:
+				v = *p
+			}
+			runs = append(runs, figures.TrendRun{RunID: r.ID, Date: r.Date, EngineVersion: r.Version, Value: v,
+				Provenance: map[string]string{figures.SeriesField: r.Series}})
+		}
+		byMetric[m] = figures.Trends(runs, trendMetrics[m], figures.TrendRule{})
+	}
+	index := make(map[string]int, len(rows))
+	for i, r := range rows {
+		index[r.ID] = i
+	}
+	series := map[string]*trendSeries{}
+	var out []*trendSeries
+	for m, ss := range byMetric {
+		for _, s := range ss {
+			ts := series[s.Key]
+			if ts == nil {
+				ts = &trendSeries{ID: strings.TrimPrefix(s.Key, "series:"), Judged: [2]map[string]figures.TrendPoint{{}, {}}}
+				series[s.Key] = ts
+				out = append(out, ts)
+			}
+			for _, p := range s.Points {
+				ts.Judged[m][p.RunID] = p
+				if p.Flagged {
+					ts.Flags++
+				}
+			}
+		}
+	}
+	kept := out[:0]
+	for _, ts := range out {
+		seen := map[string]bool{}
+		for m := range ts.Judged {
+			for id := range ts.Judged[m] {
+				if !seen[id] {
+					seen[id] = true
+					ts.Rows = append(ts.Rows, index[id])
+				}
+			}
+		}
+		sort.Slice(ts.Rows, func(i, j int) bool {
+			a, b := rows[ts.Rows[i]], rows[ts.Rows[j]]
+			if a.Date != b.Date {
+				return a.Date < b.Date
+			}
+			if c := figures.CompareVersions(a.Version, b.Version); c != 0 {
+				return c < 0
+			}
+			return a.ID < b.ID
+		})
+		points := map[string]bool{}
+		for _, i := range ts.Rows {
+			points[rows[i].Date+"\x00"+rows[i].Version] = true
+		}
+		if len(points) > 1 {
+			kept = append(kept, ts)
+		}
+	}
+	sort.Slice(kept, func(i, j int) bool { return kept[i].ID < kept[j].ID })
+	return kept
+}
+
+// Views of the trend pages.
+type (
+	trendsView struct {
+		P      *Page
+		Rule   string
+		Series []trendLink
+	}
+	trendLink struct {
+		Href, Config, Runs, Dates, Versions, Flags string
+	}
+	trendView struct {
+		P            *Page
+		Config, Rule string
+		Rows         []trendRow
+		Charts       []chartView
+		ChartFigures htmltemplate.HTML
+	}
+	trendRow struct {
+		ID, Href, Date, Version, Throughput, Latency, Range, Flag string
+		Flagged                                                   bool
+	}
+)
+
+// configText describes a series' configuration by what the runs table
+// shows of its first run: model, engine, GPU, workload.
+func configText(r runRow) string {
+	var parts []string
+	for _, s := range []string{r.Model, r.Engine, r.GPU, r.Workload} {
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+// trendPages writes the list of trends and a page per series in one
+// language.
+func (b *builder) trendPages(l locales.Locale, rows []runRow) error {
+	tag := l.Tag()
+	rule := l.T("site.trends.rule", "n", l.Integer(figures.DefaultTrendWindow))
+	tv := &trendsView{P: b.page(l, "trends.html", l.T("site.trends.title")), Rule: rule}
+	for _, ts := range b.trends {
+		first, last := rows[ts.Rows[0]], rows[ts.Rows[len(ts.Rows)-1]]
+		versions := map[string]bool{}
+		for _, i := range ts.Rows {
+			if v := rows[i].Version; v != "" {
+				versions[v] = true
+			}
+		}
+		vs := sortedSet(versions)
+		sort.SliceStable(vs, func(i, j int) bool { return figures.CompareVersions(vs[i], vs[j]) < 0 })
+		dates := first.Date
+		if last.Date != first.Date {
+			dates += " – " + last.Date
+		}
+		tv.Series = append(tv.Series, trendLink{Href: "trend/" + ts.ID + ".html", Config: configText(first), Runs: l.Integer(len(ts.Rows)),
+			Dates: dates, Versions: strings.Join(vs, ", "), Flags: l.Integer(ts.Flags)})
+		if err := b.trendPage(l, ts, rows, rule); err != nil {
+			return err
+		}
+	}
+	return b.render(l, tag+"/trends.html", "trends", tv.P, tv)
+}
+
+// trendPage writes one series: its runs in order with both figures, each
+// judged, and a chart of each figure.
+func (b *builder) trendPage(l locales.Locale, ts *trendSeries, rows []runRow, rule string) error {
+	rel := "trend/" + ts.ID + ".html"
+	first := rows[ts.Rows[0]]
+	p := &trendView{P: b.page(l, rel, l.T("site.trend.title", "config", configText(first))), Config: configText(first), Rule: rule}
+	msg := b.labels(l)
+	var labels []string
+	var values [2][]any
+	var flagged [2][]any
+	for _, i := range ts.Rows {
+		r := rows[i]
+		row := trendRow{ID: r.ID, Href: p.P.Home + "run/" + r.ID + ".html", Date: r.Date, Version: r.Version, Throughput: "–", Latency: "–"}
+		if r.Throughput != nil {
+			row.Throughput = l.Quantity(*r.Throughput, 0, "tok/s")
+		}
+		if r.MedianLatency != nil {
+			row.Latency = valuesIn(l, "s", *r.MedianLatency)[0]
+		}
+		label := strings.TrimSpace(r.Date[:min(len(r.Date), 10)] + " " + r.Version) // the day is enough on an axis
+		labels = append(labels, label)
+		var ranges, flags []string
+		for m := range trendMetrics {
+			pt, ok := ts.Judged[m][r.ID]
+			if !ok {
+				values[m] = append(values[m], nil)
+				continue
+			}
+			values[m] = append(values[m], round6(pt.Value))
+			if !pt.Judged {
+				continue
+			}
+			lo, hi := l.Quantity(pt.Min, 0, "tok/s"), l.Quantity(pt.Max, 0, "tok/s")
+			if m == 1 {
+				vs := valuesIn(l, "s", pt.Min, pt.Max)
+				lo, hi = vs[0], vs[1]
+			}
+			ranges = append(ranges, b.figureName(l, trendMetrics[m])+" "+lo+" – "+hi)
+			if pt.Flagged {
+				row.Flagged = true
+				way := l.T("site.cmp.worse")
+				if pt.Better != nil && *pt.Better {
+					way = l.T("site.cmp.better")
+				}
+				flags = append(flags, b.figureName(l, trendMetrics[m])+": "+l.T("site.trends.outside")+" ("+way+")")
+				flagged[m] = append(flagged[m], []any{label, round6(pt.Value)})
+			}
+		}
+		row.Range, row.Flag = strings.Join(ranges, "; "), strings.Join(flags, "; ")
+		p.Rows = append(p.Rows, row)
+	}
+	for m, metric := range trendMetrics {
+		name := b.figureName(l, metric)
+		unit := "tok/s"
+		if m == 1 {
+			unit = "s"
+		}
+		option := map[string]any{
+			"animation": false,
+			"title":     map[string]any{"text": name, "left": "center"},
+			"legend":    map[string]any{"show": true, "bottom": "0"},
+			"grid":      map[string]any{"top": "60", "left": "3%", "right": "6%", "bottom": "70", "containLabel": true},
+			"tooltip":   map[string]any{"show": true, "trigger": "axis"},
+			"xAxis":     []any{map[string]any{"type": "category", "data": labels, "name": msg["trends_x"], "nameLocation": "middle", "nameGap": 30}},
+			"yAxis":     []any{map[string]any{"type": "value", "name": name + " (" + unit + ")", "scale": true, "nameTextStyle": map[string]any{"align": "left"}}},
+			"series": []any{
+				map[string]any{"name": name, "type": "line", "data": values[m], "connectNulls": true, "itemStyle": map[string]any{"color": "#5470c6"}},
+				map[string]any{"name": msg["trends_flagged"], "type": "scatter", "data": flagged[m], "symbolSize": 14, "itemStyle": map[string]any{"color": "#ee6666"}},
+			},
+		}
+		data, err := json.Marshal(option) // escapes <, >, & as the other charts do
+		if err != nil {
+			return err
+		}
+		id := "trend-" + strconv.Itoa(m)
+		p.Charts = append(p.Charts, chartView{ID: id, Kind: "trend", Title: name, Option: htmltemplate.JS(data),
+			Caption: l.T("site.trends.caption", "metric", name, "runs", l.Integer(len(ts.Rows)))})
+	}
+	p.ChartFigures = chartFigures(p.Charts)
+	return b.render(l, l.Tag()+"/"+rel, "trend", p.P, p)
+}
+
+// round6 keeps six significant decimals of a chart's value: the page stays
+// small, and no chart can show more.
+func round6(v float64) float64 { return math.Round(v*1e6) / 1e6 }
