@@ -22,20 +22,10 @@ import (
 	"github.com/benchledger/benchledger/store"
 )
 
-// apParse runs a parser over data and collects its runs.
-func apParse(p format.Parser, name string, data []byte) ([]*benchrun.Run, error) {
-	var runs []*benchrun.Run
-	err := p.Parse(context.Background(), name, bytes.NewReader(data), func(r *benchrun.Run) error {
-		runs = append(runs, r)
-		return nil
-	})
-	return runs, err
-}
-
 // apOne parses data that must hold exactly one run.
 func apOne(t *testing.T, p format.Parser, name string, data []byte) *benchrun.Run {
 	t.Helper()
-	runs, err := apParse(p, name, data)
+	runs, err := ingesttest.Parse(p, name, data)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -68,10 +58,6 @@ func apWant(t *testing.T, r *benchrun.Run, want map[string]float64) {
 			t.Errorf("%s: stated %s = %.15g, want %.15g (source %s %s)", r.Format, metric, s.Value, v, s.SourceKey, s.SourceUnit)
 		}
 	}
-}
-
-func apHasNote(r *benchrun.Run, sub string) bool {
-	return slices.ContainsFunc(r.Notes, func(n string) bool { return strings.Contains(n, sub) })
 }
 
 // apCheck compares a summary's stated figures with the records' recomputed
@@ -161,7 +147,7 @@ func TestAIPerfSamples(t *testing.T) {
 				t.Errorf("companion %q", r.Companion)
 			}
 			for _, n := range []string{"vLLM's TPOT", "vLLM's ITL", "499 RequestCancellationError (11)", "answer tokens only"} {
-				if !apHasNote(r, n) {
+				if !ingesttest.HasNote(r, n) {
 					t.Errorf("no note %q in %q", n, r.Notes)
 				}
 			}
@@ -182,7 +168,7 @@ func TestAIPerfSamples(t *testing.T) {
 			if r.Facts["measurement.date"] != "2025-10-03T20:13:39Z" || r.Companion != apSampleKey {
 				t.Errorf("date %q companion %q", r.Facts["measurement.date"], r.Companion)
 			}
-			if r.Extra["Total Output Tokens (tokens)"] != `{"avg":"1832.00"}` || !apHasNote(r, "answer tokens only") {
+			if r.Extra["Total Output Tokens (tokens)"] != `{"avg":"1832.00"}` || !ingesttest.HasNote(r, "answer tokens only") {
 				t.Errorf("extra %q", r.Extra["Total Output Tokens (tokens)"])
 			}
 		}},
@@ -234,7 +220,7 @@ func TestAIPerfSamples(t *testing.T) {
 				"request_throughput": 1854.929714829192, "output_throughput": 1022443.0554692096, "total_token_throughput": 2042654.398625265,
 				"duration": 0.034502655, "completed": 64, "total_input_tokens": 35200, "total_output_tokens": 35277,
 			})
-			if _, ok := r.StatedValue("e2el.std"); ok || !apHasNote(r, "sample standard deviation") {
+			if _, ok := r.StatedValue("e2el.std"); ok || !ingesttest.HasNote(r, "sample standard deviation") {
 				t.Errorf("a versioned export's std must not be stated as the population std: %v", r.Notes)
 			}
 			if _, ok := r.StatedValue("failed"); ok {
@@ -247,7 +233,7 @@ func TestAIPerfSamples(t *testing.T) {
 					t.Errorf("fact %s = %q, want %q", k, r.Facts[k], v)
 				}
 			}
-			if _, ok := r.Facts["measurement.date"]; ok || !apHasNote(r, "local time without a zone") {
+			if _, ok := r.Facts["measurement.date"]; ok || !ingesttest.HasNote(r, "local time without a zone") {
 				t.Errorf("a naive local start_time must not become measurement.date: %v", r.Facts)
 			}
 			if r.Extra["benchmark_id"] != `"cf9a7da02a534390b4aa6cf08156a56d"` || !strings.Contains(r.Extra["input_config"], `--tokenizer '<redacted>'`) {
@@ -270,7 +256,7 @@ func TestAIPerfSamples(t *testing.T) {
 				if !ok || !strings.HasPrefix(got, "aiperf-") {
 					t.Fatalf("detected as %q", got)
 				}
-				if _, err := apParse(p, name, data); err != nil {
+				if _, err := ingesttest.Parse(p, name, data); err != nil {
 					t.Fatal(err)
 				}
 				return
@@ -356,7 +342,7 @@ func TestAIPerfFixtures(t *testing.T) {
 		if r.Companion != key || r.Facts["measurement.date"] != "2026-01-01T00:00:00Z" {
 			t.Errorf("companion %q date %q", r.Companion, r.Facts["measurement.date"])
 		}
-		if !apHasNote(r, "1 warmup-phase records") || !apHasNote(r, "sorted by send time") {
+		if !ingesttest.HasNote(r, "1 warmup-phase records") || !ingesttest.HasNote(r, "sorted by send time") {
 			t.Errorf("notes %q", r.Notes)
 		}
 	})
@@ -383,7 +369,7 @@ func TestAIPerfFixtures(t *testing.T) {
 			t.Errorf("variant %q companion %q", r.FormatVariant, r.Companion)
 		}
 		apWant(t, r, map[string]float64{"ttft.p75": 0.17515, "e2el.p10": 0.41606, "request_throughput": 4.29, "total_token_throughput": 447.14})
-		if _, ok := r.StatedValue("ttft.std"); ok || !apHasNote(r, "sample standard deviation") {
+		if _, ok := r.StatedValue("ttft.std"); ok || !ingesttest.HasNote(r, "sample standard deviation") {
 			t.Errorf("std of the newer CSV layout stated, or not said why not: %q", r.Notes)
 		}
 		if a := apCheck(t, r, records, true); len(a.Disagreements()) > 0 || len(a.Checks) < 30 {
@@ -465,7 +451,7 @@ func TestAIPerfGoodMinimal(t *testing.T) {
 	if j.Companion != "aiperf:requests=2,errors=0,output_tokens=8,duration=1.50s" || c.Companion != j.Companion {
 		t.Errorf("companions %q %q", j.Companion, c.Companion)
 	}
-	if j.Failed != 0 || c.Failed != -1 || !apHasNote(c, "failed is unknown") {
+	if j.Failed != 0 || c.Failed != -1 || !ingesttest.HasNote(c, "failed is unknown") {
 		t.Errorf("json failed %d (error_summary is empty: 0); csv failed %d (no row: unknown)", j.Failed, c.Failed)
 	}
 }
@@ -539,7 +525,7 @@ func TestAIPerfBadInput(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := apParse(tc.p, "bad.file", []byte(tc.data))
+			_, err := ingesttest.Parse(tc.p, "bad.file", []byte(tc.data))
 			var ie *format.InputError
 			if !errors.As(err, &ie) {
 				t.Fatalf("want an InputError, got %v", err)

@@ -46,7 +46,7 @@ func TestGenAIPerfIdentity(t *testing.T) {
 // gpRecords parses the perf_analyzer fixture: two experiments.
 func gpRecords(t *testing.T) []*benchrun.Run {
 	t.Helper()
-	runs, err := apParse(aiperf.NewPerfAnalyzerJSON(), "profile_export.json", ingesttest.Read(t, filepath.Join(gpDir, "profile_export.json")))
+	runs, err := ingesttest.Parse(aiperf.NewPerfAnalyzerJSON(), "profile_export.json", ingesttest.Read(t, filepath.Join(gpDir, "profile_export.json")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestPerfAnalyzerFixture(t *testing.T) {
 	if r.Extra["endpoint"] != `"v1/chat/completions"` || r.Extra["window_boundaries"] != "[1767225600000000000,1767225603200000000]" {
 		t.Errorf("extra %v", r.Extra)
 	}
-	if !apHasNote(r, "token counts are unknown") || !apHasNote(r, "1 requests had no response with content") {
+	if !ingesttest.HasNote(r, "token counts are unknown") || !ingesttest.HasNote(r, "1 requests had no response with content") {
 		t.Errorf("notes %q", r.Notes)
 	}
 	r1 := runs[1]
@@ -234,7 +234,7 @@ func TestGenAIPerfMinimal(t *testing.T) {
 	if c.FormatVariant != "two sections, p99 to p25" {
 		t.Errorf("variant %q", c.FormatVariant)
 	}
-	runs, err := apParse(aiperf.NewPerfAnalyzerJSON(), "x.json", []byte(gpPA))
+	runs, err := ingesttest.Parse(aiperf.NewPerfAnalyzerJSON(), "x.json", []byte(gpPA))
 	if err != nil || len(runs) != 2 || runs[1].Requests[0].Latency != 0.5 || runs[1].FormatVariant != "experiments, service kind triton" {
 		t.Fatalf("%v %+v", err, runs)
 	}
@@ -280,7 +280,7 @@ func TestGenAIPerfBadInput(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := apParse(tc.p, "bad.file", []byte(tc.data))
+			_, err := ingesttest.Parse(tc.p, "bad.file", []byte(tc.data))
 			var ie *format.InputError
 			if !errors.As(err, &ie) {
 				t.Fatalf("want an InputError, got %v", err)
@@ -311,7 +311,7 @@ func TestPerfAnalyzerOneBadExperiment(t *testing.T) {
 			if data == gpPA {
 				t.Fatal("edit does not apply")
 			}
-			runs, err := apParse(aiperf.NewPerfAnalyzerJSON(), "x.json", []byte(data))
+			runs, err := ingesttest.Parse(aiperf.NewPerfAnalyzerJSON(), "x.json", []byte(data))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -326,7 +326,7 @@ func TestPerfAnalyzerOneBadExperiment(t *testing.T) {
 }
 
 func TestPerfAnalyzerAllExperimentsBad(t *testing.T) {
-	runs, err := apParse(aiperf.NewPerfAnalyzerJSON(), "x.json", []byte(strings.ReplaceAll(gpPA, `"timestamp":`, `"timestamp":-`)))
+	runs, err := ingesttest.Parse(aiperf.NewPerfAnalyzerJSON(), "x.json", []byte(strings.ReplaceAll(gpPA, `"timestamp":`, `"timestamp":-`)))
 	if err != nil || len(runs) != 2 || runs[0].Rejection == "" || runs[1].Rejection == "" {
 		t.Fatalf("every experiment rejected, each at its place (the batch then rejects the file): %v %+v", err, runs)
 	}

@@ -59,8 +59,8 @@ func TestGPUStackRecordJSON(t *testing.T) {
 		t.Fatalf("run %+v", r)
 	}
 	glWant(t, r, gsRawFigures())
-	glWantFacts(t, r, gsSnapshotFacts)
-	glWantFacts(t, r, map[string]string{
+	ingesttest.WantFacts(t, r, gsSnapshotFacts)
+	ingesttest.WantFacts(t, r, map[string]string{
 		// backend_parameters stand in for the absent run_command.
 		"runtime.server_args": "--max-model-len=32768 --gpu-memory-utilization=0.9",
 		// The record's dataset replaces guidellm's data kind, kept aside.
@@ -70,7 +70,7 @@ func TestGPUStackRecordJSON(t *testing.T) {
 		"measurement.client": "guidellm", "measurement.client_version": "0.7.1", "measurement.date": "2026-01-01T01:00:00Z",
 		"metadata.gpustack_state": "completed", "metadata.gpustack_benchmark": "qwen3-8b_throughput_r4_20260101010000",
 	})
-	if !glNote(r, "backend_parameters") || !glNote(r, "time_per_output_token_ms is guidellm's (last token − request start) / output tokens") {
+	if !ingesttest.HasNote(r, "backend_parameters") || !ingesttest.HasNote(r, "time_per_output_token_ms is guidellm's (last token − request start) / output tokens") {
 		t.Errorf("notes %q", r.Notes)
 	}
 	if !strings.Contains(r.Extra["gpustack.snapshot"], "GPU-1c2d3e4f") || !strings.Contains(r.Extra["gpustack.time_per_output_token_mean"], "10.") {
@@ -111,7 +111,7 @@ func TestGPUStackExportYAML(t *testing.T) {
 		t.Fatalf("record 0: %q %q", r.Rejection, r.FormatVariant)
 	}
 	glWant(t, r, gsRawFigures())
-	glWantFacts(t, r, gsSnapshotFacts)
+	ingesttest.WantFacts(t, r, gsSnapshotFacts)
 	if _, ok := r.Facts["metadata.gpustack_state"]; ok {
 		t.Error("an export has no state")
 	}
@@ -127,13 +127,13 @@ func TestGPUStackExportYAML(t *testing.T) {
 			t.Errorf("record 1 states %s", m)
 		}
 	}
-	glWantFacts(t, r, gsSnapshotFacts)
-	glWantFacts(t, r, map[string]string{
+	ingesttest.WantFacts(t, r, gsSnapshotFacts)
+	ingesttest.WantFacts(t, r, map[string]string{
 		"runtime.server_args":  "vllm serve /models/Qwen3-8B --max-model-len 32768 --max-num-seqs 256",
 		"workload.concurrency": "16", "workload.request_rate": "", "workload.dataset": "ShareGPT",
 		"workload.input_len": "", "workload.request_count": "64",
 	})
-	if !glNote(r, "not stated as tpot") {
+	if !ingesttest.HasNote(r, "not stated as tpot") {
 		t.Errorf("notes %q", r.Notes)
 	}
 	// Record 2 holds no results: a rejection, the others still ingest.
@@ -176,7 +176,7 @@ func TestGPUStackBadInput(t *testing.T) {
 	p := guidellm.NewGPUStack()
 	for _, tc := range fileErrors {
 		t.Run(tc.name, func(t *testing.T) {
-			runs, err := glParse(p, "bad.json", []byte(tc.data))
+			runs, err := ingesttest.Parse(p, "bad.json", []byte(tc.data))
 			var ie *format.InputError
 			if !errors.As(err, &ie) {
 				t.Fatalf("got %v (%d runs), want an InputError", err, len(runs))

@@ -22,18 +22,9 @@ import (
 	"github.com/benchledger/benchledger/store"
 )
 
-func glParse(p format.Parser, name string, data []byte) ([]*benchrun.Run, error) {
-	var runs []*benchrun.Run
-	err := p.Parse(context.Background(), name, bytes.NewReader(data), func(r *benchrun.Run) error {
-		runs = append(runs, r)
-		return nil
-	})
-	return runs, err
-}
-
 func glMustParse(t *testing.T, p format.Parser, name string, data []byte) []*benchrun.Run {
 	t.Helper()
-	runs, err := glParse(p, name, data)
+	runs, err := ingesttest.Parse(p, name, data)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -70,22 +61,9 @@ func glWant(t *testing.T, r *benchrun.Run, want map[string]float64) {
 	}
 }
 
-func glWantFacts(t *testing.T, r *benchrun.Run, want map[string]string) {
-	t.Helper()
-	for k, v := range want {
-		if got := r.Facts[k]; got != v {
-			t.Errorf("fact %s = %q, want %q", k, got, v)
-		}
-	}
-}
-
 // glMs converts milliseconds as the parser does, at run time: a constant
 // expression would be divided exactly and rounded once, a step away.
 func glMs(v float64) float64 { return v / 1000 }
-
-func glNote(r *benchrun.Run, sub string) bool {
-	return slices.ContainsFunc(r.Notes, func(n string) bool { return strings.Contains(n, sub) })
-}
 
 // glAudit recomputes a run's figures from its records and checks the stated
 // ones the way guidellm defines them: nearest-rank percentiles, duration
@@ -131,7 +109,7 @@ func TestGuidellmSamples(t *testing.T) {
 				t.Fatalf("run %+v", r)
 			}
 			// request_totals: 46 successful, 1 incomplete.
-			if r.Completed != 46 || r.Failed != 1 || !glNote(r, "0 errored and 1 incomplete") {
+			if r.Completed != 46 || r.Failed != 1 || !ingesttest.HasNote(r, "0 errored and 1 incomplete") {
 				t.Errorf("completed %d failed %d notes %q", r.Completed, r.Failed, r.Notes)
 			}
 			glWant(t, r, map[string]float64{
@@ -150,14 +128,14 @@ func TestGuidellmSamples(t *testing.T) {
 					t.Errorf("stated %s from %s", s.Metric, s.SourceKey)
 				}
 			}
-			if !strings.Contains(r.Extra["metrics.time_per_output_token_ms"], "4.90300272307966") || !glNote(r, "not TPOT") {
+			if !strings.Contains(r.Extra["metrics.time_per_output_token_ms"], "4.90300272307966") || !ingesttest.HasNote(r, "not TPOT") {
 				t.Errorf("time_per_output_token_ms: extra %.80q notes %q", r.Extra["metrics.time_per_output_token_ms"], r.Notes)
 			}
 			// One sampled request of 46: no records.
-			if r.HasRequests || !glNote(r, "1 successful, 0 errored and 0 incomplete request samples of the 46, 0 and 1") {
+			if r.HasRequests || !ingesttest.HasNote(r, "1 successful, 0 errored and 0 incomplete request samples of the 46, 0 and 1") {
 				t.Errorf("records %v notes %q", r.HasRequests, r.Notes)
 			}
-			glWantFacts(t, r, map[string]string{
+			ingesttest.WantFacts(t, r, map[string]string{
 				"checkpoint.model_id": "example_model", "checkpoint.tokenizer": "example_processor",
 				"workload.input_len": "256", "workload.output_len": "128", "workload.concurrency": "1",
 				"workload.seed": "42", "measurement.client": "guidellm", "measurement.backend": "openai_http",
@@ -180,17 +158,17 @@ func TestGuidellmSamples(t *testing.T) {
 				"tpot.mean": glMs(19.63438540618665), "total_input_tokens": 2816, "total_output_tokens": 26624,
 				"request_rate_series.mean": 0.036111111111111115, "output_rate_series.mean": 50.86612140156177,
 			})
-			glWantFacts(t, r, map[string]string{
+			ingesttest.WantFacts(t, r, map[string]string{
 				"checkpoint.model_id": "Qwen/Qwen3-4B-Thinking-2507", "measurement.client_version": "0.5.0.dev0",
 				"workload.request_count": "30", "workload.concurrency": "1", "workload.dataset": "/root/aime_2024_v2.jsonl",
 				"measurement.clock": "epoch", "metadata.client_platform": "Linux-6.14.0-1011-intel-x86_64-with-glibc2.39",
 			})
 			// 30 samples: 4 warmup requests fall before the measurement
 			// window and are not the run's; the other 26 are all of it.
-			if !r.HasRequests || len(r.Requests) != 26 || r.Clock != benchrun.ClockEpoch || !glNote(r, "4 of the 30 request samples fall outside") {
+			if !r.HasRequests || len(r.Requests) != 26 || r.Clock != benchrun.ClockEpoch || !ingesttest.HasNote(r, "4 of the 30 request samples fall outside") {
 				t.Fatalf("records %v %d clock %q notes %q", r.HasRequests, len(r.Requests), r.Clock, r.Notes)
 			}
-			if !glNote(r, "ends 205.491 s after the last request completed") {
+			if !ingesttest.HasNote(r, "ends 205.491 s after the last request completed") {
 				t.Errorf("window note missing: %q", r.Notes)
 			}
 			// The records reproduce guidellm's own counts, TTFT and TPOT
@@ -247,7 +225,7 @@ func TestGuidellmSamples(t *testing.T) {
 				if r.Rejection != "" || r.Ordinal != i || !strings.HasPrefix(r.FormatVariant, "0.7–0.8") || r.HasRequests {
 					t.Fatalf("run %d: %+v", i, r)
 				}
-				if r.Facts["checkpoint.model_id"] != "e2e-mock-model" || r.Facts["measurement.client_version"] != "0.8.0.dev18" || !glNote(r, "keeps no request samples") {
+				if r.Facts["checkpoint.model_id"] != "e2e-mock-model" || r.Facts["measurement.client_version"] != "0.8.0.dev18" || !ingesttest.HasNote(r, "keeps no request samples") {
 					t.Errorf("run %d facts %v notes %q", i, r.Facts, r.Notes)
 				}
 			}
@@ -268,7 +246,7 @@ func TestGuidellmSamples(t *testing.T) {
 			if got := glDetected(name, data); got != "guidellm-report" {
 				t.Errorf("detected as %q", got)
 			}
-			runs, err := glParse(guidellm.New(), name, data)
+			runs, err := ingesttest.Parse(guidellm.New(), name, data)
 			check, known := checks[name]
 			if !known {
 				// A sample added later must at least parse.
@@ -311,10 +289,10 @@ func TestGuidellmFixtures(t *testing.T) {
 				incomplete++
 			}
 		}
-		if errored != 1 || incomplete != 1 || !glNote(r, "1 of the 7 request samples fall outside") {
+		if errored != 1 || incomplete != 1 || !ingesttest.HasNote(r, "1 of the 7 request samples fall outside") {
 			t.Errorf("errored %d incomplete %d notes %q", errored, incomplete, r.Notes)
 		}
-		glWantFacts(t, r, map[string]string{"workload.concurrency": "1", "workload.input_len": "128",
+		ingesttest.WantFacts(t, r, map[string]string{"workload.concurrency": "1", "workload.input_len": "128",
 			"workload.output_len": "64", "workload.seed": "7", "workload.request_count": "6",
 			"metadata.team": "perf", "measurement.date": "2026-01-01T00:00:01Z", "measurement.clock": "epoch"})
 		a := glAudit(r)
@@ -333,10 +311,10 @@ func TestGuidellmFixtures(t *testing.T) {
 		}
 		// Benchmark 1: 3 samples of 10, output lengths differ.
 		r = runs[1]
-		if r.HasRequests || !glNote(r, "3 successful, 0 errored and 0 incomplete request samples of the 10") {
+		if r.HasRequests || !ingesttest.HasNote(r, "3 successful, 0 errored and 0 incomplete request samples of the 10") {
 			t.Errorf("run 1 records %v notes %q", r.HasRequests, r.Notes)
 		}
-		if _, ok := r.StatedValue("tpot.mean"); ok || r.Extra["metrics.inter_token_latency_ms"] == "" || !glNote(r, "weighted by output tokens − 1") {
+		if _, ok := r.StatedValue("tpot.mean"); ok || r.Extra["metrics.inter_token_latency_ms"] == "" || !ingesttest.HasNote(r, "weighted by output tokens − 1") {
 			t.Errorf("token-weighted inter_token_latency_ms stated as tpot: extra %.40q", r.Extra["metrics.inter_token_latency_ms"])
 		}
 		if r.Facts["workload.request_rate"] != "2.0" || r.Facts["workload.concurrency"] != "" {
@@ -354,10 +332,10 @@ func TestGuidellmFixtures(t *testing.T) {
 		if len(runs) != 1 || r.FormatVariant != "0.4 (args)" {
 			t.Fatalf("%d runs, variant %q", len(runs), r.FormatVariant)
 		}
-		if _, ok := r.StatedValue("ttft.p99.9"); ok || r.Extra["metrics.time_to_first_token_ms.successful.percentiles.p999"] != "NaN" || !glNote(r, "p999 is NaN in the file") {
+		if _, ok := r.StatedValue("ttft.p99.9"); ok || r.Extra["metrics.time_to_first_token_ms.successful.percentiles.p999"] != "NaN" || !ingesttest.HasNote(r, "p999 is NaN in the file") {
 			t.Errorf("NaN percentile: extra %q notes %q", r.Extra["metrics.time_to_first_token_ms.successful.percentiles.p999"], r.Notes)
 		}
-		glWantFacts(t, r, map[string]string{"workload.concurrency": "4", "checkpoint.model_id": "Qwen/Qwen3-8B",
+		ingesttest.WantFacts(t, r, map[string]string{"workload.concurrency": "4", "checkpoint.model_id": "Qwen/Qwen3-8B",
 			"checkpoint.tokenizer": "Qwen/Qwen3-8B", "workload.seed": "11", "workload.input_len": "128",
 			"workload.output_len": "", "workload.request_count": "10", "measurement.backend": "openai_http"})
 		glWant(t, r, map[string]float64{"completed": 10, "total_output_tokens": 610})
@@ -428,7 +406,7 @@ func TestGuidellmBadInput(t *testing.T) {
 	p := guidellm.New()
 	for _, tc := range fileErrors[:len(fileErrors)-1] {
 		t.Run(tc.name, func(t *testing.T) {
-			runs, err := glParse(p, "bad.json", []byte(tc.data))
+			runs, err := ingesttest.Parse(p, "bad.json", []byte(tc.data))
 			var ie *format.InputError
 			if !errors.As(err, &ie) {
 				t.Fatalf("got %v (%d runs), want an InputError", err, len(runs))
@@ -478,7 +456,7 @@ func TestGuidellmBadInput(t *testing.T) {
 
 	// Non-finite figures where guidellm can write them are not figures.
 	runs := glMustParse(t, p, "inf.json", []byte(glReportJSON(glBenchJSON(map[string]string{"duration": "Infinity"}))))
-	if _, ok := runs[0].StatedValue("duration"); ok || runs[0].Extra["duration"] != "Infinity" || !glNote(runs[0], "duration is Infinity in the file") {
+	if _, ok := runs[0].StatedValue("duration"); ok || runs[0].Extra["duration"] != "Infinity" || !ingesttest.HasNote(runs[0], "duration is Infinity in the file") {
 		t.Errorf("Infinity duration: %+v", runs[0])
 	}
 }

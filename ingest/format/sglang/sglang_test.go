@@ -61,10 +61,6 @@ func sgStated(t *testing.T, r *benchrun.Run, metric string) benchrun.Stated {
 	return s
 }
 
-func sgHasNote(r *benchrun.Run, sub string) bool {
-	return slices.ContainsFunc(r.Notes, func(n string) bool { return strings.Contains(n, sub) })
-}
-
 func sgMetrics(r *benchrun.Run) []string {
 	var out []string
 	for _, s := range r.Stated {
@@ -180,7 +176,7 @@ func TestSGLangSamples(t *testing.T) {
 				if r.Completed != w.completed || r.Failed != -1 || r.HasRequests || r.RequestCount() != w.completed {
 					t.Errorf("%s: completed %d failed %d records %v", r.Location, r.Completed, r.Failed, r.HasRequests)
 				}
-				if !sgHasNote(r, "failed requests are unknown, not zero") || !sgHasNote(r, "no date, model or request count") {
+				if !ingesttest.HasNote(r, "failed requests are unknown, not zero") || !ingesttest.HasNote(r, "no date, model or request count") {
 					t.Errorf("%s: notes %q", r.Location, r.Notes)
 				}
 				sgCheckFacts(t, r, map[string]string{"workload.dataset": w.dataset, "workload.request_rate": w.rate,
@@ -193,7 +189,7 @@ func TestSGLangSamples(t *testing.T) {
 					r.Extra["max_concurrency"] != "null" || r.Extra["sharegpt_output_len"] != "null" {
 					t.Errorf("%s: extra %v", r.Location, r.Extra)
 				}
-				if w.dataset == "random" && !sgHasNote(r, "random_range_ratio 0.0") {
+				if w.dataset == "random" && !ingesttest.HasNote(r, "random_range_ratio 0.0") {
 					t.Errorf("%s: no note on drawn lengths: %q", r.Location, r.Notes)
 				}
 				if r.Extra["total_output_tokens_retokenized"] != strconv.FormatInt(w.retokenized, 10) {
@@ -273,7 +269,7 @@ func TestSGLangFixtureServerInfoDetails(t *testing.T) {
 			r.Extra["total_input_text_tokens"] == "" || !strings.HasPrefix(r.Extra["generated_texts"], `"<kept in raw bytes only`) {
 			t.Errorf("run %d: extra %v", i, r.Extra)
 		}
-		if !sgHasNote(r, "no date (SGLang does not write it)") {
+		if !ingesttest.HasNote(r, "no date (SGLang does not write it)") {
 			t.Errorf("run %d: notes %q", i, r.Notes)
 		}
 	}
@@ -343,7 +339,7 @@ func TestSGLangFixtureServerInfoDetails(t *testing.T) {
 				t.Errorf("run %d: %s not checked", i, m)
 			}
 		}
-		if !sgHasNote(r, "SGLang's own E2E and TPOT figures end at the last chunk received") {
+		if !ingesttest.HasNote(r, "SGLang's own E2E and TPOT figures end at the last chunk received") {
 			t.Errorf("run %d: no note on the derived latency: %q", i, r.Notes)
 		}
 	}
@@ -387,7 +383,7 @@ func TestSGLangFixtureTRTDetails(t *testing.T) {
 	if len(a.Checks)+len(a.NotChecked) != len(r.Stated) || len(a.Checks) != 19 {
 		t.Errorf("%d checks, %d not checked, %d stated", len(a.Checks), len(a.NotChecked), len(r.Stated))
 	}
-	if !sgHasNote(r, "which is how SGLang times the trt backend") {
+	if !ingesttest.HasNote(r, "which is how SGLang times the trt backend") {
 		t.Errorf("notes %q", r.Notes)
 	}
 }
@@ -413,8 +409,8 @@ func TestSGLangFixtureAllFailed(t *testing.T) {
 	if failed.Extra["mean_e2e_latency_ms"] != "NaN" || failed.Extra["median_ttft_ms"] != "0.0" || failed.Extra["median_itl_ms"] != "0.0" {
 		t.Errorf("extra %v", failed.Extra)
 	}
-	if !sgHasNote(failed, "mean_e2e_latency_ms, median_e2e_latency_ms are NaN") || !sgHasNote(failed, "every request SGLang sent failed") ||
-		!sgHasNote(failed, "median_ttft_ms, median_itl_ms are SGLang's placeholders") {
+	if !ingesttest.HasNote(failed, "mean_e2e_latency_ms, median_e2e_latency_ms are NaN") || !ingesttest.HasNote(failed, "every request SGLang sent failed") ||
+		!ingesttest.HasNote(failed, "median_ttft_ms, median_itl_ms are SGLang's placeholders") {
 		t.Errorf("notes %q", failed.Notes)
 	}
 }
@@ -446,7 +442,7 @@ func TestSGLangVariants(t *testing.T) {
 				if r.Extra["output_throughput_retokenized"] != "6.0" || r.Extra["total_output_retokenized"] != "12" {
 					t.Errorf("extra %v", r.Extra)
 				}
-				if !sgHasNote(r, "native backend splits each chunk's gap") {
+				if !ingesttest.HasNote(r, "native backend splits each chunk's gap") {
 					t.Errorf("notes %q", r.Notes)
 				}
 			}, "benchmark metrics dump (total_input/total_output keys)"},
@@ -459,7 +455,7 @@ func TestSGLangVariants(t *testing.T) {
 		{"server_info null", `{"tag": null, "backend": "vllm", "dataset_name": "random", "request_rate": Infinity, "max_concurrency": 16, "sharegpt_output_len": null, "random_input_len": 1024, "random_output_len": 1024, "random_range_ratio": 0.5, "server_info": null, "duration": 9.5, "completed": 10}`,
 			func(t *testing.T, r *benchrun.Run) {
 				sgCheckFacts(t, r, map[string]string{"workload.request_rate": "inf", "workload.concurrency": "16"}, "runtime.engine", "measurement.label")
-				if r.Extra["server_info"] != "null" || r.Extra["tag"] != "null" || !sgHasNote(r, "server_info is null") || !sgHasNote(r, "random_range_ratio 0.5") {
+				if r.Extra["server_info"] != "null" || r.Extra["tag"] != "null" || !ingesttest.HasNote(r, "server_info is null") || !ingesttest.HasNote(r, "random_range_ratio 0.5") {
 					t.Errorf("extra %v notes %q", r.Extra, r.Notes)
 				}
 			}, "benchmark/serving.py (with server_info)"},
@@ -467,13 +463,13 @@ func TestSGLangVariants(t *testing.T) {
 			func(t *testing.T, r *benchrun.Run) {
 				sgCheckFacts(t, r, map[string]string{"runtime.version": "0.5.2", "checkpoint.model_id": "/models/llama",
 					"checkpoint.precision": "fp8", "workload.output_len": "256"}, "checkpoint.revision", "workload.request_rate", "checkpoint.kv_cache_dtype")
-				if r.Extra["request_rate"] != `"trace"` || !sgHasNote(r, "request_rate is \"trace\"") || !sgHasNote(r, "prefill/decode pair") ||
-					!sgHasNote(r, `revision "main", a branch or tag`) {
+				if r.Extra["request_rate"] != `"trace"` || !ingesttest.HasNote(r, "request_rate is \"trace\"") || !ingesttest.HasNote(r, "prefill/decode pair") ||
+					!ingesttest.HasNote(r, `revision "main", a branch or tag`) {
 					t.Errorf("extra %v notes %q", r.Extra, r.Notes)
 				}
 				// Every server's version is kept, and the difference said.
 				if got := r.Extra[sglang.ServerVersionsKey]; got != `{"prefill[0]":"0.5.1","decode[0]":"0.5.2","decode[1]":"0.5.2"}` ||
-					!sgHasNote(r, "different engine versions: 0.5.1, 0.5.2") {
+					!ingesttest.HasNote(r, "different engine versions: 0.5.1, 0.5.2") {
 					t.Errorf("server versions %q notes %q", got, r.Notes)
 				}
 			}, "benchmark/serving.py (with server_info)"},
@@ -486,7 +482,7 @@ func TestSGLangVariants(t *testing.T) {
 		{"server_info of another server", `{"tag": "x", "backend": "sglang", "dataset_name": "random", "request_rate": 1.0, "max_concurrency": null, "sharegpt_output_len": null, "random_input_len": 8, "random_output_len": 8, "random_range_ratio": 1.0, "server_info": {"detail": "Not Found"}, "duration": 9.5, "completed": 10}`,
 			func(t *testing.T, r *benchrun.Run) {
 				sgCheckFacts(t, r, nil, "runtime.engine", "runtime.version")
-				if !sgHasNote(r, "server_info has no version and model_path") {
+				if !ingesttest.HasNote(r, "server_info has no version and model_path") {
 					t.Errorf("notes %q", r.Notes)
 				}
 			}, "benchmark/serving.py (with server_info)"},
@@ -495,7 +491,7 @@ func TestSGLangVariants(t *testing.T) {
 				if _, ok := r.StatedValue("itl.mean"); ok || r.Extra["mean_itl_ms"] != "3.1" || r.Extra["accept_length"] != "2.7" {
 					t.Errorf("stated %v extra %v", sgMetrics(r), r.Extra)
 				}
-				if sgStated(t, r, "ttft.mean").Value != 0.02 || !sgHasNote(r, "per retokenized token") {
+				if sgStated(t, r, "ttft.mean").Value != 0.02 || !ingesttest.HasNote(r, "per retokenized token") {
 					t.Errorf("notes %q", r.Notes)
 				}
 			}, "benchmark/serving.py (with server_info)"},
@@ -504,7 +500,7 @@ func TestSGLangVariants(t *testing.T) {
 				if got := sgMetrics(r); !slices.Equal(got, []string{"duration", "completed", "request_throughput", "ttft.mean", "ttft.median", "e2el.mean"}) {
 					t.Errorf("stated %v", got)
 				}
-				if r.Extra["mean_tpot_ms"] != "0.0" || !sgHasNote(r, "mean_tpot_ms, median_tpot_ms, std_tpot_ms, p99_tpot_ms, mean_itl_ms, p99_itl_ms are all 0") {
+				if r.Extra["mean_tpot_ms"] != "0.0" || !ingesttest.HasNote(r, "mean_tpot_ms, median_tpot_ms, std_tpot_ms, p99_tpot_ms, mean_itl_ms, p99_itl_ms are all 0") {
 					t.Errorf("extra %v notes %q", r.Extra, r.Notes)
 				}
 			}, "bench_serving.py (2025 key set)"},
@@ -513,32 +509,32 @@ func TestSGLangVariants(t *testing.T) {
 				if got := sgMetrics(r); !slices.Equal(got, []string{"duration", "completed", "total_output_tokens", "request_throughput", "output_throughput"}) {
 					t.Errorf("stated %v", got)
 				}
-				if r.Extra["total_throughput"] != "4.0" || !sgHasNote(r, "multi-turn") {
+				if r.Extra["total_throughput"] != "4.0" || !ingesttest.HasNote(r, "multi-turn") {
 					t.Errorf("extra %v notes %q", r.Extra, r.Notes)
 				}
 			}, "bench_serving.py (2025 key set)"},
 		{"failure with an empty error text", sgHead + `"duration": 1.0, "completed": 2, "input_lens": [64, 64, 64], "output_lens": [4, 0, 4], "ttfts": [0.02, 0.0, 0.03], "itls": [[0.01, 0.01, 0.01], [], [0.01, 0.02, 0.01]], "errors": ["", "", ""]}`,
 			func(t *testing.T, r *benchrun.Run) {
-				if r.Failed != 1 || r.Completed != 2 || !r.Requests[1].Failed() || !sgHasNote(r, "empty error text taken as failed") {
+				if r.Failed != 1 || r.Completed != 2 || !r.Requests[1].Failed() || !ingesttest.HasNote(r, "empty error text taken as failed") {
 					t.Errorf("failed %d completed %d notes %q", r.Failed, r.Completed, r.Notes)
 				}
 			}, "bench_serving.py (2024 minimal key set) --output-details"},
 		{"completed disagrees with the errors", sgHead + `"duration": 1.0, "completed": 1, ` + sgDetails + `}`,
 			func(t *testing.T, r *benchrun.Run) {
-				if r.Failed != 0 || r.Completed != 1 || !sgHasNote(r, "completed states 1 but the errors list has 0 failures among 2 requests") {
+				if r.Failed != 0 || r.Completed != 1 || !ingesttest.HasNote(r, "completed states 1 but the errors list has 0 failures among 2 requests") {
 					t.Errorf("failed %d completed %d notes %q", r.Failed, r.Completed, r.Notes)
 				}
 			}, "bench_serving.py (2024 minimal key set) --output-details"},
 		{"non-streamed or empty output: TTFT 0.0", sgHead + `"duration": 1.0, "completed": 2, "input_lens": [64, 64], "output_lens": [4, 1], "ttfts": [0.02, 0.0], "itls": [[0.01, 0.01, 0.01], []], "errors": ["", ""]}`,
 			func(t *testing.T, r *benchrun.Run) {
-				if benchrun.IsKnown(r.Requests[1].TTFT) || r.Requests[1].Failed() || !sgHasNote(r, "1 completed requests have TTFT 0.0") {
+				if benchrun.IsKnown(r.Requests[1].TTFT) || r.Requests[1].Failed() || !ingesttest.HasNote(r, "1 completed requests have TTFT 0.0") {
 					t.Errorf("request %+v notes %q", r.Requests[1], r.Notes)
 				}
 			}, "bench_serving.py (2024 minimal key set) --output-details"},
 		{"empty strings are not facts", `{"tag": "", "backend": "", "dataset_name": "", "request_rate": 1.0, "max_concurrency": null, "sharegpt_output_len": null, "random_input_len": 8, "random_output_len": 8, "random_range_ratio": 1.0, "server_info": null, "duration": 9.5, "completed": 10}`,
 			func(t *testing.T, r *benchrun.Run) {
 				sgCheckFacts(t, r, nil, "measurement.label", "measurement.backend", "workload.dataset", "workload.input_len")
-				if r.Extra["tag"] != `""` || r.Extra["dataset_name"] != `""` || !sgHasNote(r, `backend "" is not a valid measurement.backend`) {
+				if r.Extra["tag"] != `""` || r.Extra["dataset_name"] != `""` || !ingesttest.HasNote(r, `backend "" is not a valid measurement.backend`) {
 					t.Errorf("extra %v notes %q", r.Extra, r.Notes)
 				}
 			}, "benchmark/serving.py (with server_info)"},
