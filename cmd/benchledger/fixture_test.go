@@ -159,6 +159,17 @@ func fixture(t testing.TB, once func() (*demoFixture, error)) *demoFixture {
 	return d
 }
 
+// viewedDemo is the demo of the tests that take screenshots: the real one
+// when they are kept for a person to look at ($BENCHLEDGER_SCREENSHOTS),
+// else the small one (what they check does not depend on the numbers).
+func viewedDemo(t testing.TB) *demoFixture {
+	t.Helper()
+	if os.Getenv("BENCHLEDGER_SCREENSHOTS") != "" {
+		return sharedDemo(t)
+	}
+	return smallDemo(t)
+}
+
 // smallDemoArchive is demoArchive for the small demo.
 func smallDemoArchive(t *testing.T) (db, spec string) {
 	t.Helper()

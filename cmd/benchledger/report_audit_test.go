@@ -51,15 +51,17 @@ func wantVerdict(tag string, d auditDoc) string {
 	return l.T("audit.verdict.fail", "count", len(failed))
 }
 
-// TestReportAuditPages renders the demo case study (on the small demo: the
-// pages are the point, not the published numbers) and checks its audit
+// TestReportAuditPages renders the demo case study (the small demo unless
+// screenshots are kept: the pages are the point, not the published
+// numbers) and checks its audit
 // pages against benchledger audit --json for the same spec and --as-of: the
 // counts per severity, every finding's check id, the localised verdict, the
 // links between the report and its audit page. A second spec with a wrong
 // declared claim fails a check: the report still exits 0 and says so.
 func TestReportAuditPages(t *testing.T) {
 	t.Parallel()
-	db, specPath := smallDemoArchive(t)
+	d := viewedDemo(t)
+	db, specPath := copyArchive(t, d.db), specCopy(t, d)
 	// A date past the reference's allowed age, so that --as-of reaches the
 	// audit (reference.stale) and not only the caveats.
 	const asOf = "2027-06-01"

@@ -57,8 +57,9 @@ func TestSiteInBrowser(t *testing.T) {
 	needBrowser(t)
 	// The site only reads the archive; the case study's audit pages are
 	// TestReportAuditPages' (in a browser too). The site's behaviour is the
-	// point, not the published numbers: the small demo.
-	demo := smallDemo(t)
+	// point, not the published numbers: the small demo, unless screenshots
+	// are kept for a person to look at.
+	demo := viewedDemo(t)
 	db, specPath := demo.db, demo.spec()
 	site := filepath.Join(t.TempDir(), "site")
 	if r := bl(t, "site", "--no-audit", "--db", db, "--out", site, specPath); r.code != 0 {

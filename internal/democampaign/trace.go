@@ -171,9 +171,13 @@ func BuildGroup(g TraceGroup) ([][]byte, error) { return buildGroup(g, true) }
 // buildGroup is BuildGroup; unchecked (the small campaign) it does not hold
 // the recomputed figures to the targets' rounding.
 func buildGroup(g TraceGroup, checked bool) ([][]byte, error) {
-	startUS, err := parseStart(&g)
+	t0, err := time.Parse(time.RFC3339Nano, g.Start)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: start %q: %v", g.Name, g.Start, err)
+	}
+	startUS := t0.UnixMicro()
+	if len(g.Runs) == 0 {
+		return nil, fmt.Errorf("%s: no runs", g.Name)
 	}
 	var ps []placed
 	if len(g.Runs) == 1 && g.Target.MeanE2EL+g.Target.MedianE2EL > 0 {
@@ -186,8 +190,13 @@ func buildGroup(g TraceGroup, checked bool) ([][]byte, error) {
 	}
 	out := make([][]byte, len(ps))
 	for i, p := range ps {
+		reqs := g.records(p)
+		h := g.Header
+		h.Label = p.run.Label
+		h.Metadata = map[string]string{"cuda_visible_devices": fmt.Sprint(p.run.GPU)}
+		h.Extra = map[string]string{"base_url": fmt.Sprintf(`"http://127.0.0.1:%d/v1"`, 8000+p.run.GPU)}
 		var b bytes.Buffer
-		if err := tracefile.Write(&b, g.header(p.run), g.records(p)); err != nil {
+		if err := tracefile.Write(&b, h, reqs); err != nil {
 			return nil, fmt.Errorf("%s: %v", p.run.File, err)
 		}
 		out[i] = b.Bytes()
@@ -196,29 +205,6 @@ func buildGroup(g TraceGroup, checked bool) ([][]byte, error) {
 		return out, nil
 	}
 	return out, g.check(out)
-}
-
-// parseStart is the group's Start in epoch microseconds; it also refuses
-// a group without runs.
-func parseStart(g *TraceGroup) (int64, error) {
-	t0, err := time.Parse(time.RFC3339Nano, g.Start)
-	if err != nil {
-		return 0, fmt.Errorf("%s: start %q: %v", g.Name, g.Start, err)
-	}
-	if len(g.Runs) == 0 {
-		return 0, fmt.Errorf("%s: no runs", g.Name)
-	}
-	return t0.UnixMicro(), nil
-}
-
-// header is the header of the run's file: the group's, with the run's
-// label, its GPU and its server's URL.
-func (g *TraceGroup) header(r *TraceRun) tracefile.Header {
-	h := g.Header
-	h.Label = r.Label
-	h.Metadata = map[string]string{"cuda_visible_devices": fmt.Sprint(r.GPU)}
-	h.Extra = map[string]string{"base_url": fmt.Sprintf(`"http://127.0.0.1:%d/v1"`, 8000+r.GPU)}
-	return h
 }
 
 // fitSingle fits one run like a vLLM file: dispatch time and a gentle time
