@@ -32,12 +32,12 @@ type Lists[R any] struct {
 	// leaves the list to Next (the caller's serial reader then reports why).
 	// It runs on the worker goroutines.
 	Reduce func(vals []float64) (R, bool)
-	// RangeSize is the size of one range's buffer (default 1 MiB); a list
+	// RangeSize is the size of one range's buffer (default 256 KiB); a list
 	// longer than that stops Read, and Next reads it. Tests make it small.
 	RangeSize int
 }
 
-const defaultRangeSize = 1 << 20
+const defaultRangeSize = 256 << 10
 
 type listRange[R any] struct {
 	data     []byte // the range: from a list's '[' up to the next range's '['
