@@ -125,14 +125,21 @@ func (l *Lists[R]) Read(d *Decoder, emit func(R) error) (int, error) {
 		for !stop && len(queue) <= w && !(eof && len(carry) == 0) {
 			r := newRange(2 * len(carry))
 			buf := append(r.data, carry...)
-			for len(buf) < cap(buf) && !eof {
+			for idle := 0; len(buf) < cap(buf) && !eof; {
 				k, err := d.r.Read(buf[len(buf):cap(buf)])
 				buf = buf[:len(buf)+k]
 				if err == io.EOF {
 					eof = true
 				} else if err != nil {
 					readErr = err
+				} else if k == 0 && idle > 100 {
+					readErr = io.ErrNoProgress // as fill reports it
+				}
+				if readErr != nil {
 					break
+				}
+				if k == 0 {
+					idle++
 				}
 			}
 			cut := len(buf)
