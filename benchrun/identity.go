@@ -37,7 +37,7 @@ func ContentID(r *Run) string {
 
 // idBlock is how many requests one goroutine of writeRequests formats at a
 // time.
-const idBlock = 4096
+const idBlock = 1024
 
 // writeRequests hashes the records one line each, as writeFields would
 // write their fields. Formatting the numbers is most of the cost of a large

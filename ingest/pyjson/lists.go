@@ -32,12 +32,12 @@ type Lists[R any] struct {
 	// leaves the list to Next (the caller's serial reader then reports why).
 	// It runs on the worker goroutines.
 	Reduce func(vals []float64) (R, bool)
-	// RangeSize is the size of one range's buffer (default 1 MiB); a list
+	// RangeSize is the size of one range's buffer (default 256 KiB); a list
 	// longer than that stops Read, and Next reads it. Tests make it small.
 	RangeSize int
 }
 
-const defaultRangeSize = 1 << 20
+const defaultRangeSize = 256 << 10
 
 type listRange[R any] struct {
 	data     []byte // the range: from a list's '[' up to the next range's '['
@@ -125,14 +125,21 @@ func (l *Lists[R]) Read(d *Decoder, emit func(R) error) (int, error) {
 		for !stop && len(queue) <= w && !(eof && len(carry) == 0) {
 			r := newRange(2 * len(carry))
 			buf := append(r.data, carry...)
-			for len(buf) < cap(buf) && !eof {
+			for idle := 0; len(buf) < cap(buf) && !eof; {
 				k, err := d.r.Read(buf[len(buf):cap(buf)])
 				buf = buf[:len(buf)+k]
 				if err == io.EOF {
 					eof = true
 				} else if err != nil {
 					readErr = err
+				} else if k == 0 && idle > 100 {
+					readErr = io.ErrNoProgress // as fill reports it
+				}
+				if readErr != nil {
 					break
+				}
+				if k == 0 {
+					idle++
 				}
 			}
 			cut := len(buf)
