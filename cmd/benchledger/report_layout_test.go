@@ -34,6 +34,12 @@ const printLayoutJS = `(function () {
     var el = document.querySelector(sel);
     if (el && getComputedStyle(el).breakInside !== 'avoid') { out.push(sel + ': a page may break inside it'); }
   });
+  // A page breaks between a table's rows, not before the whole table (half a page left blank).
+  var tb = document.querySelector('table.comparisons');
+  if (tb && getComputedStyle(tb).breakInside === 'avoid') { out.push('table.comparisons: moves whole to the next page'); }
+  // The reference note's words break as words; only its URL anywhere.
+  var rn = document.querySelector('tr.reference-note td');
+  if (rn && getComputedStyle(rn).wordBreak === 'break-all') { out.push('reference note: words may break anywhere'); }
   return out;
 })()`
 
