@@ -102,7 +102,7 @@ func TestExportDemo(t *testing.T) {
 			}
 			f := openXLSX(t, path)
 			var want []string
-			for _, s := range []string{"cover", "summary", "runs", "comparisons", "sweeps", "node", "caveats", "provenance"} {
+			for _, s := range []string{"cover", "summary", "runs", "comparisons", "sweeps", "operating_points", "node", "caveats", "provenance"} {
 				want = append(want, l.T("export.sheet."+s))
 			}
 			if got := f.GetSheetList(); strings.Join(got, "|") != strings.Join(want, "|") {
