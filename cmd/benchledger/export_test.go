@@ -154,7 +154,7 @@ func TestExportDemo(t *testing.T) {
 			}
 
 			// Caveats: codes with sentences in the language.
-			rows, _ = f.GetRows(want[6])
+			rows, _ = f.GetRows(l.T("export.sheet.caveats"))
 			ok := false
 			for _, rr := range rows[1:] {
 				if len(rr) >= 3 && rr[0] == "external_reference_not_visible" && rr[2] != "" && rr[2] != rr[0] {
