@@ -61,10 +61,13 @@ const (
 	SheetRuns        = "runs"
 	SheetComparisons = "comparisons"
 	SheetSweeps      = "sweeps"
-	SheetNode        = "node"
-	SheetCaveats     = "caveats"
-	SheetProvenance  = "provenance"
-	SheetRequests    = "requests"
+	// SheetOperatingPoints is each sweep level's per-GPU throughput,
+	// goodput, SLO attainment and cost estimate.
+	SheetOperatingPoints = "operating_points"
+	SheetNode            = "node"
+	SheetCaveats         = "caveats"
+	SheetProvenance      = "provenance"
+	SheetRequests        = "requests"
 )
 
 // builder holds what the tables share.
@@ -119,6 +122,7 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (*Workbook, error
 	if res := opt.Result; res != nil {
 		add(b.comparisons(res))
 		add(b.sweeps(res))
+		add(b.operatingPoints(res))
 		add(b.nodes(res))
 	}
 	add(b.caveats())
@@ -481,28 +485,15 @@ func (b *builder) sweeps(res *casestudy.Result) *Table {
 		b.col("runs", l.T("export.col.runs"), Integer, "", 0),
 		b.col("saturation", l.T("export.col.saturation"), Bool, "", 0),
 		b.col("recommended", l.T("export.col.recommended"), Bool, "", 0),
-		b.col("output_throughput_per_gpu", l.Figure("output_throughput_per_gpu"), Number, "tok/s/GPU", 0),
 	}}
-	slo := res.SLO != nil
-	if slo {
-		t.Columns = append(t.Columns,
-			b.col("goodput", l.Figure("goodput"), Number, "req/s", 2),
-			b.col("slo_attainment", l.Figure("slo_attainment"), Percent, "%", 1),
-			b.col("slo_point", capitalise(l.Term("sweep.slo_point")), Bool, "", 0))
-	}
-	t.Columns = append(t.Columns, b.costColumns(res)...)
 	names := sortedKeys(res.Sweeps)
 	for _, n := range names {
 		sw := res.Sweeps[n]
 		r := sw.Result
 		param := b.sweepParameter(sw.Parameter, r)
 		for i, lv := range r.Levels {
-			row := []Cell{TextCell(n), TextCell(param), num(lv.Param), num(lv.Throughput), num(lv.MedianLatency),
-				IntCell(int64(lv.N())), BoolCell(r.SaturationFound && i == r.Saturation), BoolCell(i == r.Recommended), ptrNum(lv.ThroughputPerGPU)}
-			if slo {
-				row = append(row, ptrNum(lv.Goodput), ptrNum(lv.SLOAttainment), BoolCell(r.SLOPointFound && i == r.SLOPoint))
-			}
-			t.Rows = append(t.Rows, append(row, costCells(res, lv.Cost)...))
+			t.Rows = append(t.Rows, []Cell{TextCell(n), TextCell(param), num(lv.Param), num(lv.Throughput), num(lv.MedianLatency),
+				IntCell(int64(lv.N())), BoolCell(r.SaturationFound && i == r.Saturation), BoolCell(i == r.Recommended)})
 		}
 	}
 	series := ""
@@ -511,6 +502,49 @@ func (b *builder) sweeps(res *casestudy.Result) *Table {
 	}
 	t.Chart = &Chart{Title: l.T("export.chart.sweep"), X: "output_throughput", Y: "e2el.median", Series: series,
 		XTitle: t.Columns[3].Header, YTitle: t.Columns[4].Header}
+	return t
+}
+
+// operatingPoints is each sweep level as an operating point: its output
+// throughput per GPU, with an SLO its goodput, attainment and whether it
+// is the SLO operating point, with a price its estimated cost and the
+// cost's inputs. Absent when no level has any of them (a sheet of its own:
+// the Sweeps sheet prints on one page beside its chart).
+func (b *builder) operatingPoints(res *casestudy.Result) *Table {
+	slo := res.SLO != nil
+	any := slo
+	for _, sw := range res.Sweeps {
+		for _, lv := range sw.Result.Levels {
+			any = any || lv.ThroughputPerGPU != nil || lv.Cost != nil
+		}
+	}
+	if len(res.Sweeps) == 0 || !any {
+		return nil
+	}
+	l := b.l
+	t := &Table{Name: SheetOperatingPoints, Title: l.T("export.sheet.operating_points"), Columns: []Column{
+		b.col("sweep", l.T("export.col.sweep"), Text, "", 0),
+		b.col("value", l.T("table.value"), Number, "", 0),
+		b.col("output_throughput", l.Figure("output_throughput"), Number, "tok/s", 0),
+		b.col("output_throughput_per_gpu", l.Figure("output_throughput_per_gpu"), Number, "tok/s/GPU", 0),
+	}}
+	if slo {
+		t.Columns = append(t.Columns,
+			b.col("goodput", l.Figure("goodput"), Number, "req/s", 2),
+			b.col("slo_attainment", l.Figure("slo_attainment"), Percent, "%", 1),
+			b.col("slo_point", capitalise(l.Term("sweep.slo_point")), Bool, "", 0))
+	}
+	t.Columns = append(t.Columns, b.costColumns(res)...)
+	for _, n := range sortedKeys(res.Sweeps) {
+		r := res.Sweeps[n].Result
+		for i, lv := range r.Levels {
+			row := []Cell{TextCell(n), num(lv.Param), num(lv.Throughput), ptrNum(lv.ThroughputPerGPU)}
+			if slo {
+				row = append(row, ptrNum(lv.Goodput), ptrNum(lv.SLOAttainment), BoolCell(r.SLOPointFound && i == r.SLOPoint))
+			}
+			t.Rows = append(t.Rows, append(row, costCells(res, lv.Cost)...))
+		}
+	}
 	return t
 }
 

@@ -54,6 +54,9 @@ func runCompare(ctx context.Context, e env, opts compareOptions, args []string) 
 	if opts.metric != "" && !spec.KnownMetric(opts.metric) {
 		return usageErrorf("unknown --metric %q (known: %s)", opts.metric, strings.Join(spec.Metrics(), ", "))
 	}
+	if (opts.metric == "goodput" || opts.metric == "slo_attainment") && opts.slo == "" {
+		return usageErrorf("--metric %s needs --slo: goodput and SLO attainment judge each request against an SLO", opts.metric)
+	}
 	var copt casestudy.Options
 	if opts.slo != "" {
 		slo, err := figures.ParseSLO(opts.slo)

@@ -8,10 +8,12 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/benchledger/benchledger/casestudy"
 	"github.com/benchledger/benchledger/caveat"
+	"github.com/benchledger/benchledger/figures"
 	"github.com/benchledger/benchledger/spec"
 	"github.com/benchledger/benchledger/store"
 )
@@ -163,6 +165,12 @@ func writeNode(w io.Writer, n *casestudy.NodeFigure) {
 		fmt.Fprintf(w, "    adding the replicas' separately timed rates would claim %s (%s)\n",
 			quantity(run.SumOfRates, "tok/s"), signedPct(run.Overstatement))
 	}
+	if n.ThroughputPerGPU != nil {
+		fmt.Fprintf(w, "  per GPU: %s over %g GPUs\n", quantity(*n.ThroughputPerGPU, "tok/s/GPU"), n.GPUs)
+	}
+	if c := n.Cost; c != nil {
+		fmt.Fprintf(w, "  %s\n", costText(c))
+	}
 	if n.Scaling != nil {
 		s := n.Scaling
 		fmt.Fprintf(w, "  scaling efficiency: %s = %s / (%d x %s of single-replica run %s)\n", groupFloat(s.Pct, 2)+"%",
@@ -194,8 +202,7 @@ func writeSweep(w io.Writer, s *casestudy.SweepFigure) {
 			line += fmt.Sprintf("; %s", quantity(*l.ThroughputPerGPU, "tok/s/GPU"))
 		}
 		if c := l.Cost; c != nil {
-			line += fmt.Sprintf("; estimated %s %s per million output tokens (%s %s/GPU-hour of %s × %g GPUs)", groupFloat(c.PerMillionOutputTokens, 2), c.Price.Currency,
-				groupFloat(c.Price.PerGPUHour, 2), c.Price.Currency, c.Price.Date, c.GPUs)
+			line += "; " + costText(c)
 		}
 		if r.SLOPointFound && i == r.SLOPoint {
 			mark += "  ← SLO operating point"
@@ -209,4 +216,11 @@ func writeSweep(w io.Writer, s *casestudy.SweepFigure) {
 		fmt.Fprintf(w, "  no SLO operating point: the lowest level has an SLO attainment below %g%%\n", r.Rule.SLOAttainmentPct)
 	}
 	writeCaveats(w, s.Caveats, "  ")
+}
+
+// costText says a cost estimate with its inputs: "estimated 0.0150 USD per
+// million output tokens (2.49 USD/GPU-hour of 2026-08-01 × 1 GPUs)".
+func costText(c *figures.CostEstimate) string {
+	return fmt.Sprintf("estimated %s %s per million output tokens (%s %s/GPU-hour of %s × %g GPUs)", strconv.FormatFloat(c.PerMillionOutputTokens, 'g', 3, 64),
+		c.Price.Currency, groupFloat(c.Price.PerGPUHour, 2), c.Price.Currency, c.Price.Date, c.GPUs)
 }

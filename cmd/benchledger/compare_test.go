@@ -135,6 +135,12 @@ func TestCompareEveryMetric(t *testing.T) {
 	if slo.code != 0 || !strings.Contains(slo.stdout, `"metric": "goodput"`) || !strings.Contains(slo.stdout, `"metric": "slo_attainment"`) {
 		t.Errorf("compare --slo: %v", slo)
 	}
+	if r := bl(t, "compare", "--db", db, "--metric", "goodput", ida, idb); r.code != 2 || !strings.Contains(r.stderr, "needs --slo") {
+		t.Errorf("compare --metric goodput without --slo: want usage exit 2, got %v", r)
+	}
+	if r := bl(t, "compare", "--db", db, "--metric", "slo_attainment", "--slo", "e2el:100000", "--json", ida, idb); r.code != 0 || !strings.Contains(r.stdout, `"metric": "slo_attainment"`) {
+		t.Errorf("compare --metric slo_attainment --slo: %v", r)
+	}
 	if r := bl(t, "compare", "--db", db, "--slo", "ttft=5", ida, idb); r.code != 2 {
 		t.Errorf("compare --slo ttft=5: want usage exit 2, got %v", r)
 	}

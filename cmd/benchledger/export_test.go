@@ -104,7 +104,7 @@ func TestExportDemo(t *testing.T) {
 			}
 			f := openXLSX(t, path)
 			var want []string
-			for _, s := range []string{"cover", "summary", "runs", "comparisons", "sweeps", "node", "caveats", "provenance"} {
+			for _, s := range []string{"cover", "summary", "runs", "comparisons", "sweeps", "operating_points", "node", "caveats", "provenance"} {
 				want = append(want, l.T("export.sheet."+s))
 			}
 			if got := f.GetSheetList(); strings.Join(got, "|") != strings.Join(want, "|") {
@@ -156,7 +156,7 @@ func TestExportDemo(t *testing.T) {
 			}
 
 			// Caveats: codes with sentences in the language.
-			rows, _ = f.GetRows(want[6])
+			rows, _ = f.GetRows(l.T("export.sheet.caveats"))
 			ok := false
 			for _, rr := range rows[1:] {
 				if len(rr) >= 3 && rr[0] == "external_reference_not_visible" && rr[2] != "" && rr[2] != rr[0] {

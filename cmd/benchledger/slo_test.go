@@ -46,7 +46,7 @@ price: {per_gpu_hour: 3, currency: EUR, date: 2026-08-01}
 
 // TestFiguresSLOAndCost: figures --json carries goodput, the sweep's SLO
 // operating point and cost estimates with their inputs; the CSV export's
-// sweeps table has them, each cost equal to the formula over the row's own
+// operating points table has them, each cost equal to the formula over the row's own
 // throughput and GPUs.
 func TestFiguresSLOAndCost(t *testing.T) {
 	t.Parallel()
@@ -101,14 +101,14 @@ func TestFiguresSLOAndCost(t *testing.T) {
 	if r := bl(t, "export", "--no-audit", "--db", db, "--csv", dir, specPath); r.code != 0 {
 		t.Fatal(r)
 	}
-	rows := csvRows(t, filepath.Join(dir, "sweeps.csv"))
+	rows := csvRows(t, filepath.Join(dir, "operating_points.csv"))
 	col := func(prefix string) int {
 		for i, h := range rows[0] {
 			if strings.HasPrefix(h, prefix) {
 				return i
 			}
 		}
-		t.Fatalf("sweeps.csv has no column %q: %q", prefix, rows[0])
+		t.Fatalf("operating_points.csv has no column %q: %q", prefix, rows[0])
 		return -1
 	}
 	tput, cost, gpus, perGPU := col("Output throughput (tok/s)"), col("Cost per million output tokens (estimate) (EUR)"), col("GPU count"), col("Output throughput per GPU")
