@@ -408,7 +408,7 @@ func (b *builder) langPages(l locales.Locale, summaries []store.RunSummary, rows
 		}
 		row.LatencyText = "–"
 		if r.MedianLatency != nil {
-			row.LatencyText = valueIn(l, r.MedianLatency, "s")
+			row.LatencyText = l.Number(*r.MedianLatency, 3) // in seconds, as the heading says
 			if r.LatencySource == figures.SourceStated {
 				row.LatencyText += " (" + l.T("value_source.kind.stated") + ")"
 			}

@@ -199,10 +199,10 @@ func (b *builder) trendPage(l locales.Locale, ts *trendSeries, rows []runRow, ru
 		r := rows[i]
 		row := trendRow{ID: r.ID, Href: p.P.Home + "run/" + r.ID + ".html", Date: r.Date, Version: r.Version, Throughput: "–", Latency: "–"}
 		if r.Throughput != nil {
-			row.Throughput = l.Quantity(*r.Throughput, 0, "tok/s")
+			row.Throughput = l.Number(*r.Throughput, 0) // in tok/s, as the heading says
 		}
 		if r.MedianLatency != nil {
-			row.Latency = valuesIn(l, "s", *r.MedianLatency)[0]
+			row.Latency = l.Number(*r.MedianLatency, 3) // in seconds, as the heading says
 		}
 		label := strings.TrimSpace(r.Date[:min(len(r.Date), 10)] + " " + r.Version) // the day is enough on an axis
 		labels = append(labels, label)
@@ -222,18 +222,18 @@ func (b *builder) trendPage(l locales.Locale, ts *trendSeries, rows []runRow, ru
 				vs := valuesIn(l, "s", pt.Min, pt.Max)
 				lo, hi = vs[0], vs[1]
 			}
-			ranges = append(ranges, b.figureName(l, trendMetrics[m])+" "+lo+" – "+hi)
+			ranges = append(ranges, l.Colon(b.figureName(l, trendMetrics[m]), lo+" – "+hi))
 			if pt.Flagged {
 				row.Flagged = true
 				way := l.T("site.cmp.worse")
 				if pt.Better != nil && *pt.Better {
 					way = l.T("site.cmp.better")
 				}
-				flags = append(flags, b.figureName(l, trendMetrics[m])+": "+l.T("site.trends.outside")+" ("+way+")")
+				flags = append(flags, l.Colon(b.figureName(l, trendMetrics[m]), l.Paren(l.T("site.trends.outside"), way)))
 				flagged[m] = append(flagged[m], []any{label, round6(pt.Value)})
 			}
 		}
-		row.Range, row.Flag = strings.Join(ranges, "; "), strings.Join(flags, "; ")
+		row.Range, row.Flag = l.List(ranges), l.List(flags)
 		p.Rows = append(p.Rows, row)
 	}
 	for m, metric := range trendMetrics {
