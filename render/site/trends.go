@@ -249,7 +249,7 @@ func (b *builder) trendPage(l locales.Locale, ts *trendSeries, rows []runRow, ru
 			"grid":      map[string]any{"top": "60", "left": "3%", "right": "6%", "bottom": "70", "containLabel": true},
 			"tooltip":   map[string]any{"show": true, "trigger": "axis"},
 			"xAxis":     []any{map[string]any{"type": "category", "data": labels, "name": msg["trends_x"], "nameLocation": "middle", "nameGap": 30}},
-			"yAxis":     []any{map[string]any{"type": "value", "name": name + " (" + unit + ")", "scale": true, "nameTextStyle": map[string]any{"align": "left"}}},
+			"yAxis":     []any{map[string]any{"type": "value", "name": l.Paren(name, unit), "scale": true, "nameTextStyle": map[string]any{"align": "left"}}},
 			"series": []any{
 				map[string]any{"name": name, "type": "line", "data": values[m], "connectNulls": true, "itemStyle": map[string]any{"color": "#5470c6"}},
 				map[string]any{"name": msg["trends_flagged"], "type": "scatter", "data": flagged[m], "symbolSize": 14, "itemStyle": map[string]any{"color": "#ee6666"}},
