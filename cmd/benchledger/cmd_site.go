@@ -17,13 +17,19 @@ func siteCommand() *command {
 		args:  "--out DIR [SPEC...]",
 		short: "write a static, multilingual site of the whole archive (opens from disk)",
 		long: `Writes the archive browser into DIR: an index of campaigns and case studies, a table
-of every run (filter by model, engine and version, GPU, date, workload, role,
-publishable; sort by any column; tick two runs to compare them), a page per run
-(provenance, summary figures with their definitions, completion, latency distribution
-and timeline charts, caveats, audit findings, the raw file's SHA-256 and its original
-bytes to download), a page per case study (its reports in every language, versions and
-errata) and a page per comparison a case study names. Every page is in each --lang
-language with a switch between them. The site needs no server and no network: open
+of every run, one line each, listed by date then role (group, sweep value, replica,
+concurrency or rate, output throughput, median latency; filter by campaign, group,
+model, engine and version, GPU, date, workload, role, publishable; sort by any column;
+choose the columns; tick two runs to compare them), a page per run (provenance, summary
+figures with their definitions naming the client that produced the run, completion,
+latency distribution and timeline charts, caveats, audit findings, the raw file's
+SHA-256 and its original bytes to download), a page per case study (its reports in every
+language, versions and errata), a page per comparison a case study names (what changed
+and what was held fixed, every figure with its change and whether it is better or worse,
+the latency distributions of both runs), the diff of any two runs, and the trends of
+configurations run on several dates or engine versions (a run outside the range of the
+runs before it is flagged). Every page is in each --lang language with a switch between
+them. The site needs no server and no network: open
 DIR/index.html from disk or put DIR on any file server.
 
 Each SPEC (a case-study spec, as for report) is evaluated and audited, and its reports

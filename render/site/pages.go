@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	htmltemplate "html/template"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -412,7 +413,7 @@ func (b *builder) langPages(l locales.Locale, summaries []store.RunSummary, rows
 		}
 		row.LatencyText = "–"
 		if r.MedianLatency != nil {
-			row.LatencyText = valueIn(l, r.MedianLatency, "s")
+			row.LatencyText = l.Number(*r.MedianLatency, 3) // in seconds, as the heading says
 			if r.LatencySource == figures.SourceStated {
 				row.LatencyText += " (" + l.T("value_source.kind.stated") + ")"
 			}
@@ -429,7 +430,10 @@ func (b *builder) langPages(l locales.Locale, summaries []store.RunSummary, rows
 		case r.Rate != "":
 			row.LoadText = r.Rate + " req/s"
 		}
-		if k.Load != "" {
+		switch {
+		case math.IsInf(k.LoadValue, 1):
+			row.LoadSort = "Infinity" // as the page's parseFloat reads it
+		case k.Load != "":
 			row.LoadSort = strconv.FormatFloat(k.LoadValue, 'g', -1, 64)
 		}
 		switch {

@@ -199,10 +199,10 @@ func (b *builder) trendPage(l locales.Locale, ts *trendSeries, rows []runRow, ru
 		r := rows[i]
 		row := trendRow{ID: r.ID, Href: p.P.Home + "run/" + r.ID + ".html", Date: r.Date, Version: r.Version, Throughput: "–", Latency: "–"}
 		if r.Throughput != nil {
-			row.Throughput = l.Quantity(*r.Throughput, 0, "tok/s")
+			row.Throughput = l.Number(*r.Throughput, 0) // in tok/s, as the heading says
 		}
 		if r.MedianLatency != nil {
-			row.Latency = valuesIn(l, "s", *r.MedianLatency)[0]
+			row.Latency = l.Number(*r.MedianLatency, 3) // in seconds, as the heading says
 		}
 		label := strings.TrimSpace(r.Date[:min(len(r.Date), 10)] + " " + r.Version) // the day is enough on an axis
 		labels = append(labels, label)
@@ -222,18 +222,18 @@ func (b *builder) trendPage(l locales.Locale, ts *trendSeries, rows []runRow, ru
 				vs := valuesIn(l, "s", pt.Min, pt.Max)
 				lo, hi = vs[0], vs[1]
 			}
-			ranges = append(ranges, b.figureName(l, trendMetrics[m])+" "+lo+" – "+hi)
+			ranges = append(ranges, l.Colon(b.figureName(l, trendMetrics[m]), lo+" – "+hi))
 			if pt.Flagged {
 				row.Flagged = true
 				way := l.T("site.cmp.worse")
 				if pt.Better != nil && *pt.Better {
 					way = l.T("site.cmp.better")
 				}
-				flags = append(flags, b.figureName(l, trendMetrics[m])+": "+l.T("site.trends.outside")+" ("+way+")")
+				flags = append(flags, l.Colon(b.figureName(l, trendMetrics[m]), l.Paren(l.T("site.trends.outside"), way)))
 				flagged[m] = append(flagged[m], []any{label, round6(pt.Value)})
 			}
 		}
-		row.Range, row.Flag = strings.Join(ranges, "; "), strings.Join(flags, "; ")
+		row.Range, row.Flag = l.List(ranges), l.List(flags)
 		p.Rows = append(p.Rows, row)
 	}
 	for m, metric := range trendMetrics {
@@ -249,7 +249,7 @@ func (b *builder) trendPage(l locales.Locale, ts *trendSeries, rows []runRow, ru
 			"grid":      map[string]any{"top": "60", "left": "3%", "right": "6%", "bottom": "70", "containLabel": true},
 			"tooltip":   map[string]any{"show": true, "trigger": "axis"},
 			"xAxis":     []any{map[string]any{"type": "category", "data": labels, "name": msg["trends_x"], "nameLocation": "middle", "nameGap": 30}},
-			"yAxis":     []any{map[string]any{"type": "value", "name": name + " (" + unit + ")", "scale": true, "nameTextStyle": map[string]any{"align": "left"}}},
+			"yAxis":     []any{map[string]any{"type": "value", "name": l.Paren(name, unit), "scale": true, "nameTextStyle": map[string]any{"align": "left"}}},
 			"series": []any{
 				map[string]any{"name": name, "type": "line", "data": values[m], "connectNulls": true, "itemStyle": map[string]any{"color": "#5470c6"}},
 				map[string]any{"name": msg["trends_flagged"], "type": "scatter", "data": flagged[m], "symbolSize": 14, "itemStyle": map[string]any{"color": "#ee6666"}},
