@@ -217,10 +217,21 @@ func Load(id string, pts []figures.LoadPoint, l Labels, right string) (Chart, er
 		return Chart{}, fmt.Errorf("chart %s: load over time: %w", id, ErrNoData)
 	}
 	inflight, done := make([]any, 0, len(pts)), make([]any, 0, len(pts))
-	for _, p := range pts {
+	peak := 0
+	for i, p := range pts {
 		t := round(p.T, 3)
 		inflight = append(inflight, []float64{t, float64(p.InFlight)})
 		done = append(done, []float64{t, float64(p.Completed)})
+		if p.InFlight > pts[peak].InFlight {
+			peak = i
+		}
+	}
+	// The lines carry no symbols (200 samples each); the most requests in
+	// flight and the last count of completions are marked, so that a
+	// reader (and the static page's tooltip) has a point to hover.
+	mark := func(p []float64) map[string]any {
+		return map[string]any{"symbol": "circle", "symbolSize": 7, "label": map[string]any{"show": false},
+			"data": []any{map[string]any{"coord": p, "value": p[1]}}}
 	}
 	o := shell(l, true, "axis")
 	o["xAxis"] = []any{valueAxis(l.XAxis, map[string]any{"nameLocation": "middle", "nameGap": 30, "min": 0, "scale": false})}
@@ -229,9 +240,10 @@ func Load(id string, pts []figures.LoadPoint, l Labels, right string) (Chart, er
 			"nameTextStyle": map[string]any{"align": "right"}})}
 	o["series"] = []any{
 		map[string]any{"name": l.Baseline, "type": "line", "data": inflight, "showSymbol": false, "step": "end",
-			"itemStyle": map[string]any{"color": colorCandidate}, "areaStyle": map[string]any{"opacity": 0.15}},
+			"itemStyle": map[string]any{"color": colorCandidate}, "areaStyle": map[string]any{"opacity": 0.15},
+			"markPoint": mark(inflight[peak].([]float64))},
 		map[string]any{"name": l.Candidate, "type": "line", "yAxisIndex": 1, "data": done, "showSymbol": false,
-			"itemStyle": map[string]any{"color": colorMark}},
+			"itemStyle": map[string]any{"color": colorMark}, "markPoint": mark(done[len(done)-1].([]float64))},
 	}
 	return plain(id, o)
 }
