@@ -233,6 +233,14 @@ func TestSiteDemo(t *testing.T) {
 		t.Error("no comparison pages for the case study's comparisons")
 	}
 	checkSiteComparison(t, db, out)
+	// zh and ja labels take the full-width colon (issue 18), also on the
+	// site: the intended change of the scheduler comparison.
+	for _, lang := range []string{"zh", "ja"} {
+		cmp, _ := os.ReadFile(filepath.Join(out, lang, "compare", "qwen3-batch--scheduler_tuning.html"))
+		if !regexp.MustCompile(`<p>[^<]+：[^<]+</p>`).Match(cmp) || regexp.MustCompile(`<p>\p{Han}[^<]*: `).Match(cmp) {
+			t.Errorf("%s comparison page: the intended change is not written with the full-width colon", lang)
+		}
+	}
 	index, _ := os.ReadFile(filepath.Join(out, "en", "index.html"))
 	if !strings.Contains(string(index), `href="runs.html#campaign=qwen3-batch"`) || !strings.Contains(string(index), `href="case/qwen3-batch.html"`) {
 		t.Error("index lacks the campaign or the case study")

@@ -89,6 +89,10 @@ func (b *builder) labels(l locales.Locale) map[string]string {
 			m[name] = l.T(k)
 		}
 	}
+	// The language's punctuation ({{.P.L.colon}}: "：" in zh and ja).
+	for k, v := range l.Punct() {
+		m[k] = v
+	}
 	// Under a key no template can name: the footer, whose argument is
 	// the same on every page.
 	m["\x00footer"] = l.T("site.footer", "version", b.opt.ToolVersion)
