@@ -673,6 +673,13 @@ func (b *builder) diffView(l locales.Locale) *diffView {
 		}
 	}
 	labels["better"], labels["worse"] = l.T("site.cmp.better"), l.T("site.cmp.worse")
+	// Each unit as the language writes it after a number other than one
+	// ("{n} s", "{n}秒", "{n}件のリクエスト"): the page writes the number
+	// with Intl and puts it in.
+	labels["paren"] = l.Paren("{text}", "{note}")
+	for _, u := range locales.Units() {
+		labels["unit:"+u] = strings.Replace(l.Quantity(2, 0, u), l.Integer(2), "{n}", 1)
+	}
 	labels["publishable"] = l.T("site.col.publishable")
 	labels["sent"], labels["completed"], labels["failed"] = l.Term("sent"), l.Term("completed"), l.Term("failed")
 	labels["format"], labels["sha256"] = l.T("site.run.format"), "SHA-256"

@@ -207,11 +207,16 @@
       if (unit !== 's') { return unit; }
       return vals.every(function (v) { return v === null || v === undefined || Math.abs(v) < 1; }) ? 'ms' : 's';
     }
+    // A number with its unit in the page's language (labels unit:X).
+    function withUnit(n, unit) {
+      var p = labels['unit:' + unit];
+      return p ? p.replace('{n}', n) : n + ' ' + unit;
+    }
     function fmt(v, unit, shown) {
       if (v === null || v === undefined) { return '–'; }
-      if (shown === 'ms') { return nf.format(Math.round(v * 1e5) / 100) + ' ms'; }
-      if (unit === 's') { return nf.format(Math.round(v * 1000) / 1000) + ' s'; }
-      return nf.format(Math.abs(v) >= 100 ? Math.round(v) : Math.round(v * 100) / 100) + ' ' + unit;
+      if (shown === 'ms') { return withUnit(nf.format(Math.round(v * 1e5) / 100), 'ms'); }
+      if (unit === 's') { return withUnit(nf.format(Math.round(v * 1000) / 1000), 's'); }
+      return withUnit(nf.format(Math.abs(v) >= 100 ? Math.round(v) : Math.round(v * 100) / 100), unit);
     }
     // The change from the first run to the second: the difference in the
     // row's unit, the relative change, and whether it is better or worse
@@ -220,7 +225,10 @@
       if (a === null || a === undefined || b === null || b === undefined) { return ['', '']; }
       var d = b - a;
       var text = (d > 0 ? '+' : d < 0 ? '−' : '±') + fmt(Math.abs(d), unit, shown);
-      if (a !== 0) { text += ' (' + (d > 0 ? '+' : d < 0 ? '−' : '±') + nf.format(Math.round(Math.abs(d / a) * 1000) / 10) + '%)'; }
+      if (a !== 0) {
+        var pct = (d > 0 ? '+' : d < 0 ? '−' : '±') + nf.format(Math.round(Math.abs(d / a) * 1000) / 10) + '%';
+        text = (labels.paren || '{text} ({note})').replace('{text}', text).replace('{note}', pct);
+      }
       var way = '';
       if (d !== 0 && direction) { way = (d > 0) === (direction === 'higher') ? 'better' : 'worse'; }
       if (way) { text += ' · ' + (labels[way] || way); }
