@@ -3,6 +3,7 @@ package benchrun
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"hash"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -30,12 +31,7 @@ func TestContentIDRequestsAsFields(t *testing.T) {
 		}
 		h := sha256.New()
 		writeFields(h, "run", r.Format, strconv.FormatInt(r.Completed, 10), strconv.FormatInt(r.Failed, 10), strconv.FormatBool(r.HasRequests))
-		for i := range r.Requests {
-			q := &r.Requests[i]
-			writeFields(h, strconv.Itoa(q.Index), num(q.Start), num(q.QueueTime), num(q.TTFT), num(q.Latency),
-				strconv.Itoa(int(q.InputTokens)), strconv.Itoa(int(q.OutputTokens)), strconv.Quote(q.Error),
-				strconv.Itoa(int(q.Gaps.Count)), num(q.Gaps.Sum), num(q.Gaps.Min), num(q.Gaps.Max))
-		}
+		requestFields(h, r.Requests)
 		writeFields(h, "stated", "m\x1f1.5\x1fs\x1f0")
 		writeMap(h, "facts", r.Facts, false)
 		writeMap(h, "extra", r.Extra, true)
@@ -43,6 +39,17 @@ func TestContentIDRequestsAsFields(t *testing.T) {
 		if got := ContentID(r); got != want {
 			t.Errorf("%d requests: id %s, field by field %s", n, got, want)
 		}
+	}
+}
+
+// requestFields hashes the records field by field, as the ids were first
+// computed.
+func requestFields(h hash.Hash, reqs []Request) {
+	for i := range reqs {
+		q := &reqs[i]
+		writeFields(h, strconv.Itoa(q.Index), num(q.Start), num(q.QueueTime), num(q.TTFT), num(q.Latency),
+			strconv.Itoa(int(q.InputTokens)), strconv.Itoa(int(q.OutputTokens)), strconv.Quote(q.Error),
+			strconv.Itoa(int(q.Gaps.Count)), num(q.Gaps.Sum), num(q.Gaps.Min), num(q.Gaps.Max))
 	}
 }
 
@@ -61,13 +68,7 @@ func BenchmarkContentID(b *testing.B) {
 	})
 	b.Run("fields", func(b *testing.B) { // as the ids were first computed
 		for b.Loop() {
-			h := sha256.New()
-			for i := range r.Requests {
-				q := &r.Requests[i]
-				writeFields(h, strconv.Itoa(q.Index), num(q.Start), num(q.QueueTime), num(q.TTFT), num(q.Latency),
-					strconv.Itoa(int(q.InputTokens)), strconv.Itoa(int(q.OutputTokens)), strconv.Quote(q.Error),
-					strconv.Itoa(int(q.Gaps.Count)), num(q.Gaps.Sum), num(q.Gaps.Min), num(q.Gaps.Max))
-			}
+			requestFields(sha256.New(), r.Requests)
 		}
 	})
 }

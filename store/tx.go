@@ -400,10 +400,12 @@ func (tx *Tx) putRequests(runID string, reqs []benchrun.Request) error {
 		args = args[:0]
 		for i := range batch {
 			r := &batch[i]
-			args = append(args, runID, r.Index,
+			// Integers go as int64, a driver.Value: database/sql converts
+			// any other integer type by reflection, for every argument.
+			args = append(args, runID, int64(r.Index),
 				nullFloat(r.Start), nullFloat(r.QueueTime), nullFloat(r.TTFT), nullFloat(r.Latency),
 				nullCount(r.InputTokens), nullCount(r.OutputTokens), tx.a.d.requestError(r.Error),
-				r.Gaps.Count, nullFloat(r.Gaps.Sum), nullFloat(r.Gaps.Min), nullFloat(r.Gaps.Max))
+				int64(r.Gaps.Count), nullFloat(r.Gaps.Sum), nullFloat(r.Gaps.Min), nullFloat(r.Gaps.Max))
 		}
 		stmt := full
 		if len(batch) < requestBatch || full == nil {
@@ -435,7 +437,7 @@ func nullCount(v int32) any {
 	if v == -1 {
 		return nil
 	}
-	return v
+	return int64(v)
 }
 
 func nullString(s string) any {
