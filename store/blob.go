@@ -282,7 +282,10 @@ func (bw *BlobWriter) store() {
 			next++
 			if bw.failed() == nil && !bw.isAborted() {
 				bw.hash.Write(c.raw)
-				if _, err := bw.insert.Exec(bw.sha, c.seq, len(c.raw), c.comp); err != nil {
+				bw.tx.stmts.Lock()
+				_, err := bw.insert.Exec(bw.sha, c.seq, len(c.raw), c.comp)
+				bw.tx.stmts.Unlock()
+				if err != nil {
 					bw.fail(wrapErr(bw.tx.a.path, fmt.Sprintf("store blob %s (%s): chunk %d", bw.sha, bw.name, c.seq), err))
 				}
 				bw.chunks++

@@ -32,6 +32,11 @@ type Tx struct {
 	touched    []chainRef
 	touchedSet map[chainRef]bool
 	tampered   []string // things touchBefore found changed outside benchledger
+	// stmts serialises the blob storers' chunk inserts with PutRun's
+	// statements: they share the transaction's one connection, and a
+	// PostgreSQL connection runs one statement at a time (an insert sent
+	// while a query's rows are being read breaks pgx's protocol state).
+	stmts sync.Mutex
 }
 
 // Begin starts a write transaction. While another process holds the
@@ -202,6 +207,8 @@ func (tx *Tx) PutRun(rec *RunRecord) error {
 	if err := tx.check("store run"); err != nil {
 		return err
 	}
+	tx.stmts.Lock()
+	defer tx.stmts.Unlock()
 	if rec == nil || rec.Run == nil {
 		return fmt.Errorf("archive %s: store run: no run given", tx.a.path)
 	}
