@@ -517,7 +517,7 @@ func (b *builder) tables(l locales.Locale, p *page) {
 				Throughput: b.num(l, n+".saturation.throughput"), Latency: b.num(l, n+".saturation.latency"),
 				Next: b.optNum(l, n+".next.throughput"), Gain: b.optNum(l, n+".step.gain"), Growth: b.optNum(l, n+".step.latency_growth")})
 			if _, ok := b.bind[n+".slo.param"]; ok {
-				p.SLOs = append(p.SLOs, sloRow{Name: n, Label: b.label(l, n), Parameter: b.paramLabel(l, sw.Parameter), Param: b.num(l, n+".slo.param"),
+				p.SLOs = append(p.SLOs, sloRow{Name: n, Label: b.label(l, n), Parameter: capFirst(b.paramLabel(l, sw.Parameter)), Param: b.num(l, n+".slo.param"),
 					Throughput: b.num(l, n+".slo.throughput"), Attainment: b.num(l, n+".slo.attainment"), Goodput: b.num(l, n+".slo.goodput")})
 				p.SLORule = b.sloRule(l)
 			}
