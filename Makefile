@@ -44,10 +44,15 @@ vet:
 
 # The fuzz targets (one per parser) also run, bounded by a count of inputs
 # (a time bound can end in a spurious "context deadline exceeded" on a loaded machine).
+# They run beside the tests, whose last minutes (the command's tests, waiting
+# on Chromium, LibreOffice and PostgreSQL) leave a core idle; their output
+# follows the tests', and either failing fails the target.
 FUZZTIME_TEST ?= 10000x
 test: assets vet
-	$(GO) test -count=1 ./...
-	GO=$(GO) ./scripts/fuzz.sh $(FUZZTIME_TEST)
+	@log=$$(mktemp); GO=$(GO) ./scripts/fuzz.sh $(FUZZTIME_TEST) >$$log 2>&1 & fuzz=$$!; \
+	$(GO) test -count=1 ./...; tests=$$?; \
+	wait $$fuzz; fuzzed=$$?; cat $$log; rm -f $$log; \
+	test $$tests = 0 && test $$fuzzed = 0
 
 # Side-by-side speed figures against the fixed yardsticks in ../shared/bench.
 bench: build
