@@ -3,7 +3,6 @@ package casestudy
 import (
 	"fmt"
 	"math"
-	"strconv"
 
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/figures"
@@ -47,25 +46,24 @@ func LoadChartRun(src RunReader, id string) (*ChartRun, error) {
 	return cr, nil
 }
 
-// GPUs is the run's hardware.gpu_count; an error when it is not recorded
-// as a positive number (a per-GPU rate needs it).
+// GPUs is the run's hardware.gpu_count (figures.GPUsOf); an error when it
+// is not recorded as a positive number (a per-GPU rate needs it).
 func (r *ChartRun) GPUs() (float64, error) {
-	v := r.Eff["hardware.gpu_count"]
-	n, err := strconv.ParseFloat(v, 64)
-	if err != nil || !(n > 0) {
-		return 0, fmt.Errorf("run %s: hardware.gpu_count %q is not a positive number: per-GPU throughput needs it", r.ID, v)
+	n := figures.GPUsOf(r.Eff)
+	if n == 0 {
+		return 0, fmt.Errorf("run %s: hardware.gpu_count %q is not a positive number: per-GPU throughput needs it", r.ID, r.Eff["hardware.gpu_count"])
 	}
 	return n, nil
 }
 
 // TradeOffPoint is the run's point on the trade-off curve
-// (figures.PerGPURate, figures.PerUserRate).
+// (figures.PerGPU of its output throughput, figures.PerUserRate).
 func (r *ChartRun) TradeOffPoint() (figures.TradeOffPoint, error) {
 	gpus, err := r.GPUs()
 	if err != nil {
 		return figures.TradeOffPoint{}, err
 	}
-	p := figures.TradeOffPoint{RunIDs: []string{r.ID}, PerGPU: figures.PerGPURate(&r.Figures, gpus), PerUser: figures.PerUserRate(&r.Figures)}
+	p := figures.TradeOffPoint{RunIDs: []string{r.ID}, PerGPU: figures.PerGPU(r.Figures.OutputThroughput, gpus), PerUser: figures.PerUserRate(&r.Figures)}
 	if math.IsNaN(p.PerGPU) || math.IsNaN(p.PerUser) {
 		return p, fmt.Errorf("run %s: no output throughput or TPOT for the trade-off curve", r.ID)
 	}

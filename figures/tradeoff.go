@@ -34,15 +34,6 @@ func PerUserRate(f *RunFigures) float64 {
 	return 1 / f.TPOT.Mean
 }
 
-// PerGPURate is output throughput per GPU in tok/s; NaN when the GPU count
-// is not a positive number.
-func PerGPURate(f *RunFigures, gpus float64) float64 {
-	if !(gpus > 0) {
-		return math.NaN()
-	}
-	return f.OutputThroughput / gpus
-}
-
 // Dominates reports whether a is at least as good as b on both axes and
 // better on one: higher per-GPU and per-user rates are better.
 func Dominates(a, b TradeOffPoint) bool {

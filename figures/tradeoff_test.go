@@ -35,10 +35,10 @@ func TestRates(t *testing.T) {
 	if got := PerUserRate(f); math.Abs(got-40) > 1e-9 {
 		t.Errorf("per user %v, want 40 (1 / 25 ms)", got)
 	}
-	if got := PerGPURate(f, 8); got != 100 {
+	if got := PerGPU(f.OutputThroughput, 8); got != 100 {
 		t.Errorf("per GPU %v, want 100", got)
 	}
-	if !math.IsNaN(PerGPURate(f, 0)) || !math.IsNaN(PerUserRate(&RunFigures{})) {
+	if !math.IsNaN(PerGPU(f.OutputThroughput, 0)) || !math.IsNaN(PerUserRate(&RunFigures{})) {
 		t.Error("a rate without its GPU count or TPOT is a number")
 	}
 }
