@@ -26,8 +26,14 @@ import (
 // Options say where to look. Zero values mean the host's own: the process
 // environment, the system clock, a 5-second HTTP client.
 type Options struct {
-	Server  string // serving engine base URL ("" = do not ask an engine)
-	Model   string // checkpoint: a repository id or a local folder ("" = what the engine reports)
+	Server string // serving engine base URL ("" = do not ask an engine)
+	Model  string // checkpoint: a repository id or a local folder ("" = what the engine reports)
+	// ServedModel is the model name the benchmark asks the server for,
+	// needed where the server serves several (GPUStack).
+	ServedModel string
+	// Token is the server's API key, sent as a bearer token to the server
+	// and nowhere else, never written ("" = $BENCHLEDGER_SERVER_TOKEN).
+	Token   string
 	Tool    string // "benchledger <version>", for the document
 	Getenv  func(string) string
 	Now     func() time.Time
@@ -36,9 +42,16 @@ type Options struct {
 	EtcDir  string // /etc, for os-release ("" = /etc)
 }
 
+// TokenEnv names the environment variable that holds the server's API key
+// when no other is given.
+const TokenEnv = "BENCHLEDGER_SERVER_TOKEN"
+
 func (o *Options) defaults() {
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
+	}
+	if o.Token == "" {
+		o.Token = o.Getenv(TokenEnv)
 	}
 	if o.Now == nil {
 		o.Now = time.Now
@@ -71,30 +84,39 @@ func Take(ctx context.Context, opts Options) *provenance.Capture {
 		Tool:    opts.Tool,
 		Server:  opts.Server,
 	}, why: map[string]string{}, conflict: map[string]bool{}}
-	local := true
+	// The engine is asked first: whether this host's GPUs and name describe
+	// the server depends on what listens at --server.
+	var srv served
 	if opts.Server != "" {
-		local = serverIsLocal(opts.Server)
-	}
-	host(b, opts, local)
-	if local {
-		nvidia(ctx, b, opts.Getenv("PATH"))
-	} else {
-		for _, f := range []string{"hardware.gpu_model", "hardware.gpu_count", "hardware.gpu_memory_gb", "hardware.driver"} {
-			b.unknown(f, "the server "+opts.Server+" is not this host, so this host's GPUs are not the server's")
-		}
-	}
-	repo := ""
-	if opts.Server != "" {
-		repo = engine(ctx, b, opts.HTTP, opts.Server)
+		srv = engine(ctx, b, opts)
 	} else {
 		for _, f := range []string{"runtime.engine", "runtime.version"} {
 			b.unknown(f, "no --server URL was given, so no engine was asked")
 		}
 	}
-	checkpoint(b, opts, repo, local)
+	local := true
+	if opts.Server != "" {
+		local = serverIsLocal(opts.Server) && srv.proxy == ""
+	}
+	host(b, opts, local)
+	switch {
+	case local:
+		nvidia(ctx, b, opts.Getenv("PATH"))
+	case srv.proxy != "":
+		for _, f := range []string{"hardware.gpu_model", "hardware.gpu_count", "hardware.gpu_memory_gb", "hardware.driver"} {
+			b.unknown(f, "the server "+opts.Server+" is "+srv.proxy+", which runs the engine on its workers, so this host's GPUs are not known to serve it")
+		}
+	default:
+		for _, f := range []string{"hardware.gpu_model", "hardware.gpu_count", "hardware.gpu_memory_gb", "hardware.driver"} {
+			b.unknown(f, "the server "+opts.Server+" is not this host, so this host's GPUs are not the server's")
+		}
+	}
+	checkpoint(b, opts, srv.model, local)
 	switch {
 	case opts.Server == "":
 		b.unknown("runtime.image", "no --server URL was given, so no engine container was looked for")
+	case srv.proxy != "":
+		b.unknown("runtime.image", "the --server port is "+srv.proxy+"'s, not the engine's, so the container listening there is not the engine's")
 	case local:
 		container(ctx, b, opts.Getenv("PATH"), opts.ProcDir, opts.Server)
 	default:

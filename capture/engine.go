@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -25,13 +26,15 @@ import (
 //   - TensorRT-LLM (tensorrt_llm/serve/openai_server.py): GET /version →
 //     {"version": ...}; /v1/models with owned_by "tensorrt_llm".
 type modelList struct {
-	Data []struct {
-		ID          string  `json:"id"`
-		OwnedBy     string  `json:"owned_by"`
-		Root        string  `json:"root"`
-		Parent      *string `json:"parent"`
-		MaxModelLen *int64  `json:"max_model_len"`
-	} `json:"data"`
+	Data []modelCard `json:"data"`
+}
+
+type modelCard struct {
+	ID          string  `json:"id"`
+	OwnedBy     string  `json:"owned_by"`
+	Root        string  `json:"root"`
+	Parent      *string `json:"parent"`
+	MaxModelLen *int64  `json:"max_model_len"`
 }
 
 var ownerEngine = map[string]string{"vllm": "vllm", "sglang": "sglang", "tensorrt_llm": "tensorrt-llm"}
@@ -39,46 +42,89 @@ var ownerEngine = map[string]string{"vllm": "vllm", "sglang": "sglang", "tensorr
 // maxBody bounds what capture reads of one response.
 const maxBody = 8 << 20
 
-// engine asks the server at base what it is, and returns the checkpoint
-// path or repository it serves ("" if it did not say).
-func engine(ctx context.Context, b *builder, client *http.Client, base string) string {
+// serverClient asks one server, and only it, for JSON.
+type serverClient struct {
+	ctx   context.Context
+	http  http.Client
+	base  string // scheme://host[:port][/path], no trailing slash
+	token string // sent as a bearer token when set; never written anywhere
+}
+
+func newServerClient(ctx context.Context, client *http.Client, base, token string) (*serverClient, error) {
 	u, err := url.Parse(strings.TrimRight(base, "/"))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		b.unknown("runtime.engine", fmt.Sprintf("--server %q is not an http:// or https:// URL", base))
-		b.unknown("runtime.version", "no engine was asked")
-		return ""
+		return nil, fmt.Errorf("--server %q is not an http:// or https:// URL", base)
 	}
-	c := *client
+	c := &serverClient{ctx: ctx, http: *client, base: u.String(), token: token}
 	// Only the given server is contacted: a redirect elsewhere is refused.
-	c.CheckRedirect = func(req *http.Request, _ []*http.Request) error {
+	c.http.CheckRedirect = func(req *http.Request, _ []*http.Request) error {
 		if req.URL.Host != u.Host {
 			return fmt.Errorf("refusing a redirect from %s to %s", u.Host, req.URL.Host)
 		}
 		return nil
 	}
-	get := func(p string, into any) (string, error) {
-		addr := u.String() + p
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, addr, nil)
-		if err != nil {
-			return addr, err
-		}
-		resp, err := c.Do(req)
-		if err != nil {
-			return addr, err
-		}
-		defer resp.Body.Close()
-		if resp.StatusCode != http.StatusOK {
-			return addr, fmt.Errorf("HTTP %d", resp.StatusCode)
-		}
-		data, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
-		if err != nil {
-			return addr, err
-		}
-		if err := json.Unmarshal(data, into); err != nil {
-			return addr, fmt.Errorf("not the JSON expected: %w", err)
-		}
-		return addr, nil
+	return c, nil
+}
+
+// get reads base+p into into and returns the address asked.
+func (c *serverClient) get(p string, into any) (string, error) {
+	addr := c.base + p
+	req, err := http.NewRequestWithContext(c.ctx, http.MethodGet, addr, nil)
+	if err != nil {
+		return addr, err
 	}
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return addr, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return addr, &statusError{resp.StatusCode}
+	}
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
+	if err != nil {
+		return addr, err
+	}
+	if err := json.Unmarshal(data, into); err != nil {
+		return addr, fmt.Errorf("not the JSON expected: %w", err)
+	}
+	return addr, nil
+}
+
+// statusError is an answer other than 200 OK.
+type statusError struct{ code int }
+
+func (e *statusError) Error() string { return fmt.Sprintf("HTTP %d", e.code) }
+
+func httpStatus(err error) int {
+	var se *statusError
+	if errors.As(err, &se) {
+		return se.code
+	}
+	return 0
+}
+
+// served is what asking the server settled beyond facts.
+type served struct {
+	model string // the checkpoint path or repository the engine serves ("" if unsaid)
+	// proxy names the service listening on --server when it is not the
+	// engine itself (GPUStack): the process on that port is not the
+	// engine's, so its container is not the engine's either.
+	proxy string
+}
+
+// engine asks the server at base what it is.
+func engine(ctx context.Context, b *builder, opts Options) served {
+	c, err := newServerClient(ctx, opts.HTTP, opts.Server, opts.Token)
+	if err != nil {
+		b.unknown("runtime.engine", err.Error())
+		b.unknown("runtime.version", "no engine was asked")
+		return served{}
+	}
+	get := c.get
 
 	var models modelList
 	modelsAddr, modelsErr := get("/v1/models", &models)
@@ -88,9 +134,23 @@ func engine(ctx context.Context, b *builder, client *http.Client, base string) s
 		infoAddr, infoErr = get("/server_info", &info) // newer SGLang
 	}
 	var ver struct {
-		Version string `json:"version"`
+		Version   string `json:"version"`
+		GitCommit string `json:"git_commit"` // GPUStack's /version has it; the engines' do not
 	}
 	verAddr, verErr := get("/version", &ver)
+
+	// GPUStack answers the OpenAI model list itself (owned_by "gpustack"),
+	// at /v1 since 2.0 and at /v1-openai before (where /v1/models is its
+	// management list).
+	if modelsErr != nil || len(models.Data) == 0 {
+		var legacy modelList
+		if addr, err := get("/v1-openai/models", &legacy); err == nil && ownedBy(&legacy, gpustackOwner) {
+			models, modelsAddr, modelsErr = legacy, addr, nil
+		}
+	}
+	if modelsErr == nil && ownedBy(&models, gpustackOwner) {
+		return gpustack(b, c, opts, &models, modelsAddr, ver.Version, ver.GitCommit, verAddr)
+	}
 
 	// Which engine: SGLang's server info names it unmistakably (model_path
 	// beside a version); otherwise the model list's owner.
@@ -112,9 +172,12 @@ func engine(ctx context.Context, b *builder, client *http.Client, base string) s
 		if modelsErr != nil {
 			why += fmt.Sprintf(" (GET %s: %v)", modelsAddr, modelsErr)
 		}
+		if code := httpStatus(modelsErr); (code == http.StatusUnauthorized || code == http.StatusForbidden) && verErr == nil && ver.GitCommit != "" {
+			why += fmt.Sprintf("; GET %s has git_commit, as GPUStack's does: give its API key (%s or --server-token-file)", verAddr, TokenEnv)
+		}
 		b.unknown("runtime.engine", why)
 		b.unknown("runtime.version", why)
-		return ""
+		return served{}
 	}
 	b.fact("runtime.engine", name, how)
 
@@ -143,7 +206,12 @@ func engine(ctx context.Context, b *builder, client *http.Client, base string) s
 	} else if modelsErr == nil && len(models.Data) > 0 {
 		b.unknown("checkpoint.repository", "GET "+modelsAddr+" lists several base models")
 	}
-	return model
+	return served{model: model}
+}
+
+// ownedBy reports whether any model of the list has this owner.
+func ownedBy(m *modelList, owner string) bool {
+	return slices.ContainsFunc(m.Data, func(d modelCard) bool { return d.OwnedBy == owner })
 }
 
 // baseModel is the index of the one model that is not an adapter of

@@ -84,7 +84,7 @@ func TestEngine(t *testing.T) {
 			checkFacts(t, c, tt.want, tt.unknown)
 			for _, p := range *asked {
 				switch p {
-				case "/v1/models", "/version", "/get_server_info", "/server_info":
+				case "/v1/models", "/version", "/get_server_info", "/server_info", "/v1-openai/models":
 				default:
 					t.Errorf("asked the server for %s", p)
 				}

@@ -170,8 +170,11 @@ func addSMI(b *builder, log *smiLog) {
 	}
 }
 
-// same returns the value every GPU has, if they agree.
+// same returns the value every GPU has, if they agree (and there is one).
 func same[G any](gs []G, get func(G) string) (string, bool) {
+	if len(gs) == 0 {
+		return "", false
+	}
 	v := strings.TrimSpace(get(gs[0]))
 	for _, g := range gs[1:] {
 		if strings.TrimSpace(get(g)) != v {

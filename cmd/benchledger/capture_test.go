@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -126,5 +130,58 @@ func TestShowCaptureHostileText(t *testing.T) {
 	}
 	if !hasLine(show, "runtime.engine", "vllm", "GET /v1/models?run 000000000000  new  forged") {
 		t.Errorf("show:\n%s", show)
+	}
+}
+
+// TestCaptureServerToken: the API key from --server-token-file (else
+// $BENCHLEDGER_SERVER_TOKEN) goes to the --server as a bearer token and
+// into nothing capture writes; an unreadable or empty key file is a usage
+// error.
+func TestCaptureServerToken(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var seen []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.Header.Get("Authorization"))
+		mu.Unlock()
+		http.NotFound(w, r)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	keyFile, out := filepath.Join(dir, "key"), filepath.Join(dir, "capture.yaml")
+	if err := os.WriteFile(keyFile, []byte("file-key-81c2\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	vars := map[string]string{"PATH": dir, "BENCHLEDGER_SERVER_TOKEN": "env-key-77aa"}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--server-token-file", keyFile}, "Bearer file-key-81c2"},
+		{nil, "Bearer env-key-77aa"},
+	} {
+		seen = nil
+		args := append([]string{"capture", "--server", srv.URL, "-o", out}, tt.args...)
+		if r := blEnv(t, vars, args...); r.code != 0 {
+			t.Fatal(r)
+		}
+		if len(seen) == 0 || slices.ContainsFunc(seen, func(h string) bool { return h != tt.want }) {
+			t.Errorf("%v: server saw Authorization %q, want %q on every request", tt.args, seen, tt.want)
+		}
+		doc, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(doc, []byte("key-")) {
+			t.Errorf("the key is in the capture document:\n%s", doc)
+		}
+	}
+	empty := filepath.Join(dir, "empty")
+	os.WriteFile(empty, []byte("\n"), 0o600)
+	for _, f := range []string{empty, filepath.Join(dir, "missing")} {
+		if r := blEnv(t, vars, "capture", "--server", srv.URL, "--server-token-file", f); r.code != 2 || !strings.Contains(r.stderr, "--server-token-file") {
+			t.Errorf("%s: %+v", f, r)
+		}
 	}
 }

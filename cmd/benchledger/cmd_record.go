@@ -48,15 +48,15 @@ left out.`,
 
 // recordOptions are record's flags.
 type recordOptions struct {
-	db, dir, server, model, results, capture string
-	set                                      provenance.Record
+	db, dir, results, capture string
+	engineFlags
+	set provenance.Record
 }
 
 func (o *recordOptions) addFlags(fs *flag.FlagSet, e env) {
 	dbFlag(fs, e, &o.db)
 	fs.StringVar(&o.dir, "C", ".", "run the client in this `folder`")
-	fs.StringVar(&o.server, "server", "", "the serving engine's base `URL`, captured before and after")
-	fs.StringVar(&o.model, "model", "", "the checkpoint: a repository id or a local folder (see capture)")
+	o.engineFlags.addFlags(fs, "the serving engine's base `URL`, captured before and after")
 	fs.StringVar(&o.results, "results", "", "a further `folder` where the client writes its results")
 	fs.StringVar(&o.capture, "capture", "", "write the capture document to this `file` (default: benchledger-record-TIME.yaml in the client's folder)")
 	setFlag(fs, &o.set)
@@ -73,7 +73,10 @@ func runRecord(ctx context.Context, e env, opts recordOptions, args []string) er
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return usageErrorf("-C %s: not a folder", opts.dir)
 	}
-	copts := capture.Options{Server: opts.server, Model: opts.model, Tool: "benchledger " + toolVersion(), Getenv: e.getenv}
+	copts, err := opts.options(e)
+	if err != nil {
+		return err
+	}
 	deep := capture.OutputPaths(args, dir)
 	if opts.results != "" {
 		abs, err := filepath.Abs(opts.results)
