@@ -18,7 +18,7 @@ import (
 	"github.com/benchledger/benchledger/ingest/format"
 )
 
-// NewAIPerfCSV returns the parser for AIPerf's summary table,
+// NewCSV returns the parser for AIPerf's summary table,
 // profile_export_aiperf.csv: a section of per-request statistics
 // ("Metric,avg,min,max,p1,...") and a section of single values
 // ("Metric,Value"), values printed with two decimals.

@@ -15,7 +15,7 @@ import (
 	"github.com/benchledger/benchledger/ingest/pyjson"
 )
 
-// NewAIPerfJSON returns the parser for AIPerf's summary file,
+// NewJSON returns the parser for AIPerf's summary file,
 // profile_export_aiperf.json, in its three generations: the early
 // {"records": {tag: {...}}} layout (AIPerf 0.1), the flat
 // GenAI-Perf-compatible layout, and the versioned layout with

@@ -15,7 +15,7 @@ import (
 	"github.com/benchledger/benchledger/ingest/pyjson"
 )
 
-// NewAIPerfRecords returns the parser for AIPerf's per-request records,
+// NewRecords returns the parser for AIPerf's per-request records,
 // profile_export.jsonl: one JSON object per request with its metadata
 // (epoch-nanosecond send time), its metrics and its error. Its send times
 // are wall-clock, so these records are the ones a node's replicas are

@@ -18,7 +18,7 @@ import (
 	"github.com/benchledger/benchledger/ingest/pyjson"
 )
 
-// NewGuidellm returns the parser for guidellm's benchmark reports
+// New returns the parser for guidellm's benchmark reports
 // (vllm-project/guidellm, formerly neuralmagic/guidellm), every envelope from
 // 0.2/0.3 ({"benchmarks"}) through 0.4 (+ "args"), 0.5–0.6 (+ "metadata"
 // version 1) to 0.7/0.8 ("metadata" version 2 + "config"); JSON as

@@ -37,10 +37,10 @@ const (
 	llmperfCtxEvery = 1 << 12
 )
 
-// NewLLMPerfSummary returns the parser for llmperf's *_summary.json.
+// NewSummary returns the parser for llmperf's *_summary.json.
 func NewSummary() format.Parser { return llmperfSummary{} }
 
-// NewLLMPerfResponses returns the parser for llmperf's
+// NewResponses returns the parser for llmperf's
 // *_individual_responses.json.
 func NewResponses() format.Parser { return llmperfResponses{} }
 

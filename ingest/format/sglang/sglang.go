@@ -16,7 +16,7 @@ import (
 	"github.com/benchledger/benchledger/ingest/textread"
 )
 
-// NewSGLang returns the parser for the JSON Lines files of SGLang's
+// New returns the parser for the JSON Lines files of SGLang's
 // bench_serving (python -m sglang.bench_serving, later
 // sglang.benchmark.serving): every run appends one json.dumps(result) line,
 // so a rate sweep is one file with a line per run. See FORMATS.md §2.

@@ -29,10 +29,10 @@ const (
 	trtllmMaxNodes = 1 << 18
 )
 
-// NewTRTLLMJSON returns the parser for trtllm-bench --report_json files.
+// NewJSON returns the parser for trtllm-bench --report_json files.
 func NewJSON() format.Parser { return trtllmJSON{} }
 
-// NewTRTLLMConsole returns the parser for trtllm-bench's console report.
+// NewConsole returns the parser for trtllm-bench's console report.
 func NewConsole() format.Parser { return trtllmConsole{} }
 
 type trtllmJSON struct{}

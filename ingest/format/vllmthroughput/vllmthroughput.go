@@ -26,7 +26,7 @@ const (
 	vllmThroughputTool = "vllm bench throughput"
 )
 
-// NewVLLMThroughput returns the parser for vllm bench throughput
+// New returns the parser for vllm bench throughput
 // --output-json files.
 func New() format.Parser { return vllmThroughput{} }
 
