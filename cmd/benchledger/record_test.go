@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"html"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/benchledger/benchledger/locales"
 )
 
 // fakeClient writes a script that behaves like vllm bench serve: it prints
@@ -119,6 +122,26 @@ func TestRecord(t *testing.T) {
 			rec := doc.Captures[0].Record
 			if len(rec.Command) != 6 || rec.Command[4] != "--result-filename" || len(rec.Results) != 1 || rec.Results[0] != "out dir/run 1.json" {
 				t.Errorf("record = %+v (client.log is not a result)", rec)
+			}
+			if tt.name != "success" {
+				return
+			}
+			// The site's run page shows the command as it ran, under a
+			// label in the page's language (not the field's key).
+			site := filepath.Join(t.TempDir(), "site")
+			if r := bl(t, "site", "--db", db, "--out", site, "--lang", "en,ja"); r.code != 0 {
+				t.Fatal(r)
+			}
+			for _, lang := range []string{"en", "ja"} {
+				page, err := os.ReadFile(filepath.Join(site, lang, "run", ids[0][:12]+".html"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				label := locales.MustMatch(lang).FieldLabel("metadata.record.command")
+				cmd := html.EscapeString(client + " 0 --result-dir 'out dir' --result-filename 'run 1.json'")
+				if label == "metadata.record.command" || !bytes.Contains(page, []byte(html.EscapeString(label))) || !bytes.Contains(page, []byte(cmd)) {
+					t.Errorf("%s run page lacks %q with %q", lang, label, cmd)
+				}
 			}
 		})
 	}
