@@ -238,11 +238,23 @@ func RunSelected(ctx context.Context, a *store.Archive, runIDs []string, sel Sel
 
 	// Blobs are independent: audit them on a few goroutines (the archive
 	// has a small pool of read connections).
+	workers := min(4, max(runtime.GOMAXPROCS(0), 1), max(len(blobs), 1))
+	perBlob := make([]int64, len(blobs))
+	for i, sha := range blobs {
+		for _, id := range byBlob[sha] {
+			n, err := a.RequestCount(id)
+			if err != nil {
+				return nil, err
+			}
+			perBlob[i] += max(n, 0)
+		}
+	}
+	defer raiseMemoryLimit(perBlob, workers)()
 	results := make([][]Finding, len(blobs))
 	errs := make([]error, len(blobs))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
-	for w := 0; w < min(4, max(runtime.GOMAXPROCS(0), 1), max(len(blobs), 1)); w++ {
+	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
