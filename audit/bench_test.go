@@ -29,22 +29,7 @@ func BenchmarkAudit1000Runs(b *testing.B) {
 	if err := os.WriteFile(filepath.Join(dir, "campaign.yaml"), []byte(strings.Replace(manifest, "request_count: 40", "request_count: 200", 1)), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	a, err := store.Open(filepath.Join(b.TempDir(), "a.db"), store.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer a.Close()
-	runs := 0
-	err = ingest.Batch(context.Background(), []string{dir}, ingest.Options{Archive: a, ToolVersion: "bench", Actor: "bench"}, func(o ingest.Outcome) {
-		if o.RunID != "" {
-			runs++
-		} else if o.Status == ingest.StatusRejected {
-			b.Errorf("rejected %s: %s %s", o.File, o.Place, o.Reason)
-		}
-	})
-	if err != nil || runs != 1000 {
-		b.Fatalf("ingest: %v (%d runs)", err, runs)
-	}
+	a := ingestForBench(b, dir, 1000)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		fs, err := Run(context.Background(), a, nil)
@@ -69,20 +54,7 @@ func BenchmarkAuditLargeRun(b *testing.B) {
 	const n = 200_000
 	dir := b.TempDir()
 	vllmFile{n: n, failEach: 50, outLen: 4}.write(&testing.T{}, filepath.Join(dir, "large.json"))
-	a, err := store.Open(filepath.Join(b.TempDir(), "a.db"), store.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer a.Close()
-	runs := 0
-	err = ingest.Batch(context.Background(), []string{dir}, ingest.Options{Archive: a, ToolVersion: "bench", Actor: "bench"}, func(o ingest.Outcome) {
-		if o.RunID != "" {
-			runs++
-		}
-	})
-	if err != nil || runs != 1 {
-		b.Fatalf("ingest: %v (%d runs)", err, runs)
-	}
+	a := ingestForBench(b, dir, 1)
 	b.ReportAllocs()
 	var peak uint64
 	for b.Loop() {
@@ -122,4 +94,26 @@ func sampleHeap(peak *uint64) (stop func()) {
 		}
 	}()
 	return func() { close(done); <-finished }
+}
+
+// ingestForBench ingests the files of dir into a new archive, closed when
+// the benchmark ends, and checks that they gave runs runs.
+func ingestForBench(b *testing.B, dir string, runs int) *store.Archive {
+	a, err := store.Open(filepath.Join(b.TempDir(), "a.db"), store.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { a.Close() })
+	got := 0
+	err = ingest.Batch(context.Background(), []string{dir}, ingest.Options{Archive: a, ToolVersion: "bench", Actor: "bench"}, func(o ingest.Outcome) {
+		if o.RunID != "" {
+			got++
+		} else if o.Status == ingest.StatusRejected {
+			b.Errorf("rejected %s: %s %s", o.File, o.Place, o.Reason)
+		}
+	})
+	if err != nil || got != runs {
+		b.Fatalf("ingest: %v (%d runs, want %d)", err, got, runs)
+	}
+	return a
 }
