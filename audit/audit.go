@@ -238,11 +238,23 @@ func RunSelected(ctx context.Context, a *store.Archive, runIDs []string, sel Sel
 
 	// Blobs are independent: audit them on a few goroutines (the archive
 	// has a small pool of read connections).
+	workers := min(4, max(runtime.GOMAXPROCS(0), 1), max(len(blobs), 1))
+	perBlob := make([]int64, len(blobs))
+	for i, sha := range blobs {
+		for _, id := range byBlob[sha] {
+			n, err := a.RequestCount(id)
+			if err != nil {
+				return nil, err
+			}
+			perBlob[i] += max(n, 0)
+		}
+	}
+	defer raiseMemoryLimit(perBlob, workers)()
 	results := make([][]Finding, len(blobs))
 	errs := make([]error, len(blobs))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
-	for w := 0; w < min(4, max(runtime.GOMAXPROCS(0), 1), max(len(blobs), 1)); w++ {
+	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -348,7 +360,11 @@ func auditBlob(ctx context.Context, a *store.Archive, sha string, ids []string, 
 			}}
 			r.Requests = nil
 		}
-		rec, err := a.Run(id)
+		// The stored records are read once, in order, through the checks
+		// (requestPass), never held whole.
+		rec := meta
+		eff := provenance.Record(rec.Provenance).Effective()
+		pass, err := streamPass(ctx, a, rec, eff, !corrupt && parseErr == nil && r != nil && merged, tool)
 		if err != nil {
 			return nil, err
 		}
@@ -361,7 +377,7 @@ func auditBlob(ctx context.Context, a *store.Archive, sha string, ids []string, 
 			add(rec, MsgRecordsNoRun, CheckRecords, Fail, fmt.Sprintf("the raw file %s (blob %s) holds no run %d when parsed as %s",
 				rec.FileName, sha, rec.Run.Ordinal, rec.Run.Format), map[string]string{"blob": sha, "ordinal": strconv.Itoa(rec.Run.Ordinal)})
 		case merged:
-			f, err := compareRecords(rec, r, reqs)
+			f, err := compareRecords(rec, r, reqs, pass.storedSide(a, id))
 			if err != nil {
 				return nil, err
 			}
@@ -378,7 +394,7 @@ func auditBlob(ctx context.Context, a *store.Archive, sha string, ids []string, 
 				out = append(out, f)
 			}
 		}
-		for _, f := range auditRun(rec, nil, tool) {
+		for _, f := range auditRun(rec, pass.derived(rec.Run, eff), tool, pass) {
 			f.Run, f.File = rec.ID, rec.FileName
 			out = append(out, f)
 		}
@@ -479,7 +495,7 @@ func num(v float64) string {
 // figures.RecomputeRun gives them, so a caller that has them does not pay
 // for them twice.
 func Stored(rec *store.RunRecord, d *figures.Derived) []Finding {
-	fs := auditRun(rec, d, nil)
+	fs := auditRun(rec, d, nil, nil)
 	for i := range fs {
 		fs[i].Run = rec.ID
 	}
@@ -489,8 +505,10 @@ func Stored(rec *store.RunRecord, d *figures.Derived) []Finding {
 // auditRun runs the recomputation, plausibility and provenance checks on one
 // stored run. raw, when not nil, is of the run parsed again from its raw
 // file: its ToolTimes let a stated figure be recomputed under the tool's own
-// definition (the archive keeps only the records).
-func auditRun(rec *store.RunRecord, d *figures.Derived, raw *rawTool) []Finding {
+// definition (the archive keeps only the records). p is the pass over the
+// run's records (its figures in d); nil when they are in rec.Run.Requests,
+// which are then passed over here.
+func auditRun(rec *store.RunRecord, d *figures.Derived, raw *rawTool, p *requestPass) []Finding {
 	var out []Finding
 	r := rec.Run
 	// addKey is add for a check whose messages read more than one way.
@@ -500,8 +518,15 @@ func auditRun(rec *store.RunRecord, d *figures.Derived, raw *rawTool) []Finding 
 	add := func(check, sev, msg string, params map[string]string) {
 		addKey(storedKeys[check], check, sev, msg, params)
 	}
-	if d == nil {
-		d = figures.Derive(r, r.Requests, provenance.Record(rec.Provenance).Effective())
+	if p == nil {
+		eff := provenance.Record(rec.Provenance).Effective()
+		if d != nil {
+			eff = d.Effective
+		}
+		p = passOver(r, r.Requests, eff, d == nil, raw)
+		if d == nil {
+			d = p.derived(r, eff)
+		}
 	}
 	eff := d.Effective
 	opt := figures.StatedOptionsOf(r)
@@ -590,7 +615,7 @@ func auditRun(rec *store.RunRecord, d *figures.Derived, raw *rawTool) []Finding 
 
 		// Stated duration against the records' window.
 		td := figures.DefinitionsOf(r.Format)
-		if wf, ok := windowByDefinition(td, tool, r, f, statedDuration); ok {
+		if wf, ok := windowByDefinition(td, tool, p, f, statedDuration); ok {
 			addKey(wf.key, CheckDefinition, wf.sev, wf.msg, wf.params)
 		} else if f.WindowBasis == figures.BasisRecords && statedDuration > 0 && statedDuration < f.Window-DurationSlack {
 			addKey(MsgDurationWindow, CheckDuration, Fail, fmt.Sprintf("the stated duration %s s is shorter than the records' window %s s (first send to last completion) by %s s, more than the %s s allowed: the run cannot have taken less time than its own requests",
@@ -599,17 +624,7 @@ func auditRun(rec *store.RunRecord, d *figures.Derived, raw *rawTool) []Finding 
 		}
 
 		// Non-streamed responses: TTFT equal to latency.
-		same, multi := 0, 0
-		for i := range r.Requests {
-			q := &r.Requests[i]
-			if q.Failed() || !benchrun.IsKnown(q.TTFT) || !benchrun.IsKnown(q.Latency) || q.OutputTokens == 0 || q.OutputTokens == 1 {
-				continue
-			}
-			multi++
-			if close9(q.TTFT, q.Latency) {
-				same++
-			}
-		}
+		same, multi := p.same, p.multi
 		if multi > 0 && float64(same) > NonStreamedShare*float64(multi) {
 			add(CheckNonStreamed, Warn, fmt.Sprintf("%d of %d completed multi-token requests have TTFT equal to latency: the responses were probably not streamed, so TTFT and TPOT do not measure what their names say",
 				same, multi), map[string]string{"equal": strconv.Itoa(same), "requests": strconv.Itoa(multi)})
@@ -704,7 +719,7 @@ func auditRun(rec *store.RunRecord, d *figures.Derived, raw *rawTool) []Finding 
 	}
 
 	out = append(out, offeredRateFindings(r, eff, ff)...)
-	out = append(out, zeroSeriesFindings(r, ff)...)
+	out = append(out, zeroSeriesFindings(r, ff, p)...)
 	out = append(out, runEngineFindings(eff)...)
 
 	// Corrections recorded after ingest (benchledger amend): listed so a
@@ -721,7 +736,7 @@ func auditRun(rec *store.RunRecord, d *figures.Derived, raw *rawTool) []Finding 
 			e.Field, what, rec.ID), map[string]string{"field": e.Field, "value": e.Value})
 	}
 	if r.HasRequests {
-		for _, m := range figures.DeclaredMismatches(eff, r.Requests) {
+		for _, m := range p.declared.Mismatches() {
 			add(CheckDeclaredMeasured, Warn, fmt.Sprintf("%s is declared as %s but %s", m.Field, m.Declared, m.Reason),
 				map[string]string{"field": m.Field, "declared": m.Declared, "measured": m.Measured})
 		}
@@ -749,7 +764,7 @@ type windowFinding struct {
 // span may exceed the duration by at most the longest request at each end
 // (warn). ok is false when the definition does not apply or does not
 // explain the difference, which plausibility.duration then judges.
-func windowByDefinition(td *figures.ToolDefinitions, tool *benchrun.ToolTimes, r *benchrun.Run, f figures.RunFigures, dur float64) (windowFinding, bool) {
+func windowByDefinition(td *figures.ToolDefinitions, tool *benchrun.ToolTimes, p *requestPass, f figures.RunFigures, dur float64) (windowFinding, bool) {
 	if td == nil || td.Window == "" || f.WindowBasis != figures.BasisRecords || !(dur > 0) || dur >= f.Window-DurationSlack {
 		return windowFinding{}, false
 	}
@@ -762,28 +777,13 @@ func windowByDefinition(td *figures.ToolDefinitions, tool *benchrun.ToolTimes, r
 		if math.Abs(w-dur) > 1e-6*math.Max(1, w) {
 			return windowFinding{}, false
 		}
-		for i := range r.Requests {
-			q := &r.Requests[i]
-			if !benchrun.IsKnown(q.Start) || !benchrun.IsKnown(q.Latency) {
-				continue
-			}
-			end := q.Start + q.Latency
-			if tool.Latency != nil && i < len(tool.Latency) && benchrun.IsKnown(tool.Latency[i]) {
-				end = q.Start + tool.Latency[i]
-			}
-			if end < tool.WindowStart-DurationSlack || q.Start > tool.WindowEnd+DurationSlack {
-				return windowFinding{}, false
-			}
+		if p.tool != tool || p.outside { // every record must overlap the window (requestPass)
+			return windowFinding{}, false
 		}
 		params["window_start"], params["window_end"] = num(tool.WindowStart), num(tool.WindowEnd)
 		return windowFinding{MsgWindowAgrees, Info, base + fmt.Sprintf("the file's measurement window %s – %s is %s s, the stated duration, and every record overlaps it", num(tool.WindowStart), num(tool.WindowEnd), num(w)), params}, true
 	}
-	maxLat := math.Inf(-1)
-	for i := range r.Requests {
-		if q := &r.Requests[i]; !q.Failed() && benchrun.IsKnown(q.Latency) {
-			maxLat = math.Max(maxLat, q.Latency)
-		}
-	}
+	maxLat := p.maxLat
 	if f.E2EL.N > 0 {
 		maxLat = math.Max(maxLat, f.E2EL.Max)
 	}

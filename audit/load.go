@@ -99,8 +99,9 @@ var zeroSeriesMetrics = func() []string {
 
 // zeroSeriesFindings reports series that are all zero although requests
 // completed: a stated figure of 0, or a per-request series (TTFT, latency,
-// output tokens) that is 0 for every completed request.
-func zeroSeriesFindings(r *benchrun.Run, ff *figures.RunFigures) []Finding {
+// output tokens) that is 0 for every completed request (counted by the
+// pass p over the records).
+func zeroSeriesFindings(r *benchrun.Run, ff *figures.RunFigures, p *requestPass) []Finding {
 	var out []Finding
 	completed := r.Completed
 	if ff != nil {
@@ -128,28 +129,8 @@ func zeroSeriesFindings(r *benchrun.Run, ff *figures.RunFigures) []Finding {
 	if ff == nil || !r.HasRequests {
 		return out
 	}
-	series := []struct {
-		name string
-		get  func(q *benchrun.Request) (float64, bool)
-	}{
-		{"TTFT", func(q *benchrun.Request) (float64, bool) { return q.TTFT, benchrun.IsKnown(q.TTFT) }},
-		{"latency", func(q *benchrun.Request) (float64, bool) { return q.Latency, benchrun.IsKnown(q.Latency) }},
-		{"output tokens", func(q *benchrun.Request) (float64, bool) { return float64(q.OutputTokens), q.OutputTokens >= 0 }},
-	}
-	for _, sr := range series {
-		known, zero := 0, 0
-		for i := range r.Requests {
-			q := &r.Requests[i]
-			if q.Failed() {
-				continue
-			}
-			if v, ok := sr.get(q); ok {
-				known++
-				if v == 0 {
-					zero++
-				}
-			}
-		}
+	for k, sr := range zeroSeries {
+		known, zero := p.known[k], p.zero[k]
 		if known > 0 && zero == known {
 			out = append(out, Finding{Check: CheckZeroSeries, Severity: Fail,
 				Message: fmt.Sprintf("%s is 0 for all %d completed requests that record it: the series was not measured, and figures over it are not measurements", sr.name, known),

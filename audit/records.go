@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash"
 	"math"
 	"strconv"
 
@@ -27,38 +28,58 @@ type rawRequests struct {
 // compares, bit for bit: equal digests mean compareRecords finds no
 // difference among the records.
 func requestsDigest(reqs []benchrun.Request) [sha256.Size]byte {
-	h := sha256.New()
-	buf := make([]byte, 0, 64<<10)
-	f := func(v float64) { buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v)) }
+	d := newDigester()
 	for i := range reqs {
-		q := &reqs[i]
-		f(q.Start)
-		f(q.QueueTime)
-		f(q.TTFT)
-		f(q.Latency)
-		buf = binary.LittleEndian.AppendUint32(buf, uint32(q.InputTokens))
-		buf = binary.LittleEndian.AppendUint32(buf, uint32(q.OutputTokens))
-		failed := byte(0)
-		if q.Failed() {
-			failed = 1
-		}
-		buf = append(buf, failed)
-		buf = binary.LittleEndian.AppendUint32(buf, uint32(q.Gaps.Count))
-		f(q.Gaps.Sum)
-		if len(buf) > cap(buf)-64 {
-			h.Write(buf)
-			buf = buf[:0]
-		}
+		d.add(&reqs[i])
 	}
-	h.Write(buf)
-	var d [sha256.Size]byte
-	h.Sum(d[:0])
-	return d
+	return d.sum()
+}
+
+// digester is requestsDigest over records handed to it one at a time.
+type digester struct {
+	h   hash.Hash
+	buf []byte
+}
+
+func newDigester() *digester {
+	return &digester{h: sha256.New(), buf: make([]byte, 0, 64<<10)}
+}
+
+func (d *digester) add(q *benchrun.Request) {
+	buf := d.buf
+	f := func(v float64) { buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v)) }
+	f(q.Start)
+	f(q.QueueTime)
+	f(q.TTFT)
+	f(q.Latency)
+	buf = binary.LittleEndian.AppendUint32(buf, uint32(q.InputTokens))
+	buf = binary.LittleEndian.AppendUint32(buf, uint32(q.OutputTokens))
+	failed := byte(0)
+	if q.Failed() {
+		failed = 1
+	}
+	buf = append(buf, failed)
+	buf = binary.LittleEndian.AppendUint32(buf, uint32(q.Gaps.Count))
+	f(q.Gaps.Sum)
+	if len(buf) > cap(buf)-64 {
+		d.h.Write(buf)
+		buf = buf[:0]
+	}
+	d.buf = buf
+}
+
+func (d *digester) sum() [sha256.Size]byte {
+	d.h.Write(d.buf)
+	d.buf = d.buf[:0]
+	var out [sha256.Size]byte
+	d.h.Sum(out[:0])
+	return out
 }
 
 // compareRecords compares a stored run with the run re-parsed from its raw
-// bytes (whose records raw describes) and describes the first difference.
-func compareRecords(rec *store.RunRecord, raw *benchrun.Run, reqs rawRequests) (*Finding, error) {
+// bytes (whose records reqs describes; stored describes the archive's) and
+// describes the first difference.
+func compareRecords(rec *store.RunRecord, raw *benchrun.Run, reqs, stored rawRequests) (*Finding, error) {
 	s := rec.Run
 	diff := func(what, stored, fromRaw string, params map[string]string) (*Finding, error) {
 		if params == nil {
@@ -71,19 +92,28 @@ func compareRecords(rec *store.RunRecord, raw *benchrun.Run, reqs rawRequests) (
 	if s.HasRequests != raw.HasRequests {
 		return diff("has per-request records", strconv.FormatBool(s.HasRequests), strconv.FormatBool(raw.HasRequests), nil)
 	}
-	if len(s.Requests) != reqs.n {
-		return diff("the request count", strconv.Itoa(len(s.Requests)), strconv.Itoa(reqs.n), nil)
+	if stored.n != reqs.n {
+		return diff("the request count", strconv.Itoa(stored.n), strconv.Itoa(reqs.n), nil)
 	}
-	if reqs.n > 0 && requestsDigest(s.Requests) != reqs.digest {
+	if reqs.n > 0 && stored.digest != reqs.digest {
+		// Rare (a damaged or altered archive): both sides are read whole
+		// for the first difference.
 		list, err := reqs.again()
 		if err != nil {
 			return nil, err
 		}
-		if len(list) != len(s.Requests) {
+		if len(list) != reqs.n {
 			return nil, fmt.Errorf("the raw file %s gave %d records, then %d when parsed again", rec.FileName, reqs.n, len(list))
 		}
-		for i := range s.Requests {
-			a, b := &s.Requests[i], &list[i]
+		sreqs, err := stored.again()
+		if err != nil {
+			return nil, err
+		}
+		if len(sreqs) != stored.n {
+			return nil, fmt.Errorf("archive: run %s gave %d records, then %d when read again", rec.ID, stored.n, len(sreqs))
+		}
+		for i := range sreqs {
+			a, b := &sreqs[i], &list[i]
 			var what, stored, fromRaw string
 			switch {
 			case !close9(a.Start, b.Start):

@@ -3,7 +3,7 @@ package figures
 import (
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -33,18 +33,63 @@ const LengthTolerance = 0.01
 // more requests in flight at once than the declared concurrency. Nothing is
 // checked without records or without the declared field.
 func DeclaredMismatches(eff map[string]string, reqs []benchrun.Request) []DeclaredMismatch {
-	if len(reqs) == 0 {
+	c := NewDeclaredCheck(eff, len(reqs))
+	for i := range reqs {
+		c.Add(&reqs[i])
+	}
+	return c.Mismatches()
+}
+
+// DeclaredCheck is DeclaredMismatches over records handed to it one at a
+// time: it keeps sums, and the send and completion times only when a
+// concurrency is declared (PeakInFlight needs them).
+type DeclaredCheck struct {
+	eff           map[string]string
+	n             int
+	inSum, outSum float64
+	inN, outN     int
+	inFlight      *InFlight // nil without a declared concurrency
+	concurrency   float64
+}
+
+// NewDeclaredCheck starts DeclaredMismatches for a run whose effective
+// provenance is eff; sizeHint is about how many records will follow.
+func NewDeclaredCheck(eff map[string]string, sizeHint int) *DeclaredCheck {
+	c := &DeclaredCheck{eff: eff}
+	if d, ok := eff["workload.concurrency"]; ok {
+		if v, err := strconv.ParseFloat(strings.TrimSpace(d), 64); err == nil && v > 0 {
+			c.concurrency, c.inFlight = v, NewInFlight(sizeHint)
+		}
+	}
+	return c
+}
+
+// Add counts the next record.
+func (c *DeclaredCheck) Add(r *benchrun.Request) {
+	c.n++
+	if !r.Failed() {
+		if r.InputTokens >= 0 {
+			c.inSum += float64(r.InputTokens)
+			c.inN++
+		}
+		if r.OutputTokens >= 0 {
+			c.outSum += float64(r.OutputTokens)
+			c.outN++
+		}
+	}
+	if c.inFlight != nil {
+		c.inFlight.Add(r)
+	}
+}
+
+// Mismatches is DeclaredMismatches' result over the records added.
+func (c *DeclaredCheck) Mismatches() []DeclaredMismatch {
+	if c.n == 0 {
 		return nil
 	}
+	eff := c.eff
 	var out []DeclaredMismatch
-	meanTokens := func(get func(*benchrun.Request) int32) (float64, int) {
-		sum, n := 0.0, 0
-		for i := range reqs {
-			if v := get(&reqs[i]); !reqs[i].Failed() && v >= 0 {
-				sum += float64(v)
-				n++
-			}
-		}
+	meanTokens := func(sum float64, n int) (float64, int) {
 		if n == 0 {
 			return math.NaN(), 0
 		}
@@ -61,7 +106,7 @@ func DeclaredMismatches(eff map[string]string, reqs []benchrun.Request) []Declar
 	}
 	if d, ok := eff["workload.input_len"]; ok {
 		if lo, hi, ok := lengthRange(d); ok {
-			if mean, n := meanTokens(func(r *benchrun.Request) int32 { return r.InputTokens }); n > 0 && outside(mean, lo, hi) {
+			if mean, n := meanTokens(c.inSum, c.inN); n > 0 && outside(mean, lo, hi) {
 				out = append(out, DeclaredMismatch{Field: "workload.input_len", Declared: d, Measured: strconv.FormatFloat(mean, 'f', 2, 64),
 					Reason: fmt.Sprintf("the %d completed requests average %.2f input tokens", n, mean)})
 			}
@@ -69,24 +114,22 @@ func DeclaredMismatches(eff map[string]string, reqs []benchrun.Request) []Declar
 	}
 	if d, ok := eff["workload.output_len"]; ok {
 		if _, hi, ok := lengthRange(d); ok {
-			if mean, n := meanTokens(func(r *benchrun.Request) int32 { return r.OutputTokens }); n > 0 && mean > hi+0.5 && (mean-hi)/hi > LengthTolerance {
+			if mean, n := meanTokens(c.outSum, c.outN); n > 0 && mean > hi+0.5 && (mean-hi)/hi > LengthTolerance {
 				out = append(out, DeclaredMismatch{Field: "workload.output_len", Declared: d, Measured: strconv.FormatFloat(mean, 'f', 2, 64),
 					Reason: fmt.Sprintf("the %d completed requests average %.2f output tokens, more than declared", n, mean)})
 			}
 		}
 	}
 	if d, ok := eff["workload.request_count"]; ok {
-		if n, err := strconv.ParseFloat(strings.TrimSpace(d), 64); err == nil && n != float64(len(reqs)) {
-			out = append(out, DeclaredMismatch{Field: "workload.request_count", Declared: d, Measured: strconv.Itoa(len(reqs)),
-				Reason: fmt.Sprintf("the file holds %d request records", len(reqs))})
+		if n, err := strconv.ParseFloat(strings.TrimSpace(d), 64); err == nil && n != float64(c.n) {
+			out = append(out, DeclaredMismatch{Field: "workload.request_count", Declared: d, Measured: strconv.Itoa(c.n),
+				Reason: fmt.Sprintf("the file holds %d request records", c.n)})
 		}
 	}
-	if d, ok := eff["workload.concurrency"]; ok {
-		if c, err := strconv.ParseFloat(strings.TrimSpace(d), 64); err == nil && c > 0 {
-			if peak := PeakInFlight(reqs); peak > int(c) {
-				out = append(out, DeclaredMismatch{Field: "workload.concurrency", Declared: d, Measured: strconv.Itoa(peak),
-					Reason: fmt.Sprintf("up to %d requests were in flight at once, more than the declared limit", peak)})
-			}
+	if c.inFlight != nil {
+		if peak := c.inFlight.Peak(); peak > int(c.concurrency) {
+			out = append(out, DeclaredMismatch{Field: "workload.concurrency", Declared: eff["workload.concurrency"], Measured: strconv.Itoa(peak),
+				Reason: fmt.Sprintf("up to %d requests were in flight at once, more than the declared limit", peak)})
 		}
 	}
 	return out
@@ -96,26 +139,48 @@ func DeclaredMismatches(eff map[string]string, reqs []benchrun.Request) []Declar
 // requests whose send time and latency are known (a request ending when
 // another starts does not overlap it); 0 when none are.
 func PeakInFlight(reqs []benchrun.Request) int {
-	type edge struct {
-		t     float64
-		delta int
-	}
-	var es []edge
+	c := NewInFlight(len(reqs))
 	for i := range reqs {
-		r := &reqs[i]
-		if benchrun.IsKnown(r.Start) && benchrun.IsKnown(r.Latency) {
-			es = append(es, edge{r.Start, 1}, edge{r.Start + r.Latency, -1})
-		}
+		c.Add(&reqs[i])
 	}
-	sort.Slice(es, func(i, j int) bool {
-		if es[i].t != es[j].t {
-			return es[i].t < es[j].t
+	return c.Peak()
+}
+
+// InFlight is PeakInFlight over records handed to it one at a time: it
+// keeps each timed request's send and completion time.
+type InFlight struct {
+	starts, ends []float64
+}
+
+// NewInFlight starts PeakInFlight; sizeHint is about how many records
+// will follow.
+func NewInFlight(sizeHint int) *InFlight {
+	sizeHint = max(sizeHint, 0)
+	return &InFlight{starts: make([]float64, 0, sizeHint), ends: make([]float64, 0, sizeHint)}
+}
+
+// Add counts the next record.
+func (c *InFlight) Add(r *benchrun.Request) {
+	if benchrun.IsKnown(r.Start) && benchrun.IsKnown(r.Latency) {
+		c.starts = append(c.starts, r.Start)
+		c.ends = append(c.ends, r.Start+r.Latency)
+	}
+}
+
+// Peak is PeakInFlight's result over the records added. It sorts the
+// times in place: call it once.
+func (c *InFlight) Peak() int {
+	slices.Sort(c.starts)
+	slices.Sort(c.ends)
+	// The sends and completions in time order, a completion before a send
+	// at the same instant.
+	peak, cur, j := 0, 0, 0
+	for _, s := range c.starts {
+		for j < len(c.ends) && c.ends[j] <= s {
+			cur--
+			j++
 		}
-		return es[i].delta < es[j].delta
-	})
-	peak, cur := 0, 0
-	for _, e := range es {
-		cur += e.delta
+		cur++
 		peak = max(peak, cur)
 	}
 	return peak

@@ -19,11 +19,21 @@ type Derived struct {
 // Derive computes a run's Derived from its records reqs (the run's own, or
 // streamed by the caller) and its effective provenance eff.
 func Derive(r *benchrun.Run, reqs []benchrun.Request, eff map[string]string) *Derived {
-	d := &Derived{Effective: eff}
+	var f *RunFigures
 	if r.HasRequests && len(reqs) > 0 {
-		f := RecomputeRun(r, reqs, eff)
-		d.Figures = &f
-		d.Stated = CheckStated(r.Stated, f, StatedOptionsOf(r))
+		rf := RecomputeRun(r, reqs, eff)
+		f = &rf
+	}
+	return DeriveWith(r, f, eff)
+}
+
+// DeriveWith is Derive from figures already recomputed from the run's
+// records (RecomputeRun, or a RunRecomputer the records were streamed
+// through); f is nil when the run has no records.
+func DeriveWith(r *benchrun.Run, f *RunFigures, eff map[string]string) *Derived {
+	d := &Derived{Effective: eff, Figures: f}
+	if f != nil {
+		d.Stated = CheckStated(r.Stated, *f, StatedOptionsOf(r))
 	}
 	return d
 }

@@ -226,18 +226,60 @@ func SummariseWith(values []float64, ps []float64, m PercentileMethod) Stat {
 // run: the window falls back on the duration the tool stated, and the
 // fixed output length comes from the run's effective provenance.
 func RecomputeRun(r *benchrun.Run, reqs []benchrun.Request, eff map[string]string) RunFigures {
+	c := NewRunRecomputer(r, eff, len(reqs))
+	for i := range reqs {
+		c.Add(&reqs[i])
+	}
+	return c.Figures()
+}
+
+// RunRecomputer is RecomputeRun over records handed to it one at a time in
+// dispatch order, so a caller can stream a run's records from the archive
+// instead of holding them (the audit of a million requests): it keeps only
+// the values the percentiles need.
+type RunRecomputer struct {
+	rc     *Recomputer
+	gpus   float64
+	slo    *SLOJudge // nil without a tool SLO
+	sloErr string    // why the tool SLO could not be read
+	hasSLO bool
+}
+
+// NewRunRecomputer starts RecomputeRun for run r, whose effective
+// provenance is eff; sizeHint is about how many records will follow.
+func NewRunRecomputer(r *benchrun.Run, eff map[string]string, sizeHint int) *RunRecomputer {
 	statedDuration := math.NaN()
 	if s, ok := r.StatedValue("duration"); ok {
 		statedDuration = s.Value
 	}
-	f := Recompute(reqs, statedDuration, FixedOutput(eff))
-	f.GPUs = GPUsOf(eff)
+	c := &RunRecomputer{rc: NewRecomputer(sizeHint, statedDuration, FixedOutput(eff)), gpus: GPUsOf(eff)}
 	if v := strings.TrimSpace(eff[ToolSLOField]); v != "" {
-		g := Goodput{Goodput: math.NaN(), Attainment: math.NaN()}
+		c.hasSLO = true
 		if slo, err := ParseSLO(v); err != nil {
-			g.Reason = ToolSLOField + ": " + err.Error()
+			c.sloErr = ToolSLOField + ": " + err.Error()
 		} else {
-			g = JudgeSLO(reqs, slo, f.Window)
+			c.slo = NewSLOJudge(slo)
+		}
+	}
+	return c
+}
+
+// Add counts the next record; r may be reused by the caller afterwards.
+func (c *RunRecomputer) Add(r *benchrun.Request) {
+	c.rc.Add(r)
+	if c.slo != nil {
+		c.slo.Add(r)
+	}
+}
+
+// Figures is RecomputeRun's result over the records added.
+func (c *RunRecomputer) Figures() RunFigures {
+	f := c.rc.Figures()
+	f.GPUs = c.gpus
+	if c.hasSLO {
+		g := Goodput{Goodput: math.NaN(), Attainment: math.NaN(), Reason: c.sloErr}
+		if c.slo != nil {
+			g = c.slo.Goodput(f.Window)
 		}
 		f.ToolSLO = &g
 	}
@@ -267,6 +309,34 @@ func FixedOutput(eff map[string]string) int {
 // the percentiles and their method (default: Percentiles, linear); only the
 // first is used.
 func Recompute(reqs []benchrun.Request, statedDuration float64, fixedOutput int, opts ...Options) RunFigures {
+	c := NewRecomputer(len(reqs), statedDuration, fixedOutput, opts...)
+	for i := range reqs {
+		c.Add(&reqs[i])
+	}
+	return c.Figures()
+}
+
+// Recomputer is Recompute over records handed to it one at a time, in
+// dispatch order. It keeps the TTFT, TPOT and E2E latency of each completed
+// request (the percentiles need every value) and running sums of the rest.
+type Recomputer struct {
+	opt            Options
+	statedDuration float64
+	fixedOutput    int
+	f              RunFigures
+	first, last    float64
+	timed          bool
+	ttft, tpot     []float64
+	e2el           []float64
+	latSum, gapSum float64
+	gapN           int64
+	outUnknown     bool
+	inUnknown      bool
+}
+
+// NewRecomputer starts Recompute (same arguments); sizeHint is about how
+// many records will follow (the samples are allocated for that many).
+func NewRecomputer(sizeHint int, statedDuration float64, fixedOutput int, opts ...Options) *Recomputer {
 	var opt Options
 	if len(opts) > 0 {
 		opt = opts[0]
@@ -275,90 +345,98 @@ func Recompute(reqs []benchrun.Request, statedDuration float64, fixedOutput int,
 	if opt.Percentiles == nil {
 		opt.Percentiles = Percentiles
 	}
-	f := RunFigures{Source: SourceRecomputed, Sent: len(reqs), Short: -1, WindowStart: math.NaN(),
-		PercentileMethod: opt.Method, Percentiles: slices.Clone(opt.Percentiles)}
+	sizeHint = max(sizeHint, 0)
+	c := &Recomputer{opt: opt, statedDuration: statedDuration,
+		f: RunFigures{Source: SourceRecomputed, Short: -1, WindowStart: math.NaN(),
+			PercentileMethod: opt.Method, Percentiles: slices.Clone(opt.Percentiles)},
+		first: math.Inf(1), last: math.Inf(-1), timed: true,
+		ttft: make([]float64, 0, sizeHint), tpot: make([]float64, 0, sizeHint), e2el: make([]float64, 0, sizeHint)}
 	if fixedOutput > 0 {
-		f.Short = 0
+		c.f.Short = 0
 	}
-	first, last := math.Inf(1), math.Inf(-1)
-	timed := len(reqs) > 0
-	ttft := make([]float64, 0, len(reqs))
-	tpot := make([]float64, 0, len(reqs))
-	e2el := make([]float64, 0, len(reqs))
-	var latSum, gapSum float64
-	var gapN int64
-	outUnknown, inUnknown := false, false
-	for i := range reqs {
-		r := &reqs[i]
+	c.fixedOutput = fixedOutput
+	return c
+}
+
+// Add counts the next record; r may be reused by the caller afterwards.
+func (c *Recomputer) Add(r *benchrun.Request) {
+	f := &c.f
+	f.Sent++
+	if benchrun.IsKnown(r.Start) {
+		c.first = math.Min(c.first, r.Start)
+	} else {
+		c.timed = false
+	}
+	if r.Failed() {
+		f.Failed++
+		return
+	}
+	f.Completed++
+	// A count the source did not record (-1) makes the total unknown,
+	// not smaller: perf_analyzer records carry no token counts.
+	if r.OutputTokens >= 0 {
+		f.OutputTokens += int64(r.OutputTokens)
+	} else {
+		c.outUnknown = true
+	}
+	if r.InputTokens >= 0 {
+		f.InputTokens += int64(r.InputTokens)
+	} else {
+		c.inUnknown = true
+	}
+	if c.fixedOutput > 0 && int(r.OutputTokens) < c.fixedOutput {
+		f.Short++
+	}
+	if benchrun.IsKnown(r.Latency) {
+		c.e2el = append(c.e2el, r.Latency)
+		c.latSum += r.Latency
 		if benchrun.IsKnown(r.Start) {
-			first = math.Min(first, r.Start)
-		} else {
-			timed = false
+			c.last = math.Max(c.last, r.Start+r.Latency)
 		}
-		if r.Failed() {
-			f.Failed++
-			continue
-		}
-		f.Completed++
-		// A count the source did not record (-1) makes the total unknown,
-		// not smaller: perf_analyzer records carry no token counts.
-		if r.OutputTokens >= 0 {
-			f.OutputTokens += int64(r.OutputTokens)
-		} else {
-			outUnknown = true
-		}
-		if r.InputTokens >= 0 {
-			f.InputTokens += int64(r.InputTokens)
-		} else {
-			inUnknown = true
-		}
-		if fixedOutput > 0 && int(r.OutputTokens) < fixedOutput {
-			f.Short++
-		}
-		if benchrun.IsKnown(r.Latency) {
-			e2el = append(e2el, r.Latency)
-			latSum += r.Latency
-			if benchrun.IsKnown(r.Start) {
-				last = math.Max(last, r.Start+r.Latency)
-			}
-		} else {
-			timed = false
-		}
-		if benchrun.IsKnown(r.TTFT) {
-			ttft = append(ttft, r.TTFT)
-			if benchrun.IsKnown(r.Latency) && r.OutputTokens > 1 {
-				tpot = append(tpot, (r.Latency-r.TTFT)/float64(r.OutputTokens-1))
-			}
-		}
-		gapSum += r.Gaps.Sum
-		gapN += int64(r.Gaps.Count)
+	} else {
+		c.timed = false
 	}
+	if benchrun.IsKnown(r.TTFT) {
+		c.ttft = append(c.ttft, r.TTFT)
+		if benchrun.IsKnown(r.Latency) && r.OutputTokens > 1 {
+			c.tpot = append(c.tpot, (r.Latency-r.TTFT)/float64(r.OutputTokens-1))
+		}
+	}
+	c.gapSum += r.Gaps.Sum
+	c.gapN += int64(r.Gaps.Count)
+}
+
+// Figures is Recompute's result over the records added. It sorts the
+// samples in place and keeps them (Stat's sorted values): call it once.
+func (c *Recomputer) Figures() RunFigures {
+	f := c.f
+	timed := c.timed && f.Sent > 0
 	switch {
 	case timed && f.Completed > 0:
 		f.WindowBasis = BasisRecords
-		f.Window = last - first
-		f.WindowStart = first
-	case statedDuration > 0:
+		f.Window = c.last - c.first
+		f.WindowStart = c.first
+	case c.statedDuration > 0:
 		f.WindowBasis = BasisStatedDuration
-		f.Window = statedDuration
+		f.Window = c.statedDuration
 	default:
 		f.WindowBasis = BasisNone
 		f.Window = math.NaN()
 	}
 	f.OutputThroughput = float64(f.OutputTokens) / f.Window
 	f.TotalTokenThroughput = float64(f.OutputTokens+f.InputTokens) / f.Window
-	if outUnknown {
+	if c.outUnknown {
 		f.OutputTokens, f.OutputThroughput, f.TotalTokenThroughput = -1, math.NaN(), math.NaN()
 	}
-	if inUnknown {
+	if c.inUnknown {
 		f.InputTokens, f.TotalTokenThroughput = -1, math.NaN()
 	}
 	f.RequestThroughput = float64(f.Completed) / f.Window
-	f.AchievedConcurrency = latSum / f.Window
-	f.TTFT, f.TPOT, f.E2EL = summariseAll(opt, ttft, tpot, e2el)
+	f.AchievedConcurrency = c.latSum / f.Window
+	f.TTFT, f.TPOT, f.E2EL = summariseAll(c.opt, c.ttft, c.tpot, c.e2el)
 	f.ITLMean = math.NaN()
-	if gapN > 0 {
-		f.ITLMean = gapSum / float64(gapN)
+	if c.gapN > 0 {
+		f.ITLMean = c.gapSum / float64(c.gapN)
 	}
 	return f
 }

@@ -123,23 +123,47 @@ func (s SLO) Good(r *benchrun.Request) (good, judged bool) {
 // JudgeSLO counts the completed requests of reqs that meet slo, and
 // divides by window (the run's window, RunFigures.Window) for goodput.
 func JudgeSLO(reqs []benchrun.Request, slo SLO, window float64) Goodput {
-	g := Goodput{SLO: slo, Window: window, Goodput: math.NaN(), Attainment: math.NaN()}
+	j := NewSLOJudge(slo)
 	for i := range reqs {
-		r := &reqs[i]
-		if r.Failed() {
-			continue
-		}
-		good, judged := slo.Good(r)
-		if !judged {
-			g.Reason = fmt.Sprintf("request %d has no value for a metric the SLO declares", r.Index)
-			return g
-		}
-		g.Completed++
-		if good {
-			g.Good++
-		}
+		j.Add(&reqs[i])
 	}
+	return j.Goodput(window)
+}
+
+// SLOJudge is JudgeSLO over records handed to it one at a time.
+type SLOJudge struct {
+	g        Goodput
+	unjudged bool // a completed request lacked a value the SLO declares
+}
+
+// NewSLOJudge starts JudgeSLO for slo.
+func NewSLOJudge(slo SLO) *SLOJudge {
+	return &SLOJudge{g: Goodput{SLO: slo, Goodput: math.NaN(), Attainment: math.NaN()}}
+}
+
+// Add judges the next record.
+func (j *SLOJudge) Add(r *benchrun.Request) {
+	if j.unjudged || r.Failed() {
+		return
+	}
+	good, judged := j.g.SLO.Good(r)
+	if !judged {
+		j.unjudged = true
+		j.g.Reason = fmt.Sprintf("request %d has no value for a metric the SLO declares", r.Index)
+		return
+	}
+	j.g.Completed++
+	if good {
+		j.g.Good++
+	}
+}
+
+// Goodput is JudgeSLO's result over the records added, for the run's window.
+func (j *SLOJudge) Goodput(window float64) Goodput {
+	g := j.g
+	g.Window = window
 	switch {
+	case j.unjudged:
 	case g.Completed == 0:
 		g.Reason = "no completed requests"
 	case !(window > 0):

@@ -364,4 +364,4 @@ pg_site_bench
 echo
 echo "Go benchmarks (parser, store, figures, audit):"
 cd "$here" && go test -run '^$' -bench . -benchtime 3x ./ingest/... ./store ./figures 2>&1 | grep -E '^(Benchmark|ok|FAIL|---)' || true
-cd "$here" && go test -run '^$' -bench Audit1000Runs -benchtime 1x ./audit 2>&1 | grep -E '^(Benchmark|ok|FAIL|---)' || true
+cd "$here" && go test -run '^$' -bench 'Audit1000Runs|AuditLargeRun' -benchtime 1x ./audit 2>&1 | grep -E '^(Benchmark|ok|FAIL|---)' || true

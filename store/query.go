@@ -487,6 +487,20 @@ func (a *Archive) Requests(runID string) ([]benchrun.Request, error) {
 	return reqs, nil
 }
 
+// RequestCount is how many per-request records a run has, as archived
+// with it (-1 when unknown); runID is an exact id.
+func (a *Archive) RequestCount(runID string) (int64, error) {
+	var n int64
+	err := a.r.QueryRow("SELECT request_count FROM runs WHERE id = ?", runID).Scan(&n)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return 0, fmt.Errorf("archive %s: run %s: %w", a.path, runID, ErrNotFound)
+	case err != nil:
+		return 0, a.wrap("read the request count of run "+runID, err)
+	}
+	return n, nil
+}
+
 // EachRequest calls fn for each per-request record of a run, in index
 // order, without holding the run's records in memory (the export of a
 // million-request run). fn gets one reused Request and must copy what it

@@ -1,0 +1,41 @@
+package audit
+
+import (
+	"math"
+	"runtime/debug"
+	"slices"
+	"unsafe"
+
+	"github.com/benchledger/benchledger/benchrun"
+)
+
+// memoryMargin is what an audit holds besides the records of the runs
+// whose raw files are being parsed again: parse buffers, a blob chunk, the
+// collector's headroom.
+const memoryMargin = 24 << 20
+
+// raiseMemoryLimit raises the process's soft memory limit, when one is set
+// (benchledger audit sets one), to what the records of the blobs audited at
+// once need (perBlob: each blob's request count; workers blobs at a time),
+// so a run larger than the limit foresaw does not keep the collector
+// running back to back; restore sets the limit back. Without a limit (Go's
+// default, the in-process tests) it does nothing.
+func raiseMemoryLimit(perBlob []int64, workers int) (restore func()) {
+	cur := debug.SetMemoryLimit(-1)
+	if cur == math.MaxInt64 {
+		return func() {}
+	}
+	sorted := slices.Clone(perBlob)
+	slices.Sort(sorted)
+	slices.Reverse(sorted)
+	var n int64
+	for _, c := range sorted[:min(workers, len(sorted))] {
+		n += max(c, 0)
+	}
+	need := n*int64(unsafe.Sizeof(benchrun.Request{})) + memoryMargin
+	if need <= cur {
+		return func() {}
+	}
+	debug.SetMemoryLimit(need)
+	return func() { debug.SetMemoryLimit(cur) }
+}
