@@ -525,17 +525,18 @@ type fileWrite struct {
 // build allocates, all of it zeroed first.
 var pageBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
-// writeRunFile hands a run's file to the writer, which counts it as part
-// of this build; buf (may be nil) holds data and is the writer's now.
+// writeRunFile hands a run's file, the bytes buf holds, to the writer,
+// which counts it as part of this build; buf is the writer's now.
 //
 // A page gets its Content-Security-Policy here, on the page maker's
-// goroutine: the one writer is the build's narrow part, and write leaves a
-// page that has its policy as it is.
-func (b *builder) writeRunFile(rel string, data []byte, buf *bytes.Buffer) {
+// goroutine and in buf itself (no copy of the page): the one writer is the
+// build's narrow part, and write leaves a page that has its policy as it
+// is.
+func (b *builder) writeRunFile(rel string, buf *bytes.Buffer) {
 	if strings.HasSuffix(rel, ".html") {
-		data = csp.Apply(data, csp.Site)
+		csp.ApplyBuffer(buf, csp.Site)
 	}
-	b.writes <- fileWrite{rel, data, buf}
+	b.writes <- fileWrite{rel, buf.Bytes(), buf}
 }
 
 // keepFile counts rel (relative to out, with /) as part of this build, so
