@@ -30,6 +30,10 @@ type manifest struct {
 	// Reports maps a case study to the key its rendered reports were made
 	// under.
 	Reports map[string]string `json:"reports,omitempty"`
+	// Pages maps a page made from many runs' rows (a trend page), by its
+	// file, to the key it was made under (builder.trendKey): an unchanged
+	// one is not made again.
+	Pages map[string]string `json:"pages,omitempty"`
 }
 
 type manifestRun struct {

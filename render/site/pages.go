@@ -709,6 +709,27 @@ func (b *builder) render(l locales.Locale, rel, name string, p *Page, data any) 
 	return b.write(rel, buf.Bytes())
 }
 
+// pageUnchanged records key as the one page rel (relative to out, with /)
+// is made under, and says whether the previous build made it under the
+// same key and it is still there as a regular file: then it is kept as it
+// is and not made again. Pages over all runs of a language are made side
+// by side, so it locks.
+func (b *builder) pageUnchanged(rel, key string) bool {
+	b.mu.Lock()
+	b.next.Pages[rel] = key
+	old := b.old.Pages[rel]
+	b.mu.Unlock()
+	if old != key {
+		return false
+	}
+	if fi, err := lstatInside(b.out, rel); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	b.keepFile(rel)
+	b.unchanged.Add(1)
+	return true
+}
+
 // rootIndex is the site's entry: the languages.
 func (b *builder) rootIndex() error {
 	type lang struct{ Tag, HTMLLang, Name, Href, Title string }

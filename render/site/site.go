@@ -161,7 +161,7 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 		}
 		b.old = manifest{Files: b.old.Files}
 	}
-	b.next = manifest{Format: siteFormat, Runs: map[string]manifestRun{}}
+	b.next = manifest{Format: siteFormat, Runs: map[string]manifestRun{}, Pages: map[string]string{}}
 
 	// What the build starts from, read side by side.
 	var summaries []store.RunSummary
@@ -294,6 +294,9 @@ type builder struct {
 	// messages caches, per language, catalogue messages without arguments;
 	// repeatedTexts holds texts every run page repeats (builder.repeated).
 	messages, repeatedTexts sync.Map
+	// pagesKeyBytes is pagesKey's, made once.
+	pagesKeyOnce  sync.Once
+	pagesKeyBytes []byte
 
 	mu                          sync.Mutex
 	keep                        map[string]bool // files of this build, relative to out, with /
@@ -310,15 +313,27 @@ type builder struct {
 // every later change appends an event).
 func (b *builder) runKey(s store.RunSummary, stamp string) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "format %d\ntool %s\ntemplates %s\ncatalogues %s\nraw %t\nredact %t\n", siteFormat, b.opt.ToolVersion, b.tpl.digest, locales.Digest(), !b.opt.NoRaw, b.opt.Redact != nil)
-	for _, l := range b.locs {
-		fmt.Fprintf(h, "lang %s\n", l.Tag())
-	}
+	h.Write(b.pagesKey())
 	fmt.Fprintf(h, "run %s\nstamp %s\npublishable %t\nblob %s\n", s.ID, stamp, s.Publishable, s.BlobSHA256)
 	for _, c := range b.cmpLinks[s.ID] {
 		fmt.Fprintf(h, "comparison %s %s\n", c.Case, c.Name)
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// pagesKey is the part of every page's key that is the same for the
+// whole build: the layout, the tool, the templates, the catalogues, the
+// languages, whether raw files and redaction are on. It is made once.
+func (b *builder) pagesKey() []byte {
+	b.pagesKeyOnce.Do(func() {
+		var buf bytes.Buffer
+		fmt.Fprintf(&buf, "format %d\ntool %s\ntemplates %s\ncatalogues %s\nraw %t\nredact %t\n", siteFormat, b.opt.ToolVersion, b.tpl.digest, locales.Digest(), !b.opt.NoRaw, b.opt.Redact != nil)
+		for _, l := range b.locs {
+			fmt.Fprintf(&buf, "lang %s\n", l.Tag())
+		}
+		b.pagesKeyBytes = buf.Bytes()
+	})
+	return b.pagesKeyBytes
 }
 
 // filesExist says whether every file is a regular file under out, reached
