@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
-	"reflect"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 )
 
