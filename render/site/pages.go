@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/benchledger/benchledger/internal/csp"
 	"github.com/benchledger/benchledger/internal/sitepath"
 
 	"github.com/benchledger/benchledger/figures"
@@ -705,6 +706,9 @@ func (b *builder) render(l locales.Locale, rel, name string, p *Page, data any) 
 	var buf bytes.Buffer
 	if err := b.tpl.execute(&buf, l.Tag(), b.labels(l), p, name, data); err != nil {
 		return err
+	}
+	if strings.HasSuffix(rel, ".html") {
+		csp.ApplyBuffer(&buf, csp.Site) // in place: the runs page of 10,000 runs is 10 MB
 	}
 	return b.write(rel, buf.Bytes())
 }
