@@ -46,7 +46,11 @@ func (h *htmlBuilder) html() htmltemplate.HTML { return htmltemplate.HTML(h.Stri
 
 func figureRows(fs []figureView) htmltemplate.HTML {
 	var h htmlBuilder
-	h.Grow(len(fs) * 256)
+	n := 0
+	for _, f := range fs {
+		n += 140 + len(f.Metric) + len(f.Label) + len(f.Recomputed) + len(f.Stated) + len(f.SourceKey) + len(f.Definition)
+	}
+	h.Grow(n + n/16) // the markup and the values, with room for escapes: no regrowing
 	for _, f := range fs {
 		h.m(`<tr data-metric="`)
 		h.t(f.Metric)
@@ -67,7 +71,11 @@ func figureRows(fs []figureView) htmltemplate.HTML {
 
 func provenanceRows(ps []provenanceView) htmltemplate.HTML {
 	var h htmlBuilder
-	h.Grow(len(ps) * 160)
+	n := 0
+	for _, p := range ps {
+		n += 100 + 2*len(p.Field) + len(p.Label) + len(p.Value) + len(p.Sources)
+	}
+	h.Grow(n + n/16)
 	for _, p := range ps {
 		h.m(`<tr data-field="`)
 		h.t(p.Field)
