@@ -403,15 +403,29 @@ func (b *builder) buildRuns(summaries []store.RunSummary, rows []runRow, todo []
 	ctx, cancel := context.WithCancel(b.ctx)
 	defer cancel()
 	// The runs' events and companion files load while the reader starts;
-	// the page makers wait for them.
+	// the page makers wait for them. A few runs (a rebuild after an
+	// ingest) read their own, not those of the whole archive.
 	var events map[string][]store.Event
 	var companions map[string][]store.RunFile
 	var sideErr error
 	sideReady := make(chan struct{})
 	go func() {
 		defer close(sideReady)
-		if events, sideErr = b.a.EventsByRun(); sideErr == nil {
-			companions, sideErr = b.a.RunFilesByRun()
+		if len(todo) >= bulkThreshold {
+			if events, sideErr = b.a.EventsByRun(); sideErr == nil {
+				companions, sideErr = b.a.RunFilesByRun()
+			}
+			return
+		}
+		events, companions = map[string][]store.Event{}, map[string][]store.RunFile{}
+		for _, i := range todo {
+			id := summaries[i].ID
+			if events[id], sideErr = b.a.Events(id); sideErr != nil {
+				return
+			}
+			if companions[id], sideErr = b.a.RunFiles(id); sideErr != nil {
+				return
+			}
 		}
 	}()
 	index := make(map[string]int, len(todo))
