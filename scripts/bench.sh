@@ -88,6 +88,24 @@ sync
 printf '%-44s %10s %10s\n' "case" "seconds" "peak MB"
 row() { printf '%-44s %10s %10s\n' "$1" "$2" "$3"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1fx", a / b }'; }
+# keep_best NAME SECONDS: NAME becomes SECONDS when it is empty or more.
+keep_best() { if [ -z "${!1}" ] || awk -v a="$2" -v b="${!1}" 'BEGIN { exit !(a < b) }'; then printf -v "$1" '%s' "$2"; fi; }
+# site_round ALL BEST PEAK WHAT ARGS...: after settle, times benchledger
+# site of the 10,000-run archive into $work/site10k (one language) with
+# ARGS, adds the seconds to the list ALL, keeps the best in BEST and the
+# largest peak MB in PEAK (names of the caller's variables).
+site_round() {
+  local all_=$1 best_=$2 peak_=$3 what_=$4 t_ mb_
+  shift 4
+  settle
+  read -r t_ mb_ < <(measure "benchledger site ($what_)" "$bl" site --db "$work/bl-10k.db" --out "$work/site10k" --lang en "$@") || {
+    echo "bench: benchledger site failed on the $what_ (its error is above)" >&2
+    exit 1
+  }
+  printf -v "$all_" '%s %s' "${!all_}" "$t_"
+  keep_best "$best_" "$t_"
+  ((mb_ <= ${!peak_})) || printf -v "$peak_" '%s' "$mb_"
+}
 
 # site_bench: a static site of 10,000 runs (one language; the other three
 # scale alike) against Hugo building 10,000 simple pages, then the rebuild
@@ -186,18 +204,11 @@ HTML
     settle
     read -r t mb < <(measure "hugo 10000" hugo --quiet -s "$hs" -d "$work/hugo-public")
     h_all+=" $t"
-    if [ -z "$s_hugo" ] || awk -v a="$t" -v b="$s_hugo" 'BEGIN { exit !(a < b) }'; then s_hugo=$t; fi
+    keep_best s_hugo "$t"
     ((mb > mb_hugo)) && mb_hugo=$mb
     aside "$work/site10k"
     mkdir -p "$work/site10k"
-    settle
-    read -r t mb < <(measure "benchledger site (full build, pages)" "$bl" site --db "$work/bl-10k.db" --out "$work/site10k" --lang en --raw=false) || {
-      echo "bench: benchledger site failed on the full build of 10,000 runs (its error is above)" >&2
-      exit 1
-    }
-    b_all+=" $t"
-    if [ -z "$b_site" ] || awk -v a="$t" -v b="$b_site" 'BEGIN { exit !(a < b) }'; then b_site=$t; fi
-    ((mb > mb_site)) && mb_site=$mb
+    site_round b_all b_site mb_site "full build of 10,000 runs, pages" --raw=false
   done
   row "Hugo, 10,000 simple pages (best of $rounds)" "$s_hugo" "$mb_hugo"
   row "benchledger site, 10,000 runs (en), pages" "$b_site" "$mb_site"
@@ -207,26 +218,26 @@ HTML
   # by rebuilds. Then one new run (ingested untimed) and the rebuild.
   aside "$work/site10k"
   mkdir -p "$work/site10k"
-  settle
-  read -r b_siteraw mb_siteraw < <(measure "benchledger site (full build, raw files)" "$bl" site --db "$work/bl-10k.db" --out "$work/site10k" --lang en) || {
-    echo "bench: benchledger site failed on the full build of 10,000 runs with raw files (its error is above)" >&2
-    exit 1
-  }
+  local raw_all="" b_siteraw="" mb_siteraw=0
+  site_round raw_all b_siteraw mb_siteraw "full build of 10,000 runs with the raw files"
   row "  the same with the raw files ($(du -sm "$work/site10k/raw" | cut -f1) MB)" "$b_siteraw" "$mb_siteraw"
+  # The rebuild after one new run, in SITE_ROUNDS rounds: each round
+  # ingests one more new run (untimed) and times the rebuild; the best
+  # round counts, as above, and every round is printed.
   mkdir -p "$work/run-new"
-  local new=$work/run-new/openai-infqps-concurrency64-Llama-3.1-8B-Instruct-20251231-120000.json
-  [ -f "$new" ] || "$work/gen" -n 100 -seed 10001 -date 20251231-120000 -o "$new" -q
-  "$bl" ingest --db "$work/bl-10k.db" "$new" >/dev/null 2>"$work/stderr.$$" || {
-    cat "$work/stderr.$$" >&2
-    echo "bench: ingesting the one new run for the site rebuild failed" >&2
-    exit 1
-  }
-  settle
-  read -r b_resite mb_resite < <(measure "benchledger site (rebuild)" "$bl" site --db "$work/bl-10k.db" --out "$work/site10k" --lang en) || {
-    echo "bench: benchledger site failed on the rebuild after one new run (its error is above)" >&2
-    exit 1
-  }
-  row "benchledger site rebuild, one new run" "$b_resite" "$mb_resite"
+  local new b_resite="" mb_resite=0 re_all=""
+  for ((r = 1; r <= rounds; r++)); do
+    new=$work/run-new/openai-infqps-concurrency64-Llama-3.1-8B-Instruct-20251231-12000$r.json
+    [ -f "$new" ] || "$work/gen" -n 100 -seed $((10000 + r)) -date "20251231-12000$r" -o "$new" -q
+    "$bl" ingest --db "$work/bl-10k.db" "$new" >/dev/null 2>"$work/stderr.$$" || {
+      cat "$work/stderr.$$" >&2
+      echo "bench: ingesting the one new run for the site rebuild failed" >&2
+      exit 1
+    }
+    site_round re_all b_resite mb_resite "rebuild after one new run"
+  done
+  row "site rebuild after one new run (best of $rounds)" "$b_resite" "$mb_resite"
+  echo "  each round:${re_all} s"
   rm -rf "$trash"
   echo
   echo "site of 10,000 runs (en), pages: ${b_site} s vs Hugo 10,000 pages ${s_hugo} s: $(ratio "$s_hugo" "$b_site") Hugo's pages/s (target >= 1.5x); with the raw files copied: ${b_siteraw} s"
@@ -278,10 +289,10 @@ pg_site_bench() {
     rm -rf "$work/site-s" "$work/site-p"
     settle
     read -r t mb < <(measure "site sqlite" "$bl" site --db "$work/bl-10k.db" --out "$work/site-s" --lang en --raw=false --no-audit)
-    if [ -z "$best_s" ] || awk -v a="$t" -v b="$best_s" 'BEGIN { exit !(a < b) }'; then best_s=$t; fi
+    keep_best best_s "$t"
     settle
     read -r t mb < <(measure "site postgres" "$bl" site --db "$pg10k" --out "$work/site-p" --lang en --raw=false --no-audit)
-    if [ -z "$best_p" ] || awk -v a="$t" -v b="$best_p" 'BEGIN { exit !(a < b) }'; then best_p=$t; fi
+    keep_best best_p "$t"
   done
   row "site of 10,000 runs from SQLite (best of 2)" "$best_s" ""
   row "site of 10,000 runs from PostgreSQL (best of 2)" "$best_p" "$mb"

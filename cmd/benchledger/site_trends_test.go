@@ -181,3 +181,64 @@ func TestSiteTrendsInBrowser(t *testing.T) {
 		clean(t, lang+" trend page", p)
 	}
 }
+
+// TestSiteTrendPageRebuild: a rebuild does not make a trend page again
+// when none of its runs changed (a page left in its place with other bytes
+// stays as it is, as an unchanged run's page does); a new run of the
+// series makes it again in every language, and --force makes it again
+// whatever the record says.
+func TestSiteTrendPageRebuild(t *testing.T) {
+	t.Parallel()
+	db, out, _ := trendSite(t)
+	index := readFileT(t, filepath.Join(out, "en", "trends.html"))
+	link := regexp.MustCompile(`<a href="(trend/[0-9a-f]{12}\.html)">`).FindSubmatch(index)
+	if link == nil {
+		t.Fatal("no trend on the trends page")
+	}
+	pages := []string{filepath.Join(out, "en", filepath.FromSlash(string(link[1]))), filepath.Join(out, "ja", filepath.FromSlash(string(link[1])))}
+	const mark = "<!-- left by the test -->"
+	leave := func() {
+		t.Helper()
+		for _, p := range pages {
+			if err := os.WriteFile(p, append(readFileT(t, p), mark...), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	build := func(extra ...string) {
+		t.Helper()
+		if r := bl(t, append([]string{"site", "--db", db, "--out", out, "--lang", "en,ja", "--raw=false"}, extra...)...); r.code != 0 {
+			t.Fatal(r)
+		}
+	}
+	made := func(want bool, when string) {
+		t.Helper()
+		for _, p := range pages {
+			if got := !strings.Contains(string(readFileT(t, p)), mark); got != want {
+				t.Errorf("%s: %s made again: %t, want %t", when, p, got, want)
+			}
+		}
+	}
+	leave()
+	build()
+	made(false, "nothing changed")
+
+	// A sixth version of the series.
+	path := filepath.Join(t.TempDir(), "v5.json")
+	writeVLLM(t, path, vllmSpec{n: 20, seed: 0.0022})
+	if r := bl(t, "ingest", "--db", db, "--set", "campaign=trend", "--set", "runtime.engine=vllm", "--set", "hardware.gpu_model="+trendGPU,
+		"--set", "runtime.version=0.8.13", "--set", "hardware.gpu_count=1", path); r.code != 0 {
+		t.Fatal(r)
+	}
+	build()
+	made(true, "a new run of the series")
+	for _, p := range pages {
+		if !strings.Contains(string(readFileT(t, p)), "0.8.13") {
+			t.Errorf("%s does not show the new run's version", p)
+		}
+	}
+
+	leave()
+	build("--force")
+	made(true, "--force")
+}

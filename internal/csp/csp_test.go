@@ -37,6 +37,29 @@ func TestApply(t *testing.T) {
 	}
 }
 
+// ApplyBuffer makes the bytes Apply makes, in the buffer it is given:
+// for a page with scripts, one already carrying a policy, one without
+// <meta charset>, and with the buffer's spare room small or large.
+func TestApplyBuffer(t *testing.T) {
+	t.Parallel()
+	page := "<!DOCTYPE html><html><head>\n<meta charset=\"utf-8\">\n<title>x</title></head><body><script>run()</script><p>" +
+		strings.Repeat("é<b>", 300) + "</p></body></html>"
+	pages := []string{page, string(Apply([]byte(page), Site)), "<html><body>no charset</body></html>", ""}
+	for i, p := range pages {
+		for _, kind := range []Kind{Standalone, Site} {
+			for _, spare := range []int{0, 3, 4096} {
+				var buf bytes.Buffer
+				buf.Grow(len(p) + spare)
+				buf.WriteString(p)
+				ApplyBuffer(&buf, kind)
+				if want := string(Apply([]byte(p), kind)); buf.String() != want {
+					t.Errorf("page %d, kind %d, spare %d: got\n%s\nwant\n%s", i, kind, spare, buf.String(), want)
+				}
+			}
+		}
+	}
+}
+
 // inlineScriptRE is the regular expression inlineScripts stands for.
 var inlineScriptRE = regexp.MustCompile(`(?s)<script(?:\s+type="(?:text/javascript|module)")?>(.*?)</script>`)
 

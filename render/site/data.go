@@ -65,7 +65,12 @@ func (b *builder) writeData(exists map[string]bool, fresh bool) error {
 			ids = append(ids, id)
 		}
 		sort.Strings(ids)
+		n := 0
+		for _, line := range lines {
+			n += len(line) + 1
+		}
 		var buf bytes.Buffer
+		buf.Grow(n) // one allocation, not a doubling per line
 		for _, id := range ids {
 			buf.Write(lines[id])
 			buf.WriteByte('\n')

@@ -12,9 +12,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/benchledger/benchledger/internal/atomicfile"
+	"github.com/benchledger/benchledger/internal/jsonw"
 )
 
 // manifestName is the build record kept beside the pages.
@@ -30,6 +32,10 @@ type manifest struct {
 	// Reports maps a case study to the key its rendered reports were made
 	// under.
 	Reports map[string]string `json:"reports,omitempty"`
+	// Pages maps a page made from many runs' rows (a trend page), by its
+	// file, to the key it was made under (builder.trendKey): an unchanged
+	// one is not made again.
+	Pages map[string]string `json:"pages,omitempty"`
 }
 
 type manifestRun struct {
@@ -46,9 +52,48 @@ type manifestRun struct {
 // rowMAC is the MAC a manifestRun carries.
 func rowMAC(siteKey []byte, m manifestRun) string {
 	h := hmac.New(sha256.New, siteKey)
-	row, _ := json.Marshal(m.Row) // a struct of strings and numbers: never fails
-	fmt.Fprintf(h, "key %s\nfiles %q\nrow %s\n", m.Key, m.Files, row)
+	fmt.Fprintf(h, "key %s\nfiles %q\nrow %s\n", m.Key, m.Files, rowJSON(make([]byte, 0, 512), m.Row))
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// rowJSON appends json.Marshal(r) to b, byte for byte, without reflection:
+// a rebuild checks the MAC of every run's row, and json.Marshal was most
+// of that. A value json.Marshal refuses (a figure that is not finite)
+// gives what json.Marshal's error left: nothing.
+func rowJSON(b []byte, r runRow) []byte {
+	start := len(b)
+	b = append(b, `{"id":`...)
+	b = jsonw.AppendString(b, r.ID)
+	for _, f := range [...]struct{ name, value string }{{"campaign", r.Campaign}, {"role", r.Role}, {"model", r.Model},
+		{"engine", r.Engine}, {"version", r.Version}, {"gpu", r.GPU}, {"date", r.Date}, {"workload", r.Workload},
+		{"group", r.Group}, {"sweep", r.Sweep}, {"replica", r.Replica}, {"repeat", r.Repeat},
+		{"concurrency", r.Concurrency}, {"rate", r.Rate}, {"series", r.Series}} {
+		if f.value != "" {
+			b = jsonw.AppendString(append(append(append(b, ',', '"'), f.name...), '"', ':'), f.value)
+		}
+	}
+	b = strconv.AppendInt(append(b, `,"requests":`...), r.Requests, 10)
+	var err error
+	for _, f := range [...]struct {
+		name   string
+		value  *float64
+		source string
+		srcKey string
+	}{{"throughput", r.Throughput, r.ThroughputSource, "throughput_source"}, {"median_latency", r.MedianLatency, r.LatencySource, "latency_source"}} {
+		if f.value != nil && err == nil {
+			b, err = jsonw.AppendFloat(append(append(append(b, ',', '"'), f.name...), '"', ':'), *f.value)
+		}
+		if f.source != "" {
+			b = jsonw.AppendString(append(append(append(b, ',', '"'), f.srcKey...), '"', ':'), f.source)
+		}
+	}
+	if err != nil {
+		return b[:start]
+	}
+	b = strconv.AppendBool(append(b, `,"publishable":`...), r.Publishable)
+	b = strconv.AppendInt(append(b, `,"fails":`...), int64(r.Fails), 10)
+	b = strconv.AppendInt(append(b, `,"warns":`...), int64(r.Warns), 10)
+	return append(b, '}')
 }
 
 // verified says whether the archive made m: its MAC checks out.

@@ -1,9 +1,12 @@
 package site
 
 import (
+	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 )
 
@@ -52,5 +55,60 @@ func TestFilesExistChecksEachFolderOnce(t *testing.T) {
 	}
 	if _, err := lstatInside(out, "en/link/c.html"); !errors.Is(err, errSymlink) {
 		t.Errorf("without noted folders: %v, want errSymlink", err)
+	}
+}
+
+// TestRowJSON: rowJSON writes json.Marshal's bytes for a row with each
+// field set on its own (so a field added to runRow and not to rowJSON
+// fails here), with every field set, with text json.Marshal escapes and
+// with figures in both of its number notations; a figure that is not
+// finite gives nothing, as json.Marshal's error does.
+func TestRowJSON(t *testing.T) {
+	t.Parallel()
+	texts := []string{"a", `<b> & "c" \ d`, "é\u2028\u2029\x00\x7f", "\xff\xfe"}
+	floats := []float64{0, 1234.5678, 1e-7, 2e21, -0.5}
+	var rows []runRow
+	rt := reflect.TypeOf(runRow{})
+	var all runRow
+	for i := 0; i < rt.NumField(); i++ {
+		if !rt.Field(i).IsExported() {
+			continue
+		}
+		for k := range texts {
+			var r runRow
+			for _, row := range []*runRow{&r, &all} {
+				switch v := reflect.ValueOf(row).Elem().Field(i); v.Kind() {
+				case reflect.String:
+					v.SetString(texts[k])
+				case reflect.Int, reflect.Int64:
+					v.SetInt(int64(k*7 - 3))
+				case reflect.Bool:
+					v.SetBool(true)
+				case reflect.Pointer:
+					f := floats[k]
+					v.Set(reflect.ValueOf(&f))
+				default:
+					t.Fatalf("runRow.%s: a %s, which rowJSON's test does not set", rt.Field(i).Name, v.Kind())
+				}
+			}
+			rows = append(rows, r)
+		}
+	}
+	rows = append(rows, runRow{}, all)
+	for _, f := range floats {
+		rows = append(rows, runRow{ID: "x", Throughput: &f, MedianLatency: &f})
+	}
+	for i, r := range rows {
+		want, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rowJSON([]byte("prefix"), r); string(got) != "prefix"+string(want) {
+			t.Errorf("row %d: got\n%s\nwant\n%s", i, got[6:], want)
+		}
+	}
+	nan := math.NaN()
+	if got := rowJSON([]byte("prefix"), runRow{ID: "x", MedianLatency: &nan, LatencySource: "stated"}); string(got) != "prefix" {
+		t.Errorf("a NaN figure: got %s", got)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/benchledger/benchledger/internal/csp"
 	"github.com/benchledger/benchledger/internal/sitepath"
 
 	"github.com/benchledger/benchledger/figures"
@@ -706,7 +707,31 @@ func (b *builder) render(l locales.Locale, rel, name string, p *Page, data any) 
 	if err := b.tpl.execute(&buf, l.Tag(), b.labels(l), p, name, data); err != nil {
 		return err
 	}
+	if strings.HasSuffix(rel, ".html") {
+		csp.ApplyBuffer(&buf, csp.Site) // in place: the runs page of 10,000 runs is 10 MB
+	}
 	return b.write(rel, buf.Bytes())
+}
+
+// pageUnchanged records key as the one page rel (relative to out, with /)
+// is made under, and says whether the previous build made it under the
+// same key and it is still there as a regular file: then it is kept as it
+// is and not made again. Pages over all runs of a language are made side
+// by side, so it locks.
+func (b *builder) pageUnchanged(rel, key string) bool {
+	b.mu.Lock()
+	b.next.Pages[rel] = key
+	old := b.old.Pages[rel]
+	b.mu.Unlock()
+	if old != key {
+		return false
+	}
+	if fi, err := lstatInside(b.out, rel); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	b.keepFile(rel)
+	b.unchanged.Add(1)
+	return true
 }
 
 // rootIndex is the site's entry: the languages.

@@ -46,7 +46,11 @@ func (h *htmlBuilder) html() htmltemplate.HTML { return htmltemplate.HTML(h.Stri
 
 func figureRows(fs []figureView) htmltemplate.HTML {
 	var h htmlBuilder
-	h.Grow(len(fs) * 256)
+	n := 0
+	for _, f := range fs {
+		n += 140 + len(f.Metric) + len(f.Label) + len(f.Recomputed) + len(f.Stated) + len(f.SourceKey) + len(f.Definition)
+	}
+	h.Grow(n + n/16) // the markup and the values, with room for escapes: no regrowing
 	for _, f := range fs {
 		h.m(`<tr data-metric="`)
 		h.t(f.Metric)
@@ -67,7 +71,11 @@ func figureRows(fs []figureView) htmltemplate.HTML {
 
 func provenanceRows(ps []provenanceView) htmltemplate.HTML {
 	var h htmlBuilder
-	h.Grow(len(ps) * 160)
+	n := 0
+	for _, p := range ps {
+		n += 100 + 2*len(p.Field) + len(p.Label) + len(p.Value) + len(p.Sources)
+	}
+	h.Grow(n + n/16)
 	for _, p := range ps {
 		h.m(`<tr data-field="`)
 		h.t(p.Field)
@@ -214,17 +222,34 @@ func fileItems(p *runPageView) htmltemplate.HTML {
 // readers' tools, its ECharts option as JSON in a script element
 // (json.Marshal's escaping of <, > and & keeps it from ending the element)
 // and its caption when it has one.
+//
+// The options are most of a run page's bytes: they are written once, into
+// a builder grown to hold them all, not joined to their markup first.
 func chartFigures(cs []chartView) htmltemplate.HTML {
-	var sb strings.Builder
+	var h htmlBuilder
+	n := 0
 	for _, c := range cs {
-		sb.WriteString(`<figure data-chart-kind="` + esc(c.Kind) + `"><div class="chart" id="chart-` + esc(c.ID) + `" role="img" aria-label="` + esc(c.Title) +
-			`"></div><script type="application/json" id="option-` + esc(c.ID) + `">` + string(c.Option) + "</script>")
-		if c.Caption != "" {
-			sb.WriteString(`<figcaption>` + esc(c.Caption) + `</figcaption>`)
-		}
-		sb.WriteString("</figure>\n")
+		n += len(c.Option) + len(c.Caption) + 256
 	}
-	return htmltemplate.HTML(sb.String())
+	h.Grow(n)
+	for _, c := range cs {
+		h.m(`<figure data-chart-kind="`)
+		h.t(c.Kind)
+		h.m(`"><div class="chart" id="chart-`)
+		h.t(c.ID)
+		h.m(`" role="img" aria-label="`)
+		h.t(c.Title)
+		h.m(`"></div><script type="application/json" id="option-`)
+		h.t(c.ID)
+		h.m(`">`, string(c.Option), "</script>")
+		if c.Caption != "" {
+			h.m(`<figcaption>`)
+			h.t(c.Caption)
+			h.m(`</figcaption>`)
+		}
+		h.m("</figure>\n")
+	}
+	return h.html()
 }
 
 // caveatItems are the caveats that apply to a run, code and sentence.

@@ -210,7 +210,7 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 		}
 		b.pageSize.Store(int64(buf.Len()))
 		rel := sitepath.InLang(l.Tag(), sitepath.Run(s.ID))
-		b.writeRunFile(rel, buf.Bytes(), buf)
+		b.writeRunFile(rel, buf)
 		files = append(files, rel)
 	}
 	data, err := runDataScript(d)

@@ -146,27 +146,31 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 	if b.siteKey, err = a.SiteKey(); err != nil {
 		return st, err
 	}
-	if b.old, err = readManifest(opt.Out); err != nil {
-		st.Distrusted = err.Error()
-	}
-	fresh := opt.Force || b.old.Format != siteFormat
-	if fresh {
-		// Nothing of the old record is reused, but the files it names (all
-		// inside out: readManifest checked) are still the old build's to
-		// remove.
-		if b.old.Format != siteFormat {
-			if err := removeOldRaw(b.out, b.old.Files); err != nil {
-				return st, err
-			}
-		}
-		b.old = manifest{Files: b.old.Files}
-	}
-	b.next = manifest{Format: siteFormat, Runs: map[string]manifestRun{}}
-
-	// What the build starts from, read side by side.
+	// What the build starts from, read side by side: the previous build's
+	// record (6 MB of JSON for 10,000 runs) and the archive's lists.
 	var summaries []store.RunSummary
 	var stamps map[string]string
+	var fresh bool
 	err = concurrently(
+		func() error {
+			var err error
+			if b.old, err = readManifest(opt.Out); err != nil {
+				st.Distrusted = err.Error()
+			}
+			fresh = opt.Force || b.old.Format != siteFormat
+			if fresh {
+				// Nothing of the old record is reused, but the files it names
+				// (all inside out: readManifest checked) are still the old
+				// build's to remove.
+				if b.old.Format != siteFormat {
+					if err := removeOldRaw(b.out, b.old.Files); err != nil {
+						return err
+					}
+				}
+				b.old = manifest{Files: b.old.Files}
+			}
+			return nil
+		},
 		func() (err error) { summaries, err = a.ListRuns(store.Filter{}); return err },
 		func() (err error) { stamps, err = a.RunStamps(); return err },
 		func() (err error) { b.blobSizes, err = a.BlobSizes(); return err },
@@ -174,6 +178,7 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 	if err != nil {
 		return st, err
 	}
+	b.next = manifest{Format: siteFormat, Runs: map[string]manifestRun{}, Pages: map[string]string{}}
 	st.Runs = len(summaries)
 	if err := b.comparisonRuns(); err != nil {
 		return st, err
@@ -187,12 +192,21 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 	}
 
 	// Runs: reuse what the manifest vouches for, rebuild the rest on a few
-	// goroutines.
+	// goroutines. The keys and the manifest's MACs (a hash each) are made
+	// on every core first.
+	keys := make([]string, len(summaries))
+	vouched := make([]bool, len(summaries))
+	eachOnCores(len(summaries), func(i int) {
+		s := summaries[i]
+		keys[i] = b.runKey(s, stamps[s.ID])
+		m, ok := b.old.Runs[s.ID]
+		vouched[i] = ok && m.Key == keys[i] && verified(b.siteKey, m)
+	})
 	var todo []int
 	rows := make([]runRow, len(summaries))
 	for i, s := range summaries {
-		key := b.runKey(s, stamps[s.ID])
-		if m, ok := b.old.Runs[s.ID]; ok && m.Key == key && verified(b.siteKey, m) && b.filesExist(m.Files) {
+		key := keys[i]
+		if m := b.old.Runs[s.ID]; vouched[i] && b.filesExist(m.Files) {
 			rows[i] = rederived(m.Row, s)
 			if rows[i] != m.Row {
 				m.Row = rows[i]
@@ -294,6 +308,9 @@ type builder struct {
 	// messages caches, per language, catalogue messages without arguments;
 	// repeatedTexts holds texts every run page repeats (builder.repeated).
 	messages, repeatedTexts sync.Map
+	// pagesKeyBytes is pagesKey's, made once.
+	pagesKeyOnce  sync.Once
+	pagesKeyBytes []byte
 
 	mu                          sync.Mutex
 	keep                        map[string]bool // files of this build, relative to out, with /
@@ -310,15 +327,27 @@ type builder struct {
 // every later change appends an event).
 func (b *builder) runKey(s store.RunSummary, stamp string) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "format %d\ntool %s\ntemplates %s\ncatalogues %s\nraw %t\nredact %t\n", siteFormat, b.opt.ToolVersion, b.tpl.digest, locales.Digest(), !b.opt.NoRaw, b.opt.Redact != nil)
-	for _, l := range b.locs {
-		fmt.Fprintf(h, "lang %s\n", l.Tag())
-	}
+	h.Write(b.pagesKey())
 	fmt.Fprintf(h, "run %s\nstamp %s\npublishable %t\nblob %s\n", s.ID, stamp, s.Publishable, s.BlobSHA256)
 	for _, c := range b.cmpLinks[s.ID] {
 		fmt.Fprintf(h, "comparison %s %s\n", c.Case, c.Name)
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// pagesKey is the part of every page's key that is the same for the
+// whole build: the layout, the tool, the templates, the catalogues, the
+// languages, whether raw files and redaction are on. It is made once.
+func (b *builder) pagesKey() []byte {
+	b.pagesKeyOnce.Do(func() {
+		var buf bytes.Buffer
+		fmt.Fprintf(&buf, "format %d\ntool %s\ntemplates %s\ncatalogues %s\nraw %t\nredact %t\n", siteFormat, b.opt.ToolVersion, b.tpl.digest, locales.Digest(), !b.opt.NoRaw, b.opt.Redact != nil)
+		for _, l := range b.locs {
+			fmt.Fprintf(&buf, "lang %s\n", l.Tag())
+		}
+		b.pagesKeyBytes = buf.Bytes()
+	})
+	return b.pagesKeyBytes
 }
 
 // filesExist says whether every file is a regular file under out, reached
@@ -374,15 +403,29 @@ func (b *builder) buildRuns(summaries []store.RunSummary, rows []runRow, todo []
 	ctx, cancel := context.WithCancel(b.ctx)
 	defer cancel()
 	// The runs' events and companion files load while the reader starts;
-	// the page makers wait for them.
+	// the page makers wait for them. A few runs (a rebuild after an
+	// ingest) read their own, not those of the whole archive.
 	var events map[string][]store.Event
 	var companions map[string][]store.RunFile
 	var sideErr error
 	sideReady := make(chan struct{})
 	go func() {
 		defer close(sideReady)
-		if events, sideErr = b.a.EventsByRun(); sideErr == nil {
-			companions, sideErr = b.a.RunFilesByRun()
+		if len(todo) >= bulkThreshold {
+			if events, sideErr = b.a.EventsByRun(); sideErr == nil {
+				companions, sideErr = b.a.RunFilesByRun()
+			}
+			return
+		}
+		events, companions = map[string][]store.Event{}, map[string][]store.RunFile{}
+		for _, i := range todo {
+			id := summaries[i].ID
+			if events[id], sideErr = b.a.Events(id); sideErr != nil {
+				return
+			}
+			if companions[id], sideErr = b.a.RunFiles(id); sideErr != nil {
+				return
+			}
 		}
 	}()
 	index := make(map[string]int, len(todo))
@@ -500,6 +543,21 @@ func (b *builder) buildRuns(summaries []store.RunSummary, rows []runRow, todo []
 	return nil
 }
 
+// eachOnCores calls fn for 0 to n-1, in as many parts, side by side, as
+// there are cores (fn must be safe to call so).
+func eachOnCores(n int, fn func(i int)) {
+	parts := min(max(runtime.GOMAXPROCS(0), 1), max(n/256, 1))
+	var wg sync.WaitGroup
+	for p := range parts {
+		wg.Go(func() {
+			for i := p * n / parts; i < (p+1)*n/parts; i++ {
+				fn(i)
+			}
+		})
+	}
+	wg.Wait()
+}
+
 // concurrently runs fns on goroutines of their own and returns their
 // errors joined.
 func concurrently(fns ...func() error) error {
@@ -525,17 +583,18 @@ type fileWrite struct {
 // build allocates, all of it zeroed first.
 var pageBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
-// writeRunFile hands a run's file to the writer, which counts it as part
-// of this build; buf (may be nil) holds data and is the writer's now.
+// writeRunFile hands a run's file, the bytes buf holds, to the writer,
+// which counts it as part of this build; buf is the writer's now.
 //
 // A page gets its Content-Security-Policy here, on the page maker's
-// goroutine: the one writer is the build's narrow part, and write leaves a
-// page that has its policy as it is.
-func (b *builder) writeRunFile(rel string, data []byte, buf *bytes.Buffer) {
+// goroutine and in buf itself (no copy of the page): the one writer is the
+// build's narrow part, and write leaves a page that has its policy as it
+// is.
+func (b *builder) writeRunFile(rel string, buf *bytes.Buffer) {
 	if strings.HasSuffix(rel, ".html") {
-		data = csp.Apply(data, csp.Site)
+		csp.ApplyBuffer(buf, csp.Site)
 	}
-	b.writes <- fileWrite{rel, data, buf}
+	b.writes <- fileWrite{rel, buf.Bytes(), buf}
 }
 
 // keepFile counts rel (relative to out, with /) as part of this build, so

@@ -189,6 +189,9 @@ func (b *builder) trendPages(l locales.Locale, rows []runRow) error {
 // judged, and a chart of each figure.
 func (b *builder) trendPage(l locales.Locale, ts *trendSeries, rows []runRow, rule string) error {
 	rel := "trend/" + ts.ID + ".html"
+	if b.pageUnchanged(l.Tag()+"/"+rel, b.trendKey(l, ts, rows, rule)) {
+		return nil
+	}
 	first := rows[ts.Rows[0]]
 	p := &trendView{P: b.page(l, rel, l.T("site.trend.title", "config", configText(first))), Config: configText(first), Rule: rule}
 	msg := b.labels(l)
@@ -265,6 +268,52 @@ func (b *builder) trendPage(l locales.Locale, ts *trendSeries, rows []runRow, ru
 	}
 	p.ChartFigures = chartFigures(p.Charts)
 	return b.render(l, l.Tag()+"/"+rel, "trend", p.P, p)
+}
+
+// trendKey is everything a trend page is made of besides what every page
+// is (builder.pagesKey): the language, the rule, and each of its runs'
+// rows and judged points.
+func (b *builder) trendKey(l locales.Locale, ts *trendSeries, rows []runRow, rule string) string {
+	h := sha256.New()
+	h.Write(b.pagesKey())
+	buf := make([]byte, 0, 256)
+	buf = append(buf, "trend "+ts.ID+"\nlang "+l.Tag()+"\nrule "+rule+"\n"...)
+	num := func(buf []byte, v float64) []byte { return strconv.AppendFloat(append(buf, ' '), v, 'g', -1, 64) }
+	optional := func(buf []byte, v *float64) []byte {
+		if v == nil {
+			return append(buf, " -"...)
+		}
+		return num(buf, *v)
+	}
+	for _, i := range ts.Rows {
+		r := rows[i]
+		buf = strconv.AppendQuote(buf, r.ID+"\x00"+r.Date+"\x00"+r.Version+"\x00"+r.Model+"\x00"+r.Engine+"\x00"+r.GPU+"\x00"+r.Workload)
+		buf = optional(optional(buf, r.Throughput), r.MedianLatency)
+		for m := range trendMetrics {
+			pt, ok := ts.Judged[m][r.ID]
+			if !ok {
+				buf = append(buf, " none"...)
+				continue
+			}
+			buf = num(num(num(buf, pt.Value), pt.Min), pt.Max)
+			buf = append(buf, ' ')
+			buf = strconv.AppendBool(buf, pt.Judged)
+			buf = append(buf, ' ')
+			buf = strconv.AppendBool(buf, pt.Flagged)
+			switch {
+			case pt.Better == nil:
+				buf = append(buf, " -"...)
+			case *pt.Better:
+				buf = append(buf, " better"...)
+			default:
+				buf = append(buf, " worse"...)
+			}
+		}
+		buf = append(buf, '\n')
+		h.Write(buf)
+		buf = buf[:0]
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // round6 keeps six significant decimals of a chart's value: the page stays
