@@ -547,3 +547,33 @@ func TestParseFloatMatchesStrconv(t *testing.T) {
 		check(strconv.FormatUint(r>>(r%40), 10) + "e" + strconv.Itoa(int(r>>56%25)))
 	}
 }
+
+// A file read whole is parsed from a buffer of its own length, allocated
+// once, with the same tokens as from a reader of unknown length.
+func TestBufferSizedToKnownInput(t *testing.T) {
+	in := numberHeavy(300 << 10)
+	d := NewDecoder(bytes.NewReader(in))
+	if len(d.buf) != len(in)+1 {
+		t.Errorf("buffer of %d bytes for an input of %d, want %d", len(d.buf), len(in), len(in)+1)
+	}
+	if big := NewDecoder(bytes.NewReader(make([]byte, 2*DefaultBufferSize))); len(big.buf) > DefaultBufferSize {
+		t.Errorf("buffer of %d bytes for a long input, want at most %d", len(big.buf), DefaultBufferSize)
+	}
+	plain := NewDecoder(struct{ io.Reader }{bytes.NewReader(in)})
+	for n := 0; ; n++ {
+		a, errA := d.Next()
+		b, errB := plain.Next()
+		if errA != nil || errB != nil {
+			t.Fatalf("token %d: %v / %v", n, errA, errB)
+		}
+		if a.Kind != b.Kind || !bytes.Equal(a.Bytes, b.Bytes) || d.InputOffset() != plain.InputOffset() {
+			t.Fatalf("token %d: %v %q at %d, from a reader of unknown length %v %q at %d", n, a.Kind, a.Bytes, d.InputOffset(), b.Kind, b.Bytes, plain.InputOffset())
+		}
+		if a.Kind == EOF {
+			break
+		}
+	}
+	if len(d.buf) != len(in)+1 {
+		t.Errorf("buffer grew to %d bytes while parsing", len(d.buf))
+	}
+}
