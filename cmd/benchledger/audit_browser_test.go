@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/benchledger/benchledger/internal/browser"
 )
@@ -27,7 +26,7 @@ func auditPagesInBrowser(t *testing.T, out string, verdicts map[string]string) {
 		verdict := verdicts[lang]
 		auditPath := filepath.Join(out, "qwen3-batch.audit."+lang+".html")
 		reportPath := filepath.Join(out, "qwen3-batch."+lang+".html")
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), browser.DefaultTimeout)
 		page, err := browser.Open(ctx, auditPath, browser.Options{Height: 1400})
 		cancel()
 		if err != nil {
@@ -89,7 +88,7 @@ func auditPagesInBrowser(t *testing.T, out string, verdicts map[string]string) {
 		if lang != "en" {
 			continue
 		}
-		ctx, cancel = context.WithTimeout(context.Background(), 60*time.Second)
+		ctx, cancel = context.WithTimeout(context.Background(), browser.DefaultTimeout)
 		rp, err := browser.Open(ctx, reportPath, browser.Options{})
 		cancel()
 		if err != nil {
@@ -99,13 +98,13 @@ func auditPagesInBrowser(t *testing.T, out string, verdicts map[string]string) {
 		if err := rp.Eval(`document.getElementById('audit-link').click()`, nil); err != nil {
 			t.Fatalf("%s: clicking the audit link: %v", lang, err)
 		}
-		// The click navigates asynchronously; an Eval during the switch of
-		// documents may fail, so poll until the audit page is there.
-		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-			err := rp.Eval(`({URL: location.href, Verdict: (document.getElementById('verdict-text') || {}).innerText || ''})`, &landed)
-			if err == nil && landed.Verdict != "" {
-				break
-			}
+		// The click navigates asynchronously: wait (within the page's
+		// timeout) until a page with a verdict is there, then read it.
+		if err := rp.WaitFor(`((document.getElementById('verdict-text') || {}).innerText || '') !== ''`); err != nil {
+			t.Fatalf("%s: after clicking the audit link: %v", lang, err)
+		}
+		if err := rp.Eval(`({URL: location.href, Verdict: (document.getElementById('verdict-text') || {}).innerText || ''})`, &landed); err != nil {
+			t.Fatalf("%s: %v", lang, err)
 		}
 		if p, ok := browser.LocalPath(landed.URL); !ok || filepath.Clean(p) != filepath.Clean(absPath(t, auditPath)) || strings.TrimSpace(landed.Verdict) != verdict {
 			t.Errorf("%s: the report's audit link led to %s showing %q, want %s showing %q", lang, landed.URL, landed.Verdict, auditPath, verdict)

@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/benchledger/benchledger/internal/browser"
 )
@@ -119,7 +118,7 @@ func TestReportLocaleLayout(t *testing.T) {
 		{"es-419", "es-419", "system-ui"},
 	} {
 		path := filepath.Join(out, "qwen3-batch."+c.lang+".html")
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), browser.DefaultTimeout)
 		page, err := browser.Open(ctx, path, browser.Options{ReadyExpr: browser.PrintReadyExpr, Width: browser.PrintWidth, Height: 1000})
 		cancel()
 		if err != nil {
@@ -159,7 +158,7 @@ func TestReportLocaleLayout(t *testing.T) {
 		}
 		page.Close()
 		// A reader's screen: the content column of a 1280 px window.
-		ctx, cancel = context.WithTimeout(context.Background(), 60*time.Second)
+		ctx, cancel = context.WithTimeout(context.Background(), browser.DefaultTimeout)
 		screen, err := browser.Open(ctx, path, browser.Options{ReadyExpr: browser.PrintReadyExpr, Width: 1280, Height: 1000})
 		cancel()
 		if err != nil {

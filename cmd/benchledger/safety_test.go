@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/benchledger/benchledger/internal/browser"
 )
@@ -159,7 +158,7 @@ func TestSiteRawHTMLFileInert(t *testing.T) {
 	if htm, _ := filepath.Glob(filepath.Join(out, "raw", "*", "*")); len(htm) != 0 {
 		t.Errorf("raw files under a name: %q", htm)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), browser.DefaultTimeout)
 	defer cancel()
 	p, err := browser.Open(ctx, filepath.Join(out, filepath.FromSlash(m[1])), browser.Options{})
 	if err != nil {
@@ -279,7 +278,7 @@ func TestNarrativeLinkAllowed(t *testing.T) {
 	}
 	if browserOK {
 		for _, p := range []string{page, sitePages[0]} {
-			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), browser.DefaultTimeout)
 			pg, err := browser.Open(ctx, p, browser.Options{ReadyExpr: "window.__chartsReady === true"})
 			cancel()
 			if err != nil {
