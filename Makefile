@@ -47,9 +47,11 @@ vet:
 # They run beside the tests, whose last minutes (the command's tests, waiting
 # on Chromium, LibreOffice and PostgreSQL) leave a core idle; their output
 # follows the tests', and either failing fails the target.
+# Minimising a new input is bounded by a count too (see scripts/fuzz.sh).
 FUZZTIME_TEST ?= 10000x
+FUZZMINIMIZE_TEST ?= 200x
 test: assets vet
-	@log=$$(mktemp); GO=$(GO) ./scripts/fuzz.sh $(FUZZTIME_TEST) >$$log 2>&1 & fuzz=$$!; \
+	@log=$$(mktemp); GO=$(GO) ./scripts/fuzz.sh $(FUZZTIME_TEST) $(FUZZMINIMIZE_TEST) >$$log 2>&1 & fuzz=$$!; \
 	$(GO) test -count=1 ./...; tests=$$?; \
 	wait $$fuzz; fuzzed=$$?; cat $$log; rm -f $$log; \
 	test $$tests = 0 && test $$fuzzed = 0

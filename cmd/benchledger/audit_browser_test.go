@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/benchledger/benchledger/internal/browser"
 )
@@ -23,14 +22,28 @@ import (
 func auditPagesInBrowser(t *testing.T, out string, verdicts map[string]string) {
 	needBrowser(t)
 	shots := os.Getenv("BENCHLEDGER_SCREENSHOTS")
+	// One browser loads the pages in turn (its start costs more than a page).
+	var page *browser.Page
+	defer func() {
+		if page != nil {
+			page.Close()
+		}
+	}()
+	load := func(path string) error {
+		ctx, cancel := context.WithTimeout(context.Background(), browser.DefaultTimeout)
+		defer cancel()
+		if page == nil {
+			var err error
+			page, err = browser.Open(ctx, path, browser.Options{Height: 1400})
+			return err
+		}
+		return page.Load(ctx, path, "")
+	}
 	for _, lang := range slices.Sorted(maps.Keys(verdicts)) {
 		verdict := verdicts[lang]
 		auditPath := filepath.Join(out, "qwen3-batch.audit."+lang+".html")
 		reportPath := filepath.Join(out, "qwen3-batch."+lang+".html")
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		page, err := browser.Open(ctx, auditPath, browser.Options{Height: 1400})
-		cancel()
-		if err != nil {
+		if err := load(auditPath); err != nil {
 			t.Fatalf("%s: %v", lang, err)
 		}
 		if errs := page.ConsoleErrors(); len(errs) > 0 {
@@ -81,7 +94,6 @@ func auditPagesInBrowser(t *testing.T, out string, verdicts map[string]string) {
 				t.Error(err)
 			}
 		}
-		page.Close()
 
 		// The report's audit line opens this page. Each language's link
 		// is checked in the HTML by TestReportAuditPages; one click in the
@@ -89,28 +101,25 @@ func auditPagesInBrowser(t *testing.T, out string, verdicts map[string]string) {
 		if lang != "en" {
 			continue
 		}
-		ctx, cancel = context.WithTimeout(context.Background(), 60*time.Second)
-		rp, err := browser.Open(ctx, reportPath, browser.Options{})
-		cancel()
-		if err != nil {
+		if err := load(reportPath); err != nil {
 			t.Fatalf("%s: %v", lang, err)
 		}
+		rp := page
 		var landed struct{ URL, Verdict string }
 		if err := rp.Eval(`document.getElementById('audit-link').click()`, nil); err != nil {
 			t.Fatalf("%s: clicking the audit link: %v", lang, err)
 		}
-		// The click navigates asynchronously; an Eval during the switch of
-		// documents may fail, so poll until the audit page is there.
-		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
-			err := rp.Eval(`({URL: location.href, Verdict: (document.getElementById('verdict-text') || {}).innerText || ''})`, &landed)
-			if err == nil && landed.Verdict != "" {
-				break
-			}
+		// The click navigates asynchronously: wait (within the page's
+		// timeout) until a page with a verdict is there, then read it.
+		if err := rp.WaitFor(`((document.getElementById('verdict-text') || {}).innerText || '') !== ''`); err != nil {
+			t.Fatalf("%s: after clicking the audit link: %v", lang, err)
+		}
+		if err := rp.Eval(`({URL: location.href, Verdict: (document.getElementById('verdict-text') || {}).innerText || ''})`, &landed); err != nil {
+			t.Fatalf("%s: %v", lang, err)
 		}
 		if p, ok := browser.LocalPath(landed.URL); !ok || filepath.Clean(p) != filepath.Clean(absPath(t, auditPath)) || strings.TrimSpace(landed.Verdict) != verdict {
 			t.Errorf("%s: the report's audit link led to %s showing %q, want %s showing %q", lang, landed.URL, landed.Verdict, auditPath, verdict)
 		}
-		rp.Close()
 	}
 }
 

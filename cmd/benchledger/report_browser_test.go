@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/benchledger/benchledger/internal/browser"
 )
@@ -50,7 +49,7 @@ func TestReportInBrowser(t *testing.T) {
 	// One browser loads the four pages in turn.
 	for _, lang := range []string{"en", "zh", "ja", "es-419"} {
 		path := filepath.Join(out, "qwen3-batch."+lang+".html")
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), browser.DefaultTimeout)
 		var err error
 		if page == nil {
 			page, err = browser.Open(ctx, path, browser.Options{ReadyExpr: ready, Height: 1400})
@@ -164,7 +163,7 @@ func TestHostileTextInBrowser(t *testing.T) {
 	if r := bl(t, "report", "--db", db2, "--out", out, "--lang", "en", "--format", "html", "--no-audit", specPath); r.code != 0 {
 		t.Fatal(r)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), browser.DefaultTimeout)
 	defer cancel()
 	page, err := browser.Open(ctx, filepath.Join(out, "qwen3-batch.en.html"), browser.Options{ReadyExpr: "window.__chartsReady === true"})
 	if err != nil {

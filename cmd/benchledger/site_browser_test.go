@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/benchledger/benchledger/figures"
 	"github.com/benchledger/benchledger/internal/browser"
@@ -18,13 +17,25 @@ import (
 // files (style, scripts, data) may load, anything else counts as network.
 func openSitePage(t *testing.T, site, rel, ready string) *browser.Page {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), browser.DefaultTimeout)
 	defer cancel()
 	p, err := browser.Open(ctx, filepath.Join(site, filepath.FromSlash(rel)), browser.Options{ReadyExpr: ready, LocalDir: site, Height: 1200})
 	if err != nil {
 		t.Fatalf("%s: %v", rel, err)
 	}
 	t.Cleanup(p.Close)
+	return p
+}
+
+// loadSitePage loads another page of the site into p's browser, as
+// openSitePage opens one (a browser's start costs more than a page).
+func loadSitePage(t *testing.T, p *browser.Page, site, rel, ready string) *browser.Page {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), browser.DefaultTimeout)
+	defer cancel()
+	if err := p.Load(ctx, filepath.Join(site, filepath.FromSlash(rel)), ready); err != nil {
+		t.Fatalf("%s: %v", rel, err)
+	}
 	return p
 }
 
@@ -176,7 +187,7 @@ func TestSiteInBrowser(t *testing.T) {
 
 	// A diff of a run the site does not have says so, without an error
 	// in the console.
-	dp := openSitePage(t, site, "en/diff.html", "document.readyState === 'complete'")
+	dp := loadSitePage(t, p, site, "en/diff.html", "document.readyState === 'complete'")
 	if err := dp.Eval(`location.hash = '#a=`+sweepIDs[0]+`&b=zz0000000000'; setTimeout(function(){ location.reload(); }, 0); true`, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +201,7 @@ func TestSiteInBrowser(t *testing.T) {
 	// A run page: charts drawn, figures shown; the language switch and a
 	// campaign link.
 	id := sweepIDs[0]
-	rp := openSitePage(t, site, "en/run/"+id+".html", "window.__chartsReady === true")
+	rp := loadSitePage(t, p, site, "en/run/"+id+".html", "window.__chartsReady === true")
 	marks := eval[[]int](t, rp, `Array.from(document.querySelectorAll('.chart'), el => el.querySelectorAll('svg path, svg text').length)`)
 	if len(marks) != 2 || marks[0] == 0 || marks[1] == 0 {
 		t.Errorf("run page charts drew %v marks", marks)
@@ -216,7 +227,7 @@ func TestSiteInBrowser(t *testing.T) {
 	clean(t, "run page", rp)
 
 	// The case study page leads to its report, which opens and draws.
-	cp := openSitePage(t, site, "zh/case/qwen3-batch.html", "document.readyState === 'complete'")
+	cp := loadSitePage(t, p, site, "zh/case/qwen3-batch.html", "document.readyState === 'complete'")
 	if lang, font := eval[string](t, cp, "document.documentElement.lang"), eval[string](t, cp, "getComputedStyle(document.body).fontFamily"); lang != "zh-Hans" || !strings.HasPrefix(font, `"Noto Sans CJK SC"`) {
 		t.Errorf("zh site page: lang %q, fonts %s; want zh-Hans and Chinese fonts first", lang, font)
 	}
@@ -309,12 +320,26 @@ func siteDiffDeltas(t *testing.T, p *browser.Page, site string) {
 // page remembers it when opened again.
 func siteRunsTableFits(t *testing.T, site string, runs int) {
 	t.Helper()
+	// One browser loads the languages in turn; each leaves its storage
+	// cleared, as the next one needs it.
+	var p *browser.Page
+	defer func() {
+		if p != nil {
+			p.Close()
+		}
+	}()
 	for _, lang := range siteLangs {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		p, err := browser.Open(ctx, filepath.Join(site, lang, "runs.html"), browser.Options{ReadyExpr: "document.readyState === 'complete'", LocalDir: site, Width: 1280, Height: 800})
+		ctx, cancel := context.WithTimeout(context.Background(), browser.DefaultTimeout)
+		path, ready := filepath.Join(site, lang, "runs.html"), "document.readyState === 'complete'"
+		var err error
+		if p == nil {
+			p, err = browser.Open(ctx, path, browser.Options{ReadyExpr: ready, LocalDir: site, Width: 1280, Height: 800})
+		} else {
+			err = p.Load(ctx, path, ready)
+		}
 		cancel()
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", lang, err)
 		}
 		heights := eval[[]float64](t, p, `Array.from(document.querySelectorAll('#runs tbody tr'), tr => tr.getBoundingClientRect().height)`)
 		if len(heights) != runs {
@@ -366,7 +391,6 @@ func siteRunsTableFits(t *testing.T, site string, runs int) {
 		}
 		eval[bool](t, p, `(localStorage.clear(), true)`)
 		clean(t, lang+" runs table", p)
-		p.Close()
 	}
 }
 
@@ -387,8 +411,13 @@ func TestSiteHostileInBrowser(t *testing.T) {
 		t.Fatal(r)
 	}
 	id := strings.TrimSpace(bl(t, "runs", "--db", db, "-q").stdout)
-	for _, rel := range []string{"en/run/" + id + ".html", "en/runs.html", "en/index.html"} {
-		p := openSitePage(t, site, rel, "document.readyState === 'complete'")
+	var p *browser.Page
+	for i, rel := range []string{"en/run/" + id + ".html", "en/runs.html", "en/index.html"} {
+		if i == 0 {
+			p = openSitePage(t, site, rel, "document.readyState === 'complete'")
+		} else {
+			loadSitePage(t, p, site, rel, "document.readyState === 'complete'")
+		}
 		if title := eval[string](t, p, "document.title"); strings.Contains(title, "pwned") {
 			t.Errorf("%s: hostile script ran", rel)
 		}

@@ -41,8 +41,12 @@ const EnvChromium = "BENCHLEDGER_CHROMIUM"
 var ErrNoChromium = errors.New("browser: Chromium not found")
 
 // DefaultTimeout bounds loading, the readiness wait and each later call on a
-// Page when Options.Timeout is zero.
-const DefaultTimeout = 20 * time.Second
+// Page when Options.Timeout is zero. It is a bound for a browser that hangs,
+// not a wait (each wait ends as soon as its condition holds): generous, since
+// on a busy machine (load 30-40 on two cores) loading and drawing a report
+// took longer than the 20 s it used to be, and a print (report --format pdf)
+// failed.
+const DefaultTimeout = 2 * time.Minute
 
 // Default viewport: wide enough for a report's side-by-side charts.
 const (

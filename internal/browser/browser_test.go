@@ -37,7 +37,7 @@ func testdata(t *testing.T, name string) string {
 
 func open(t *testing.T, name string, opt Options) *Page {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), DefaultTimeout)
 	defer cancel()
 	start := time.Now()
 	p, err := Open(ctx, testdata(t, name), opt)
@@ -56,7 +56,7 @@ func TestReportPage(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
 
-	p := open(t, "report.html", Options{ReadyExpr: "window.__chartsReady === true", Timeout: 10 * time.Second})
+	p := open(t, "report.html", Options{ReadyExpr: "window.__chartsReady === true"})
 
 	if n := countProfiles(t, tmp); n != 1 {
 		t.Errorf("want 1 fresh profile dir under TMPDIR while open, found %d", n)
@@ -197,7 +197,7 @@ func TestConsoleErrorsDetected(t *testing.T) {
 
 func TestNetworkRequestDetected(t *testing.T) {
 	needChromium(t)
-	p := open(t, "fetch.html", Options{ReadyExpr: "window.__done === true", Timeout: 10 * time.Second})
+	p := open(t, "fetch.html", Options{ReadyExpr: "window.__done === true"})
 
 	reqs := p.NetworkRequests()
 	if !slices.Contains(reqs, "http://127.0.0.1:9/x") {
@@ -209,7 +209,7 @@ func TestNetworkRequestDetected(t *testing.T) {
 func TestPrintPDF(t *testing.T) {
 	needChromium(t)
 	out := filepath.Join(t.TempDir(), "report.pdf")
-	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), DefaultTimeout)
 	defer cancel()
 	start := time.Now()
 	if err := PrintPDF(ctx, testdata(t, "report.html"), out); err != nil {
@@ -248,7 +248,7 @@ func TestPrintPDFs(t *testing.T) {
 		}
 		jobs = append(jobs, PDFJob{HTML: html, PDF: filepath.Join(dir, word+".pdf")})
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), DefaultTimeout)
 	defer cancel()
 	if err := PrintPDFs(ctx, jobs...); err != nil {
 		t.Fatal(err)
