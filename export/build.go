@@ -251,6 +251,18 @@ func (b *builder) col(key, label string, kind Kind, unit string, decimals int) C
 	return Column{Key: key, Header: b.header(label, unit), Kind: kind, Decimals: decimals}
 }
 
+// nameWrap is the width at which the names of the Summary and Comparisons
+// sheets (the spec's labels, figure names) wrap, so that the Summary
+// prints on one page in every language.
+const nameWrap = 24
+
+// nameCol is a text column of names that wraps at nameWrap.
+func (b *builder) nameCol(key, label string) Column {
+	c := b.col(key, label, Text, "", 0)
+	c.Wrap = nameWrap
+	return c
+}
+
 // runCell is the run id, linked to its page when a base URL is given.
 func (b *builder) runCell(id string) Cell {
 	if b.opt.BaseURL == "" {
@@ -472,8 +484,8 @@ func (b *builder) summary(res *casestudy.Result) *Table {
 	}
 	l := b.l
 	t := &Table{Name: SheetSummary, Title: l.T("export.sheet.summary"), Columns: []Column{
-		b.col("comparison", l.T("export.col.comparison"), Text, "", 0),
-		b.col("figure", l.T("table.figure"), Text, "", 0),
+		b.nameCol("comparison", l.T("export.col.comparison")),
+		b.nameCol("figure", l.T("table.figure")),
 		b.col("unit", l.T("table.unit"), Text, "", 0),
 		b.col("baseline", l.T("table.baseline"), Number, "", 2),
 		b.col("candidate", l.T("table.candidate"), Number, "", 2),
@@ -500,8 +512,8 @@ func (b *builder) comparisons(res *casestudy.Result) *Table {
 	}
 	l := b.l
 	t := &Table{Name: SheetComparisons, Title: l.T("export.sheet.comparisons"), Columns: []Column{
-		b.col("comparison", l.T("export.col.comparison"), Text, "", 0),
-		b.col("figure", l.T("table.figure"), Text, "", 0),
+		b.nameCol("comparison", l.T("export.col.comparison")),
+		b.nameCol("figure", l.T("table.figure")),
 		b.col("unit", l.T("table.unit"), Text, "", 0),
 		b.col("baseline_runs", l.T("export.col.baseline_runs"), Text, "", 0),
 		b.col("candidate_runs", l.T("export.col.candidate_runs"), Text, "", 0),

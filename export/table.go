@@ -33,6 +33,10 @@ type Column struct {
 	Header   string // localised header, with the unit: "Output throughput (tok/s)"
 	Kind     Kind
 	Decimals int // Number: decimals of the number format
+	// Wrap, when not zero, is the widest (in characters) a text column
+	// gets before its text wraps, narrower than the default: the names of
+	// a sheet that should print on one page.
+	Wrap int
 }
 
 // Cell is one value. Null cells are left empty (an unknown value is never

@@ -438,6 +438,9 @@ func writeSheet(f *excelize.File, st *xlsxStyles, sheet string, t *Table, wb *Wo
 	total := 0.0
 	for j, c := range t.Columns {
 		widths[j] = columnWidth(c.Header, widest[j])
+		if c.Wrap > 0 && widths[j] > float64(c.Wrap+2) {
+			widths[j] = float64(max(c.Wrap, longestWord(c.Header)) + 2)
+		}
 		total += widths[j]
 		col, _ := excelize.ColumnNumberToName(j + 1)
 		if err := f.SetColWidth(sheet, col, col, widths[j]); err != nil {
