@@ -416,3 +416,17 @@ func TestAuditMessagesReadAsTheReport(t *testing.T) {
 		t.Errorf("es-419: %q, want a rate of 1 in the singular", got)
 	}
 }
+
+// TestPercentileNames: a chart's caption names the percentiles it marks
+// as the language's tables name them (zh P50, as "TTFT P99"; en p50).
+func TestPercentileNames(t *testing.T) {
+	for tag, want := range map[string]string{"zh": "P50 P90 P99.9", "en": "p50 p90 p99.9", "ja": "p50 p90 p99.9"} {
+		l := locales.MustMatch(tag)
+		if got := strings.Join(percentileNames(l, []float64{50, 90, 99.9}), " "); got != want {
+			t.Errorf("%s: %q, want %q", tag, got, want)
+		}
+		if p99 := l.Figure("ttft.p99"); !strings.Contains(p99, percentileNames(l, []float64{99})[0]) {
+			t.Errorf("%s: the table says %q, the caption %q", tag, p99, percentileNames(l, []float64{99})[0])
+		}
+	}
+}
