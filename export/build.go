@@ -409,7 +409,7 @@ func (b *builder) runsTable() *Table {
 		}
 		method := ""
 		if f != nil {
-			method = string(f.PercentileMethod)
+			method = b.word("percentile_method", string(f.PercentileMethod))
 		}
 		row = append(row, TextCell(method), TimeCell(r.rec.IngestedAt), TextCell(b.text(r.rec.FileName)), TextCell(r.rec.BlobSHA256))
 		if slo {
@@ -810,19 +810,20 @@ func (b *builder) provenance() *Table {
 		sort.SliceStable(entries, func(i, j int) bool { return entries[i].Field < entries[j].Field })
 		for _, e := range entries {
 			t.Rows = append(t.Rows, []Cell{b.runCell(r.rec.ID), TextCell(e.Field), TextCell(b.fieldLabel(e.Field)),
-				TextCell(b.field(e.Field, e.Value)), TextCell(b.source(e.Source)), BoolCell(r.eff[e.Field] == e.Value)})
+				TextCell(b.field(e.Field, e.Value)), TextCell(b.word("provenance.source", string(e.Source))), BoolCell(r.eff[e.Field] == e.Value)})
 		}
 	}
 	return t
 }
 
-// source says who stated a provenance value, in the language ("result
-// file", "campaign manifest"); an unknown source as recorded.
-func (b *builder) source(s provenance.Source) string {
-	if t, err := b.l.Message("provenance.source." + string(s)); err == nil {
+// word is a recorded word of a known kind in the language: the catalogue's
+// kind.word ("provenance.source.manifest": "campaign manifest",
+// "percentile_method.linear": "线性插值"); an unknown word as recorded.
+func (b *builder) word(kind, w string) string {
+	if t, err := b.l.Message(kind + "." + w); err == nil {
 		return t
 	}
-	return string(s)
+	return w
 }
 
 // RequestColumns is the width of the requests table.

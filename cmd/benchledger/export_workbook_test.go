@@ -577,7 +577,8 @@ func TestExportCSVInSpanishSpreadsheet(t *testing.T) {
 // comparisons, sweeps and nodes by the spec's labels (never its keys),
 // recorded values in words (no inf, true or false; engines by name;
 // English free text the spec translates in the language), "label：value"
-// pairs with the language's colon, provenance sources in words.
+// pairs with the language's colon, provenance sources and percentile
+// methods in words.
 func TestExportReadsInTheLanguage(t *testing.T) {
 	t.Parallel()
 	demo := smallDemo(t)
@@ -666,6 +667,13 @@ func TestExportReadsInTheLanguage(t *testing.T) {
 							}
 						}
 					}
+				}
+			}
+			// The percentile method in words (线性插值, not linear).
+			method := slices.Index(runs[0], l.T("export.col.percentile_method"))
+			for _, r := range runs[1:] {
+				if method < 0 || method >= len(r) || r[method] != l.T("percentile_method.linear") {
+					t.Fatalf("Runs: percentile method %q, want %q", r[min(max(method, 0), len(r)-1)], l.T("percentile_method.linear"))
 				}
 			}
 			prov := sheet("provenance")
