@@ -162,6 +162,16 @@ func (b *builder) field(f, v string) string {
 // language's sign ("x", "×"), left out where the name says it (倍数).
 func (b *builder) header(name, unit string) string {
 	name = capitalise(name)
+	// A name that ends in a parenthesis takes the unit inside it:
+	// "Cost per million output tokens (estimate, USD)", "（推定、USD）".
+	if unit != "" && unit != "x" {
+		u := b.l.Cells().UnitLabel(unit)
+		for _, close := range []string{")", "）"} {
+			if i := strings.LastIndex(name, close); i > 0 && i == len(name)-len(close) {
+				return name[:i] + b.l.T("format.list_sep") + u + close
+			}
+		}
+	}
 	switch unit {
 	case "x":
 		unit = strings.TrimSpace(ratioSuffix(b.l))
@@ -731,13 +741,39 @@ func (b *builder) costColumns(res *casestudy.Result) []Column {
 		return nil
 	}
 	l := b.l
+	var costs []float64
+	for _, sw := range res.Sweeps {
+		for _, lv := range sw.Result.Levels {
+			if lv.Cost != nil {
+				costs = append(costs, lv.Cost.PerMillionOutputTokens)
+			}
+		}
+	}
+	for _, nd := range res.Nodes {
+		if nd.Cost != nil {
+			costs = append(costs, nd.Cost.PerMillionOutputTokens)
+		}
+	}
 	return []Column{
-		b.col("cost_per_million_output_tokens", l.Term("cost_per_million_output_tokens"), Number, res.Price.Currency, 2),
+		b.col("cost_per_million_output_tokens", l.Term("cost_per_million_output_tokens"), Number, res.Price.Currency, costDecimals(costs)),
 		b.col("gpus", l.FieldLabel("hardware.gpu_count"), Number, "", 0),
 		b.col("price_per_gpu_hour", l.Term("price_per_gpu_hour"), Number, res.Price.Currency, 2),
 		b.col("currency", l.T("export.col.currency"), Text, "", 0),
 		b.col("price_date", l.T("export.col.price_date"), Text, "", 0),
 	}
+}
+
+// costDecimals is how many decimals the cost column shows: the currency's
+// two, or as many as give the smallest cost three significant digits
+// (USD 0.0198 per million tokens, not 0.02), at most six.
+func costDecimals(costs []float64) int {
+	d := 2
+	for _, c := range costs {
+		if c > 0 && !math.IsInf(c, 0) {
+			d = max(d, 2-int(math.Floor(math.Log10(c))))
+		}
+	}
+	return min(d, 6)
 }
 
 // costCells are the cells of costColumns: the estimate's, or the price

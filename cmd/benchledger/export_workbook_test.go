@@ -10,6 +10,7 @@ import (
 	"image/png"
 	"io"
 	"iter"
+	"math"
 	"net/url"
 	"os"
 	"os/exec"
@@ -582,7 +583,17 @@ func TestExportCSVInSpanishSpreadsheet(t *testing.T) {
 func TestExportReadsInTheLanguage(t *testing.T) {
 	t.Parallel()
 	demo := smallDemo(t)
-	sp, err := spec.Load(demo.spec())
+	// A price, for the cost estimate's columns.
+	specPath := specCopy(t, demo)
+	fh, err := os.OpenFile(specPath, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fh.WriteString("\nprice: {per_gpu_hour: 2.49, currency: USD, date: 2026-08-01}\n"); err != nil {
+		t.Fatal(err)
+	}
+	fh.Close()
+	sp, err := spec.Load(specPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -601,7 +612,7 @@ func TestExportReadsInTheLanguage(t *testing.T) {
 			t.Parallel()
 			l := locales.MustMatch(lang)
 			path := filepath.Join(t.TempDir(), "demo.xlsx")
-			if r := bl(t, "export", "--no-audit", "--db", demo.db, "--lang", lang, "--xlsx", path, demo.spec()); r.code != 0 {
+			if r := bl(t, "export", "--no-audit", "--db", demo.db, "--lang", lang, "--xlsx", path, specPath); r.code != 0 {
 				t.Fatal(r)
 			}
 			f := openXLSX(t, path)
@@ -667,6 +678,31 @@ func TestExportReadsInTheLanguage(t *testing.T) {
 							}
 						}
 					}
+				}
+			}
+			// The cost estimate: its unit inside the term's own parenthesis
+			// (估算、USD), never two parentheses side by side, and three
+			// significant digits of a cost below one cent.
+			ops := sheet("operating_points")
+			cost := -1
+			for j, h := range ops[0] {
+				if strings.Contains(h, ") (") || strings.Contains(h, "）（") {
+					t.Errorf("Operating points: header %q", h)
+				}
+				if strings.HasPrefix(h, capital(strings.TrimRight(l.Term("cost_per_million_output_tokens"), ")）"))) && strings.Contains(h, "USD") {
+					cost = j
+				}
+			}
+			if cost < 0 {
+				t.Fatalf("Operating points: no cost column in %q", ops[0])
+			}
+			for i := 2; i <= len(ops); i++ {
+				cell, _ := excelize.CoordinatesToCellName(cost+1, i)
+				shown, _ := f.GetCellValue(l.T("export.sheet.operating_points"), cell)
+				v := rawFloat(t, f, l.T("export.sheet.operating_points"), cost+1, i)
+				got, err := strconv.ParseFloat(strings.ReplaceAll(shown, ",", ""), 64)
+				if err != nil || math.Abs(got-v) > 0.005*v {
+					t.Errorf("Operating points row %d: cost %v shown as %q", i, v, shown)
 				}
 			}
 			// The percentile method in words (线性插值, not linear).
