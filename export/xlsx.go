@@ -513,7 +513,7 @@ func writeSheet(f *excelize.File, st *xlsxStyles, sheet string, t *Table, wb *Wo
 		return err
 	}
 	if t.Chart != nil && len(t.Rows) > 0 {
-		if err := addChart(f, sheet, t); err != nil {
+		if err := addChart(f, sheet, t, st.lcid); err != nil {
 			return err
 		}
 		total += chartWidthChars
@@ -548,9 +548,10 @@ var seriesColors = []string{"1F77B4", "D62728", "2CA02C", "FF7F0E", "9467BD", "8
 
 // addChart adds a scatter chart of Y against X with lines and markers (one
 // series per value of Series, rows of one series being contiguous) to the
-// right of the table. Each series is named by a cell (its Series value, or
+// right of the table; its axes' number formats carry the workbook's locale
+// id, as its cells do. Each series is named by a cell (its Series value, or
 // the Y column's header), as the chart format wants a reference there.
-func addChart(f *excelize.File, sheet string, t *Table) error {
+func addChart(f *excelize.File, sheet string, t *Table, lcid string) error {
 	ch := t.Chart
 	idx := func(key string) int {
 		for j, c := range t.Columns {
@@ -603,9 +604,9 @@ func addChart(f *excelize.File, sheet string, t *Table) error {
 		Type:   excelize.Scatter,
 		Series: series,
 		Title:  excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: ch.Title, Font: &excelize.Font{Bold: true, Size: 12, Color: "222222"}}}},
-		XAxis: excelize.ChartAxis{Title: axisTitle(ch.XTitle), MajorGridLines: true, NumFmt: excelize.ChartNumFmt{CustomNumFmt: "#,##0"},
+		XAxis: excelize.ChartAxis{Title: axisTitle(ch.XTitle), MajorGridLines: true, NumFmt: excelize.ChartNumFmt{CustomNumFmt: lcid + "#,##0"},
 			Font: excelize.Font{Size: 9, Color: "333333"}},
-		YAxis: excelize.ChartAxis{Title: axisTitle(ch.YTitle), MajorGridLines: true, NumFmt: excelize.ChartNumFmt{CustomNumFmt: "0.0"},
+		YAxis: excelize.ChartAxis{Title: axisTitle(ch.YTitle), MajorGridLines: true, NumFmt: excelize.ChartNumFmt{CustomNumFmt: lcid + "0.0"},
 			Font: excelize.Font{Size: 9, Color: "333333"}},
 		Legend:    excelize.ChartLegend{Position: legend},
 		Dimension: excelize.ChartDimension{Width: chartWidth, Height: chartHeight},

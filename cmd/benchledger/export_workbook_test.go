@@ -468,6 +468,13 @@ func TestExportPrintsInLibreOffice(t *testing.T) {
 		if want := l.Number(baseline, 2); !strings.Contains(pages[1], want) {
 			t.Errorf("%s: the Summary page does not show the baseline as %q:\n%s", lang, want, pages[1])
 		}
+		// The chart's throughput axis groups its thousands as the cells
+		// do (es-AR 34.000).
+		group := string([]rune(l.Number(10000, 0))[2]) // "," or "."
+		tick := regexp.MustCompile(`\b\d{2}` + regexp.QuoteMeta(group) + `000\b`)
+		if !tick.MatchString(pages[chartPages[0]-1]) {
+			t.Errorf("%s: the chart's axis does not write thousands as %s:\n%s", lang, l.Number(34000, 0), pages[chartPages[0]-1])
+		}
 		// The Summary page (2) is the control: text and rules only.
 		chart, control := render(chartPages[0]), render(2)
 		t.Logf("%s: %d coloured pixels on the chart's page, %d on the Summary's", lang, chart, control)
