@@ -20,6 +20,7 @@ import (
 	"github.com/benchledger/benchledger/locales"
 	"github.com/benchledger/benchledger/provenance"
 	"github.com/benchledger/benchledger/publish"
+	"github.com/benchledger/benchledger/spec"
 	"github.com/benchledger/benchledger/store"
 )
 
@@ -108,7 +109,10 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (*Workbook, error
 		b.runs = append(b.runs, runRow{rec: rec, eff: provenance.Record(rec.Provenance).Effective(), figs: f, cavs: cavs})
 	}
 	sortRuns(b.runs)
-	wb := &Workbook{Lang: l.Tag(), Yes: l.T("site.yes"), No: l.T("site.no")}
+	wb := &Workbook{Lang: l.Tag(), Yes: l.T("site.yes"), No: l.T("site.no"), Ratio: ratioSuffix(l)}
+	if l.Texts() != l.Tag() { // a country whose numbers are not its texts' (es-AR)
+		wb.LCID = lcids[l.Tag()]
+	}
 	add := func(t *Table) {
 		if t != nil {
 			wb.Tables = append(wb.Tables, t)
@@ -152,13 +156,95 @@ func (b *builder) field(f, v string) string {
 	return b.opt.Redact.Field(f, v)
 }
 
-// header writes a column header with its unit: "Output throughput (tok/s)".
+// header writes a column header with its unit as the language writes it
+// in a table cell: "Output throughput (tok/s)", "输出吞吐量（token/s）",
+// "出力スループット（トークン/秒）", "Latencia (s)". A ratio's unit is the
+// language's sign ("x", "×"), left out where the name says it (倍数).
 func (b *builder) header(name, unit string) string {
 	name = capitalise(name)
+	// A name that ends in a parenthesis takes the unit inside it:
+	// "Cost per million output tokens (estimate, USD)", "（推定、USD）".
+	if unit != "" && unit != "x" {
+		u := b.l.Cells().UnitLabel(unit)
+		for _, close := range []string{")", "）"} {
+			if i := strings.LastIndex(name, close); i > 0 && i == len(name)-len(close) {
+				return name[:i] + b.l.T("format.list_sep") + u + close
+			}
+		}
+	}
+	switch unit {
+	case "x":
+		unit = strings.TrimSpace(ratioSuffix(b.l))
+		if strings.Contains(name, unit) {
+			unit = ""
+		}
+	default:
+		unit = b.l.Cells().UnitLabel(unit)
+	}
 	if unit == "" {
 		return name
 	}
 	return b.l.T("export.header_unit", "name", name, "unit", unit)
+}
+
+// ratioSuffix is what follows a ratio's digits in the language: "x",
+// " 倍" (zh, ja), "×" (es).
+func ratioSuffix(l locales.Locale) string {
+	return strings.TrimPrefix(l.RatioN(1, 2), l.Number(1, 2))
+}
+
+// lcids are the Windows locale ids of the countries whose number symbols
+// differ from their texts' language (locales' regional variants: es-AR
+// writes 17.961,25 with the es-419 texts).
+var lcids = map[string]int{
+	"es-AR": 0x2C0A, "es-BO": 0x400A, "es-CL": 0x340A, "es-CO": 0x240A, "es-CR": 0x140A, "es-CU": 0x5C0A,
+	"es-DO": 0x1C0A, "es-EC": 0x300A, "es-GT": 0x100A, "es-HN": 0x480A, "es-MX": 0x080A, "es-NI": 0x4C0A,
+	"es-PA": 0x180A, "es-PE": 0x280A, "es-PR": 0x500A, "es-PY": 0x3C0A, "es-SV": 0x440A, "es-US": 0x540A,
+	"es-UY": 0x380A, "es-VE": 0x200A, "es-ES": 0x0C0A,
+}
+
+// value shows a run's recorded value of a field in the language
+// (casestudy.ValueText: numbers and ranges in the locale's style, an
+// unlimited rate and booleans in words, engines by name, English free
+// text by the spec's label where it has one), after redaction.
+func (b *builder) value(field, v string) string {
+	var s *spec.Spec
+	if b.opt.Result != nil {
+		s = b.opt.Result.Spec
+	}
+	t, _ := casestudy.ValueText(s, b.l, field, b.field(field, v))
+	return t
+}
+
+// name is the reader's name of a comparison, sweep, node or selection of
+// the case study: the spec's label in the language, else the spec's name.
+func (b *builder) name(n string) string {
+	if res := b.opt.Result; res != nil && res.Spec != nil {
+		if t := res.Spec.Label(n, b.l.Texts()); t != "" {
+			return t
+		}
+	}
+	return n
+}
+
+// fieldLabel names a provenance field as a table cell does, with a
+// capital; a field without a label (labels.*) as recorded.
+func (b *builder) fieldLabel(field string) string {
+	if t := b.l.FieldLabel(field); t != field {
+		return capitalise(t)
+	}
+	return field
+}
+
+// pair is "label: value" as the language writes it ("节点：x").
+func (b *builder) pair(field, value string) string {
+	return b.l.Colon(b.l.FieldLabel(field), value)
+}
+
+// pairs joins pairs with the language's separator of a line's parts
+// ("; ", "；").
+func (b *builder) pairs(ps []string) string {
+	return strings.Join(ps, b.l.T("method.part_sep"))
 }
 
 // capitalise starts a header with a capital letter: figure names are
@@ -173,6 +259,18 @@ func capitalise(s string) string {
 
 func (b *builder) col(key, label string, kind Kind, unit string, decimals int) Column {
 	return Column{Key: key, Header: b.header(label, unit), Kind: kind, Decimals: decimals}
+}
+
+// nameWrap is the width at which the names of the Summary and Comparisons
+// sheets (the spec's labels, figure names) wrap, so that the Summary
+// prints on one page in every language.
+const nameWrap = 24
+
+// nameCol is a text column of names that wraps at nameWrap.
+func (b *builder) nameCol(key, label string) Column {
+	c := b.col(key, label, Text, "", 0)
+	c.Wrap = nameWrap
+	return c
 }
 
 // runCell is the run id, linked to its page when a base URL is given.
@@ -277,7 +375,7 @@ func (b *builder) runsTable() *Table {
 			if v == "" {
 				row = append(row, NullCell())
 			} else {
-				row = append(row, TextCell(b.field(f, v)))
+				row = append(row, TextCell(b.value(f, v)))
 			}
 		}
 		row = append(row, BoolCell(r.rec.Publishable))
@@ -321,7 +419,7 @@ func (b *builder) runsTable() *Table {
 		}
 		method := ""
 		if f != nil {
-			method = string(f.PercentileMethod)
+			method = b.word("percentile_method", string(f.PercentileMethod))
 		}
 		row = append(row, TextCell(method), TimeCell(r.rec.IngestedAt), TextCell(b.text(r.rec.FileName)), TextCell(r.rec.BlobSHA256))
 		if slo {
@@ -363,13 +461,20 @@ func comparisonNames(res *casestudy.Result, headlineOnly bool) []string {
 	return append(out, rest...)
 }
 
-// confounderText lists a comparison's confounders: "runtime.version: 1.1 → 1.3.0rc24".
+// confounderText lists a comparison's confounders: "Engine version: 1.1 →
+// 1.3.0rc24", values in the language (an unrecorded one says so).
 func (b *builder) confounderText(c figures.Comparison) string {
+	side := func(field, v string) string {
+		if v == "" {
+			return b.l.T("value.not_recorded")
+		}
+		return b.value(field, v)
+	}
 	var parts []string
 	for _, d := range c.Confounders {
-		parts = append(parts, fmt.Sprintf("%s: %s → %s", b.l.FieldLabel(d.Field), b.field(d.Field, d.Baseline), b.field(d.Field, d.Candidate)))
+		parts = append(parts, b.pair(d.Field, side(d.Field, d.Baseline)+" → "+side(d.Field, d.Candidate)))
 	}
-	return strings.Join(parts, "; ")
+	return b.pairs(parts)
 }
 
 func caveatCodes(cs []caveat.Caveat) string {
@@ -389,8 +494,8 @@ func (b *builder) summary(res *casestudy.Result) *Table {
 	}
 	l := b.l
 	t := &Table{Name: SheetSummary, Title: l.T("export.sheet.summary"), Columns: []Column{
-		b.col("comparison", l.T("export.col.comparison"), Text, "", 0),
-		b.col("figure", l.T("table.figure"), Text, "", 0),
+		b.nameCol("comparison", l.T("export.col.comparison")),
+		b.nameCol("figure", l.T("table.figure")),
 		b.col("unit", l.T("table.unit"), Text, "", 0),
 		b.col("baseline", l.T("table.baseline"), Number, "", 2),
 		b.col("candidate", l.T("table.candidate"), Number, "", 2),
@@ -403,7 +508,7 @@ func (b *builder) summary(res *casestudy.Result) *Table {
 	for _, n := range names {
 		cf := res.Comparisons[n]
 		c := cf.Comparison
-		t.Rows = append(t.Rows, []Cell{TextCell(n), TextCell(l.Figure(c.Metric)), TextCell(c.Unit),
+		t.Rows = append(t.Rows, []Cell{TextCell(b.name(n)), TextCell(capitalise(l.Figure(c.Metric))), TextCell(l.Cells().UnitLabel(c.Unit)),
 			num(c.Change.Baseline), num(c.Change.Candidate), num(c.Change.Abs), num(c.Change.Pct), num(c.Change.Ratio),
 			TextCell(b.confounderText(c)), TextCell(caveatCodes(cf.Caveats))})
 	}
@@ -417,8 +522,8 @@ func (b *builder) comparisons(res *casestudy.Result) *Table {
 	}
 	l := b.l
 	t := &Table{Name: SheetComparisons, Title: l.T("export.sheet.comparisons"), Columns: []Column{
-		b.col("comparison", l.T("export.col.comparison"), Text, "", 0),
-		b.col("figure", l.T("table.figure"), Text, "", 0),
+		b.nameCol("comparison", l.T("export.col.comparison")),
+		b.nameCol("figure", l.T("table.figure")),
 		b.col("unit", l.T("table.unit"), Text, "", 0),
 		b.col("baseline_runs", l.T("export.col.baseline_runs"), Text, "", 0),
 		b.col("candidate_runs", l.T("export.col.candidate_runs"), Text, "", 0),
@@ -439,8 +544,8 @@ func (b *builder) comparisons(res *casestudy.Result) *Table {
 		cf := res.Comparisons[n]
 		c := cf.Comparison
 		side := func(s figures.Side, v casestudy.Value) string {
-			if s.Reference != nil {
-				return "ref:" + s.Reference.ID
+			if s.Reference != nil { // "External reference: <id>"
+				return l.Colon(capitalise(l.Term("external_reference")), s.Reference.ID)
 			}
 			return strings.Join(v.Runs, ", ")
 		}
@@ -458,14 +563,17 @@ func (b *builder) comparisons(res *casestudy.Result) *Table {
 		for _, f := range c.Intended {
 			intended = append(intended, l.FieldLabel(f))
 		}
-		for _, d := range c.Fixed {
-			fixed = append(fixed, l.FieldLabel(d.Field)+": "+b.field(d.Field, d.Baseline))
+		if len(intended) > 0 {
+			intended[0] = capitalise(intended[0])
 		}
-		t.Rows = append(t.Rows, []Cell{TextCell(n), TextCell(l.Figure(c.Metric)), TextCell(c.Unit),
+		for _, d := range c.Fixed {
+			fixed = append(fixed, b.pair(d.Field, b.value(d.Field, d.Baseline)))
+		}
+		t.Rows = append(t.Rows, []Cell{TextCell(b.name(n)), TextCell(capitalise(l.Figure(c.Metric))), TextCell(l.Cells().UnitLabel(c.Unit)),
 			TextCell(side(c.Baseline, cf.Baseline)), TextCell(side(c.Candidate, cf.Candidate)),
 			num(c.Change.Baseline), num(c.Change.Candidate), num(c.Change.Abs), num(c.Change.Pct), num(c.Change.Ratio),
 			nOf(c.Baseline), nOf(c.Candidate), p,
-			TextCell(strings.Join(intended, ", ")), TextCell(strings.Join(fixed, "; ")),
+			TextCell(l.List(intended)), TextCell(b.pairs(fixed)),
 			TextCell(b.confounderText(c)), TextCell(caveatCodes(cf.Caveats))})
 	}
 	return t
@@ -492,7 +600,7 @@ func (b *builder) sweeps(res *casestudy.Result) *Table {
 		r := sw.Result
 		param := b.sweepParameter(sw.Parameter, r)
 		for i, lv := range r.Levels {
-			t.Rows = append(t.Rows, []Cell{TextCell(n), TextCell(param), num(lv.Param), num(lv.Throughput), num(lv.MedianLatency),
+			t.Rows = append(t.Rows, []Cell{TextCell(b.name(n)), TextCell(param), num(lv.Param), num(lv.Throughput), num(lv.MedianLatency),
 				IntCell(int64(lv.N())), BoolCell(r.SaturationFound && i == r.Saturation), BoolCell(i == r.Recommended)})
 		}
 	}
@@ -538,7 +646,7 @@ func (b *builder) operatingPoints(res *casestudy.Result) *Table {
 	for _, n := range sortedKeys(res.Sweeps) {
 		r := res.Sweeps[n].Result
 		for i, lv := range r.Levels {
-			row := []Cell{TextCell(n), num(lv.Param), num(lv.Throughput), ptrNum(lv.ThroughputPerGPU)}
+			row := []Cell{TextCell(b.name(n)), num(lv.Param), num(lv.Throughput), ptrNum(lv.ThroughputPerGPU)}
 			if slo {
 				row = append(row, ptrNum(lv.Goodput), ptrNum(lv.SLOAttainment), BoolCell(r.SLOPointFound && i == r.SLOPoint))
 			}
@@ -548,9 +656,13 @@ func (b *builder) operatingPoints(res *casestudy.Result) *Table {
 	return t
 }
 
-// sweepParameter names what a sweep varies: the field's label, or for
-// sweep.value the name its runs give the parameter (sweep.parameter).
+// sweepParameter names what a sweep varies: the spec's label of the
+// field in the language, else the field's label, or for sweep.value the
+// name its runs give the parameter (sweep.parameter).
 func (b *builder) sweepParameter(field string, r figures.SweepResult) string {
+	if t := b.name(field); t != field {
+		return t
+	}
 	if field == "sweep.value" {
 		for _, lv := range r.Levels {
 			for _, id := range lv.RunIDs {
@@ -603,7 +715,7 @@ func (b *builder) nodes(res *casestudy.Result) *Table {
 			if i == nd.Conservative {
 				e, perGPU, cost = eff, ptrNum(nd.ThroughputPerGPU), nd.Cost
 			}
-			row := []Cell{TextCell(n), TextCell(group), IntCell(int64(r.Replicas)), num(r.Window),
+			row := []Cell{TextCell(b.name(n)), TextCell(b.name(group)), IntCell(int64(r.Replicas)), num(r.Window),
 				IntCell(int64(r.Sent)), IntCell(int64(r.Completed)), IntCell(int64(r.Failed)), IntCell(r.OutputTokens),
 				num(r.OutputThroughput), num(r.SumOfRates), num(r.Overstatement), e, BoolCell(i == nd.Conservative), perGPU}
 			t.Rows = append(t.Rows, append(row, costCells(res, cost)...))
@@ -629,13 +741,39 @@ func (b *builder) costColumns(res *casestudy.Result) []Column {
 		return nil
 	}
 	l := b.l
+	var costs []float64
+	for _, sw := range res.Sweeps {
+		for _, lv := range sw.Result.Levels {
+			if lv.Cost != nil {
+				costs = append(costs, lv.Cost.PerMillionOutputTokens)
+			}
+		}
+	}
+	for _, nd := range res.Nodes {
+		if nd.Cost != nil {
+			costs = append(costs, nd.Cost.PerMillionOutputTokens)
+		}
+	}
 	return []Column{
-		b.col("cost_per_million_output_tokens", l.Term("cost_per_million_output_tokens"), Number, res.Price.Currency, 2),
+		b.col("cost_per_million_output_tokens", l.Term("cost_per_million_output_tokens"), Number, res.Price.Currency, costDecimals(costs)),
 		b.col("gpus", l.FieldLabel("hardware.gpu_count"), Number, "", 0),
 		b.col("price_per_gpu_hour", l.Term("price_per_gpu_hour"), Number, res.Price.Currency, 2),
 		b.col("currency", l.T("export.col.currency"), Text, "", 0),
 		b.col("price_date", l.T("export.col.price_date"), Text, "", 0),
 	}
+}
+
+// costDecimals is how many decimals the cost column shows: the currency's
+// two, or as many as give the smallest cost three significant digits
+// (USD 0.0198 per million tokens, not 0.02), at most six.
+func costDecimals(costs []float64) int {
+	d := 2
+	for _, c := range costs {
+		if c > 0 && !math.IsInf(c, 0) {
+			d = max(d, 2-int(math.Floor(math.Log10(c))))
+		}
+	}
+	return min(d, 6)
 }
 
 // costCells are the cells of costColumns: the estimate's, or the price
@@ -664,7 +802,7 @@ func (b *builder) caveats() *Table {
 			if err != nil {
 				s = c.Code
 			}
-			t.Rows = append(t.Rows, []Cell{TextCell(c.Code), TextCell(where), TextCell(b.text(s))})
+			t.Rows = append(t.Rows, []Cell{TextCell(c.Code), TextCell(b.name(where)), TextCell(b.text(s))})
 		}
 	}
 	if res := b.opt.Result; res != nil {
@@ -707,11 +845,21 @@ func (b *builder) provenance() *Table {
 		entries := slices.Clone(r.rec.Provenance)
 		sort.SliceStable(entries, func(i, j int) bool { return entries[i].Field < entries[j].Field })
 		for _, e := range entries {
-			t.Rows = append(t.Rows, []Cell{b.runCell(r.rec.ID), TextCell(e.Field), TextCell(l.FieldLabel(e.Field)),
-				TextCell(b.field(e.Field, e.Value)), TextCell(string(e.Source)), BoolCell(r.eff[e.Field] == e.Value)})
+			t.Rows = append(t.Rows, []Cell{b.runCell(r.rec.ID), TextCell(e.Field), TextCell(b.fieldLabel(e.Field)),
+				TextCell(b.field(e.Field, e.Value)), TextCell(b.word("provenance.source", string(e.Source))), BoolCell(r.eff[e.Field] == e.Value)})
 		}
 	}
 	return t
+}
+
+// word is a recorded word of a known kind in the language: the catalogue's
+// kind.word ("provenance.source.manifest": "campaign manifest",
+// "percentile_method.linear": "线性插值"); an unknown word as recorded.
+func (b *builder) word(kind, w string) string {
+	if t, err := b.l.Message(kind + "." + w); err == nil {
+		return t
+	}
+	return w
 }
 
 // RequestColumns is the width of the requests table.

@@ -33,6 +33,10 @@ type Column struct {
 	Header   string // localised header, with the unit: "Output throughput (tok/s)"
 	Kind     Kind
 	Decimals int // Number: decimals of the number format
+	// Wrap, when not zero, is the widest (in characters) a text column
+	// gets before its text wraps, narrower than the default: the names of
+	// a sheet that should print on one page.
+	Wrap int
 }
 
 // Cell is one value. Null cells are left empty (an unknown value is never
@@ -104,6 +108,15 @@ type Workbook struct {
 	// TRUE/FALSE is English in some and 1/0 in others, LibreOffice
 	// included). CSV keeps true/false.
 	Yes, No string
+	// Ratio is what follows a ratio's digits in the language ("x", " 倍",
+	// "×"), for the ratio cells' number format.
+	Ratio string
+	// LCID, when not zero, is the Windows locale id of the country the
+	// export's language tag names (es-AR: 0x2C0A): the number formats
+	// carry it ([$-2C0A]#,##0.00), so a spreadsheet that honours it
+	// (LibreOffice) shows that country's separators whatever its own
+	// locale; zero leaves them to the reader's locale.
+	LCID int
 }
 
 // Neutralise makes a text cell safe to open in a spreadsheet: a value that

@@ -40,10 +40,23 @@ type xlsxStyles struct {
 	coverTitle, coverLabel, coverValue, coverLink                    int
 	number                                                           map[int]int // decimals -> style
 	f                                                                *excelize.File
+	lcid                                                             string // "[$-2C0A]" or ""
 }
 
-func newStyles(f *excelize.File) (*xlsxStyles, error) {
+// ratioFormat is the number format of a ratio: two decimals and the
+// language's sign, quoted (2.32x, 2.32 倍, 2.32×).
+func ratioFormat(suffix string) string {
+	if suffix == "" {
+		suffix = "x"
+	}
+	return `0.00"` + strings.ReplaceAll(suffix, `"`, "") + `"`
+}
+
+func newStyles(f *excelize.File, wb *Workbook) (*xlsxStyles, error) {
 	s := &xlsxStyles{number: map[int]int{}, f: f}
+	if wb.LCID != 0 {
+		s.lcid = fmt.Sprintf("[$-%X]", wb.LCID)
+	}
 	var err error
 	add := func(st *excelize.Style) int {
 		if err != nil {
@@ -64,15 +77,15 @@ func newStyles(f *excelize.File) (*xlsxStyles, error) {
 	at := "@"
 	s.text = add(&excelize.Style{CustomNumFmt: &at, Alignment: top})
 	s.wrap = add(&excelize.Style{CustomNumFmt: &at, Alignment: &excelize.Alignment{WrapText: true, Vertical: "top"}})
-	s.integer = add(&excelize.Style{CustomNumFmt: strPtr("#,##0"), Alignment: top})
+	s.integer = add(&excelize.Style{CustomNumFmt: strPtr(s.lcid + "#,##0"), Alignment: top})
 	s.time = add(&excelize.Style{CustomNumFmt: strPtr("yyyy-mm-dd hh:mm:ss"), Alignment: top})
 	// Booleans: one style on every sheet (General), so each spreadsheet
 	// shows its own TRUE/FALSE, never 1/0 from a neighbouring number format.
 	s.boolean = add(&excelize.Style{NumFmt: 0, Alignment: &excelize.Alignment{Horizontal: "center", Vertical: "top"}})
 	// A percent cell holds the fraction (1.319) and shows 131.90%; a ratio
-	// shows 2.32x.
-	s.percent = add(&excelize.Style{CustomNumFmt: strPtr("0.00%"), Alignment: top})
-	s.ratio = add(&excelize.Style{CustomNumFmt: strPtr(`0.00"x"`), Alignment: top})
+	// shows 2.32x (2.32 倍, 2.32×).
+	s.percent = add(&excelize.Style{CustomNumFmt: strPtr(s.lcid + "0.00%"), Alignment: top})
+	s.ratio = add(&excelize.Style{CustomNumFmt: strPtr(s.lcid + ratioFormat(wb.Ratio)), Alignment: top})
 	s.coverTitle = add(&excelize.Style{Font: &excelize.Font{Bold: true, Size: 16}, Alignment: &excelize.Alignment{WrapText: true, Vertical: "top"}})
 	s.coverLabel = add(&excelize.Style{Font: &excelize.Font{Bold: true}, Alignment: &excelize.Alignment{WrapText: true, Vertical: "top"}})
 	s.coverValue = add(&excelize.Style{CustomNumFmt: &at, Alignment: &excelize.Alignment{WrapText: true, Vertical: "top"}})
@@ -81,12 +94,13 @@ func newStyles(f *excelize.File) (*xlsxStyles, error) {
 }
 
 // numberStyle is "#,##0.00" with the column's decimals: a locale-neutral
-// format code that each spreadsheet shows with the reader's separators.
+// format code that each spreadsheet shows with the reader's separators,
+// or, for a country's tag (es-AR), with that country's locale id.
 func (s *xlsxStyles) numberStyle(decimals int) (int, error) {
 	if id, ok := s.number[decimals]; ok {
 		return id, nil
 	}
-	code := "#,##0"
+	code := s.lcid + "#,##0"
 	if decimals > 0 {
 		code += "." + strings.Repeat("0", decimals)
 	}
@@ -145,7 +159,7 @@ func WriteXLSXFile(path string, wb *Workbook, opt XLSXOptions) error {
 func WriteXLSX(w io.Writer, wb *Workbook, opt XLSXOptions) error {
 	f := excelize.NewFile()
 	defer f.Close()
-	st, err := newStyles(f)
+	st, err := newStyles(f, wb)
 	if err != nil {
 		return fmt.Errorf("export: styles: %w", err)
 	}
@@ -424,6 +438,9 @@ func writeSheet(f *excelize.File, st *xlsxStyles, sheet string, t *Table, wb *Wo
 	total := 0.0
 	for j, c := range t.Columns {
 		widths[j] = columnWidth(c.Header, widest[j])
+		if c.Wrap > 0 && widths[j] > float64(c.Wrap+2) {
+			widths[j] = float64(max(c.Wrap, longestWord(c.Header)) + 2)
+		}
 		total += widths[j]
 		col, _ := excelize.ColumnNumberToName(j + 1)
 		if err := f.SetColWidth(sheet, col, col, widths[j]); err != nil {
@@ -496,7 +513,7 @@ func writeSheet(f *excelize.File, st *xlsxStyles, sheet string, t *Table, wb *Wo
 		return err
 	}
 	if t.Chart != nil && len(t.Rows) > 0 {
-		if err := addChart(f, sheet, t); err != nil {
+		if err := addChart(f, sheet, t, st.lcid); err != nil {
 			return err
 		}
 		total += chartWidthChars
@@ -531,9 +548,10 @@ var seriesColors = []string{"1F77B4", "D62728", "2CA02C", "FF7F0E", "9467BD", "8
 
 // addChart adds a scatter chart of Y against X with lines and markers (one
 // series per value of Series, rows of one series being contiguous) to the
-// right of the table. Each series is named by a cell (its Series value, or
+// right of the table; its axes' number formats carry the workbook's locale
+// id, as its cells do. Each series is named by a cell (its Series value, or
 // the Y column's header), as the chart format wants a reference there.
-func addChart(f *excelize.File, sheet string, t *Table) error {
+func addChart(f *excelize.File, sheet string, t *Table, lcid string) error {
 	ch := t.Chart
 	idx := func(key string) int {
 		for j, c := range t.Columns {
@@ -586,9 +604,9 @@ func addChart(f *excelize.File, sheet string, t *Table) error {
 		Type:   excelize.Scatter,
 		Series: series,
 		Title:  excelize.ChartTitle{Paragraph: []excelize.RichTextRun{{Text: ch.Title, Font: &excelize.Font{Bold: true, Size: 12, Color: "222222"}}}},
-		XAxis: excelize.ChartAxis{Title: axisTitle(ch.XTitle), MajorGridLines: true, NumFmt: excelize.ChartNumFmt{CustomNumFmt: "#,##0"},
+		XAxis: excelize.ChartAxis{Title: axisTitle(ch.XTitle), MajorGridLines: true, NumFmt: excelize.ChartNumFmt{CustomNumFmt: lcid + "#,##0"},
 			Font: excelize.Font{Size: 9, Color: "333333"}},
-		YAxis: excelize.ChartAxis{Title: axisTitle(ch.YTitle), MajorGridLines: true, NumFmt: excelize.ChartNumFmt{CustomNumFmt: "0.0"},
+		YAxis: excelize.ChartAxis{Title: axisTitle(ch.YTitle), MajorGridLines: true, NumFmt: excelize.ChartNumFmt{CustomNumFmt: lcid + "0.0"},
 			Font: excelize.Font{Size: 9, Color: "333333"}},
 		Legend:    excelize.ChartLegend{Position: legend},
 		Dimension: excelize.ChartDimension{Width: chartWidth, Height: chartHeight},

@@ -19,6 +19,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/benchledger/benchledger/locales"
+	"github.com/benchledger/benchledger/spec"
 )
 
 // openXLSX opens a workbook the test wrote.
@@ -112,11 +113,13 @@ func TestExportDemo(t *testing.T) {
 			}
 			summary, runs := want[1], want[2]
 
-			// Summary: the headline comparison, typed and equal to the evaluation.
+			// Summary: the headline comparison, typed and equal to the
+			// evaluation. It is named by the spec's label in the language
+			// (the latency comparison shares it: the figure tells them apart).
 			rows, _ := f.GetRows(summary)
 			row := 0
 			for i, rr := range rows {
-				if len(rr) > 0 && rr[0] == "scheduler_tuning" {
+				if len(rr) > 1 && rr[0] == demoLabel(t, specPath, "scheduler_tuning", l) && rr[1] == capital(l.Figure("output_throughput")) {
 					row = i + 1
 				}
 			}
@@ -124,10 +127,16 @@ func TestExportDemo(t *testing.T) {
 				t.Fatalf("Summary has no scheduler_tuning row: %q", rows)
 			}
 			ch := fig.Comparisons["scheduler_tuning"].Comparison.Change
+			// A ratio's header carries the language's sign unless its name
+			// says it (倍数, 倍率).
+			ratio, sign := l.T("table.ratio"), strings.TrimSpace(strings.TrimPrefix(l.RatioN(1, 2), l.Number(1, 2)))
+			if !strings.Contains(ratio, sign) {
+				ratio = l.T("export.header_unit", "name", ratio, "unit", sign)
+			}
 			// A percent cell holds the fraction (131.9 % is 1.319).
 			for h, v := range map[string]float64{l.T("table.baseline"): ch.Baseline, l.T("table.candidate"): ch.Candidate,
 				l.T("export.header_unit", "name", l.T("table.change"), "unit", "%"): ch.Pct / 100,
-				l.T("export.header_unit", "name", l.T("table.ratio"), "unit", "x"):  ch.Ratio} {
+				ratio: ch.Ratio} {
 				if got := rawFloat(t, f, summary, column(t, f, summary, h), row); !near(got, v) {
 					t.Errorf("Summary %s = %v, want %v", h, got, v)
 				}
@@ -139,7 +148,7 @@ func TestExportDemo(t *testing.T) {
 			if len(rows)-1 != len(fig.RunIDs) {
 				t.Errorf("Runs has %d rows, the case study %d runs", len(rows)-1, len(fig.RunIDs))
 			}
-			tputCol := column(t, f, runs, l.T("export.header_unit", "name", capital(l.Figure("output_throughput")), "unit", "tok/s"))
+			tputCol := column(t, f, runs, l.T("export.header_unit", "name", capital(l.Figure("output_throughput")), "unit", l.Cells().UnitLabel("tok/s")))
 			base := fig.Figures["baseline_throughput"].Value
 			found := false
 			for i := 1; i < len(rows); i++ {
@@ -312,6 +321,20 @@ func TestExportHostileAndRedacted(t *testing.T) {
 }
 
 // capital is s with a capital first letter, as headers start.
+// demoLabel is the name a workbook gives a comparison, sweep or node of
+// the spec: its label in the language's texts, else the name.
+func demoLabel(t *testing.T, specPath, name string, l locales.Locale) string {
+	t.Helper()
+	sp, err := spec.Load(specPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := sp.Label(name, l.Texts()); s != "" {
+		return s
+	}
+	return name
+}
+
 func capital(s string) string {
 	r, n := utf8.DecodeRuneInString(s)
 	return string(unicode.ToUpper(r)) + s[n:]

@@ -10,11 +10,13 @@ import (
 	"image/png"
 	"io"
 	"iter"
+	"math"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -24,6 +26,7 @@ import (
 
 	"github.com/benchledger/benchledger/internal/atomicfile"
 	"github.com/benchledger/benchledger/locales"
+	"github.com/benchledger/benchledger/spec"
 )
 
 // TestExportCover checks the cover sheet's cells against the evaluation
@@ -398,7 +401,18 @@ func TestExportPrintsInLibreOffice(t *testing.T) {
 	soffice(t, "pdftoppm", "pdftotext")
 	demo := smallDemo(t)
 	dir := t.TempDir()
-	langs := []string{"en", "ja", "es-419"}
+	// es-AR: the es-419 texts with Argentina's numbers (17.961,20), which
+	// the number formats carry whatever LibreOffice's own locale.
+	langs := []string{"en", "ja", "es-419", "es-AR"}
+	var fig struct {
+		Comparisons map[string]struct {
+			Comparison struct{ Change struct{ Baseline float64 } }
+		}
+	}
+	if err := json.Unmarshal([]byte(bl(t, "figures", "--db", demo.db, "--json", demo.spec()).stdout), &fig); err != nil {
+		t.Fatal(err)
+	}
+	baseline := fig.Comparisons["scheduler_tuning"].Comparison.Change.Baseline
 	var workbooks []string
 	for _, lang := range langs {
 		path := filepath.Join(dir, "demo-"+lang+".xlsx")
@@ -448,6 +462,18 @@ func TestExportPrintsInLibreOffice(t *testing.T) {
 				t.Fatalf("pdftoppm: %v\n%s", err, b)
 			}
 			return colouredPixels(t, out+".png")
+		}
+		// The Summary page shows the baseline in the language's digits
+		// (17,961.20; es-AR 17.961,20).
+		if want := l.Number(baseline, 2); !strings.Contains(pages[1], want) {
+			t.Errorf("%s: the Summary page does not show the baseline as %q:\n%s", lang, want, pages[1])
+		}
+		// The chart's throughput axis groups its thousands as the cells
+		// do (es-AR 34.000).
+		group := string([]rune(l.Number(10000, 0))[2]) // "," or "."
+		tick := regexp.MustCompile(`\b\d{2}` + regexp.QuoteMeta(group) + `000\b`)
+		if !tick.MatchString(pages[chartPages[0]-1]) {
+			t.Errorf("%s: the chart's axis does not write thousands as %s:\n%s", lang, l.Number(34000, 0), pages[chartPages[0]-1])
 		}
 		// The Summary page (2) is the control: text and rules only.
 		chart, control := render(chartPages[0]), render(2)
@@ -549,5 +575,157 @@ func TestExportCSVInSpanishSpreadsheet(t *testing.T) {
 	}
 	if x, ok := number(read("1033")); ok && x > 17961.2 && x < 17961.21 {
 		t.Errorf("en-US read the decimal comma as 17961.2 too: the locale was not applied, the test proves nothing")
+	}
+}
+
+// TestExportReadsInTheLanguage reads the zh, ja and es-419 workbooks as a
+// reader of the language does (issue 18): units in the headers and the
+// Unit column as the language writes them in a table (token/s,
+// トークン/秒, 秒), ratios with the language's sign (2.32 倍, 2.32×),
+// comparisons, sweeps and nodes by the spec's labels (never its keys),
+// recorded values in words (no inf, true or false; engines by name;
+// English free text the spec translates in the language), "label：value"
+// pairs with the language's colon, provenance sources and percentile
+// methods in words.
+func TestExportReadsInTheLanguage(t *testing.T) {
+	t.Parallel()
+	demo := smallDemo(t)
+	// A price, for the cost estimate's columns.
+	specPath := specCopy(t, demo)
+	fh, err := os.OpenFile(specPath, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fh.WriteString("\nprice: {per_gpu_hour: 2.49, currency: USD, date: 2026-08-01}\n"); err != nil {
+		t.Fatal(err)
+	}
+	fh.Close()
+	sp, err := spec.Load(specPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]bool{}
+	for k := range sp.Comparisons {
+		keys[k] = true
+	}
+	for k := range sp.Sweeps {
+		keys[k] = true
+	}
+	for k := range sp.Nodes {
+		keys[k] = true
+	}
+	for _, lang := range []string{"zh", "ja", "es-419"} {
+		t.Run(lang, func(t *testing.T) {
+			t.Parallel()
+			l := locales.MustMatch(lang)
+			path := filepath.Join(t.TempDir(), "demo.xlsx")
+			if r := bl(t, "export", "--no-audit", "--db", demo.db, "--lang", lang, "--xlsx", path, specPath); r.code != 0 {
+				t.Fatal(r)
+			}
+			f := openXLSX(t, path)
+			sheet := func(name string) [][]string {
+				rows, err := f.GetRows(l.T("export.sheet." + name))
+				if err != nil || len(rows) < 2 {
+					t.Fatalf("sheet %s: %v %q", name, err, rows)
+				}
+				return rows
+			}
+			// Units: the runs sheet's throughput and latency headers.
+			runs := sheet("runs")
+			for _, want := range []string{
+				l.T("export.header_unit", "name", capital(l.Figure("output_throughput")), "unit", l.Cells().UnitLabel("tok/s")),
+				l.T("export.header_unit", "name", capital(l.Figure("e2el.median")), "unit", l.Cells().UnitLabel("s")),
+			} {
+				if !slices.Contains(runs[0], want) {
+					t.Errorf("Runs: no header %q in %q", want, runs[0])
+				}
+			}
+			for _, h := range runs[0] {
+				if strings.Contains(h, "tok/s") || strings.Contains(h, "(x)") || strings.Contains(h, "（x）") {
+					t.Errorf("Runs: header %q has the English unit", h)
+				}
+			}
+			sign := strings.TrimSpace(strings.TrimPrefix(l.RatioN(1, 2), l.Number(1, 2)))
+			for _, name := range []string{"summary", "comparisons"} {
+				rows := sheet(name)
+				unit := slices.Index(rows[0], l.T("table.unit"))
+				ratio := slices.Index(rows[0], l.T("table.ratio")) // 倍数, 倍率: the name says it
+				if ratio < 0 {
+					ratio = slices.Index(rows[0], l.T("export.header_unit", "name", l.T("table.ratio"), "unit", sign))
+				}
+				if unit < 0 || ratio < 0 {
+					t.Fatalf("%s: no unit or ratio column in %q", name, rows[0])
+				}
+				for _, r := range rows[1:] {
+					if keys[r[0]] {
+						t.Errorf("%s: a row named by the spec's key %q", name, r[0])
+					}
+					if u := r[unit]; u != l.Cells().UnitLabel("tok/s") && u != l.Cells().UnitLabel("s") {
+						t.Errorf("%s: unit %q", name, u)
+					}
+					if v := r[ratio]; !strings.HasSuffix(v, sign) || strings.HasSuffix(v, "x") {
+						t.Errorf("%s: ratio shown as %q, want the language's %q", name, v, sign)
+					}
+				}
+			}
+			colon := strings.TrimSpace(l.T("format.colon"))
+			for _, name := range []string{"runs", "comparisons", "sweeps", "node", "operating_points"} {
+				rows := sheet(name)
+				for i, r := range rows[1:] {
+					for j, c := range r {
+						switch {
+						case c == "inf" || c == "true" || c == "false" || c == "vllm" || keys[c]:
+							t.Errorf("%s row %d, %s: raw value %q", name, i+2, rows[0][j], c)
+						case lang != "en" && colon != ":" && strings.Contains(c, ": "):
+							t.Errorf("%s row %d, %s: ASCII colon in %q", name, i+2, rows[0][j], c)
+						}
+						for _, v := range sp.ValueLabels() {
+							if c == v || strings.Contains(c, l.Colon("", v)) {
+								t.Errorf("%s row %d: %q as recorded, not the spec's label %q", name, i+2, v, sp.Label(spec.ValueLabel+v, l.Texts()))
+							}
+						}
+					}
+				}
+			}
+			// The cost estimate: its unit inside the term's own parenthesis
+			// (估算、USD), never two parentheses side by side, and three
+			// significant digits of a cost below one cent.
+			ops := sheet("operating_points")
+			cost := -1
+			for j, h := range ops[0] {
+				if strings.Contains(h, ") (") || strings.Contains(h, "）（") {
+					t.Errorf("Operating points: header %q", h)
+				}
+				if strings.HasPrefix(h, capital(strings.TrimRight(l.Term("cost_per_million_output_tokens"), ")）"))) && strings.Contains(h, "USD") {
+					cost = j
+				}
+			}
+			if cost < 0 {
+				t.Fatalf("Operating points: no cost column in %q", ops[0])
+			}
+			for i := 2; i <= len(ops); i++ {
+				cell, _ := excelize.CoordinatesToCellName(cost+1, i)
+				shown, _ := f.GetCellValue(l.T("export.sheet.operating_points"), cell)
+				v := rawFloat(t, f, l.T("export.sheet.operating_points"), cost+1, i)
+				got, err := strconv.ParseFloat(strings.ReplaceAll(shown, ",", ""), 64)
+				if err != nil || math.Abs(got-v) > 0.005*v {
+					t.Errorf("Operating points row %d: cost %v shown as %q", i, v, shown)
+				}
+			}
+			// The percentile method in words (线性插值, not linear).
+			method := slices.Index(runs[0], l.T("export.col.percentile_method"))
+			for _, r := range runs[1:] {
+				if method < 0 || method >= len(r) || r[method] != l.T("percentile_method.linear") {
+					t.Fatalf("Runs: percentile method %q, want %q", r[min(max(method, 0), len(r)-1)], l.T("percentile_method.linear"))
+				}
+			}
+			prov := sheet("provenance")
+			src := slices.Index(prov[0], l.T("export.col.source"))
+			for _, r := range prov[1:] {
+				if s := r[src]; s == "file" || s == "manifest" || s == "cli" || s == "amend" {
+					t.Fatalf("Provenance: source %q in English", s)
+				}
+			}
+		})
 	}
 }

@@ -185,10 +185,7 @@ func (b *builder) cdfChartsOf(l locales.Locale, name string, strict bool, add fu
 		}
 		term := l.Term(m)
 		title := l.T("chart.cdf", "metric", term)
-		var ps []string
-		for _, p := range ss[0].Percentiles {
-			ps = append(ps, "p"+strconv.FormatFloat(p, 'f', -1, 64))
-		}
+		ps := percentileNames(l, ss[0].Percentiles)
 		ch, err := charts.CDF("cdf-"+name+"-"+m, ss, charts.Labels{Title: title, Subtitle: b.label(l, name),
 			XAxis: l.Paren(capFirst(term), l.UnitLabel("s")), YAxis: l.T("axis.share_at_most")},
 			charts.Format{Decimals: -1, Unit: l.UnitLabel("s"), Number: func(v float64) string { return l.Number(v, 3) }})
@@ -248,4 +245,25 @@ func (b *builder) loadChart(l locales.Locale, sel string, add func(charts.Chart,
 		Baseline: l.T("chart.in_flight"), Candidate: l.T("chart.completed_so_far")}, l.T("chart.completed_so_far"))
 	return add(ch, err, chartView{Kind: "timeline", Title: l.Colon(title, b.label(l, sel)),
 		Caption: []string{l.T("chart.caption.load", "n", l.Number(float64(len(pts)), 0)), b.captionRuns(l, sel)}})
+}
+
+// percentileNames names percentiles as the language's tables do: p50, p99
+// (zh P50, P99, the glossary's terms; a percentile without a term, p99.9,
+// with the letter the language writes p50 with).
+func percentileNames(l locales.Locale, ps []float64) []string {
+	letter := "p"
+	if l.HasTerm("p50") {
+		letter = l.Term("p50")[:1]
+	}
+	var out []string
+	for _, p := range ps {
+		pt := "p" + strconv.FormatFloat(p, 'f', -1, 64)
+		if l.HasTerm(pt) {
+			pt = l.Term(pt)
+		} else {
+			pt = letter + pt[1:]
+		}
+		out = append(out, pt)
+	}
+	return out
 }

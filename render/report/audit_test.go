@@ -355,3 +355,78 @@ func TestAuditMessagesLocalised(t *testing.T) {
 		t.Errorf("en: %q, want the CLI's English text", got)
 	}
 }
+
+// TestAuditMessagesReadAsTheReport: a finding's sentence writes what the
+// report writes (issue 18, one term per language): units as the language
+// does (token/s, トークン/秒, tokens/s; a rate of 1 in the singular in
+// Spanish), engines by name, a text of the spec by what it is, versions
+// once each, and measured values to the digits a reader needs — six
+// significant ones, more where two values would otherwise read alike.
+func TestAuditMessagesReadAsTheReport(t *testing.T) {
+	label := func(n string) string { return n }
+	find := func(key string, params map[string]string) audit.Finding {
+		return audit.Finding{Check: "x", Message: "English text", MessageKey: key, Params: params}
+	}
+	stated := find(audit.MsgStated, map[string]string{"metric": "total_token_throughput", "stated": "2973.42", "recomputed": "2800.4372906587273",
+		"unit": "tok/s", "tolerance": "0.00297342", "basis": "b", "definition": "d", "tolerance_basis": "relative 1e-06"})
+	close := find(audit.MsgStated, map[string]string{"metric": "output_throughput", "stated": "17961.2", "recomputed": "17961.2181",
+		"unit": "tok/s", "tolerance": "0.0179612", "basis": "b", "definition": "d", "tolerance_basis": "relative 1e-06"})
+	peak := find(audit.MsgPeakOverTotal, map[string]string{"peak": "500", "total_output_tokens": "400", "total_basis": "stated total_output_tokens"})
+	load := find(audit.MsgLoadBound, map[string]string{"offered": "1", "achieved_min": "1.0127607859023744", "metric": "output_throughput"})
+	named := find(audit.MsgEngineNamed, map[string]string{"field": "runtime.server_args", "named": "sglang", "engine": "vllm", "value": "x"})
+	version := find(audit.MsgEngineTextVersion, map[string]string{"field": "narrative.en", "lang": "en", "line": "11", "engine": "vllm",
+		"used": "vllm", "version": "0.9.2", "versions": "0.11.0,0.11.0,0.11.0,0.10.1"})
+	engineRE := regexp.MustCompile(`\b(vllm|sglang)\b`)
+	for _, tag := range []string{"zh", "ja", "es-419"} {
+		l := locales.MustMatch(tag)
+		msg := func(f audit.Finding) string {
+			got, own := auditMessage(l, f, label)
+			if !own {
+				t.Fatalf("%s: %s has no sentence", tag, f.MessageKey)
+			}
+			return got
+		}
+		for _, f := range []audit.Finding{stated, close, peak} {
+			got := msg(f)
+			if strings.Contains(got, "tok/s") || !strings.Contains(got, l.Cells().UnitLabel("tok/s")) {
+				t.Errorf("%s: %q, want the unit as the report writes it (%s)", tag, got, l.Cells().UnitLabel("tok/s"))
+			}
+		}
+		if got := msg(stated); !strings.Contains(got, l.Number(2800.44, 2)) || strings.Contains(got, "2800.437") || strings.Contains(got, "2,800.437") {
+			t.Errorf("%s: %q, want the recomputed value to six significant digits", tag, got)
+		}
+		if got := msg(close); !strings.Contains(got, l.Number(17961.2, 1)+" ") || !strings.Contains(got, l.Number(17961.22, 2)) {
+			t.Errorf("%s: %q, want the stated and recomputed values apart (17,961.2 and 17,961.22)", tag, got)
+		}
+		got := msg(load)
+		if strings.Contains(got, "req/s") || !strings.Contains(got, l.Quantity(1, -1, "req/s")) || !strings.Contains(got, l.Quantity(1.01276, -1, "req/s")) {
+			t.Errorf("%s: %q, want the rates with their unit (%s)", tag, got, l.Quantity(1, -1, "req/s"))
+		}
+		for _, f := range []audit.Finding{named, version} {
+			if got := msg(f); engineRE.MatchString(got) || !strings.Contains(got, "vLLM") {
+				t.Errorf("%s: %q, want the engines by name (vLLM, SGLang)", tag, got)
+			}
+		}
+		got = msg(version)
+		if strings.Contains(got, "narrative.en") || !strings.Contains(got, l.T("audit.text.narrative", "lang", "en")) || strings.Count(got, "0.11.0") != 1 {
+			t.Errorf("%s: %q, want the narrative named in the language and each version once", tag, got)
+		}
+	}
+	if got, _ := auditMessage(locales.MustMatch("es-419"), load, label); !strings.Contains(got, "1 solicitud/s") {
+		t.Errorf("es-419: %q, want a rate of 1 in the singular", got)
+	}
+}
+
+// TestPercentileNames: a chart's caption names the percentiles it marks
+// as the language's tables name them (zh P50, as "TTFT P99"; en p50).
+func TestPercentileNames(t *testing.T) {
+	for tag, want := range map[string]string{"zh": "P50 P90 P99.9", "en": "p50 p90 p99.9", "ja": "p50 p90 p99.9"} {
+		l := locales.MustMatch(tag)
+		if got := strings.Join(percentileNames(l, []float64{50, 90, 99.9}), " "); got != want {
+			t.Errorf("%s: %q, want %q", tag, got, want)
+		}
+		if p99 := l.Figure("ttft.p99"); !strings.Contains(p99, percentileNames(l, []float64{99})[0]) {
+			t.Errorf("%s: the table says %q, the caption %q", tag, p99, percentileNames(l, []float64{99})[0])
+		}
+	}
+}

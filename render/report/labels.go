@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/benchledger/benchledger/casestudy"
 	"github.com/benchledger/benchledger/figures"
 
 	"github.com/benchledger/benchledger/locales"
@@ -141,69 +142,10 @@ func (b *builder) meta(id string) *runMeta {
 	return nil
 }
 
-// engineNames are the names engines are written with in prose; an engine
-// not listed is shown as recorded.
-var engineNames = map[string]string{
-	"vllm": "vLLM", "sglang": "SGLang", "tensorrt-llm": "TensorRT-LLM", "trtllm": "TensorRT-LLM",
-	"tgi": "TGI", "lmdeploy": "LMDeploy", "llama.cpp": "llama.cpp", "ollama": "Ollama",
-}
-
-// freeText are provenance fields whose values are prose as the manifest's
-// author wrote it (in English): shown as recorded, marked lang="en".
-var freeText = map[string]bool{
-	"workload.dataset": true, "hardware.node": true, "measurement.notes": true,
-}
-
-// fieldText shows a recorded value of a field in the page's language:
-// numbers and number ranges ("63-66" → "63–66") in the locale's style,
-// booleans and an unlimited request rate in words, engines by name;
-// anything else as recorded. The second result says the value is free
-// text recorded in English.
-func fieldText(l locales.Locale, field, v string) (string, bool) {
-	switch field {
-	case "workload.fixed_output", "synthetic":
-		if b, err := strconv.ParseBool(v); err == nil {
-			return l.T("value.yes_no." + strconv.FormatBool(b)), false
-		}
-	case "workload.thinking":
-		if b, err := strconv.ParseBool(v); err == nil {
-			return l.T("value.on_off." + strconv.FormatBool(b)), false
-		}
-	case "workload.request_rate":
-		if f, err := strconv.ParseFloat(v, 64); err == nil && f > 1e300 {
-			return l.T("value.unlimited_rate"), false
-		}
-	case "runtime.engine":
-		if n, ok := engineNames[strings.ToLower(v)]; ok {
-			return n, false
-		}
-	}
-	if locales.NumericField(field) {
-		if f, err := strconv.ParseFloat(v, 64); err == nil {
-			return l.Number(f, -1), false
-		}
-		if lo, hi, ok := strings.Cut(v, "-"); ok {
-			a, e1 := strconv.ParseFloat(lo, 64)
-			z, e2 := strconv.ParseFloat(hi, 64)
-			if e1 == nil && e2 == nil {
-				return l.Number(a, -1) + "–" + l.Number(z, -1), false
-			}
-		}
-	}
-	return v, freeText[field] && l.Tag() != "en"
-}
-
-// valueText is fieldText with the spec's labels of recorded values: a
-// free-text value the spec translates ("value:TEXT" labels) is shown in
-// the page's language, unmarked; one it does not is shown as recorded,
-// marked English on pages of other languages.
+// valueText is casestudy.ValueText of the case study's spec: a recorded
+// value in the page's language, or marked English.
 func (b *builder) valueText(l locales.Locale, field, v string) (string, bool) {
-	if freeText[field] {
-		if t := b.res.Spec.Label(spec.ValueLabel+v, l.Texts()); t != "" {
-			return t, false
-		}
-	}
-	return fieldText(l, field, v)
+	return casestudy.ValueText(b.res.Spec, l, field, v)
 }
 
 // freeTextSpan is a recorded free-text value (a reference's title, a
@@ -242,8 +184,8 @@ func (b *builder) checkValueLabels(recorded map[string]bool) error {
 func recordedTexts(raw []map[string]string, refs []*figures.ExternalReference) map[string]bool {
 	out := map[string]bool{}
 	for _, eff := range raw {
-		for f := range freeText {
-			if v := eff[f]; v != "" {
+		for f, v := range eff {
+			if v != "" && locales.FreeTextField(f) {
 				out[v] = true
 			}
 		}

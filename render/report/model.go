@@ -593,10 +593,10 @@ func (b *builder) confounderValues(l locales.Locale, field, base, cand string) p
 		if v == "" {
 			return span{Text: l.T("value.not_recorded")}
 		}
-		if freeText[field] {
+		if locales.FreeTextField(field) {
 			return b.freeTextSpan(l, v)
 		}
-		t, _ := fieldText(l, field, v)
+		t, _ := l.FieldText(field, v)
 		return span{Text: t}
 	}
 	return phrase{side(base), {Text: " → "}, side(cand)}
