@@ -406,8 +406,14 @@ func numberHeavy(n int) []byte {
 	return b
 }
 
-func BenchmarkScanNumbers(b *testing.B) {
-	in := numberHeavy(32 << 20)
+func BenchmarkScanNumbers(b *testing.B) { benchmarkNumbers(b, 32<<20) }
+
+// BenchmarkScanSmallFile: one of the 1,000 ordinary result files of the
+// ingest benchmark (about 290 KB), read whole and parsed from memory.
+func BenchmarkScanSmallFile(b *testing.B) { benchmarkNumbers(b, 290<<10) }
+
+func benchmarkNumbers(b *testing.B, size int) {
+	in := numberHeavy(size)
 	b.SetBytes(int64(len(in)))
 	b.ReportAllocs()
 	for b.Loop() {
