@@ -210,6 +210,10 @@ func TestSiteInBrowser(t *testing.T) {
 	if font := eval[string](t, rp, "getComputedStyle(document.body).fontFamily"); !strings.HasPrefix(font, `"Noto Sans CJK JP"`) {
 		t.Errorf("ja run page fonts %s, want Japanese ones first", font)
 	}
+	// Its figure labels break between phrases only (合計トークンスループッ/ト).
+	for _, b := range eval[[]string](t, rp, wordBreaksJS+"('table.figures td:first-child, table.figures th')") {
+		t.Errorf("ja run page at 1280 px: %s", b)
+	}
 	if h := eval[string](t, rp, "document.querySelector('h2').textContent"); !containsCJK(h) {
 		t.Errorf("ja run page heading %q", h)
 	}
@@ -304,7 +308,8 @@ func siteDiffDeltas(t *testing.T, p *browser.Page, site string) {
 
 // siteRunsTableFits opens the runs table at 1280×800 in each language: one
 // line per run (every row as high as the first, at least 15 runs on the
-// first screen of the demo), a cut cell's whole text in its title, the
+// first screen of the demo), headers wrapped between words only (there and
+// printed on A4), a cut cell's whole text in its title, the
 // runs listed by date then role; the column chooser hides a column and the
 // page remembers it when opened again.
 func siteRunsTableFits(t *testing.T, site string, runs int) {
@@ -332,6 +337,10 @@ func siteRunsTableFits(t *testing.T, site string, runs int) {
 		}
 		if w := eval[float64](t, p, `document.documentElement.scrollWidth - window.innerWidth`); w > 0 {
 			t.Errorf("%s: the page is %.0f px wider than the window", lang, w)
+		}
+		// Headers wrap between words only (no "Concurren/cia", "レプリ/カ").
+		for _, b := range eval[[]string](t, p, wordBreaksJS+"('#runs th')") {
+			t.Errorf("%s (1280 px): header %s", lang, b)
 		}
 		// Every cut cell has its whole text in its title.
 		cut := eval[[]string](t, p, `Array.from(document.querySelectorAll('#runs tbody td')).filter(td => td.offsetParent !== null && td.scrollWidth > td.clientWidth && td.title !== td.textContent).map(td => td.textContent)`)
@@ -367,6 +376,20 @@ func siteRunsTableFits(t *testing.T, site string, runs int) {
 		eval[bool](t, p, `(localStorage.clear(), true)`)
 		clean(t, lang+" runs table", p)
 		p.Close()
+		// Printed on A4, the headers still wrap between words only.
+		ctx, cancel = context.WithTimeout(context.Background(), 60*time.Second)
+		pp, err := browser.Open(ctx, filepath.Join(site, lang, "runs.html"), browser.Options{ReadyExpr: "document.readyState === 'complete'", LocalDir: site, Width: browser.PrintWidth, Height: 1000})
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := pp.EmulateMedia("print"); err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range eval[[]string](t, pp, wordBreaksJS+"('#runs th')") {
+			t.Errorf("%s (A4 print): header %s", lang, b)
+		}
+		pp.Close()
 	}
 }
 
