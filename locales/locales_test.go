@@ -312,3 +312,23 @@ func TestDigest(t *testing.T) {
 		t.Errorf("digest %q", d)
 	}
 }
+
+// TestReviewedTerms: the reviewers' term for the request's latency is
+// 请求延迟 / リクエスト遅延 (the published case's); no message of the zh or
+// ja catalogue says it the old way, in the report or on the site.
+func TestReviewedTerms(t *testing.T) {
+	d := mustData(t)
+	for tag, old := range map[string][]string{"zh": {"端到端延迟", "端到端的延迟"}, "ja": {"エンドツーエンド遅延", "エンドツーエンドの遅延"}} {
+		l, ok := d.locales[tag]
+		if !ok {
+			t.Fatalf("no %s catalogue", tag)
+		}
+		for k, m := range l.msgs {
+			for _, o := range old {
+				if strings.Contains(m.other, o) {
+					t.Errorf("%s %s = %q says %q", tag, k, m.other, o)
+				}
+			}
+		}
+	}
+}
