@@ -186,6 +186,11 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 		}
 	}
 
+	b.roles = make(map[string]string, len(summaries))
+	for _, s := range summaries {
+		b.roles[s.ID] = s.Role
+	}
+
 	// Runs: reuse what the manifest vouches for, rebuild the rest on a few
 	// goroutines.
 	var todo []int
@@ -281,6 +286,9 @@ type builder struct {
 	// cmpRuns are the runs behind each comparison page's sides
 	// (compare.go).
 	cmpRuns map[cmpRef]*cmpRuns
+	// roles are the runs' roles by id, as the runs table shows them (a
+	// comparison page names a selection by its runs' role).
+	roles map[string]string
 	// trends are the configurations run over dates or engine versions
 	// (trends.go), found once per build.
 	trends []*trendSeries
