@@ -17,6 +17,10 @@ type valuePart struct {
 	// language.
 	Lang    string
 	Unknown bool
+	// Paren: Text ends in a parenthesis of its own pattern ("vLLM 0.25.1
+	// (vllm/vllm-openai:v0.25.1)"), which the parts it holds for may join;
+	// a recorded text's own parenthesis ("1,000 out (ignore_eos)") is not.
+	Paren bool
 }
 
 // casePart is a part of the case study whose runs share a setup: a
@@ -115,7 +119,7 @@ func fact(l locales.Locale, label string, parts []casePart, value func(casePart)
 		// A value that ends in its own parenthesis ("vLLM 0.25.1
 		// (vllm/vllm-openai:v0.25.1)") takes the parts into it, after a
 		// separator: one group, never two side by side.
-		if open, close, ok := parenGroup(v.Where); ok && v.Lang == "" && strings.HasSuffix(v.Text, close) && strings.Contains(v.Text, open) {
+		if open, close, ok := parenGroup(v.Where); ok && v.Paren && strings.HasSuffix(v.Text, close) && strings.Contains(v.Text, open) {
 			v.Text = strings.TrimSuffix(v.Text, close)
 			v.Where = l.T("method.where_inside", "where", l.List(where[i]))
 		}
@@ -215,7 +219,7 @@ func (b *builder) pairValue(l locales.Locale, key string, fields, names, missing
 				texts = append(texts, t)
 			}
 		}
-		return valuePart{Text: l.List(texts)}
+		return valuePart{Text: l.List(texts), Paren: len(texts) == 1}
 	}
 }
 
