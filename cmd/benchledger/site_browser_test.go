@@ -309,7 +309,8 @@ func siteDiffDeltas(t *testing.T, p *browser.Page, site string) {
 // siteRunsTableFits opens the runs table at 1280×800 in each language: one
 // line per run (every row as high as the first, at least 15 runs on the
 // first screen of the demo), headers wrapped between words only (there and
-// printed on A4), a cut cell's whole text in its title, the
+// printed on A4, where the table fits the page), a cut cell's whole text in
+// its title, the
 // runs listed by date then role; the column chooser hides a column and the
 // page remembers it when opened again.
 func siteRunsTableFits(t *testing.T, site string, runs int) {
@@ -388,6 +389,9 @@ func siteRunsTableFits(t *testing.T, site string, runs int) {
 		}
 		for _, b := range eval[[]string](t, pp, wordBreaksJS+"('#runs th')") {
 			t.Errorf("%s (A4 print): header %s", lang, b)
+		}
+		if w := eval[float64](t, pp, `document.documentElement.scrollWidth - window.innerWidth`); w > 0 {
+			t.Errorf("%s (A4 print): the runs table is %.0f px wider than the page", lang, w)
 		}
 		pp.Close()
 	}
