@@ -146,6 +146,28 @@ func TestSiteInBrowser(t *testing.T) {
 	if cdf := eval[[]int](t, p, `Array.from(document.querySelectorAll('figure[data-chart-kind="cdf"] .chart'), el => el.querySelectorAll('svg path').length)`); len(cdf) != 2 || cdf[0] == 0 || cdf[1] == 0 {
 		t.Errorf("comparison page CDF charts drew %v paths", cdf)
 	}
+	// In Japanese, its labels, marks and verdicts break between phrases
+	// only (意図した変/更), on a screen and printed on A4.
+	for _, w := range []int{1280, browser.PrintWidth} {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		jp, err := browser.Open(ctx, filepath.Join(site, "ja", filepath.FromSlash(pair[2])), browser.Options{ReadyExpr: "document.readyState === 'complete'", LocalDir: site, Width: w, Height: 1000})
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w == browser.PrintWidth {
+			if err := jp.EmulateMedia("print"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, b := range eval[[]string](t, jp, wordBreaksJS+"('th, td:first-child, td:last-child')") {
+			t.Errorf("ja comparison page at %d px: %s", w, b)
+		}
+		if over := eval[float64](t, jp, `document.documentElement.scrollWidth - window.innerWidth`); over > 0 {
+			t.Errorf("ja comparison page at %d px: %.0f px wider than the page", w, over)
+		}
+		jp.Close()
+	}
 	if err := p.Eval(`(setTimeout(function(){ history.back(); }, 0), true)`, nil); err != nil {
 		t.Fatal(err)
 	}
