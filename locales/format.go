@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -233,6 +235,17 @@ func (l Locale) Colon(label, value string) string {
 // full-width "输出吞吐量（+1）" in zh and ja.
 func (l Locale) Paren(text, note string) string {
 	return l.T("format.paren", "text", text, "note", note)
+}
+
+// CapFirst upper-cases the first letter, for a label that starts its line
+// or cell (es "Rendimiento de salida", not "rendimiento de salida"); CJK
+// text is unchanged.
+func CapFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	if r == utf8.RuneError || !unicode.IsLower(r) {
+		return s
+	}
+	return string(unicode.ToUpper(r)) + s[n:]
 }
 
 // Punct is the page's separators for templates: colon (": ", "："),

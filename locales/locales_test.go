@@ -253,7 +253,7 @@ func TestFigureNames(t *testing.T) {
 		{"en", "output_throughput", "output throughput"},
 		{"en", "ttft.median", "median TTFT"},
 		{"zh", "ttft.median", "TTFT 中位数"},
-		{"zh", "e2el.p99", "请求延迟 P99"},
+		{"zh", "e2el.p99", "请求延迟 p99"},
 		{"zh", "e2el.mean", "平均请求延迟"},
 		{"ja", "e2el.median", "リクエスト遅延の中央値"},
 		{"es", "e2el.median", "mediana de latencia de las solicitudes"},
@@ -296,7 +296,7 @@ func TestMatchExact(t *testing.T) {
 }
 
 func TestFigureSpacesLatinWords(t *testing.T) {
-	for tag, want := range map[string]string{"zh": "TTFT P90", "en": "p90 TTFT"} {
+	for tag, want := range map[string]string{"zh": "TTFT p90", "en": "p90 TTFT"} {
 		if got := MustMatch(tag).Figure("ttft.p90"); !strings.Contains(got, "TTFT") || (tag == "zh" && got != want) {
 			t.Errorf("%s: %q", tag, got)
 		}
@@ -310,5 +310,43 @@ func TestDigest(t *testing.T) {
 	d := Digest()
 	if len(d) != 64 || d != Digest() {
 		t.Errorf("digest %q", d)
+	}
+}
+
+// TestReviewedTerms: the reviewers' term for the request's latency is
+// 请求延迟 / リクエスト遅延 (the published case's); no message of the zh or
+// ja catalogue says it the old way, in the report or on the site.
+func TestReviewedTerms(t *testing.T) {
+	d := mustData(t)
+	for tag, old := range map[string][]string{"zh": {"端到端延迟", "端到端的延迟"}, "ja": {"エンドツーエンド遅延", "エンドツーエンドの遅延"}} {
+		l, ok := d.locales[tag]
+		if !ok {
+			t.Fatalf("no %s catalogue", tag)
+		}
+		for k, m := range l.msgs {
+			for _, o := range old {
+				if strings.Contains(m.other, o) {
+					t.Errorf("%s %s = %q says %q", tag, k, m.other, o)
+				}
+			}
+		}
+	}
+}
+
+// TestPercentilesOneCase: a percentile is written one way on a page — the
+// way chart marks and captions write it in every language (p50, p90, …, as
+// the published case writes p95/p99) — so a zh table row never says
+// "TTFT P90" beside a caption's "p50".
+func TestPercentilesOneCase(t *testing.T) {
+	for _, tag := range supported {
+		l := MustMatch(tag)
+		for _, p := range []string{"p50", "p90", "p95", "p99"} {
+			if got := l.Term(p); got != p {
+				t.Errorf("%s: the percentile %s is written %q", tag, p, got)
+			}
+			if got := l.Figure("ttft." + p); !strings.Contains(got, p) {
+				t.Errorf("%s: ttft.%s reads %q", tag, p, got)
+			}
+		}
 	}
 }

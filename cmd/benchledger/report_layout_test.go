@@ -97,8 +97,10 @@ const tableFitJS = `(function () {
 // computed: no chart, caption or figure overlaps another; zh and ja list
 // their own fonts first and say zh-Hans; CJK headers break between
 // phrases only; a bound number never splits from its unit; no table is
-// wider than the content column and no row label is squeezed to a few
-// characters a line, printed and on a 1280 px screen. Screenshots of
+// wider than the content column, no row label is squeezed to a few
+// characters a line and no header or row label breaks inside a word
+// (wordBreaksJS: ja 短/い in the node table), printed and on a 1280 px
+// screen. Screenshots of
 // the printed layout go to $BENCHLEDGER_SCREENSHOTS when set.
 func TestReportLocaleLayout(t *testing.T) {
 	t.Parallel()
@@ -165,7 +167,7 @@ func TestReportLocaleLayout(t *testing.T) {
 		if err := page.EmulateMedia("print"); err != nil {
 			t.Fatal(err)
 		}
-		for _, js := range []string{printLayoutJS, headerLinesJS, tableFitJS} {
+		for _, js := range []string{printLayoutJS, headerLinesJS, tableFitJS, wordBreaksJS + "('th, td:first-child')"} {
 			var bad []string
 			if err := page.Eval(js, &bad); err != nil {
 				t.Fatal(err)
@@ -183,12 +185,14 @@ func TestReportLocaleLayout(t *testing.T) {
 		if err := load(&screen, path, browser.Options{ReadyExpr: browser.PrintReadyExpr, Width: 1280, Height: 1000}); err != nil {
 			t.Fatalf("%s: %v", c.lang, err)
 		}
-		var bad []string
-		if err := screen.Eval(tableFitJS, &bad); err != nil {
-			t.Fatal(err)
-		}
-		for _, b := range bad {
-			t.Errorf("%s (1280 px screen): %s", c.lang, b)
+		for _, js := range []string{tableFitJS, wordBreaksJS + "('th, td:first-child')"} {
+			var bad []string
+			if err := screen.Eval(js, &bad); err != nil {
+				t.Fatal(err)
+			}
+			for _, b := range bad {
+				t.Errorf("%s (1280 px screen): %s", c.lang, b)
+			}
 		}
 	}
 }

@@ -157,6 +157,28 @@ func TestSiteInBrowser(t *testing.T) {
 	if cdf := eval[[]int](t, p, `Array.from(document.querySelectorAll('figure[data-chart-kind="cdf"] .chart'), el => el.querySelectorAll('svg path').length)`); len(cdf) != 2 || cdf[0] == 0 || cdf[1] == 0 {
 		t.Errorf("comparison page CDF charts drew %v paths", cdf)
 	}
+	// In Japanese, its labels, marks and verdicts break between phrases
+	// only (意図した変/更), on a screen and printed on A4.
+	for _, w := range []int{1280, browser.PrintWidth} {
+		ctx, cancel := context.WithTimeout(context.Background(), browser.DefaultTimeout)
+		jp, err := browser.Open(ctx, filepath.Join(site, "ja", filepath.FromSlash(pair[2])), browser.Options{ReadyExpr: "document.readyState === 'complete'", LocalDir: site, Width: w, Height: 1000})
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w == browser.PrintWidth {
+			if err := jp.EmulateMedia("print"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, b := range eval[[]string](t, jp, wordBreaksJS+"('th, td:first-child, td:last-child')") {
+			t.Errorf("ja comparison page at %d px: %s", w, b)
+		}
+		if over := eval[float64](t, jp, `document.documentElement.scrollWidth - window.innerWidth`); over > 0 {
+			t.Errorf("ja comparison page at %d px: %.0f px wider than the page", w, over)
+		}
+		jp.Close()
+	}
 	if err := p.Eval(`(setTimeout(function(){ history.back(); }, 0), true)`, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -220,6 +242,10 @@ func TestSiteInBrowser(t *testing.T) {
 	// Chinese font would draw Chinese glyph forms).
 	if font := eval[string](t, rp, "getComputedStyle(document.body).fontFamily"); !strings.HasPrefix(font, `"Noto Sans CJK JP"`) {
 		t.Errorf("ja run page fonts %s, want Japanese ones first", font)
+	}
+	// Its figure labels break between phrases only (合計トークンスループッ/ト).
+	for _, b := range eval[[]string](t, rp, wordBreaksJS+"('table.figures td:first-child, table.figures th')") {
+		t.Errorf("ja run page at 1280 px: %s", b)
 	}
 	if h := eval[string](t, rp, "document.querySelector('h2').textContent"); !containsCJK(h) {
 		t.Errorf("ja run page heading %q", h)
@@ -315,17 +341,21 @@ func siteDiffDeltas(t *testing.T, p *browser.Page, site string) {
 
 // siteRunsTableFits opens the runs table at 1280×800 in each language: one
 // line per run (every row as high as the first, at least 15 runs on the
-// first screen of the demo), a cut cell's whole text in its title, the
+// first screen of the demo), headers wrapped between words only (there and
+// printed on A4, where the table fits the page), a cut cell's whole text in
+// its title, the
 // runs listed by date then role; the column chooser hides a column and the
 // page remembers it when opened again.
 func siteRunsTableFits(t *testing.T, site string, runs int) {
 	t.Helper()
 	// One browser loads the languages in turn; each leaves its storage
 	// cleared, as the next one needs it.
-	var p *browser.Page
+	var p, pp *browser.Page
 	defer func() {
-		if p != nil {
-			p.Close()
+		for _, page := range []*browser.Page{p, pp} {
+			if page != nil {
+				page.Close()
+			}
 		}
 	}()
 	for _, lang := range siteLangs {
@@ -357,6 +387,10 @@ func siteRunsTableFits(t *testing.T, site string, runs int) {
 		}
 		if w := eval[float64](t, p, `document.documentElement.scrollWidth - window.innerWidth`); w > 0 {
 			t.Errorf("%s: the page is %.0f px wider than the window", lang, w)
+		}
+		// Headers wrap between words only (no "Concurren/cia", "レプリ/カ").
+		for _, b := range eval[[]string](t, p, wordBreaksJS+"('#runs th')") {
+			t.Errorf("%s (1280 px): header %s", lang, b)
 		}
 		// Every cut cell has its whole text in its title.
 		cut := eval[[]string](t, p, `Array.from(document.querySelectorAll('#runs tbody td')).filter(td => td.offsetParent !== null && td.scrollWidth > td.clientWidth && td.title !== td.textContent).map(td => td.textContent)`)
@@ -391,6 +425,30 @@ func siteRunsTableFits(t *testing.T, site string, runs int) {
 		}
 		eval[bool](t, p, `(localStorage.clear(), true)`)
 		clean(t, lang+" runs table", p)
+		// Printed on A4, the headers still wrap between words only; one
+		// print-sized page loads the languages in turn.
+		ctx, cancel = context.WithTimeout(context.Background(), browser.DefaultTimeout)
+		if pp == nil {
+			pp, err = browser.Open(ctx, path, browser.Options{ReadyExpr: ready, LocalDir: site, Width: browser.PrintWidth, Height: 1000})
+			if err == nil {
+				err = pp.EmulateMedia("print")
+			}
+		} else {
+			err = pp.Load(ctx, path, ready)
+		}
+		cancel()
+		if err != nil {
+			t.Fatalf("%s (A4 print): %v", lang, err)
+		}
+		if m := eval[bool](t, pp, `matchMedia('print').matches`); !m {
+			t.Fatalf("%s: the A4 page is not laid out for print", lang)
+		}
+		for _, b := range eval[[]string](t, pp, wordBreaksJS+"('#runs th')") {
+			t.Errorf("%s (A4 print): header %s", lang, b)
+		}
+		if w := eval[float64](t, pp, `document.documentElement.scrollWidth - window.innerWidth`); w > 0 {
+			t.Errorf("%s (A4 print): the runs table is %.0f px wider than the page", lang, w)
+		}
 	}
 }
 

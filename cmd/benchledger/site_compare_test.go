@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/benchledger/benchledger/figures"
 )
@@ -161,4 +162,54 @@ func recomputedFigures(t *testing.T, db, id string) map[string]float64 {
 		}
 	}
 	return m
+}
+
+// checkSiteComparisonNames reads the scheduler-tuning comparison page in
+// every language as a reader would (issue 18): the comparison and its runs
+// are named by their labels, the run id secondary ("Baseline
+// (3c189106530a)"), never by the spec's keys ("baseline: 3c18…",
+// "Comparison scheduler_tuning"); every row label starts with a capital
+// (es "Rendimiento de salida"); cells write a unit as its symbol next to
+// the number (es "15.910 s", not "segundos").
+func checkSiteComparisonNames(t *testing.T, out string) {
+	t.Helper()
+	tags := regexp.MustCompile(`<[^>]+>`)
+	for _, lang := range siteLangs {
+		data, err := os.ReadFile(filepath.Join(out, lang, "compare", "qwen3-batch--scheduler_tuning.html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(data)
+		h1 := regexp.MustCompile(`<h1>([^<]*)</h1>`).FindStringSubmatch(s)
+		if h1 == nil || strings.Contains(h1[1], "scheduler_tuning") {
+			t.Errorf("%s comparison page: title %q names the spec key", lang, h1)
+		}
+		i := strings.LastIndex(s, "<ul>")
+		if i < 0 {
+			t.Fatalf("%s comparison page: no list of runs", lang)
+		}
+		runs := regexp.MustCompile(`<li><a href="[^"]*run/([0-9a-f]{12})\.html">([^<]*)</a></li>`).FindAllStringSubmatch(s[i:], -1)
+		if len(runs) != 2 {
+			t.Fatalf("%s comparison page: runs %q, want the baseline and the candidate", lang, runs)
+		}
+		for _, r := range runs {
+			text := html.UnescapeString(r[2])
+			name, _, _ := strings.Cut(text, r[1])
+			if name = strings.TrimRight(name, " (（"); name == "" || strings.Contains(strings.ToLower(name), "baseline:") ||
+				name == "baseline" || name == "tuned" || !strings.Contains(text, r[1]) {
+				t.Errorf("%s comparison page: run %s listed as %q, want its label with the id secondary", lang, r[1], text)
+			}
+		}
+		for _, m := range regexp.MustCompile(`<tr[^>]*><td>(.*?)</td>`).FindAllStringSubmatch(s, -1) {
+			label := html.UnescapeString(tags.ReplaceAllString(m[1], " "))
+			if r := []rune(strings.TrimSpace(label)); len(r) > 0 && unicode.IsLower(r[0]) {
+				t.Errorf("%s comparison page: row label %q starts in lower case", lang, label)
+			}
+		}
+		for _, m := range regexp.MustCompile(`<td class="num">([^<]*)</td>`).FindAllStringSubmatch(s, -1) {
+			if strings.Contains(m[1], "segundo") || strings.Contains(m[1], "second") {
+				t.Errorf("%s comparison page: cell %q spells the unit out", lang, m[1])
+			}
+		}
+	}
 }

@@ -58,6 +58,19 @@ func (b *builder) sweepParams() []string {
 	return out
 }
 
+// Labeller names a case study's spec names — selections, comparisons,
+// figures, comparison sides ("node:NAME", "ref:ID") — for readers in a
+// language, as its report does (label): pages made outside the report (the
+// site's comparison pages) say the same. roles are the runs' roles by id:
+// a selection without a label is named by its runs' common role.
+func Labeller(res *casestudy.Result, roles map[string]string) func(l locales.Locale, name string) string {
+	b := &builder{res: res}
+	for _, id := range res.RunIDs {
+		b.runs = append(b.runs, runMeta{id: id, eff: map[string]string{"role": roles[id]}})
+	}
+	return b.sideLabel
+}
+
 // sideLabel names a comparison side: a selection, "node:NAME" or an
 // external reference "ref:ID".
 func (b *builder) sideLabel(l locales.Locale, side string) string {

@@ -17,6 +17,10 @@ type valuePart struct {
 	// language.
 	Lang    string
 	Unknown bool
+	// Paren: Text ends in a parenthesis of its own pattern ("vLLM 0.25.1
+	// (vllm/vllm-openai:v0.25.1)"), which the parts it holds for may join;
+	// a recorded text's own parenthesis ("1,000 out (ignore_eos)") is not.
+	Paren bool
 }
 
 // casePart is a part of the case study whose runs share a setup: a
@@ -112,9 +116,28 @@ func fact(l locales.Locale, label string, parts []casePart, value func(casePart)
 	it.Sep = l.T("method.part_sep")
 	for i, v := range vals {
 		v.Where = l.T("method.where", "where", l.List(where[i]))
+		// A value that ends in its own parenthesis ("vLLM 0.25.1
+		// (vllm/vllm-openai:v0.25.1)") takes the parts into it, after a
+		// separator: one group, never two side by side.
+		if open, close, ok := parenGroup(v.Where); ok && v.Paren && strings.HasSuffix(v.Text, close) && strings.Contains(v.Text, open) {
+			v.Text = strings.TrimSuffix(v.Text, close)
+			v.Where = l.T("method.where_inside", "where", l.List(where[i]))
+		}
 		it.Parts = append(it.Parts, v)
 	}
 	return it
+}
+
+// parenGroup reports whether where is a parenthesised group (ASCII or
+// full-width), and its parentheses.
+func parenGroup(where string) (open, close string, ok bool) {
+	w := strings.TrimLeft(where, " ")
+	for _, p := range [][2]string{{"(", ")"}, {"（", "）"}} {
+		if strings.HasPrefix(w, p[0]) && strings.HasSuffix(w, p[1]) {
+			return p[0], p[1], true
+		}
+	}
+	return "", "", false
 }
 
 // fieldValue is a field's values over a part's runs (runsValue).
@@ -196,7 +219,7 @@ func (b *builder) pairValue(l locales.Locale, key string, fields, names, missing
 				texts = append(texts, t)
 			}
 		}
-		return valuePart{Text: l.List(texts)}
+		return valuePart{Text: l.List(texts), Paren: len(texts) == 1}
 	}
 }
 

@@ -90,6 +90,20 @@ func TestMethodologyPaired(t *testing.T) {
 			strings.Contains(vllm.Where, b.label(l, "trt_throughput")) || !strings.Contains(trt.Where, b.label(l, "trt_throughput")) {
 			t.Errorf("%s: runtime values name the wrong parts: %q / %q", tag, vllm.Where, trt.Where)
 		}
+		// The image and the parts are one parenthetical group
+		// ("vLLM 0.25.1（vllm/vllm-openai:v0.25.1、対象：…）"), never two
+		// side by side ("（image）（parts）").
+		for _, v := range rt.Parts {
+			whole := v.Text + v.Where
+			for _, two := range []string{")(", ") (", "）（"} {
+				if strings.Contains(whole, two) {
+					t.Errorf("%s: runtime %q has two parenthetical groups side by side", tag, whole)
+				}
+			}
+			if strings.Count(whole, "(")+strings.Count(whole, "（") != strings.Count(whole, ")")+strings.Count(whole, "）") {
+				t.Errorf("%s: runtime %q has unbalanced parentheses", tag, whole)
+			}
+		}
 		gpus := itemOf(t, p, l.FieldLabel("hardware.gpu_count"))
 		if len(gpus.Parts) != 2 || gpus.Parts[0].Text != "1" || gpus.Parts[1].Text != "2" || !strings.Contains(gpus.Parts[1].Where, b.label(l, "whole_node")) {
 			t.Errorf("%s: GPU count %+v, want 1 for the single-GPU parts and 2 for the node", tag, gpus.Parts)

@@ -12,8 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
@@ -380,13 +378,7 @@ func labels(l locales.Locale) map[string]string {
 }
 
 // capFirst upper-cases the first letter (no effect on CJK text).
-func capFirst(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	if r == utf8.RuneError || !unicode.IsLower(r) {
-		return s
-	}
-	return string(unicode.ToUpper(r)) + s[n:]
-}
+func capFirst(s string) string { return locales.CapFirst(s) }
 
 // page builds the view model of one language.
 func (b *builder) page(l locales.Locale) (*page, error) {

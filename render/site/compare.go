@@ -111,26 +111,29 @@ type (
 // comparisonParts adds to a comparison page what changed and what was held
 // fixed (values redacted as every provenance value), every figure of the
 // two runs with its change, and their latency distributions.
-func (b *builder) comparisonParts(l locales.Locale, p *compareView, ref cmpRef, cmp figures.Comparison) error {
+//
+// sides are the reader's names of the baseline and the candidate.
+func (b *builder) comparisonParts(l locales.Locale, p *compareView, ref cmpRef, cmp figures.Comparison, sides [2]string) error {
 	intended := map[string]bool{}
 	for _, f := range cmp.Intended {
 		intended[f] = true
 	}
 	for _, f := range cmp.Changed {
-		p.Changed = append(p.Changed, fieldRow{Label: l.FieldLabel(f.Field), Field: f.Field, Baseline: b.redField(f.Field, f.Baseline),
+		p.Changed = append(p.Changed, fieldRow{Label: locales.CapFirst(l.FieldLabel(f.Field)), Field: f.Field, Baseline: b.redField(f.Field, f.Baseline),
 			Candidate: b.redField(f.Field, f.Candidate), Intended: intended[f.Field]})
 	}
 	for _, f := range cmp.Fixed {
-		p.Fixed = append(p.Fixed, fieldRow{Label: l.FieldLabel(f.Field), Field: f.Field, Baseline: b.redField(f.Field, f.Baseline)})
+		p.Fixed = append(p.Fixed, fieldRow{Label: locales.CapFirst(l.FieldLabel(f.Field)), Field: f.Field, Baseline: b.redField(f.Field, f.Baseline)})
 	}
 	cr := b.cmpRuns[ref]
 	if cr == nil || cr.Base == "" {
 		return nil
 	}
 	p.EveryOf = l.T("site.cmp.every_of", "baseline", cr.Base, "candidate", cr.Cand)
+	cl := l.Cells() // a unit's short form in a cell: es "15.91 s"
 	for _, c := range cr.Changes {
-		vs := valuesIn(l, c.Unit, c.Baseline, c.Candidate)
-		row := metricRow{Metric: c.Metric, Label: b.figureName(l, c.Metric), Baseline: vs[0], Candidate: vs[1], Change: "–"}
+		vs := valuesIn(cl, c.Unit, c.Baseline, c.Candidate)
+		row := metricRow{Metric: c.Metric, Label: locales.CapFirst(b.figureName(l, c.Metric)), Baseline: vs[0], Candidate: vs[1], Change: "–"}
 		if c.Pct != nil {
 			row.Change = l.Percent(*c.Pct, 1, true)
 		}
@@ -147,7 +150,7 @@ func (b *builder) comparisonParts(l locales.Locale, p *compareView, ref cmpRef, 
 		p.Every = append(p.Every, row)
 	}
 	msg := b.labels(l)
-	names := [2]string{l.T("table.baseline") + " " + cr.Base, l.T("table.candidate") + " " + cr.Cand}
+	names := sides
 	for _, d := range cr.Dists {
 		title, x := msg["chart_cdf_e2e_title"], msg["chart_latency_x"]
 		if d.Family == "ttft" {
@@ -163,7 +166,7 @@ func (b *builder) comparisonParts(l locales.Locale, p *compareView, ref cmpRef, 
 			return err
 		}
 		p.Charts = append(p.Charts, chartView{ID: c.ID, Kind: "cdf", Title: title, Option: htmltemplate.JS(c.Option),
-			Caption: l.T("site.chart.cdf_caption", "metric", l.Term(d.Family), "baseline", cr.Base, "candidate", cr.Cand)})
+			Caption: l.T("site.chart.cdf_caption", "metric", l.Term(d.Family), "baseline", l.Paren(sides[0], cr.Base), "candidate", l.Paren(sides[1], cr.Cand))})
 	}
 	p.ChartFigures = chartFigures(p.Charts)
 	return nil

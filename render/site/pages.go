@@ -589,8 +589,9 @@ func (b *builder) casePage(l locales.Locale, c *caseView) error {
 		h := report.History(l, pub)
 		p.History = &h
 	}
+	label := b.caseLabeller(c)
 	for _, ref := range c.cmps {
-		p.Comparisons = append(p.Comparisons, linkView{Text: ref.Name, Href: p.P.Home + ref.Href})
+		p.Comparisons = append(p.Comparisons, linkView{Text: label(l, ref.Name), Href: p.P.Home + ref.Href})
 	}
 	for _, id := range c.runs {
 		p.Runs = append(p.Runs, linkView{Text: id, Href: p.P.Home + sitepath.Run(id)})
@@ -612,18 +613,24 @@ func (b *builder) comparePage(l locales.Locale, c *caseView, ref cmpRef) error {
 	res := c.c.Result
 	cf := res.Comparisons[ref.Name]
 	cmp := cf.Comparison
-	p := &compareView{P: b.page(l, ref.Href, l.T("site.cmp.title", "name", ref.Name)), CaseTitle: caseTitle(c, l.Tag()),
-		Name: ref.Name}
+	// The comparison and its runs are named as the report names them
+	// (the spec's labels, else a description), never by key or id alone.
+	label := b.caseLabeller(c)
+	name := label(l, ref.Name)
+	p := &compareView{P: b.page(l, ref.Href, l.T("site.cmp.title", "name", name)), CaseTitle: caseTitle(c, l.Tag()),
+		Name: name}
 	p.CaseHref = p.P.Home + sitepath.Case(c.ID)
 	metric := l.Figure(cmp.Metric)
-	p.Of = l.T("site.cmp.of", "metric", metric, "baseline", l.T("table.baseline"), "candidate", l.T("table.candidate"))
-	unitVal := func(v float64) string { return valueIn(l, &v, cmp.Unit) }
-	p.Rows = append(p.Rows, compareRow{Label: metric, Baseline: unitVal(cmp.Baseline.Value), Candidate: unitVal(cmp.Candidate.Value)})
+	p.Of = locales.CapFirst(l.T("site.cmp.of", "metric", metric, "baseline", l.T("table.baseline"), "candidate", l.T("table.candidate")))
+	// Cells write a unit's short form (es "15.91 s", not "segundos").
+	cl := l.Cells()
+	unitVal := func(v float64) string { return valueIn(cl, &v, cmp.Unit) }
+	p.Rows = append(p.Rows, compareRow{Label: locales.CapFirst(metric), Baseline: unitVal(cmp.Baseline.Value), Candidate: unitVal(cmp.Candidate.Value)})
 	p.Change = l.Percent(cmp.Change.Pct, 1, true)
 	p.Ratio = l.Ratio(cmp.Change.Ratio)
 	p.Intended = l.List(fieldLabels(l, cmp.Intended))
 	for _, f := range cmp.Confounders {
-		p.Confounders = append(p.Confounders, l.Colon(l.FieldLabel(f.Field), b.redField(f.Field, f.Baseline)+" → "+b.redField(f.Field, f.Candidate)))
+		p.Confounders = append(p.Confounders, l.Colon(locales.CapFirst(l.FieldLabel(f.Field)), b.redField(f.Field, f.Baseline)+" → "+b.redField(f.Field, f.Candidate)))
 	}
 	for _, cv := range cf.Caveats {
 		text, err := l.Caveat(cv.Redact(b.opt.Redact))
@@ -633,15 +640,26 @@ func (b *builder) comparePage(l locales.Locale, c *caseView, ref cmpRef) error {
 		p.Caveats = append(p.Caveats, caveatView{Code: cv.Code, Text: text})
 	}
 	sc := res.Spec.Comparisons[ref.Name]
-	for _, sel := range []string{sc.Baseline, sc.Candidate} {
+	sides := [2]string{label(l, sc.Baseline), label(l, sc.Candidate)}
+	for i, sel := range []string{sc.Baseline, sc.Candidate} {
 		for _, id := range res.Selections[sel] {
-			p.Runs = append(p.Runs, linkView{Text: l.Colon(sel, id), Href: p.P.Home + sitepath.Run(id)})
+			p.Runs = append(p.Runs, linkView{Text: l.Paren(sides[i], id), Href: p.P.Home + sitepath.Run(id)})
 		}
 	}
-	if err := b.comparisonParts(l, p, ref, cmp); err != nil {
+	if err := b.comparisonParts(l, p, ref, cmp, sides); err != nil {
 		return err
 	}
 	return b.render(l, l.Tag()+"/"+ref.Href, "compare", p.P, p)
+}
+
+// caseLabeller names a case study's comparisons and selections as its
+// report does (report.Labeller); a case without its spec's result names
+// them by key.
+func (b *builder) caseLabeller(c *caseView) func(l locales.Locale, name string) string {
+	if c.c == nil {
+		return func(_ locales.Locale, name string) string { return name }
+	}
+	return report.Labeller(c.c.Result, b.roles)
 }
 
 func fieldLabels(l locales.Locale, fields []string) []string {

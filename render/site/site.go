@@ -191,6 +191,11 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 		}
 	}
 
+	b.roles = make(map[string]string, len(summaries))
+	for _, s := range summaries {
+		b.roles[s.ID] = s.Role
+	}
+
 	// Runs: reuse what the manifest vouches for, rebuild the rest on a few
 	// goroutines. The keys and the manifest's MACs (a hash each) are made
 	// on every core first.
@@ -295,6 +300,9 @@ type builder struct {
 	// cmpRuns are the runs behind each comparison page's sides
 	// (compare.go).
 	cmpRuns map[cmpRef]*cmpRuns
+	// roles are the runs' roles by id, as the runs table shows them (a
+	// comparison page names a selection by its runs' role).
+	roles map[string]string
 	// trends are the configurations run over dates or engine versions
 	// (trends.go), found once per build.
 	trends []*trendSeries
