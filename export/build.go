@@ -372,9 +372,12 @@ func (b *builder) runsTable() *Table {
 				}
 				continue
 			}
-			if v == "" {
+			switch {
+			case v == "":
 				row = append(row, NullCell())
-			} else {
+			case f == "role": // a word of the roles' vocabulary, in the language
+				row = append(row, TextCell(b.word("role", strings.ToLower(v))))
+			default:
 				row = append(row, TextCell(b.value(f, v)))
 			}
 		}

@@ -26,6 +26,7 @@ import (
 
 	"github.com/benchledger/benchledger/internal/atomicfile"
 	"github.com/benchledger/benchledger/locales"
+	"github.com/benchledger/benchledger/provenance"
 	"github.com/benchledger/benchledger/spec"
 )
 
@@ -585,8 +586,8 @@ func TestExportCSVInSpanishSpreadsheet(t *testing.T) {
 // comparisons, sweeps and nodes by the spec's labels (never its keys),
 // recorded values in words (no inf, true or false; engines by name;
 // English free text the spec translates in the language), "label：value"
-// pairs with the language's colon, provenance sources and percentile
-// methods in words.
+// pairs with the language's colon, roles, provenance sources and
+// percentile methods in words.
 func TestExportReadsInTheLanguage(t *testing.T) {
 	t.Parallel()
 	demo := smallDemo(t)
@@ -710,6 +711,13 @@ func TestExportReadsInTheLanguage(t *testing.T) {
 				got, err := strconv.ParseFloat(strings.ReplaceAll(shown, ",", ""), 64)
 				if err != nil || math.Abs(got-v) > 0.005*v {
 					t.Errorf("Operating points row %d: cost %v shown as %q", i, v, shown)
+				}
+			}
+			// Roles in the language (基线, not baseline).
+			role := slices.Index(runs[0], capital(l.FieldLabel("role")))
+			for _, r := range runs[1:] {
+				if role < 0 || slices.Contains(provenance.Roles, r[role]) {
+					t.Fatalf("Runs: role column %d, role %q in English", role, r[max(role, 0)])
 				}
 			}
 			// The percentile method in words (线性插值, not linear).
