@@ -303,7 +303,9 @@ func TestExportRunOrder(t *testing.T) {
 			seq = append(seq, k)
 		}
 	}
-	if got := strings.Join(seq, " "); !strings.HasPrefix(got, "baseline tuned sweep-point") {
+	// Roles are in words (role.*: "sweep point").
+	en := locales.MustMatch("en")
+	if got := strings.Join(seq, " "); !strings.HasPrefix(got, en.T("role.baseline")+" "+en.T("role.tuned")+" "+en.T("role.sweep-point")) {
 		t.Errorf("roles in order %q", got)
 	}
 	// Within a group, the replicas count up; the sweep values rise.
