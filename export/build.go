@@ -376,9 +376,9 @@ func (b *builder) runsTable() *Table {
 			case v == "":
 				row = append(row, NullCell())
 			case f == "role": // a word of the roles' vocabulary, in the language
-				row = append(row, TextCell(b.word("role", strings.ToLower(v))))
+				row = append(row, WordCell(b.word("role", strings.ToLower(v)), v))
 			default:
-				row = append(row, TextCell(b.value(f, v)))
+				row = append(row, WordCell(b.value(f, v), b.field(f, v)))
 			}
 		}
 		row = append(row, BoolCell(r.rec.Publishable))
@@ -422,9 +422,9 @@ func (b *builder) runsTable() *Table {
 		}
 		method := ""
 		if f != nil {
-			method = b.word("percentile_method", string(f.PercentileMethod))
+			method = string(f.PercentileMethod)
 		}
-		row = append(row, TextCell(method), TimeCell(r.rec.IngestedAt), TextCell(b.text(r.rec.FileName)), TextCell(r.rec.BlobSHA256))
+		row = append(row, WordCell(b.word("percentile_method", method), method), TimeCell(r.rec.IngestedAt), TextCell(b.text(r.rec.FileName)), TextCell(r.rec.BlobSHA256))
 		if slo {
 			g := (*figures.Goodput)(nil)
 			if f != nil {
@@ -849,7 +849,7 @@ func (b *builder) provenance() *Table {
 		sort.SliceStable(entries, func(i, j int) bool { return entries[i].Field < entries[j].Field })
 		for _, e := range entries {
 			t.Rows = append(t.Rows, []Cell{b.runCell(r.rec.ID), TextCell(e.Field), TextCell(b.fieldLabel(e.Field)),
-				TextCell(b.field(e.Field, e.Value)), TextCell(b.word("provenance.source", string(e.Source))), BoolCell(r.eff[e.Field] == e.Value)})
+				TextCell(b.field(e.Field, e.Value)), WordCell(b.word("provenance.source", string(e.Source)), string(e.Source)), BoolCell(r.eff[e.Field] == e.Value)})
 		}
 	}
 	return t

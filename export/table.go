@@ -48,6 +48,11 @@ type Cell struct {
 	Time time.Time // Time
 	Bool bool      // Bool
 	Link string    // Link: the hyperlink target
+	// Raw, when set, is a Text cell's value as recorded, which CSV writes
+	// for scripts (2048, inf, sweep-point) where the workbook shows Text
+	// in the reader's language (2,048, unlimited, sweep point), as CSV
+	// keeps true/false where the workbook says yes/no.
+	Raw string
 }
 
 // Cells of each kind.
@@ -57,6 +62,10 @@ func IntCell(v int64) Cell              { return Cell{Num: float64(v)} }
 func TimeCell(t time.Time) Cell         { return Cell{Time: t.UTC(), Null: t.IsZero()} }
 func BoolCell(b bool) Cell              { return Cell{Bool: b} }
 func LinkCell(text, target string) Cell { return Cell{Text: text, Link: target} }
+
+// WordCell is a recorded value shown in words (Text), with its recorded
+// form for CSV (Raw).
+func WordCell(text, raw string) Cell { return Cell{Text: text, Raw: raw} }
 func NullCell() Cell                    { return Cell{Null: true} }
 
 // Chart is a native chart a writer adds to a table's sheet: Y against X,

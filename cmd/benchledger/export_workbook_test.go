@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bufio"
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"html"
 	"image"
@@ -727,6 +728,37 @@ func TestExportReadsInTheLanguage(t *testing.T) {
 			for _, r := range runs[1:] {
 				if method < 0 || method >= len(r) || r[method] != l.T("percentile_method.linear") {
 					t.Fatalf("Runs: percentile method %q, want %q", r[min(max(method, 0), len(r)-1)], l.T("percentile_method.linear"))
+				}
+			}
+			// CSV, for scripts, keeps the values as recorded (2048, inf,
+			// vllm, baseline, linear), as it keeps true/false.
+			csvDir := filepath.Join(t.TempDir(), "csv")
+			if r := bl(t, "export", "--no-audit", "--db", demo.db, "--lang", lang, "--csv", csvDir, specPath); r.code != 0 {
+				t.Fatal(r)
+			}
+			data, err := os.ReadFile(filepath.Join(csvDir, "runs.csv"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			recs, err := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte("\ufeff")))).ReadAll()
+			if err != nil || len(recs) < 2 {
+				t.Fatalf("runs.csv: %v %q", err, recs)
+			}
+			digits := regexp.MustCompile(`^[0-9]+$`)
+			for field, want := range map[string]func(string) bool{
+				"role":                  func(v string) bool { return v == "baseline" },
+				"runtime.engine":        func(v string) bool { return v == "vllm" },
+				"workload.request_rate": func(v string) bool { return v == "inf" },
+				"workload.concurrency":  digits.MatchString, // 2048, not 2,048
+				"percentile_method":     func(v string) bool { return v == "linear" },
+			} {
+				h := capital(l.FieldLabel(field))
+				if field == "percentile_method" {
+					h = l.T("export.col.percentile_method")
+				}
+				j := slices.Index(recs[0], h)
+				if j < 0 || !slices.ContainsFunc(recs[1:], func(r []string) bool { return want(r[j]) }) {
+					t.Errorf("runs.csv: column %q (%d) has no value as recorded", h, j)
 				}
 			}
 			prov := sheet("provenance")
