@@ -66,7 +66,7 @@ func LinkCell(text, target string) Cell { return Cell{Text: text, Link: target} 
 // WordCell is a recorded value shown in words (Text), with its recorded
 // form for CSV (Raw).
 func WordCell(text, raw string) Cell { return Cell{Text: text, Raw: raw} }
-func NullCell() Cell                    { return Cell{Null: true} }
+func NullCell() Cell                 { return Cell{Null: true} }
 
 // Chart is a native chart a writer adds to a table's sheet: Y against X,
 // one series per distinct value of Series (or one series when empty).
