@@ -62,11 +62,11 @@ func IntCell(v int64) Cell              { return Cell{Num: float64(v)} }
 func TimeCell(t time.Time) Cell         { return Cell{Time: t.UTC(), Null: t.IsZero()} }
 func BoolCell(b bool) Cell              { return Cell{Bool: b} }
 func LinkCell(text, target string) Cell { return Cell{Text: text, Link: target} }
+func NullCell() Cell                    { return Cell{Null: true} }
 
 // WordCell is a recorded value shown in words (Text), with its recorded
 // form for CSV (Raw).
 func WordCell(text, raw string) Cell { return Cell{Text: text, Raw: raw} }
-func NullCell() Cell                 { return Cell{Null: true} }
 
 // Chart is a native chart a writer adds to a table's sheet: Y against X,
 // one series per distinct value of Series (or one series when empty).
