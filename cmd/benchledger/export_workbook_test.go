@@ -761,6 +761,22 @@ func TestExportReadsInTheLanguage(t *testing.T) {
 					t.Errorf("runs.csv: column %q (%d) has no value as recorded", h, j)
 				}
 			}
+			// ... and the spec's names and the units' symbols, by which a
+			// script finds a comparison (scheduler_tuning, tok/s).
+			data, err = os.ReadFile(filepath.Join(csvDir, "summary.csv"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			recs, err = csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte("\ufeff")))).ReadAll()
+			if err != nil || len(recs) < 2 {
+				t.Fatalf("summary.csv: %v %q", err, recs)
+			}
+			unitCol := slices.Index(recs[0], l.T("table.unit"))
+			for _, r := range recs[1:] {
+				if !keys[r[0]] || unitCol < 0 || (r[unitCol] != "tok/s" && r[unitCol] != "s") {
+					t.Errorf("summary.csv: row %q, want the spec's name and the unit's symbol", r)
+				}
+			}
 			prov := sheet("provenance")
 			src := slices.Index(prov[0], l.T("export.col.source"))
 			for _, r := range prov[1:] {
