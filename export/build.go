@@ -372,10 +372,13 @@ func (b *builder) runsTable() *Table {
 				}
 				continue
 			}
-			if v == "" {
+			switch {
+			case v == "":
 				row = append(row, NullCell())
-			} else {
-				row = append(row, TextCell(b.value(f, v)))
+			case f == "role": // a word of the roles' vocabulary, in the language
+				row = append(row, WordCell(b.word("role", strings.ToLower(v)), v))
+			default:
+				row = append(row, WordCell(b.value(f, v), b.field(f, v)))
 			}
 		}
 		row = append(row, BoolCell(r.rec.Publishable))
@@ -419,9 +422,9 @@ func (b *builder) runsTable() *Table {
 		}
 		method := ""
 		if f != nil {
-			method = b.word("percentile_method", string(f.PercentileMethod))
+			method = string(f.PercentileMethod)
 		}
-		row = append(row, TextCell(method), TimeCell(r.rec.IngestedAt), TextCell(b.text(r.rec.FileName)), TextCell(r.rec.BlobSHA256))
+		row = append(row, WordCell(b.word("percentile_method", method), method), TimeCell(r.rec.IngestedAt), TextCell(b.text(r.rec.FileName)), TextCell(r.rec.BlobSHA256))
 		if slo {
 			g := (*figures.Goodput)(nil)
 			if f != nil {
@@ -508,7 +511,7 @@ func (b *builder) summary(res *casestudy.Result) *Table {
 	for _, n := range names {
 		cf := res.Comparisons[n]
 		c := cf.Comparison
-		t.Rows = append(t.Rows, []Cell{TextCell(b.name(n)), TextCell(capitalise(l.Figure(c.Metric))), TextCell(l.Cells().UnitLabel(c.Unit)),
+		t.Rows = append(t.Rows, []Cell{WordCell(b.name(n), n), TextCell(capitalise(l.Figure(c.Metric))), WordCell(l.Cells().UnitLabel(c.Unit), c.Unit),
 			num(c.Change.Baseline), num(c.Change.Candidate), num(c.Change.Abs), num(c.Change.Pct), num(c.Change.Ratio),
 			TextCell(b.confounderText(c)), TextCell(caveatCodes(cf.Caveats))})
 	}
@@ -543,11 +546,11 @@ func (b *builder) comparisons(res *casestudy.Result) *Table {
 	for _, n := range names {
 		cf := res.Comparisons[n]
 		c := cf.Comparison
-		side := func(s figures.Side, v casestudy.Value) string {
-			if s.Reference != nil { // "External reference: <id>"
-				return l.Colon(capitalise(l.Term("external_reference")), s.Reference.ID)
+		side := func(s figures.Side, v casestudy.Value) Cell {
+			if s.Reference != nil { // "External reference: <id>"; CSV "ref:<id>"
+				return WordCell(l.Colon(capitalise(l.Term("external_reference")), s.Reference.ID), "ref:"+s.Reference.ID)
 			}
-			return strings.Join(v.Runs, ", ")
+			return TextCell(strings.Join(v.Runs, ", "))
 		}
 		nOf := func(s figures.Side) Cell {
 			if s.IsReference() {
@@ -569,8 +572,8 @@ func (b *builder) comparisons(res *casestudy.Result) *Table {
 		for _, d := range c.Fixed {
 			fixed = append(fixed, b.pair(d.Field, b.value(d.Field, d.Baseline)))
 		}
-		t.Rows = append(t.Rows, []Cell{TextCell(b.name(n)), TextCell(capitalise(l.Figure(c.Metric))), TextCell(l.Cells().UnitLabel(c.Unit)),
-			TextCell(side(c.Baseline, cf.Baseline)), TextCell(side(c.Candidate, cf.Candidate)),
+		t.Rows = append(t.Rows, []Cell{WordCell(b.name(n), n), TextCell(capitalise(l.Figure(c.Metric))), WordCell(l.Cells().UnitLabel(c.Unit), c.Unit),
+			side(c.Baseline, cf.Baseline), side(c.Candidate, cf.Candidate),
 			num(c.Change.Baseline), num(c.Change.Candidate), num(c.Change.Abs), num(c.Change.Pct), num(c.Change.Ratio),
 			nOf(c.Baseline), nOf(c.Candidate), p,
 			TextCell(l.List(intended)), TextCell(b.pairs(fixed)),
@@ -600,7 +603,7 @@ func (b *builder) sweeps(res *casestudy.Result) *Table {
 		r := sw.Result
 		param := b.sweepParameter(sw.Parameter, r)
 		for i, lv := range r.Levels {
-			t.Rows = append(t.Rows, []Cell{TextCell(b.name(n)), TextCell(param), num(lv.Param), num(lv.Throughput), num(lv.MedianLatency),
+			t.Rows = append(t.Rows, []Cell{WordCell(b.name(n), n), TextCell(param), num(lv.Param), num(lv.Throughput), num(lv.MedianLatency),
 				IntCell(int64(lv.N())), BoolCell(r.SaturationFound && i == r.Saturation), BoolCell(i == r.Recommended)})
 		}
 	}
@@ -646,7 +649,7 @@ func (b *builder) operatingPoints(res *casestudy.Result) *Table {
 	for _, n := range sortedKeys(res.Sweeps) {
 		r := res.Sweeps[n].Result
 		for i, lv := range r.Levels {
-			row := []Cell{TextCell(b.name(n)), num(lv.Param), num(lv.Throughput), ptrNum(lv.ThroughputPerGPU)}
+			row := []Cell{WordCell(b.name(n), n), num(lv.Param), num(lv.Throughput), ptrNum(lv.ThroughputPerGPU)}
 			if slo {
 				row = append(row, ptrNum(lv.Goodput), ptrNum(lv.SLOAttainment), BoolCell(r.SLOPointFound && i == r.SLOPoint))
 			}
@@ -715,7 +718,7 @@ func (b *builder) nodes(res *casestudy.Result) *Table {
 			if i == nd.Conservative {
 				e, perGPU, cost = eff, ptrNum(nd.ThroughputPerGPU), nd.Cost
 			}
-			row := []Cell{TextCell(b.name(n)), TextCell(b.name(group)), IntCell(int64(r.Replicas)), num(r.Window),
+			row := []Cell{WordCell(b.name(n), n), WordCell(b.name(group), group), IntCell(int64(r.Replicas)), num(r.Window),
 				IntCell(int64(r.Sent)), IntCell(int64(r.Completed)), IntCell(int64(r.Failed)), IntCell(r.OutputTokens),
 				num(r.OutputThroughput), num(r.SumOfRates), num(r.Overstatement), e, BoolCell(i == nd.Conservative), perGPU}
 			t.Rows = append(t.Rows, append(row, costCells(res, cost)...))
@@ -802,7 +805,7 @@ func (b *builder) caveats() *Table {
 			if err != nil {
 				s = c.Code
 			}
-			t.Rows = append(t.Rows, []Cell{TextCell(c.Code), TextCell(b.name(where)), TextCell(b.text(s))})
+			t.Rows = append(t.Rows, []Cell{TextCell(c.Code), WordCell(b.name(where), where), TextCell(b.text(s))})
 		}
 	}
 	if res := b.opt.Result; res != nil {
@@ -846,7 +849,7 @@ func (b *builder) provenance() *Table {
 		sort.SliceStable(entries, func(i, j int) bool { return entries[i].Field < entries[j].Field })
 		for _, e := range entries {
 			t.Rows = append(t.Rows, []Cell{b.runCell(r.rec.ID), TextCell(e.Field), TextCell(b.fieldLabel(e.Field)),
-				TextCell(b.field(e.Field, e.Value)), TextCell(b.word("provenance.source", string(e.Source))), BoolCell(r.eff[e.Field] == e.Value)})
+				TextCell(b.field(e.Field, e.Value)), WordCell(b.word("provenance.source", string(e.Source)), string(e.Source)), BoolCell(r.eff[e.Field] == e.Value)})
 		}
 	}
 	return t

@@ -182,7 +182,11 @@ func csvValue(k Kind, c Cell, decimal rune) string {
 	switch k {
 	case Text, Link:
 		// A Link's target cannot be represented in CSV; the text is
-		// what a reader sees in the workbook too.
+		// what a reader sees in the workbook too. A value in words is
+		// written as recorded.
+		if c.Raw != "" {
+			return Neutralise(c.Raw)
+		}
 		return Neutralise(c.Text)
 	case Number, Integer, Percent, Ratio:
 		v := c.Num

@@ -48,6 +48,11 @@ type Cell struct {
 	Time time.Time // Time
 	Bool bool      // Bool
 	Link string    // Link: the hyperlink target
+	// Raw, when set, is a Text cell's value as recorded, which CSV writes
+	// for scripts (2048, inf, sweep-point) where the workbook shows Text
+	// in the reader's language (2,048, unlimited, sweep point), as CSV
+	// keeps true/false where the workbook says yes/no.
+	Raw string
 }
 
 // Cells of each kind.
@@ -58,6 +63,10 @@ func TimeCell(t time.Time) Cell         { return Cell{Time: t.UTC(), Null: t.IsZ
 func BoolCell(b bool) Cell              { return Cell{Bool: b} }
 func LinkCell(text, target string) Cell { return Cell{Text: text, Link: target} }
 func NullCell() Cell                    { return Cell{Null: true} }
+
+// WordCell is a recorded value shown in words (Text), with its recorded
+// form for CSV (Raw).
+func WordCell(text, raw string) Cell { return Cell{Text: text, Raw: raw} }
 
 // Chart is a native chart a writer adds to a table's sheet: Y against X,
 // one series per distinct value of Series (or one series when empty).

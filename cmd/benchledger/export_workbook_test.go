@@ -4,6 +4,7 @@ import (
 	"archive/zip"
 	"bufio"
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"html"
 	"image"
@@ -26,6 +27,7 @@ import (
 
 	"github.com/benchledger/benchledger/internal/atomicfile"
 	"github.com/benchledger/benchledger/locales"
+	"github.com/benchledger/benchledger/provenance"
 	"github.com/benchledger/benchledger/spec"
 )
 
@@ -302,7 +304,9 @@ func TestExportRunOrder(t *testing.T) {
 			seq = append(seq, k)
 		}
 	}
-	if got := strings.Join(seq, " "); !strings.HasPrefix(got, "baseline tuned sweep-point") {
+	// Roles are in words (role.*: "sweep point").
+	en := locales.MustMatch("en")
+	if got := strings.Join(seq, " "); !strings.HasPrefix(got, en.T("role.baseline")+" "+en.T("role.tuned")+" "+en.T("role.sweep-point")) {
 		t.Errorf("roles in order %q", got)
 	}
 	// Within a group, the replicas count up; the sweep values rise.
@@ -585,8 +589,8 @@ func TestExportCSVInSpanishSpreadsheet(t *testing.T) {
 // comparisons, sweeps and nodes by the spec's labels (never its keys),
 // recorded values in words (no inf, true or false; engines by name;
 // English free text the spec translates in the language), "label：value"
-// pairs with the language's colon, provenance sources and percentile
-// methods in words.
+// pairs with the language's colon, roles, provenance sources and
+// percentile methods in words.
 func TestExportReadsInTheLanguage(t *testing.T) {
 	t.Parallel()
 	demo := smallDemo(t)
@@ -712,11 +716,65 @@ func TestExportReadsInTheLanguage(t *testing.T) {
 					t.Errorf("Operating points row %d: cost %v shown as %q", i, v, shown)
 				}
 			}
+			// Roles in the language (基线, not baseline).
+			role := slices.Index(runs[0], capital(l.FieldLabel("role")))
+			for _, r := range runs[1:] {
+				if role < 0 || slices.Contains(provenance.Roles, r[role]) {
+					t.Fatalf("Runs: role column %d, role %q in English", role, r[max(role, 0)])
+				}
+			}
 			// The percentile method in words (线性插值, not linear).
 			method := slices.Index(runs[0], l.T("export.col.percentile_method"))
 			for _, r := range runs[1:] {
 				if method < 0 || method >= len(r) || r[method] != l.T("percentile_method.linear") {
 					t.Fatalf("Runs: percentile method %q, want %q", r[min(max(method, 0), len(r)-1)], l.T("percentile_method.linear"))
+				}
+			}
+			// CSV, for scripts, keeps the values as recorded (2048, inf,
+			// vllm, baseline, linear), as it keeps true/false.
+			csvDir := filepath.Join(t.TempDir(), "csv")
+			if r := bl(t, "export", "--no-audit", "--db", demo.db, "--lang", lang, "--csv", csvDir, specPath); r.code != 0 {
+				t.Fatal(r)
+			}
+			data, err := os.ReadFile(filepath.Join(csvDir, "runs.csv"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			recs, err := csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte("\ufeff")))).ReadAll()
+			if err != nil || len(recs) < 2 {
+				t.Fatalf("runs.csv: %v %q", err, recs)
+			}
+			digits := regexp.MustCompile(`^[0-9]+$`)
+			for field, want := range map[string]func(string) bool{
+				"role":                  func(v string) bool { return v == "baseline" },
+				"runtime.engine":        func(v string) bool { return v == "vllm" },
+				"workload.request_rate": func(v string) bool { return v == "inf" },
+				"workload.concurrency":  digits.MatchString, // 2048, not 2,048
+				"percentile_method":     func(v string) bool { return v == "linear" },
+			} {
+				h := capital(l.FieldLabel(field))
+				if field == "percentile_method" {
+					h = l.T("export.col.percentile_method")
+				}
+				j := slices.Index(recs[0], h)
+				if j < 0 || !slices.ContainsFunc(recs[1:], func(r []string) bool { return want(r[j]) }) {
+					t.Errorf("runs.csv: column %q (%d) has no value as recorded", h, j)
+				}
+			}
+			// ... and the spec's names and the units' symbols, by which a
+			// script finds a comparison (scheduler_tuning, tok/s).
+			data, err = os.ReadFile(filepath.Join(csvDir, "summary.csv"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			recs, err = csv.NewReader(bytes.NewReader(bytes.TrimPrefix(data, []byte("\ufeff")))).ReadAll()
+			if err != nil || len(recs) < 2 {
+				t.Fatalf("summary.csv: %v %q", err, recs)
+			}
+			unitCol := slices.Index(recs[0], l.T("table.unit"))
+			for _, r := range recs[1:] {
+				if !keys[r[0]] || unitCol < 0 || (r[unitCol] != "tok/s" && r[unitCol] != "s") {
+					t.Errorf("summary.csv: row %q, want the spec's name and the unit's symbol", r)
 				}
 			}
 			prov := sheet("provenance")

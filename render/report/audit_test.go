@@ -392,6 +392,10 @@ func TestAuditMessagesReadAsTheReport(t *testing.T) {
 				t.Errorf("%s: %q, want the unit as the report writes it (%s)", tag, got, l.Cells().UnitLabel("tok/s"))
 			}
 		}
+		// Japanese runs a unit of kana into its particle (トークン/秒で).
+		if got := msg(stated); tag == "ja" && strings.Contains(got, l.Cells().UnitLabel("tok/s")+" ") {
+			t.Errorf("ja: %q, a space between the unit and its particle", got)
+		}
 		if got := msg(stated); !strings.Contains(got, l.Number(2800.44, 2)) || strings.Contains(got, "2800.437") || strings.Contains(got, "2,800.437") {
 			t.Errorf("%s: %q, want the recomputed value to six significant digits", tag, got)
 		}
