@@ -192,21 +192,24 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 	}
 
 	// Runs: reuse what the manifest vouches for, rebuild the rest on a few
-	// goroutines. The keys and the manifest's MACs (a hash each) are made
-	// on every core first.
+	// goroutines. The keys, the manifest's MACs (a hash each) and whether
+	// the files are there are found on every core first.
 	keys := make([]string, len(summaries))
 	vouched := make([]bool, len(summaries))
-	eachOnCores(len(summaries), func(i int) {
-		s := summaries[i]
-		keys[i] = b.runKey(s, stamps[s.ID])
-		m, ok := b.old.Runs[s.ID]
-		vouched[i] = ok && m.Key == keys[i] && verified(b.siteKey, m)
+	eachOnCores(len(summaries), func(lo, hi int) {
+		checked := map[string]bool{}
+		for i := lo; i < hi; i++ {
+			s := summaries[i]
+			keys[i] = b.runKey(s, stamps[s.ID])
+			m, ok := b.old.Runs[s.ID]
+			vouched[i] = ok && m.Key == keys[i] && verified(b.siteKey, m) && filesExistIn(b.out, m.Files, checked)
+		}
 	})
 	var todo []int
 	rows := make([]runRow, len(summaries))
 	for i, s := range summaries {
 		key := keys[i]
-		if m := b.old.Runs[s.ID]; vouched[i] && b.filesExist(m.Files) {
+		if m := b.old.Runs[s.ID]; vouched[i] {
 			rows[i] = rederived(m.Row, s)
 			if rows[i] != m.Row {
 				m.Row = rows[i]
@@ -356,12 +359,18 @@ func (b *builder) filesExist(files []string) bool {
 	if b.checked == nil {
 		b.checked = map[string]bool{}
 	}
+	return filesExistIn(b.out, files, b.checked)
+}
+
+// filesExistIn is filesExist with checked as the folders and files found
+// to be folders and regular files so far (one goroutine's).
+func filesExistIn(out string, files []string, checked map[string]bool) bool {
 	for _, f := range files {
-		if b.checked[f] {
+		if checked[f] {
 			continue // a data file many runs share
 		}
-		if fi, err := lstatInsideDirs(b.out, f, b.checked); err == nil && fi.Mode().IsRegular() {
-			b.checked[f] = true
+		if fi, err := lstatInsideDirs(out, f, checked); err == nil && fi.Mode().IsRegular() {
+			checked[f] = true
 			continue
 		}
 		return false
@@ -543,17 +552,14 @@ func (b *builder) buildRuns(summaries []store.RunSummary, rows []runRow, todo []
 	return nil
 }
 
-// eachOnCores calls fn for 0 to n-1, in as many parts, side by side, as
-// there are cores (fn must be safe to call so).
-func eachOnCores(n int, fn func(i int)) {
+// eachOnCores splits 0 to n-1 into as many ranges as there are cores and
+// calls fn for each range [lo, hi) side by side (fn must be safe to call
+// so).
+func eachOnCores(n int, fn func(lo, hi int)) {
 	parts := min(max(runtime.GOMAXPROCS(0), 1), max(n/256, 1))
 	var wg sync.WaitGroup
 	for p := range parts {
-		wg.Go(func() {
-			for i := p * n / parts; i < (p+1)*n/parts; i++ {
-				fn(i)
-			}
-		})
+		wg.Go(func() { fn(p*n/parts, (p+1)*n/parts) })
 	}
 	wg.Wait()
 }
