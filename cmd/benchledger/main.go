@@ -52,17 +52,7 @@ func main() {
 // stops a batch of small files (whose live heap is tiny) from collecting
 // every few megabytes — that alone took a third of the time of ingesting
 // 1,000 files. $GOMEMLIMIT and $GOGC, when set, win.
-//
-// A site rebuild's live heap is mostly the previous build's record (6 MB of
-// JSON for 10,000 runs, read into maps), which Go's default GOGC marks
-// again at every doubling from a few megabytes: siteGCPercent saves a
-// tenth of a rebuild's CPU time for about 30 MB more peak. (A full build
-// sets its own while it makes the runs' pages: site.buildRuns.)
 func tuneGC(args []string, getenv func(string) string) {
-	if len(args) > 0 && args[0] == "site" && getenv("GOGC") == "" {
-		debug.SetGCPercent(siteGCPercent)
-		return
-	}
 	if len(args) == 0 || args[0] != "ingest" {
 		return
 	}
@@ -81,6 +71,3 @@ const (
 	ingestMemoryLimit = 72 << 20
 	ingestGCPercent   = 800
 )
-
-// siteGCPercent is the GOGC of a site build (see tuneGC).
-const siteGCPercent = 400
