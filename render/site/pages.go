@@ -495,10 +495,6 @@ func (b *builder) langPages(l locales.Locale, summaries []store.RunSummary, rows
 		return err
 	}
 
-	if err := b.trendPages(l, rows); err != nil {
-		return err
-	}
-
 	// Case studies and their comparisons.
 	for _, c := range b.cases {
 		if err := b.casePage(l, c); err != nil {
