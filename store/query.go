@@ -464,6 +464,9 @@ func countOrUnknown(v sql.NullInt32) int32 {
 // summary-only run). runID is an exact id.
 func (a *Archive) Requests(runID string) ([]benchrun.Request, error) {
 	op := "read requests of run " + runID
+	if a.d != postgresDialect {
+		return a.bulkRunRequests(op, runID)
+	}
 	tx, err := a.r.BeginTx(context.Background(), &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, a.wrap(op, err)

@@ -75,6 +75,9 @@ func TestRunRoundTrip(t *testing.T) {
 			if err != nil || fmt.Sprintf("%#v", reqs) != fmt.Sprintf("%#v", run.Requests) {
 				t.Errorf("Requests = %#v, %v", reqs, err)
 			}
+			if reqs, err := a.Requests("zz" + rec.ID[2:]); reqs != nil || !errors.Is(err, ErrNotFound) {
+				t.Errorf("Requests of a run the archive does not have = %v, %v; want ErrNotFound", reqs, err)
+			}
 			meta, err := a.RunMeta(rec.ID)
 			if err != nil || meta.Run.Requests != nil || !meta.Run.HasRequests || len(meta.Run.Stated) != 3 {
 				t.Errorf("RunMeta = %+v, %v; want no requests but everything else", meta, err)

@@ -159,6 +159,52 @@ func finishScanned(rec *RunRecord, cs []Correction) {
 	factsFromProvenance(rec)
 }
 
+// bulkRunRequests is Requests on SQLite: the run's row and then its
+// records, from one read snapshot of a connection of its own, in batches
+// (sqlitebulk). Through database/sql, a case study's evaluation spent
+// most of its time in the driver's row by row copies.
+func (a *Archive) bulkRunRequests(op, runID string) ([]benchrun.Request, error) {
+	uri, err := fileURI(a.path, "mode=ro")
+	if err != nil {
+		return nil, a.wrap(op, err)
+	}
+	conn, err := sqlitebulk.Open(uri, int(readerBusyTimeout.Milliseconds()))
+	if err != nil {
+		return nil, a.wrap(op, err)
+	}
+	defer conn.Close()
+	rows, err := conn.Query("SELECT has_requests, request_count FROM runs WHERE id = ?", runID)
+	if err != nil {
+		return nil, a.wrap(op, err)
+	}
+	var hasRequests bool
+	var count int64
+	found := rows.Next()
+	if found {
+		err = rows.Scan(&hasRequests, &count)
+	} else {
+		err = rows.Err()
+	}
+	rows.Close()
+	switch {
+	case err != nil:
+		return nil, a.wrap(op, err)
+	case !found:
+		return nil, fmt.Errorf("archive %s: run %s: %w", a.path, runID, ErrNotFound)
+	case !hasRequests:
+		return nil, nil
+	}
+	stmt, err := conn.Prepare(`SELECT ` + requestColumnsSQL + ` FROM requests WHERE run_id = ? ORDER BY idx`)
+	if err != nil {
+		return nil, a.wrap(op, err)
+	}
+	reqs, err := bulkRequests(stmt, runID, count)
+	if err != nil {
+		return nil, a.wrap(op, err)
+	}
+	return reqs, nil
+}
+
 // bulkRequests reads one run's requestColumnsSQL rows with the conventions
 // of requestScanner: a NULL figure is unknown, a NULL token count -1.
 func bulkRequests(stmt *sqlitebulk.Stmt, runID string, sizeHint int64) ([]benchrun.Request, error) {
