@@ -111,7 +111,7 @@ func TestFiguresSLOAndCost(t *testing.T) {
 		t.Fatalf("operating_points.csv has no column %q: %q", prefix, rows[0])
 		return -1
 	}
-	tput, cost, gpus, perGPU := col("Output throughput (tok/s)"), col("Cost per million output tokens (estimate) (EUR)"), col("GPU count"), col("Output throughput per GPU")
+	tput, cost, gpus, perGPU := col("Output throughput (tok/s)"), col("Cost per million output tokens (estimate, EUR)"), col("GPU count"), col("Output throughput per GPU")
 	point, att := col("SLO operating point"), col("SLO attainment")
 	if len(rows) != 4 {
 		t.Fatalf("%d rows", len(rows))
