@@ -6,11 +6,12 @@ import (
 )
 
 // RunStamps maps each run that has events to the id and time of its latest
-// one ("17 2026-11-29T16:17:55.000000000Z"). Every change to a run (ingest,
+// one ("17 2026-11-29T16:17:55.000000000Z"), followed by the id of its
+// latest correction when it has one (" c3"). Every change to a run (ingest,
 // a companion file completing it, provenance completed) appends an event,
-// so an unchanged stamp means an unchanged run: the site rebuilds only the
-// pages of runs whose stamp moved. The time tells apart two archives whose
-// event ids happen to match.
+// and every amend a correction, so an unchanged stamp means an unchanged
+// run: the site rebuilds only the pages of runs whose stamp moved. The time
+// tells apart two archives whose event ids happen to match.
 func (a *Archive) RunStamps() (map[string]string, error) {
 	// A join rather than SQLite's bare column beside MAX(id), which
 	// PostgreSQL does not have.
@@ -29,7 +30,25 @@ func (a *Archive) RunStamps() (map[string]string, error) {
 		}
 		out[id] = fmt.Sprintf("%d %s", max, at)
 	}
-	return out, a.wrap("read run stamps", rows.Err())
+	if err := rows.Err(); err != nil {
+		return nil, a.wrap("read run stamps", err)
+	}
+	rows.Close()
+	// Corrections append no event (their history is the corrections table).
+	crows, err := a.r.Query(`SELECT run_id, MAX(id) FROM corrections GROUP BY run_id`)
+	if err != nil {
+		return nil, a.wrap("read run stamps", err)
+	}
+	defer crows.Close()
+	for crows.Next() {
+		var id string
+		var max int64
+		if err := crows.Scan(&id, &max); err != nil {
+			return nil, a.wrap("read run stamps", err)
+		}
+		out[id] += fmt.Sprintf(" c%d", max)
+	}
+	return out, a.wrap("read run stamps", crows.Err())
 }
 
 // BlobSizes maps every archived raw file's SHA-256 to its size in bytes.
