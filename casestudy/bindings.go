@@ -208,7 +208,7 @@ func Bindings(res *Result) map[string]Binding {
 				m[k] = abs
 			}
 		}
-		m[n+".pct"] = Binding{Value: ch.Pct, Kind: KindPercent, Decimals: pctDecimals(ch.Pct), Signed: true}
+		m[n+".pct"] = Binding{Value: ch.Pct, Kind: KindPercent, Decimals: PctDecimals(ch.Pct), Signed: true}
 		m[n+".ratio"] = Binding{Value: ch.Ratio, Kind: KindRatio, Decimals: 2}
 		for _, s := range []*figuresSide{side(c.Comparison.Baseline.Reference), side(c.Comparison.Candidate.Reference)} {
 			if s == nil || refs[s.id] {
@@ -327,9 +327,10 @@ func dateBinding(t time.Time) Binding {
 	return Binding{Value: float64(t.Unix()), Kind: KindDate, Time: t}
 }
 
-// pctDecimals keeps three significant digits of a relative change, the way
-// the published case prints them: +132%, -26.5%, +8.17%, +0.91%.
-func pctDecimals(p float64) int {
+// PctDecimals keeps three significant digits of a relative change, the way
+// the published case prints them: +132%, -26.5%, +8.17%, +0.91%. The
+// report's bindings and the site's comparison pages both write changes so.
+func PctDecimals(p float64) int {
 	switch a := math.Abs(p); {
 	case a >= 99.95:
 		return 0

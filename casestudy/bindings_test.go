@@ -13,10 +13,10 @@ import (
 func TestBindingPrecision(t *testing.T) {
 	t.Parallel()
 	m := map[string]Binding{
-		"tuning.pct":     {Value: 131.914, Kind: KindPercent, Decimals: pctDecimals(131.914), Signed: true},
-		"ref.pct":        {Value: 8.1686, Kind: KindPercent, Decimals: pctDecimals(8.1686), Signed: true},
-		"lat.pct":        {Value: -26.47, Kind: KindPercent, Decimals: pctDecimals(-26.47), Signed: true},
-		"step.gain":      {Value: 0.9104, Kind: KindPercent, Decimals: pctDecimals(0.9104), Signed: true},
+		"tuning.pct":     {Value: 131.914, Kind: KindPercent, Decimals: PctDecimals(131.914), Signed: true},
+		"ref.pct":        {Value: 8.1686, Kind: KindPercent, Decimals: PctDecimals(8.1686), Signed: true},
+		"lat.pct":        {Value: -26.47, Kind: KindPercent, Decimals: PctDecimals(-26.47), Signed: true},
+		"step.gain":      {Value: 0.9104, Kind: KindPercent, Decimals: PctDecimals(0.9104), Signed: true},
 		"tuning.ratio":   {Value: 2.3191, Kind: KindRatio, Decimals: 2},
 		"tuning.abs":     {Value: 23690.2, Kind: KindQuantity, Unit: "tok/s", Signed: true},
 		"lat.abs":        {Value: -4.2113, Kind: KindQuantity, Unit: "s", Decimals: 2, Signed: true},

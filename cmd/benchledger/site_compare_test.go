@@ -7,11 +7,14 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode"
 
+	"github.com/benchledger/benchledger/casestudy"
 	"github.com/benchledger/benchledger/figures"
+	"github.com/benchledger/benchledger/locales"
 )
 
 // checkSiteComparison reads the demo's scheduler-tuning comparison page:
@@ -211,5 +214,76 @@ func checkSiteComparisonNames(t *testing.T, out string) {
 				t.Errorf("%s comparison page: cell %q spells the unit out", lang, m[1])
 			}
 		}
+	}
+}
+
+// checkSiteComparisonReads reads the Japanese scheduler-tuning comparison
+// page as its reader does: recorded values in words and the language's
+// number style (63–66, 2,048, an unlimited rate in words, vLLM), free text
+// recorded in English marked lang="en", caveats without their codes in the
+// text, and each change written as the report writes it (three significant
+// digits: +132%, not +131.9%).
+func checkSiteComparisonReads(t *testing.T, db, out string) {
+	t.Helper()
+	page, err := os.ReadFile(filepath.Join(out, "ja", "compare", "qwen3-batch--scheduler_tuning.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(page)
+	l := locales.MustMatch("ja")
+	fixed := s[strings.Index(s, `<table class="fixed">`):]
+	fixed = fixed[:strings.Index(fixed, "</table>")]
+	values := map[string]string{}
+	for _, m := range regexp.MustCompile(`<tr data-field="([^"]+)">.*?<td class="value"( lang="en")?>([^<]*)</td>`).FindAllStringSubmatch(fixed, -1) {
+		values[m[1]] = html.UnescapeString(m[3])
+		if m[2] != "" {
+			values[m[1]+" lang"] = "en"
+		}
+	}
+	ids := regexp.MustCompile(`<a href="../run/([0-9a-f]{12}).html">`).FindAllStringSubmatch(s, -1)
+	if len(ids) < 2 {
+		t.Fatal("ja comparison page: no links to its two runs")
+	}
+	// The values as recorded (the baseline's; held fixed, both agree).
+	var shown struct {
+		Provenance []struct{ Field, Value string }
+	}
+	if err := json.Unmarshal([]byte(bl(t, "show", "--db", db, "--json", ids[0][1]).stdout), &shown); err != nil {
+		t.Fatal(err)
+	}
+	recorded := map[string]string{}
+	for _, p := range shown.Provenance {
+		recorded[p.Field] = p.Value
+	}
+	num := func(field string) string {
+		v, err := strconv.ParseFloat(recorded[field], 64)
+		if err != nil {
+			t.Fatalf("%s recorded as %q", field, recorded[field])
+		}
+		return l.Number(v, -1)
+	}
+	lo, hi, _ := strings.Cut(recorded["workload.input_len"], "-")
+	loV, _ := strconv.ParseFloat(lo, 64)
+	hiV, _ := strconv.ParseFloat(hi, 64)
+	for field, want := range map[string]string{
+		"workload.request_count": num("workload.request_count"),
+		"workload.input_len":     l.Number(loV, -1) + "–" + l.Number(hiV, -1),
+		"workload.request_rate":  l.T("value.unlimited_rate"),
+		"runtime.engine":         "vLLM",
+		"workload.dataset lang":  "en",
+	} {
+		if values[field] != want {
+			t.Errorf("ja comparison page: held fixed %s = %q, want %q (recorded %q)", field, values[field], want, recorded[strings.TrimSuffix(field, " lang")])
+		}
+	}
+	if strings.Contains(s[strings.Index(s, `class="caveats"`):], "<code>") {
+		t.Error("ja comparison page: a caveat shows its code to the reader")
+	}
+	base, cand := recomputedFigures(t, db, ids[0][1]), recomputedFigures(t, db, ids[1][1])
+	pct := (cand["output_throughput"]/base["output_throughput"] - 1) * 100
+	want := l.Percent(pct, casestudy.PctDecimals(pct), true)
+	row := regexp.MustCompile(`<tr data-metric="output_throughput"[^>]*>.*?</tr>`).FindString(s)
+	if !strings.Contains(html.UnescapeString(row), ">"+want+"<") {
+		t.Errorf("ja comparison page: the throughput change is not %q: %s", want, row)
 	}
 }

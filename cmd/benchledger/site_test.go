@@ -233,6 +233,7 @@ func TestSiteDemo(t *testing.T) {
 		t.Error("no comparison pages for the case study's comparisons")
 	}
 	checkSiteComparison(t, db, out)
+	checkSiteComparisonReads(t, db, out)
 	checkSiteComparisonNames(t, out)
 	// zh and ja labels take the full-width colon (issue 18), also on the
 	// site: the intended change of the scheduler comparison.

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"github.com/benchledger/benchledger/casestudy"
 	htmltemplate "html/template"
 	"math"
 	"slices"
@@ -100,6 +101,9 @@ type (
 	fieldRow struct {
 		Label, Field, Baseline, Candidate string
 		Intended                          bool
+		// BaselineLang and CandidateLang are "en" for free text recorded
+		// in English on a page in another language.
+		BaselineLang, CandidateLang string
 	}
 	// metricRow is one figure of both runs with its change and whether it
 	// is better or worse for that figure (Way: "better", "worse", "").
@@ -107,6 +111,22 @@ type (
 		Metric, Label, Baseline, Candidate, Change, Verdict, Way string
 	}
 )
+
+// fieldValue is a provenance value as a reader of l reads it (redacted
+// first, as every provenance value): numbers, booleans, rates and engines
+// in words (locales.FieldText), and "en" when it is free text recorded in
+// English.
+func (b *builder) fieldValue(l locales.Locale, field, v string) (string, string) {
+	v = b.redField(field, v)
+	if v == "" {
+		return v, ""
+	}
+	text, english := l.FieldText(field, v)
+	if english {
+		return text, "en"
+	}
+	return text, ""
+}
 
 // comparisonParts adds to a comparison page what changed and what was held
 // fixed (values redacted as every provenance value), every figure of the
@@ -119,11 +139,15 @@ func (b *builder) comparisonParts(l locales.Locale, p *compareView, ref cmpRef, 
 		intended[f] = true
 	}
 	for _, f := range cmp.Changed {
-		p.Changed = append(p.Changed, fieldRow{Label: locales.CapFirst(l.FieldLabel(f.Field)), Field: f.Field, Baseline: b.redField(f.Field, f.Baseline),
-			Candidate: b.redField(f.Field, f.Candidate), Intended: intended[f.Field]})
+		row := fieldRow{Label: locales.CapFirst(l.FieldLabel(f.Field)), Field: f.Field, Intended: intended[f.Field]}
+		row.Baseline, row.BaselineLang = b.fieldValue(l, f.Field, f.Baseline)
+		row.Candidate, row.CandidateLang = b.fieldValue(l, f.Field, f.Candidate)
+		p.Changed = append(p.Changed, row)
 	}
 	for _, f := range cmp.Fixed {
-		p.Fixed = append(p.Fixed, fieldRow{Label: locales.CapFirst(l.FieldLabel(f.Field)), Field: f.Field, Baseline: b.redField(f.Field, f.Baseline)})
+		row := fieldRow{Label: locales.CapFirst(l.FieldLabel(f.Field)), Field: f.Field}
+		row.Baseline, row.BaselineLang = b.fieldValue(l, f.Field, f.Baseline)
+		p.Fixed = append(p.Fixed, row)
 	}
 	cr := b.cmpRuns[ref]
 	if cr == nil || cr.Base == "" {
@@ -135,7 +159,7 @@ func (b *builder) comparisonParts(l locales.Locale, p *compareView, ref cmpRef, 
 		vs := valuesIn(cl, c.Unit, c.Baseline, c.Candidate)
 		row := metricRow{Metric: c.Metric, Label: locales.CapFirst(b.figureName(l, c.Metric)), Baseline: vs[0], Candidate: vs[1], Change: "–"}
 		if c.Pct != nil {
-			row.Change = l.Percent(*c.Pct, 1, true)
+			row.Change = l.Percent(*c.Pct, casestudy.PctDecimals(*c.Pct), true)
 		}
 		switch {
 		case c.Direction == 0:

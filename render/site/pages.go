@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/benchledger/benchledger/casestudy"
 	htmltemplate "html/template"
 	"math"
 	"os"
@@ -622,7 +623,7 @@ func (b *builder) comparePage(l locales.Locale, c *caseView, ref cmpRef) error {
 	cl := l.Cells()
 	unitVal := func(v float64) string { return valueIn(cl, &v, cmp.Unit) }
 	p.Rows = append(p.Rows, compareRow{Label: locales.CapFirst(metric), Baseline: unitVal(cmp.Baseline.Value), Candidate: unitVal(cmp.Candidate.Value)})
-	p.Change = l.Percent(cmp.Change.Pct, 1, true)
+	p.Change = l.Percent(cmp.Change.Pct, casestudy.PctDecimals(cmp.Change.Pct), true)
 	p.Ratio = l.Ratio(cmp.Change.Ratio)
 	p.Intended = l.List(fieldLabels(l, cmp.Intended))
 	for _, f := range cmp.Confounders {
