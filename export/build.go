@@ -858,12 +858,7 @@ func (b *builder) provenance() *Table {
 // word is a recorded word of a known kind in the language: the catalogue's
 // kind.word ("provenance.source.manifest": "campaign manifest",
 // "percentile_method.linear": "线性插值"); an unknown word as recorded.
-func (b *builder) word(kind, w string) string {
-	if t, err := b.l.Message(kind + "." + w); err == nil {
-		return t
-	}
-	return w
-}
+func (b *builder) word(kind, w string) string { return b.l.Word(kind, w) }
 
 // RequestColumns is the width of the requests table.
 const RequestColumns = 10

@@ -62,3 +62,14 @@ func (l Locale) FieldText(field, v string) (string, bool) {
 	}
 	return v, freeText[field] && l.Tag() != "en"
 }
+
+// Word is a recorded word of a known kind in the locale's language: the
+// catalogue's kind.word, spaces in the word written as underscores
+// ("percentile_method.linear": "线性插值", "window_basis.per-request_records");
+// a word the catalogue does not know as recorded.
+func (l Locale) Word(kind, w string) string {
+	if t, err := l.Message(kind + "." + strings.ReplaceAll(w, " ", "_")); err == nil {
+		return t
+	}
+	return w
+}

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchledger/benchledger/figures"
 	"github.com/benchledger/benchledger/locales"
 )
 
@@ -234,6 +235,24 @@ func TestSiteDemo(t *testing.T) {
 	}
 	checkSiteComparison(t, db, out)
 	checkSiteComparisonReads(t, db, out)
+	// A run page in zh and ja: the window named in the language, and the
+	// completion sentences joined without an ASCII space after 。.
+	for _, lang := range []string{"zh", "ja"} {
+		l := locales.MustMatch(lang)
+		pages, _ := filepath.Glob(filepath.Join(out, lang, "run", "*.html"))
+		if len(pages) == 0 {
+			t.Fatalf("%s: no run pages", lang)
+		}
+		page, _ := os.ReadFile(pages[0])
+		note := regexp.MustCompile(`<p class="note">([^<]*` + regexp.QuoteMeta(l.Word("window_basis", figures.BasisRecords)) + `[^<]*)</p>`).FindStringSubmatch(string(page))
+		if note == nil || strings.Contains(string(page), figures.BasisRecords) {
+			t.Errorf("%s run page: the figures' window is not named in the language (%s)", lang, pages[0])
+		}
+		done := regexp.MustCompile(`<p class="completion">([^<]*)</p>`).FindStringSubmatch(string(page))
+		if done == nil || strings.Contains(done[1], "。 ") || strings.Count(done[1], "。") < 2 {
+			t.Errorf("%s run page: completion %q", lang, done)
+		}
+	}
 	checkSiteComparisonNames(t, out)
 	// zh and ja labels take the full-width colon (issue 18), also on the
 	// site: the intended change of the scheduler comparison.

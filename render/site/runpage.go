@@ -373,7 +373,6 @@ type (
 		Files       []rawFileView
 		Publishable string
 		Completion  string
-		Short       string
 		HasRecords  bool
 		Figures     []figureView
 		Checks      string
@@ -455,7 +454,7 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 	c := v.Completion
 	p.Completion = l.T("site.run.completion_text", "sent", count(c.Sent), "completed", count(c.Completed), "failed", count(c.Failed))
 	if c.Short >= 0 {
-		p.Short = l.T("site.run.short_text", "short", count(c.Short))
+		p.Completion += l.Punct()["sentence_sep"] + l.T("site.run.short_text", "short", count(c.Short))
 	}
 	for i, f := range v.Figures {
 		p.Figures = append(p.Figures, figureView{Label: b.figureName(l, f.Metric), Metric: f.Metric,
@@ -495,9 +494,10 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 	p.FindingRows, p.HistoryRows = findingRows(p.Findings), historyRows(p.History)
 	p.OverviewRows, p.FileItems, p.ChartFigures, p.CaveatItems = overviewRows(p), fileItems(p), chartFigures(p.Charts), caveatItems(p.Caveats)
 	p.Subtitle = subtitle(d.sum)
-	p.FiguresNote = l.T("site.run.figures_note", "basis", v.WindowBasis)
+	basis := l.Word("window_basis", v.WindowBasis)
+	p.FiguresNote = l.T("site.run.figures_note", "basis", basis)
 	if m := v.PercentileMethod; m != "" && m != string(figures.MethodLinear) {
-		p.FiguresNote = l.T("site.run.figures_note_method", "basis", v.WindowBasis, "method", m, "client", d.client)
+		p.FiguresNote = l.T("site.run.figures_note_method", "basis", basis, "method", l.Word("percentile_method", m), "client", d.client)
 	}
 	p.AuditScope = codeSpans(l.T("site.run.audit_scope", "id", d.sum.ID))
 	for _, c := range d.links {
