@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -189,5 +190,41 @@ func TestAuditFindsKnownMistakes(t *testing.T) {
 		if f.Check == "reference.stale" {
 			t.Errorf("as of the day after the re-check, the reference is not stale: %+v", f)
 		}
+	}
+}
+
+// TestSiteFindingsInTheLanguage: a run page of the known-mistakes campaign
+// in Japanese writes each finding's message as the report's audit page
+// does, in Japanese, with the CLI's English text beside it marked
+// lang="en"; the English page keeps the English text alone.
+func TestSiteFindingsInTheLanguage(t *testing.T) {
+	t.Parallel()
+	db, _ := mistakesCampaign(t)
+	out := filepath.Join(t.TempDir(), "site")
+	if r := bl(t, "site", "--db", db, "--out", out, "--lang", "en,ja"); r.code != 0 {
+		t.Fatal(r)
+	}
+	row := regexp.MustCompile(`<tr class="(?:fail|warn|error|info)" data-check="([^"]+)">.*?</tr>`)
+	localised, english := 0, 0
+	for _, lang := range []string{"en", "ja"} {
+		pages, _ := filepath.Glob(filepath.Join(out, lang, "run", "*.html"))
+		for _, p := range pages {
+			page, _ := os.ReadFile(p)
+			for _, r := range row.FindAllString(string(page), -1) {
+				cells := regexp.MustCompile(`<td[^>]*>(.*?)</td>`).FindAllStringSubmatch(r, -1)
+				msg := cells[len(cells)-1]
+				switch {
+				case lang == "en" && !strings.Contains(r, `<span class="original"`):
+					english++
+				case lang == "ja" && strings.Contains(msg[1], `<span class="original" lang="en">`) && regexp.MustCompile(`\p{Han}|\p{Katakana}|\p{Hiragana}`).MatchString(strings.Split(msg[1], "<br>")[0]):
+					localised++
+				default:
+					t.Errorf("%s %s: finding row %s", lang, filepath.Base(p), r)
+				}
+			}
+		}
+	}
+	if localised == 0 || english == 0 {
+		t.Errorf("%d Japanese and %d English finding rows: the check checked nothing", localised, english)
 	}
 }

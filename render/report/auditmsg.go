@@ -160,6 +160,13 @@ func auditFieldText(l locales.Locale, f string) string {
 // "series" parameter carries.
 var seriesTerms = map[string]string{"TTFT": "ttft", "latency": "e2el", "output tokens": "total_output_tokens"}
 
+// AuditMessage is a finding's message in l's language, as the report's
+// audit page writes it, for pages outside a case study (the site's run
+// pages): spec names are shown as they are.
+func AuditMessage(l locales.Locale, f audit.Finding) (string, bool) {
+	return auditMessage(l, f, func(s string) string { return s })
+}
+
 // auditMessage is a finding's message in the page's language: the CLI's
 // English text on an English page; else the catalogue sentence of its
 // message key, or, for a finding without one, a sentence naming its check

@@ -127,7 +127,12 @@ func findingRows(fs []findingView) htmltemplate.HTML {
 	var sb strings.Builder
 	for _, f := range fs {
 		sb.WriteString(`<tr class="` + esc(f.Severity) + `" data-check="` + esc(f.Check) + `"><td>` + esc(f.Title) + `<br><code>` + esc(f.Check) +
-			`</code></td><td>` + esc(f.SeverityText) + `</td><td lang="en">` + esc(f.Message) + "</td></tr>\n")
+			`</code></td><td>` + esc(f.SeverityText) + `</td>`)
+		if f.Text == "" || f.Text == f.Message {
+			sb.WriteString(`<td lang="en">` + esc(f.Message) + "</td></tr>\n")
+			continue
+		}
+		sb.WriteString(`<td>` + esc(f.Text) + `<br><span class="original" lang="en">` + esc(f.Message) + "</span></td></tr>\n")
 	}
 	return htmltemplate.HTML(sb.String())
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/benchledger/benchledger/caveat"
+	"github.com/benchledger/benchledger/render/report"
 	htmltemplate "html/template"
 	"math"
 	"path/filepath"
@@ -416,8 +417,10 @@ type (
 	caveatView struct {
 		Code, Text string
 	}
+	// findingView is a finding; Text is its message in the page's
+	// language, Message the CLI's English one (shown too when they differ).
 	findingView struct {
-		Check, Title, Severity, SeverityText, Message string
+		Check, Title, Severity, SeverityText, Text, Message string
 	}
 	provenanceView struct {
 		Field, Label, Value, Sources string
@@ -483,8 +486,9 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 		p.Caveats = append(p.Caveats, caveatView{Code: cv.Code, Text: text})
 	}
 	for _, f := range d.findings {
+		text, _ := report.AuditMessage(l, f)
 		p.Findings = append(p.Findings, findingView{Check: f.Check, Title: l.TOrEnglish("audit.check." + f.Check),
-			Severity: f.Severity, SeverityText: l.T("audit.severity." + f.Severity), Message: b.redText(f.Message)})
+			Severity: f.Severity, SeverityText: l.T("audit.severity." + f.Severity), Text: b.redText(text), Message: b.redText(f.Message)})
 	}
 	for _, g := range runview.GroupProvenance(v.Provenance) {
 		p.Provenance = append(p.Provenance, provenanceView{Field: g.Field, Label: b.fieldLabel(l, g.Field), Value: g.Value, Sources: g.Sources})
