@@ -91,6 +91,26 @@ func NewRequest(i int) benchrun.Request {
 	}
 }
 
+// Slot returns request i's record in reqs, which a column-wise file fills
+// list by list: the first list appends the records and so sets the count;
+// once fixed, an item past the count gets nil (the caller reports the
+// longer list). hint, a count the file states before its lists, sizes the
+// records on first use, trusted up to limit (a hostile file can claim
+// billions).
+func Slot(reqs *[]benchrun.Request, fixed bool, i int, hint, limit int64) *benchrun.Request {
+	if i < len(*reqs) {
+		return &(*reqs)[i]
+	}
+	if fixed {
+		return nil
+	}
+	if *reqs == nil {
+		*reqs = make([]benchrun.Request, 0, min(max(hint, 16), limit))
+	}
+	*reqs = append(*reqs, NewRequest(i))
+	return &(*reqs)[i]
+}
+
 // ToCanonicalUnit converts a value from the unit the file states it in to the
 // project's canonical unit. Every stated figure and per-request value
 // passes through here, so the conversion exists once.

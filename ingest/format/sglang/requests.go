@@ -20,23 +20,11 @@ func (b *sglangRun) checkCtx() *sglangBad {
 	return nil
 }
 
-// slot returns request i's record, creating it while the first list sets
-// the count; nil for items past the count (a longer list, reported after).
+// slot returns request i's record (format.Slot). completed (a lower bound
+// of the count) comes before the lists; it sizes the records only up to
+// 64k requests, and append grows past that cheaply.
 func (b *sglangRun) slot(i int) *benchrun.Request {
-	if i < len(b.reqs) {
-		return &b.reqs[i]
-	}
-	if b.nFixed {
-		return nil
-	}
-	if b.reqs == nil {
-		// completed (a lower bound of the count) comes before the lists. It
-		// sizes the records only up to 64k requests: a hostile line could
-		// claim billions, and append grows past that cheaply.
-		b.reqs = make([]benchrun.Request, 0, min(max(b.completed, 16), 1<<16))
-	}
-	b.reqs = append(b.reqs, format.NewRequest(i))
-	return &b.reqs[i]
+	return format.Slot(&b.reqs, b.nFixed, i, b.completed, 1<<16)
 }
 
 // column reads one per-request list into the records. The first list fixes

@@ -34,24 +34,12 @@ var vllmColumnKeys = map[string]vllmColumn{
 	"start_times": vcolStartTimes, "latencies": vcolLatencies, "queue_times": vcolQueueTimes, "errors": vcolErrors,
 }
 
-// slot returns request i's record, creating it while the first list sets
-// the count; nil for items past the count (a longer list, reported later).
+// slot returns request i's record (format.Slot). num_prompts comes before
+// the lists: sizing the records from it avoids copying them while they
+// grow. It is trusted only up to 4M requests; pages of an unused tail are
+// never touched, so they cost address space, not memory.
 func (b *vllmRunBuilder) slot(i int) *benchrun.Request {
-	if i < len(b.reqs) {
-		return &b.reqs[i]
-	}
-	if b.nFixed {
-		return nil
-	}
-	if b.reqs == nil {
-		// num_prompts comes before the lists: sizing the records from it
-		// avoids copying them while they grow. It is trusted only up to 4M
-		// requests, since a hostile file could claim billions; pages of an
-		// unused tail are never touched, so they cost address space, not memory.
-		b.reqs = make([]benchrun.Request, 0, min(max(b.numPrompts, 16), 1<<22))
-	}
-	b.reqs = append(b.reqs, format.NewRequest(i))
-	return &b.reqs[i]
+	return format.Slot(&b.reqs, b.nFixed, i, b.numPrompts, 1<<22)
 }
 
 func (b *vllmRunBuilder) checkCtx() error { return b.p.tick.Tick() }
