@@ -15,6 +15,7 @@ import (
 	"github.com/benchledger/benchledger/casestudy"
 	"github.com/benchledger/benchledger/figures"
 	"github.com/benchledger/benchledger/locales"
+	"github.com/benchledger/benchledger/spec"
 )
 
 // checkSiteComparison reads the demo's scheduler-tuning comparison page:
@@ -220,10 +221,11 @@ func checkSiteComparisonNames(t *testing.T, out string) {
 // checkSiteComparisonReads reads the Japanese scheduler-tuning comparison
 // page as its reader does: recorded values in words and the language's
 // number style (63–66, 2,048, an unlimited rate in words, vLLM), free text
-// recorded in English marked lang="en", caveats without their codes in the
-// text, and each change written as the report writes it (three significant
-// digits: +132%, not +131.9%).
-func checkSiteComparisonReads(t *testing.T, db, out string) {
+// by the spec's label for it as the report shows it, else as recorded and
+// marked lang="en", caveats without their codes in the text, and each
+// change written as the report writes it (three significant digits: +132%,
+// not +131.9%).
+func checkSiteComparisonReads(t *testing.T, db, specPath, out string) {
 	t.Helper()
 	page, err := os.ReadFile(filepath.Join(out, "ja", "compare", "qwen3-batch--scheduler_tuning.html"))
 	if err != nil {
@@ -262,6 +264,14 @@ func checkSiteComparisonReads(t *testing.T, db, out string) {
 		}
 		return l.Number(v, -1)
 	}
+	sp, err := spec.Load(specPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dataset := sp.Label(spec.ValueLabel+recorded["workload.dataset"], "ja")
+	if dataset == "" {
+		t.Fatalf("the spec has no ja label for the dataset %q: the check below checks nothing", recorded["workload.dataset"])
+	}
 	lo, hi, _ := strings.Cut(recorded["workload.input_len"], "-")
 	loV, _ := strconv.ParseFloat(lo, 64)
 	hiV, _ := strconv.ParseFloat(hi, 64)
@@ -270,7 +280,8 @@ func checkSiteComparisonReads(t *testing.T, db, out string) {
 		"workload.input_len":     l.Number(loV, -1) + "–" + l.Number(hiV, -1),
 		"workload.request_rate":  l.T("value.unlimited_rate"),
 		"runtime.engine":         "vLLM",
-		"workload.dataset lang":  "en",
+		"workload.dataset":       dataset,
+		"hardware.node lang":     "en", // a free text the spec gives no label
 	} {
 		if values[field] != want {
 			t.Errorf("ja comparison page: held fixed %s = %q, want %q (recorded %q)", field, values[field], want, recorded[strings.TrimSuffix(field, " lang")])

@@ -234,7 +234,7 @@ func TestSiteDemo(t *testing.T) {
 		t.Error("no comparison pages for the case study's comparisons")
 	}
 	checkSiteComparison(t, db, out)
-	checkSiteComparisonReads(t, db, out)
+	checkSiteComparisonReads(t, db, specPath, out)
 	// A run page in zh and ja: the window named in the language, and the
 	// completion sentences joined without an ASCII space after 。.
 	for _, lang := range []string{"zh", "ja"} {

@@ -10,6 +10,7 @@ import (
 	"github.com/benchledger/benchledger/locales"
 	"github.com/benchledger/benchledger/provenance"
 	"github.com/benchledger/benchledger/render/charts"
+	"github.com/benchledger/benchledger/spec"
 )
 
 // A comparison page shows, beside the figure its spec names, every figure
@@ -112,16 +113,17 @@ type (
 	}
 )
 
-// fieldValue is a provenance value as a reader of l reads it (redacted
-// first, as every provenance value): numbers, booleans, rates and engines
-// in words (locales.FieldText), and "en" when it is free text recorded in
-// English.
-func (b *builder) fieldValue(l locales.Locale, field, v string) (string, string) {
+// fieldValue is a provenance value as a reader of l reads it, as the
+// report shows it (casestudy.ValueText; redacted first, as every
+// provenance value): numbers, booleans, rates and engines in words, free
+// text by the case study's label for it, and "en" when it is free text
+// shown as recorded in English.
+func (b *builder) fieldValue(l locales.Locale, s *spec.Spec, field, v string) (string, string) {
 	v = b.redField(field, v)
 	if v == "" {
 		return v, ""
 	}
-	text, english := l.FieldText(field, v)
+	text, english := casestudy.ValueText(s, l, field, v)
 	if english {
 		return text, "en"
 	}
@@ -133,20 +135,20 @@ func (b *builder) fieldValue(l locales.Locale, field, v string) (string, string)
 // two runs with its change, and their latency distributions.
 //
 // sides are the reader's names of the baseline and the candidate.
-func (b *builder) comparisonParts(l locales.Locale, p *compareView, ref cmpRef, cmp figures.Comparison, sides [2]string) error {
+func (b *builder) comparisonParts(l locales.Locale, s *spec.Spec, p *compareView, ref cmpRef, cmp figures.Comparison, sides [2]string) error {
 	intended := map[string]bool{}
 	for _, f := range cmp.Intended {
 		intended[f] = true
 	}
 	for _, f := range cmp.Changed {
 		row := fieldRow{Label: locales.CapFirst(l.FieldLabel(f.Field)), Field: f.Field, Intended: intended[f.Field]}
-		row.Baseline, row.BaselineLang = b.fieldValue(l, f.Field, f.Baseline)
-		row.Candidate, row.CandidateLang = b.fieldValue(l, f.Field, f.Candidate)
+		row.Baseline, row.BaselineLang = b.fieldValue(l, s, f.Field, f.Baseline)
+		row.Candidate, row.CandidateLang = b.fieldValue(l, s, f.Field, f.Candidate)
 		p.Changed = append(p.Changed, row)
 	}
 	for _, f := range cmp.Fixed {
 		row := fieldRow{Label: locales.CapFirst(l.FieldLabel(f.Field)), Field: f.Field}
-		row.Baseline, row.BaselineLang = b.fieldValue(l, f.Field, f.Baseline)
+		row.Baseline, row.BaselineLang = b.fieldValue(l, s, f.Field, f.Baseline)
 		p.Fixed = append(p.Fixed, row)
 	}
 	cr := b.cmpRuns[ref]

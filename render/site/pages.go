@@ -627,7 +627,9 @@ func (b *builder) comparePage(l locales.Locale, c *caseView, ref cmpRef) error {
 	p.Ratio = l.Ratio(cmp.Change.Ratio)
 	p.Intended = l.List(fieldLabels(l, cmp.Intended))
 	for _, f := range cmp.Confounders {
-		p.Confounders = append(p.Confounders, l.Colon(locales.CapFirst(l.FieldLabel(f.Field)), b.redField(f.Field, f.Baseline)+" → "+b.redField(f.Field, f.Candidate)))
+		base, _ := b.fieldValue(l, res.Spec, f.Field, f.Baseline)
+		cand, _ := b.fieldValue(l, res.Spec, f.Field, f.Candidate)
+		p.Confounders = append(p.Confounders, l.Colon(locales.CapFirst(l.FieldLabel(f.Field)), base+" → "+cand))
 	}
 	for _, cv := range cf.Caveats {
 		text, err := l.Caveat(cv.Redact(b.opt.Redact))
@@ -643,7 +645,7 @@ func (b *builder) comparePage(l locales.Locale, c *caseView, ref cmpRef) error {
 			p.Runs = append(p.Runs, linkView{Text: l.Paren(sides[i], id), Href: p.P.Home + sitepath.Run(id)})
 		}
 	}
-	if err := b.comparisonParts(l, p, ref, cmp, sides); err != nil {
+	if err := b.comparisonParts(l, res.Spec, p, ref, cmp, sides); err != nil {
 		return err
 	}
 	return b.render(l, l.Tag()+"/"+ref.Href, "compare", p.P, p)
