@@ -1,6 +1,7 @@
 package capture
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -116,8 +117,8 @@ func gpustack(b *builder, c *serverClient, opts Options, list *modelList, listAd
 		search = name[i+1:]
 	}
 	var models []gsModel
-	prefix, modelsAddr, err := "/v2", "", error(nil)
-	modelsAddr, err = gsList(c, prefix+"/models?search="+url.QueryEscape(search), &models)
+	prefix := "/v2"
+	modelsAddr, err := gsList(c, prefix+"/models?search="+url.QueryEscape(search), &models)
 	if httpStatus(err) == http.StatusNotFound { // GPUStack before 2.0
 		prefix = "/v1"
 		modelsAddr, err = gsList(c, prefix+"/models?search="+url.QueryEscape(search), &models)
@@ -152,7 +153,7 @@ func gpustack(b *builder, c *serverClient, opts Options, list *modelList, listAd
 	}
 	instHow := fmt.Sprintf("GET %s: %d running instance%s", instAddr, len(running), plural(len(running)))
 
-	engine := strings.ToLower(strings.TrimSpace(firstNonEmpty(agreed(running, func(i gsInstance) string { return i.Backend }), m.Backend)))
+	engine := strings.ToLower(strings.TrimSpace(cmp.Or(agreed(running, func(i gsInstance) string { return i.Backend }), m.Backend)))
 	switch engine {
 	case "":
 		gsUnknown(b, how+" names no backend")
@@ -327,15 +328,6 @@ func gsList[T any](c *serverClient, p string, items *[]T) (string, error) {
 func agreed[T any](xs []T, f func(T) string) string {
 	if v, ok := same(xs, f); ok {
 		return v
-	}
-	return ""
-}
-
-func firstNonEmpty(s ...string) string {
-	for _, x := range s {
-		if x != "" {
-			return x
-		}
 	}
 	return ""
 }

@@ -376,7 +376,7 @@ func (b *builder) runsTable() *Table {
 			case v == "":
 				row = append(row, NullCell())
 			case f == "role": // a word of the roles' vocabulary, in the language
-				row = append(row, WordCell(b.word("role", strings.ToLower(v)), v))
+				row = append(row, WordCell(b.l.Word("role", strings.ToLower(v)), v))
 			default:
 				row = append(row, WordCell(b.value(f, v), b.field(f, v)))
 			}
@@ -424,7 +424,7 @@ func (b *builder) runsTable() *Table {
 		if f != nil {
 			method = string(f.PercentileMethod)
 		}
-		row = append(row, WordCell(b.word("percentile_method", method), method), TimeCell(r.rec.IngestedAt), TextCell(b.text(r.rec.FileName)), TextCell(r.rec.BlobSHA256))
+		row = append(row, WordCell(b.l.Word("percentile_method", method), method), TimeCell(r.rec.IngestedAt), TextCell(b.text(r.rec.FileName)), TextCell(r.rec.BlobSHA256))
 		if slo {
 			g := (*figures.Goodput)(nil)
 			if f != nil {
@@ -498,16 +498,11 @@ func (b *builder) provenance() *Table {
 		sort.SliceStable(entries, func(i, j int) bool { return entries[i].Field < entries[j].Field })
 		for _, e := range entries {
 			t.Rows = append(t.Rows, []Cell{b.runCell(r.rec.ID), TextCell(e.Field), TextCell(b.fieldLabel(e.Field)),
-				TextCell(b.field(e.Field, e.Value)), WordCell(b.word("provenance.source", string(e.Source)), string(e.Source)), BoolCell(r.eff[e.Field] == e.Value)})
+				TextCell(b.field(e.Field, e.Value)), WordCell(b.l.Word("provenance.source", string(e.Source)), string(e.Source)), BoolCell(r.eff[e.Field] == e.Value)})
 		}
 	}
 	return t
 }
-
-// word is a recorded word of a known kind in the language: the catalogue's
-// kind.word ("provenance.source.manifest": "campaign manifest",
-// "percentile_method.linear": "线性插值"); an unknown word as recorded.
-func (b *builder) word(kind, w string) string { return b.l.Word(kind, w) }
 
 // RequestColumns is the width of the requests table.
 const RequestColumns = 10
