@@ -146,14 +146,16 @@ const (
 // ordered by run id (archive-wide findings, with no run, first), then check
 // id, then the order the checks produced them.
 func Run(ctx context.Context, a *store.Archive, runIDs []string) ([]Finding, error) {
-	return RunSelected(ctx, a, runIDs, nil)
+	return RunSelected(ctx, a, runIDs, Options{})
 }
 
-// RunSelected is Run limited to the selected checks: when none of them is
-// made from the runs' raw files (only the archive-wide integrity checks,
-// such as the hash chain, are selected), the raw files are not read again,
-// which is the audit's cost. Only the selected checks' findings are returned.
-func RunSelected(ctx context.Context, a *store.Archive, runIDs []string, sel Selection) ([]Finding, error) {
+// RunSelected is Run limited to the selected checks (opt.Checks): when none
+// of them is made from the runs' raw files (only the archive-wide integrity
+// checks, such as the hash chain, are selected), the raw files are not read
+// again, which is the audit's cost. Only the selected checks' findings are
+// returned. Of opt, only Checks and ReserveMemory matter here.
+func RunSelected(ctx context.Context, a *store.Archive, runIDs []string, opt Options) ([]Finding, error) {
+	sel := opt.Checks
 	var ids []string
 	if len(runIDs) == 0 {
 		all, err := a.ListRuns(store.Filter{})
@@ -249,7 +251,7 @@ func RunSelected(ctx context.Context, a *store.Archive, runIDs []string, sel Sel
 			perBlob[i] += max(n, 0)
 		}
 	}
-	defer raiseMemoryLimit(perBlob, workers)()
+	defer opt.reserveMemory(recordsMemory(perBlob, workers))()
 	results := make([][]Finding, len(blobs))
 	errs := make([]error, len(blobs))
 	jobs := make(chan int)

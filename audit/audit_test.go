@@ -338,7 +338,7 @@ func TestRunSelectedArchiveWideReadsNoRawFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fs, err := RunSelected(context.Background(), a, nil, sel)
+	fs, err := RunSelected(context.Background(), a, nil, Options{Checks: sel})
 	if err != nil {
 		t.Fatalf("an archive-wide selection read a raw file: %v", err)
 	}

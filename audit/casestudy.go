@@ -19,6 +19,20 @@ type Options struct {
 	MaxReferenceAge time.Duration
 	// Checks limits the audit to the selected checks; empty means all.
 	Checks Selection
+	// ReserveMemory, when set, is told how many bytes the audit of the
+	// runs' raw files will hold at once (the records of the blobs parsed
+	// side by side, and a margin), so that the program (benchledger's
+	// main, which sets a soft memory limit for an audit) can make room;
+	// it returns what undoes that. The package never changes
+	// process-wide settings itself.
+	ReserveMemory func(bytes int64) (release func())
+}
+
+func (o Options) reserveMemory(bytes int64) (release func()) {
+	if o.ReserveMemory == nil {
+		return func() {}
+	}
+	return o.ReserveMemory(bytes)
 }
 
 // DefaultMaxReferenceAge is the default re-check age limit of an external
@@ -47,7 +61,7 @@ func (o Options) maxReferenceAge() time.Duration {
 func CaseStudy(ctx context.Context, a *store.Archive, res *casestudy.Result, s *spec.Spec, opt Options) ([]Finding, error) {
 	var out []Finding
 	if opt.Checks.needsRuns() {
-		rf, err := RunSelected(ctx, a, res.RunIDs, opt.Checks)
+		rf, err := RunSelected(ctx, a, res.RunIDs, opt)
 		if err != nil {
 			return nil, err
 		}

@@ -1,8 +1,6 @@
 package audit
 
 import (
-	"math"
-	"runtime/debug"
 	"slices"
 	"unsafe"
 
@@ -14,17 +12,12 @@ import (
 // collector's headroom.
 const memoryMargin = 24 << 20
 
-// raiseMemoryLimit raises the process's soft memory limit, when one is set
-// (benchledger audit sets one), to what the records of the blobs audited at
-// once need (perBlob: each blob's request count; workers blobs at a time),
-// so a run larger than the limit foresaw does not keep the collector
-// running back to back; restore sets the limit back. Without a limit (Go's
-// default, the in-process tests) it does nothing.
-func raiseMemoryLimit(perBlob []int64, workers int) (restore func()) {
-	cur := debug.SetMemoryLimit(-1)
-	if cur == math.MaxInt64 {
-		return func() {}
-	}
+// recordsMemory is what an audit holds at most while it parses raw files
+// again, workers blobs at a time (perBlob: each blob's request count): the
+// records of the largest blobs parsed side by side, and the margin. The
+// program is told it (Options.ReserveMemory), so that a run larger than its
+// memory limit foresaw does not keep the collector running back to back.
+func recordsMemory(perBlob []int64, workers int) int64 {
 	sorted := slices.Clone(perBlob)
 	slices.Sort(sorted)
 	slices.Reverse(sorted)
@@ -32,10 +25,5 @@ func raiseMemoryLimit(perBlob []int64, workers int) (restore func()) {
 	for _, c := range sorted[:min(workers, len(sorted))] {
 		n += max(c, 0)
 	}
-	need := n*int64(unsafe.Sizeof(benchrun.Request{})) + memoryMargin
-	if need <= cur {
-		return func() {}
-	}
-	debug.SetMemoryLimit(need)
-	return func() { debug.SetMemoryLimit(cur) }
+	return n*int64(unsafe.Sizeof(benchrun.Request{})) + memoryMargin
 }

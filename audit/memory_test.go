@@ -1,43 +1,63 @@
 package audit
 
 import (
-	"math"
-	"runtime/debug"
+	"context"
+	"runtime"
 	"testing"
 	"unsafe"
 
 	"github.com/benchledger/benchledger/benchrun"
 )
 
-// The soft memory limit benchledger audit sets is raised to what the
-// records of the blobs parsed at once need, and set back afterwards; a
-// process without a limit keeps none.
-func TestRaiseMemoryLimit(t *testing.T) {
-	orig := debug.SetMemoryLimit(-1)
-	t.Cleanup(func() { debug.SetMemoryLimit(orig) })
+// What an audit reserves is the records of the largest blobs parsed at
+// once, and the margin.
+func TestRecordsMemory(t *testing.T) {
+	t.Parallel()
 	size := int64(unsafe.Sizeof(benchrun.Request{}))
+	for _, c := range []struct {
+		perBlob []int64
+		workers int
+		want    int64
+	}{
+		{[]int64{1_500_000, 10, 2_000_000, 700_000}, 2, 3_500_000*size + memoryMargin},
+		{[]int64{10, 1_000_000, 5}, 4, 1_000_015*size + memoryMargin},
+		{[]int64{-1, 7}, 1, 7*size + memoryMargin},
+		{nil, 2, memoryMargin},
+	} {
+		if got := recordsMemory(c.perBlob, c.workers); got != c.want {
+			t.Errorf("recordsMemory(%v, %d) = %d, want %d", c.perBlob, c.workers, got, c.want)
+		}
+	}
+}
 
-	debug.SetMemoryLimit(math.MaxInt64)
-	raiseMemoryLimit([]int64{1 << 30}, 1)()
-	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
-		t.Fatalf("without a limit: the limit became %d", got)
+// An audit that parses raw files again tells the program what it will hold
+// (the records of both runs' blobs, parsed side by side), and releases it
+// when it is done; one that reads no raw file reserves nothing.
+func TestAuditReservesMemory(t *testing.T) {
+	t.Parallel()
+	a, _, _ := archiveOf(t, map[string]vllmFile{"a.json": {n: 40}, "b.json": {n: 40, start: 300}}, true)
+	var reserved []int64
+	released := 0
+	opt := Options{ReserveMemory: func(n int64) func() {
+		reserved = append(reserved, n)
+		return func() { released++ }
+	}}
+	if _, err := RunSelected(context.Background(), a, nil, opt); err != nil {
+		t.Fatal(err)
 	}
-
-	const limit = 128 << 20
-	debug.SetMemoryLimit(limit)
-	// Under the limit: unchanged.
-	restore := raiseMemoryLimit([]int64{10, 1_000_000, 5}, 2)
-	if got := debug.SetMemoryLimit(-1); got != limit {
-		t.Errorf("records of 1,000,010 requests: limit %d, want %d kept", got, limit)
+	if want := recordsMemory([]int64{40, 40}, min(4, runtime.GOMAXPROCS(0), 2)); len(reserved) != 1 || reserved[0] != want || released != 1 {
+		t.Errorf("reserved %v (released %d times), want [%d] released once", reserved, released, want)
 	}
-	restore()
-	// Over it: the two largest blobs of four, parsed at once, and the margin.
-	restore = raiseMemoryLimit([]int64{1_500_000, 10, 2_000_000, 700_000}, 2)
-	if got, want := debug.SetMemoryLimit(-1), 3_500_000*size+memoryMargin; got != want {
-		t.Errorf("records of 3,500,000 requests: limit %d, want %d", got, want)
+	reserved, released = nil, 0
+	sel, err := ParseSelection("integrity.chain")
+	if err != nil {
+		t.Fatal(err)
 	}
-	restore()
-	if got := debug.SetMemoryLimit(-1); got != limit {
-		t.Errorf("restored limit %d, want %d", got, limit)
+	opt.Checks = sel
+	if _, err := RunSelected(context.Background(), a, nil, opt); err != nil {
+		t.Fatal(err)
+	}
+	if len(reserved) != 0 {
+		t.Errorf("an archive-wide check reserved %v", reserved)
 	}
 }

@@ -70,6 +70,9 @@ func runAudit(ctx context.Context, e env, opts auditOptions, specs []string) err
 	defer a.Close()
 	// Without --as-of the audit judges as of today (a zero AsOf).
 	opt := audit.Options{AsOf: opts.asOf.Day(), MaxReferenceAge: time.Duration(opts.maxAge) * 24 * time.Hour, Checks: checks}
+	if e.gc != nil {
+		opt.ReserveMemory = e.gc.reserveMemory
+	}
 	if opts.maxAge < 1 {
 		return usageErrorf("--max-reference-age %d: give a number of days, at least 1", opts.maxAge)
 	}
@@ -93,7 +96,7 @@ func runAudit(ctx context.Context, e env, opts auditOptions, specs []string) err
 		findings = append(findings, cf...)
 	}
 	if len(opts.runs) > 0 || len(specs) == 0 {
-		rf, err := audit.RunSelected(ctx, a, opts.runs, opt.Checks)
+		rf, err := audit.RunSelected(ctx, a, opts.runs, opt)
 		if err != nil {
 			return err
 		}

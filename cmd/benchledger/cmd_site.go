@@ -82,6 +82,9 @@ func runSite(ctx context.Context, e env, opts siteOptions, specs []string) error
 	}
 	defer a.Close()
 	opt := site.Options{Out: opts.out, Langs: splitList(opts.langs), Templates: opts.templates, Force: opts.force, NoRaw: !opts.raw, ToolVersion: toolVersion()}
+	if e.gc != nil {
+		opt.GC = e.gc.site
+	}
 	for _, specPath := range specs {
 		res, _, err := evaluateSpecIn(ctx, specPath, opts.asOf, opts.allowDirs, func() (*store.Archive, error) { return a, nil })
 		if err != nil {

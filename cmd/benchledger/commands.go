@@ -18,6 +18,9 @@ type env struct {
 	stdout io.Writer
 	stderr io.Writer
 	getenv func(string) string
+	// gc, set only by main, takes the libraries' hooks for the garbage
+	// collector's settings (gc.go); nil in the in-process tests.
+	gc *gcSettings
 }
 
 // command is one subcommand: its name and help, and bind, which binds the

@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
-	"runtime/debug"
 	"runtime/pprof"
 	"syscall"
 )
@@ -25,9 +24,9 @@ func main() {
 	if memProfile != "" {
 		runtime.MemProfileRate = 64 << 10
 	}
-	tuneGC(os.Args[1:], os.Getenv)
+	gc := tuneGC(os.Args[1:], os.Getenv)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv})
+	code := run(ctx, os.Args[1:], env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, gc: gc})
 	stop()
 	if memProfile != "" {
 		if f, err := os.Create(memProfile); err == nil {
@@ -40,50 +39,3 @@ func main() {
 		os.Exit(code)
 	}
 }
-
-// tuneGC sets the garbage collector for the one command this process runs,
-// before it runs. It is decided here, for the whole process, rather than
-// inside a command, where it would outlive the command (the in-process
-// test runner calls run, never main, and keeps Go's defaults).
-//
-// Ingest memory is bounded by design (streamed files, chunked blobs), so
-// its collector is tuned by that bound rather than by heap growth: a soft
-// limit keeps a large file's heap from doubling past it, and a lazy GOGC
-// stops a batch of small files (whose live heap is tiny) from collecting
-// every few megabytes — that alone took a third of the time of ingesting
-// 1,000 files. $GOMEMLIMIT and $GOGC, when set, win.
-//
-// An audit holds one run's records while its raw file is parsed again (96
-// bytes a request), and little else: the stored records are streamed and
-// the blob read into reused buffers, so what it allocates besides is
-// garbage of a few megabytes. A soft limit keeps Go's default GOGC from
-// letting the heap double past the records (a run of a million requests
-// peaked at ~250 MB without it); audit.RunSelected raises the limit for
-// runs whose records alone would not fit under it.
-func tuneGC(args []string, getenv func(string) string) {
-	if len(args) > 0 && args[0] == "audit" && getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(auditMemoryLimit)
-		return
-	}
-	if len(args) == 0 || args[0] != "ingest" {
-		return
-	}
-	if getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(ingestMemoryLimit)
-	}
-	if getenv("GOGC") == "" {
-		debug.SetGCPercent(ingestGCPercent)
-	}
-}
-
-// ingestMemoryLimit is the soft heap limit of an ingest (see tuneGC). At
-// 72 MiB a 950 MB file peaks at 112–121 MB of RSS, in the same time; at
-// 80 MiB it reached 128 MB, the bound issue 2 set.
-const (
-	ingestMemoryLimit = 72 << 20
-	ingestGCPercent   = 800
-)
-
-// auditMemoryLimit is the soft heap limit of an audit (see tuneGC): a run
-// of 1,000,000 requests needs 96 MB of records and ~20 MB more.
-const auditMemoryLimit = 128 << 20

@@ -34,7 +34,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -79,6 +78,36 @@ type Options struct {
 	// every page (docs/redaction.md): run summaries, provenance values,
 	// file names, history, findings, confounders, caveats, the reports.
 	Redact caveat.Redactor
+	// GC, when set, is told as the build enters each of its phases, so
+	// that the program (benchledger's main) can choose the garbage
+	// collector's settings for it; it returns what undoes them. The
+	// package never changes process-wide settings itself.
+	GC func(GCPhase) (restore func())
+}
+
+// GCPhase is a part of a build whose memory behaves in its own way.
+type GCPhase int
+
+const (
+	// GCBuild is the whole build. Its live heap is mostly the previous
+	// build's record (6 MB of JSON for 10,000 runs), which Go's default
+	// collector marks again at every doubling from a few megabytes: for a
+	// rebuild of a few runs, a lazier collector saves about a tenth of the
+	// CPU time for about 40 MB more peak.
+	GCBuild GCPhase = iota
+	// GCBulkRuns is the making of many runs' pages (bulkThreshold or
+	// more), nested in GCBuild: most of what it allocates (a run's
+	// records, its page) is garbage at once, so collecting half as often
+	// as by default saves time, and a soft limit bounds the heap.
+	GCBulkRuns
+)
+
+// enterGC starts phase p of the build, returning what ends it.
+func (o Options) enterGC(p GCPhase) (end func()) {
+	if o.GC == nil {
+		return func() {}
+	}
+	return o.GC(p)
 }
 
 // Case is a case study given by its spec.
@@ -146,13 +175,7 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 	if b.siteKey, err = a.SiteKey(); err != nil {
 		return st, err
 	}
-	// A rebuild's live heap is mostly the previous build's record, which
-	// Go's default GOGC marks again at every doubling from a few
-	// megabytes: a lazier collector saves a tenth of a rebuild's CPU time
-	// for about 40 MB more peak. A build of many runs goes back to the
-	// caller's setting before buildRuns sets its own (its peak stays).
-	gcPercent := debug.SetGCPercent(rebuildGCPercent)
-	defer debug.SetGCPercent(gcPercent)
+	defer opt.enterGC(GCBuild)()
 
 	// What the build starts from, read side by side: the previous build's
 	// record (6 MB of JSON for 10,000 runs) and the archive's lists.
@@ -238,9 +261,6 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 		todo = append(todo, i)
 	}
 	st.RunsRebuilt = len(todo)
-	if len(todo) >= bulkThreshold {
-		debug.SetGCPercent(gcPercent)
-	}
 	if err := b.buildRuns(summaries, rows, todo); err != nil {
 		return st, err
 	}
@@ -414,10 +434,6 @@ func rederived(r runRow, s store.RunSummary) runRow {
 	return r
 }
 
-// rebuildGCPercent is the GOGC of a build until it knows it makes fewer
-// than bulkThreshold runs, and then to its end (see Build).
-const rebuildGCPercent = 400
-
 // bulkThreshold: from this many runs to make, they are read in one pass
 // over the archive's tables (store.ScanRuns) rather than one by one.
 const bulkThreshold = 32
@@ -431,11 +447,7 @@ func (b *builder) buildRuns(summaries []store.RunSummary, rows []runRow, todo []
 		return nil
 	}
 	if len(todo) >= bulkThreshold {
-		// Most of what a big build allocates is garbage at once (a run's
-		// records, its page); collecting half as often as by default
-		// saves time at little memory. A soft limit bounds the heap.
-		defer debug.SetGCPercent(debug.SetGCPercent(200))
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(min(debug.SetMemoryLimit(-1), 1<<30)))
+		defer b.opt.enterGC(GCBulkRuns)()
 	}
 	ctx, cancel := context.WithCancel(b.ctx)
 	defer cancel()
@@ -549,8 +561,9 @@ func (b *builder) buildRuns(summaries []store.RunSummary, rows []runRow, todo []
 				b.mu.Lock()
 				b.next.Runs[rec.ID] = m
 				b.mu.Unlock()
+				n := done.Add(1)
 				if b.opt.Progress != nil {
-					b.opt.Progress(int(done.Add(1)), len(todo))
+					b.opt.Progress(int(n), len(todo))
 				}
 			}
 		}(w)
