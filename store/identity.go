@@ -104,6 +104,7 @@ func (tx *Tx) RekeyRun(old, new, reason string) (bool, error) {
 	if err := tx.check(op); err != nil {
 		return false, err
 	}
+	tx.deferred = true
 	ok, err := rekey(tx.a.d, tx.tx, old, new, reason)
 	if err != nil {
 		return false, tx.wrap(op, err)

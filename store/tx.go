@@ -37,6 +37,13 @@ type Tx struct {
 	// PostgreSQL connection runs one statement at a time (an insert sent
 	// while a query's rows are being read breaks pgx's protocol state).
 	stmts sync.Mutex
+	// group is the Group this Tx is a part of (nil: a transaction of its
+	// own); deferred says it deferred foreign key checks (identity.go).
+	group    *Group
+	deferred bool
+	// local are the statements prepared in tx's database transaction, shared
+	// by a group's parts (see stmt).
+	local map[string]*sql.Stmt
 }
 
 // Begin starts a write transaction. While another process holds the
@@ -44,23 +51,29 @@ type Tx struct {
 // waiting until the lock is free or ctx is done. ctx governs the whole
 // transaction: when it is done, the transaction is rolled back.
 func (a *Archive) Begin(ctx context.Context, onWait func()) (*Tx, error) {
+	return a.begin(ctx, ctx, onWait)
+}
+
+// begin starts a write transaction governed by ctx, waiting for the write
+// lock while acquire is not done.
+func (a *Archive) begin(ctx, acquire context.Context, onWait func()) (*Tx, error) {
 	if a.readOnly || a.w == nil {
 		return nil, fmt.Errorf("archive %s: begin: %w: opened for reading only", a.path, ErrReadOnly)
 	}
 	if err := a.prepareWanted(); err != nil {
 		return nil, a.wrap("begin", err)
 	}
-	tx, err := beginImmediate(ctx, ctx, a.w, onWait)
+	tx, err := beginImmediate(ctx, acquire, a.w, onWait)
 	if err != nil {
 		return nil, a.wrap("begin", err)
 	}
 	if a.d == postgresDialect {
-		if err := lockForWriting(ctx, tx, onWait); err != nil {
+		if err := lockForWriting(acquire, tx, onWait); err != nil {
 			tx.Rollback()
 			return nil, a.wrap("begin: waiting for the write lock", err)
 		}
 	}
-	return &Tx{a: a, tx: tx}, nil
+	return &Tx{a: a, tx: tx, local: map[string]*sql.Stmt{}}, nil
 }
 
 func (tx *Tx) wrap(op string, err error) error { return tx.a.wrap(op, err) }
@@ -69,8 +82,20 @@ func (tx *Tx) wrap(op string, err error) error { return tx.a.wrap(op, err) }
 // connection, which the transaction holds, so a statement first met inside a
 // transaction is prepared on it (and closed with it) and remembered; the next
 // Begin prepares it once for the archive's lifetime, before taking the
-// connection. The caller must not close the result.
+// connection. Either way it is prepared once for the database transaction,
+// which a group's parts share. The caller must not close the result.
 func (tx *Tx) stmt(query string) (*sql.Stmt, error) {
+	if st, ok := tx.local[query]; ok {
+		return st, nil
+	}
+	st, err := tx.prepare(query)
+	if err == nil {
+		tx.local[query] = st
+	}
+	return st, err
+}
+
+func (tx *Tx) prepare(query string) (*sql.Stmt, error) {
 	a := tx.a
 	a.stmtMu.Lock()
 	st, ok := a.stmts[query]
@@ -137,6 +162,9 @@ func (tx *Tx) Commit() error {
 		return errors.Join(err, rbErr)
 	}
 	tx.done = true
+	if tx.group != nil {
+		return tx.endPart(true)
+	}
 	if err := tx.tx.Commit(); err != nil {
 		return tx.wrap("commit", err)
 	}
@@ -153,6 +181,9 @@ func (tx *Tx) Rollback() error {
 	tx.done = true
 	for _, bw := range tx.blobs {
 		bw.abort()
+	}
+	if tx.group != nil {
+		return tx.endPart(false)
 	}
 	if err := tx.tx.Rollback(); err != nil && !errors.Is(err, sql.ErrTxDone) {
 		return tx.wrap("rollback", err)
