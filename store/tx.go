@@ -370,18 +370,27 @@ func sortProvenance(r provenance.Record) {
 }
 
 func (tx *Tx) putProvenance(runID string, entries provenance.Record, upsert bool) error {
-	q := "INSERT INTO provenance (run_id, field, source, value) VALUES (?, ?, ?, ?)"
 	if upsert {
-		q += " ON CONFLICT (run_id, field, source) DO UPDATE SET value = excluded.value"
-	}
-	stmt, err := tx.stmt(q)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if _, err := stmt.Exec(runID, e.Field, string(e.Source), e.Value); err != nil {
-			return fmt.Errorf("provenance field %s (%s): %w", e.Field, e.Source, err)
+		// One row a statement: an entry given twice updates its row
+		// twice, which one statement may not do on PostgreSQL.
+		stmt, err := tx.stmt(`INSERT INTO provenance (run_id, field, source, value) VALUES (?, ?, ?, ?)
+			ON CONFLICT (run_id, field, source) DO UPDATE SET value = excluded.value`)
+		if err != nil {
+			return err
 		}
+		for _, e := range entries {
+			if _, err := stmt.Exec(runID, e.Field, string(e.Source), e.Value); err != nil {
+				return fmt.Errorf("provenance field %s (%s): %w", e.Field, e.Source, err)
+			}
+		}
+		return nil
+	}
+	args := make([]any, 0, 4*len(entries))
+	for _, e := range entries {
+		args = append(args, runID, e.Field, string(e.Source), e.Value)
+	}
+	if err := tx.insertRows("INSERT INTO provenance (run_id, field, source, value) VALUES ", 4, args); err != nil {
+		return fmt.Errorf("provenance: %w", err)
 	}
 	return nil
 }
@@ -389,17 +398,40 @@ func (tx *Tx) putProvenance(runID string, entries provenance.Record, upsert bool
 // putStated inserts stated figures numbered from first (0 for a new run;
 // after the last for figures a companion file adds).
 func (tx *Tx) putStated(runID string, first int, stated []benchrun.Stated) error {
-	if len(stated) == 0 {
-		return nil
-	}
-	stmt, err := tx.stmt(`INSERT INTO stated (run_id, seq, metric, value, unit, source_key, source_unit, printed)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return err
-	}
+	args := make([]any, 0, 8*len(stated))
 	for i, s := range stated {
-		if _, err := stmt.Exec(runID, first+i, s.Metric, nullFloat(s.Value), s.Unit, s.SourceKey, s.SourceUnit, s.Printed); err != nil {
-			return fmt.Errorf("stated %s: %w", s.Metric, err)
+		args = append(args, runID, int64(first+i), s.Metric, nullFloat(s.Value), s.Unit, s.SourceKey, s.SourceUnit, s.Printed)
+	}
+	if err := tx.insertRows(`INSERT INTO stated (run_id, seq, metric, value, unit, source_key, source_unit, printed) VALUES `, 8, args); err != nil {
+		return fmt.Errorf("stated figures: %w", err)
+	}
+	return nil
+}
+
+// insertRows runs insert, an INSERT statement up to its VALUES, for the
+// rows in args (width values each) in as few executions as it can: each
+// costs a round of database/sql and cgo, and on PostgreSQL a round trip
+// to the server, whatever its number of rows.
+func (tx *Tx) insertRows(insert string, width int, args []any) error {
+	const most = 64 // rows a statement; the texts for 1 to most rows are prepared as met
+	rows := len(args) / width
+	for start := 0; start < rows; start += most {
+		n := min(most, rows-start)
+		var b strings.Builder
+		b.WriteString(insert)
+		row := "(?" + strings.Repeat(", ?", width-1) + ")"
+		for i := range n {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(row)
+		}
+		stmt, err := tx.stmt(b.String())
+		if err != nil {
+			return err
+		}
+		if _, err := stmt.Exec(args[start*width : (start+n)*width]...); err != nil {
+			return err
 		}
 	}
 	return nil
