@@ -523,12 +523,9 @@ func (b *batch) storePrepared(ctx context.Context, p *prepared, declared func(*b
 	defer tx.Rollback() // a no-op after Commit
 	// Another ingest may have archived the same bytes while this one
 	// waited for the lock (or a file before it in the group held them).
-	if has, err := tx.HasBlob(p.sum); err != nil {
-		return nil, err
-	} else if has {
+	if err := tx.PutPreparedBlob(p.blob, path); errors.Is(err, store.ErrExists) {
 		return nil, errAlreadyArchived
-	}
-	if err := tx.PutPreparedBlob(p.blob, path); err != nil {
+	} else if err != nil {
 		return nil, err
 	}
 	outs, err := b.putRuns(tx, p.parser, p.sum, path, p.runs, p.ids, declared)
