@@ -59,6 +59,27 @@ func archiveRows(t *testing.T, e engine, path string) string {
 	return b.String()
 }
 
+// writeThree writes files 1 to 3, each in a transaction begin gives, and
+// rolls file 2 back after its writes.
+func writeThree(t *testing.T, begin func() (*Tx, error)) {
+	t.Helper()
+	for i := 1; i <= 3; i++ {
+		tx, err := begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFile(t, tx, i)
+		if i == 2 {
+			err = tx.Rollback()
+		} else {
+			err = tx.Commit()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // TestGroupPartsAsTransactions writes files 1 to 3, file 2 rolled back
 // after its writes, once in a transaction each and once as the parts of a
 // Group: the archives hold the same rows and the same chain, nothing of a
@@ -69,41 +90,14 @@ func TestGroupPartsAsTransactions(t *testing.T) {
 		ctx := context.Background()
 		alone, grouped := e.path(t), e.path(t)
 		a := openArchive(t, alone, Options{})
-		for i := 1; i <= 3; i++ {
-			tx := begin(t, a)
-			writeFile(t, tx, i)
-			if i == 2 {
-				if err := tx.Rollback(); err != nil {
-					t.Fatal(err)
-				}
-				continue
-			}
-			if err := tx.Commit(); err != nil {
-				t.Fatal(err)
-			}
-		}
+		writeThree(t, func() (*Tx, error) { return a.Begin(ctx, nil) })
 
 		g := openArchive(t, grouped, Options{})
 		group, err := g.BeginGroup(ctx, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i := 1; i <= 3; i++ {
-			tx, err := group.Begin()
-			if err != nil {
-				t.Fatal(err)
-			}
-			writeFile(t, tx, i)
-			if i == 2 {
-				if err := tx.Rollback(); err != nil {
-					t.Fatal(err)
-				}
-				continue
-			}
-			if err := tx.Commit(); err != nil {
-				t.Fatal(err)
-			}
-		}
+		writeThree(t, group.Begin)
 		if n := countRows(t, e.raw(t, grouped), "runs"); n != 0 {
 			t.Errorf("before the group commits, another connection sees %d runs", n)
 		}
