@@ -17,6 +17,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/ingest/format"
@@ -101,7 +103,13 @@ func Batch(ctx context.Context, paths []string, opt Options, report func(Outcome
 		}
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	// The files being prepared are dropped, and their goroutines done,
+	// before Batch returns: the caller closes the archive they read.
+	var preparing sync.WaitGroup
+	defer func() {
+		cancel()
+		preparing.Wait()
+	}()
 	workers := min(max(runtime.GOMAXPROCS(0), 1), 4)
 	// ahead bounds the files prepared but not yet written, and so memory.
 	ahead := make(chan struct{}, workers+1)
@@ -109,36 +117,48 @@ func Batch(ctx context.Context, paths []string, opt Options, report func(Outcome
 	for i := range slots {
 		slots[i] = make(chan *prepared, 1)
 	}
-	go func() {
+	preparing.Go(func() {
 		for i := range files {
 			select {
 			case ahead <- struct{}{}:
 			case <-ctx.Done():
 				return
 			}
-			go func(i int) { slots[i] <- b.prepare(ctx, files[i]) }(i)
+			preparing.Go(func() { slots[i] <- b.prepare(ctx, files[i]) })
 		}
-	}()
+	})
+	// Outcomes of files written in the open group are held until it
+	// commits: a line on stdout means the file is in the archive.
+	b.report = report
+	held := func(o Outcome) {
+		if b.group == nil {
+			report(o)
+			return
+		}
+		b.held = append(b.held, o)
+	}
 	for i, f := range files {
 		var p *prepared
 		select {
 		case p = <-slots[i]:
 		case <-ctx.Done():
-			return ctx.Err()
+			return errors.Join(ctx.Err(), b.flush())
 		}
 		if opt.OnFile != nil {
 			opt.OnFile(i+1, len(files), f.path)
 		}
-		err := b.write(ctx, p, report)
+		err := b.write(ctx, p, held)
 		<-ahead
-		if err != nil {
-			return err
+		if err == nil {
+			err = ctx.Err()
 		}
-		if err := ctx.Err(); err != nil {
-			return err
+		if err != nil {
+			// The files written before this one stay archived, as
+			// each in a transaction of its own would.
+			return errors.Join(err, b.flush())
 		}
 	}
-	return nil
+	return b.flush()
 }
 
 // smallFile: files up to this size are read whole and parsed and compressed
@@ -181,6 +201,68 @@ type batch struct {
 	referencesDone map[string]bool
 	// manifest is the manifest of the file being stored (nil: none).
 	manifest *provenance.Manifest
+
+	// group holds the transactions of the small files written since it
+	// began, held, their outcomes, and report the caller's function for
+	// outcomes (see part and flush).
+	group      *store.Group
+	groupStart time.Time
+	groupBytes int64
+	held       []Outcome
+	report     func(Outcome)
+}
+
+// A group of small files' transactions is committed once it has held the
+// archive's write lock this long or stored this many raw bytes (or before a
+// file that is not written in a group): a commit per file cost more than
+// writing the file (a sync on PostgreSQL; on SQLite a fresh copy in the
+// write-ahead log of every page the file's rows share with the files before
+// it), while another writer waits at most this long, and an interrupted
+// ingest keeps the files written before it.
+const (
+	groupTime  = 250 * time.Millisecond
+	groupBytes = 32 << 20
+)
+
+// part begins the transaction of one file (or of a manifest's references)
+// as a part of the open group, beginning a group when none is open.
+func (b *batch) part(ctx context.Context) (*store.Tx, error) {
+	if b.group == nil {
+		g, err := b.opt.Archive.BeginGroup(ctx, b.opt.OnWait)
+		if err != nil {
+			return nil, err
+		}
+		b.group, b.groupStart, b.groupBytes = g, time.Now(), 0
+	}
+	return b.group.Begin()
+}
+
+// partDone is called after a part committed: size raw bytes more are in
+// the group, which is committed when it is full.
+func (b *batch) partDone(size int64) error {
+	b.groupBytes += size
+	if b.groupBytes >= groupBytes || time.Since(b.groupStart) >= groupTime {
+		return b.flush()
+	}
+	return nil
+}
+
+// flush commits the open group, if any, and reports its held outcomes.
+func (b *batch) flush() error {
+	g := b.group
+	if g == nil {
+		return nil
+	}
+	b.group = nil
+	held := b.held
+	b.held = nil
+	if err := g.Commit(); err != nil {
+		return err
+	}
+	for _, o := range held {
+		b.report(o)
+	}
+	return nil
 }
 
 // declaredSources archives what a run's declared provenance comes from —
@@ -353,6 +435,11 @@ func (b *batch) write(ctx context.Context, p *prepared, report func(Outcome)) er
 		return append(rec, b.opt.Set...)
 	}
 	again := func() error {
+		// Read through the archive's readers, which see what is
+		// committed only.
+		if err := b.flush(); err != nil {
+			return err
+		}
 		existing, err := b.opt.Archive.RunsOfBlob(p.sum)
 		if err != nil {
 			return err
@@ -366,7 +453,8 @@ func (b *batch) write(ctx context.Context, p *prepared, report func(Outcome)) er
 	var outs []Outcome
 	if p.blob != nil || p.parseErr != nil {
 		outs, err = b.storePrepared(ctx, p, declared)
-	} else {
+	} else if err = b.flush(); err == nil {
+		// A large file is written in a transaction of its own.
 		outs, err = b.storeStreamed(ctx, p, declared)
 	}
 	var rej *rejectError
@@ -428,26 +516,26 @@ func (b *batch) storePrepared(ctx context.Context, p *prepared, declared func(*b
 	if p.parseErr != nil {
 		return nil, parseRejection(ctx, path, p.parseErr)
 	}
-	tx, err := b.opt.Archive.Begin(ctx, b.opt.OnWait)
+	tx, err := b.part(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer tx.Rollback() // a no-op after Commit
 	// Another ingest may have archived the same bytes while this one
-	// waited for the lock.
-	if has, err := tx.HasBlob(p.sum); err != nil {
-		return nil, err
-	} else if has {
+	// waited for the lock (or a file before it in the group held them).
+	if err := tx.PutPreparedBlob(p.blob, path); errors.Is(err, store.ErrExists) {
 		return nil, errAlreadyArchived
-	}
-	if err := tx.PutPreparedBlob(p.blob, path); err != nil {
+	} else if err != nil {
 		return nil, err
 	}
 	outs, err := b.putRuns(tx, p.parser, p.sum, path, p.runs, p.ids, declared)
 	if err != nil {
 		return nil, err
 	}
-	return outs, tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return nil, err
+	}
+	return outs, b.partDone(p.size)
 }
 
 // duplicateError: a streamed file turned out to be archived already.

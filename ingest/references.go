@@ -47,7 +47,7 @@ func (b *batch) recordReferences(ctx context.Context, m *provenance.Manifest, re
 		}
 	}
 
-	tx, err := b.opt.Archive.Begin(ctx, b.opt.OnWait)
+	tx, err := b.part(ctx)
 	if err != nil {
 		return err
 	}

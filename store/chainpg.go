@@ -35,23 +35,27 @@ func (a *Archive) chainRecords(ctx context.Context, q contextQueryer, k chainKin
 		}
 		return readRecords(ctx, q, k.query(where)+order, args, func(_ string, vals []any) (string, error) { return vals[0].(string), nil })
 	}
-	var children map[string][]any
-	if k.kind == "run" {
-		var err error
-		if children, err = runChildren(ctx, q, ref); err != nil {
-			return nil, err
-		}
-	}
 	cols := strings.TrimSuffix(strings.TrimPrefix(k.record, "json_array("), ")")
 	if k.kind == "run" {
 		cols = runRecordColumns
 	}
-	recs, err := readRecords(ctx, q, "SELECT "+k.ref+", "+cols+" FROM "+k.from+" "+where, args, func(ref string, vals []any) (string, error) {
-		text, err := sqliteJSONArray(vals)
-		if err != nil || k.kind != "run" {
-			return text, err
-		}
-		c, ok := children[ref]
+	recs, err := readRecords(ctx, q, "SELECT "+k.ref+", "+cols+" FROM "+k.from+" "+where, args, func(_ string, vals []any) (string, error) {
+		return sqliteJSONArray(vals)
+	})
+	// ORDER BY on the ref expression would follow the database's
+	// collation; SQLite's is bytewise.
+	sort.Slice(recs, func(i, j int) bool { return recs[i].ref < recs[j].ref })
+	if err != nil || k.kind != "run" || len(recs) == 0 {
+		// A run not stored yet (a write about to create it) has no
+		// children to read.
+		return recs, err
+	}
+	children, err := runChildren(ctx, q, ref)
+	if err != nil {
+		return nil, err
+	}
+	for i, r := range recs {
+		c, ok := children[r.ref]
 		if !ok {
 			c = []any{"[]", "[]", "[]"}
 		}
@@ -59,14 +63,11 @@ func (a *Archive) chainRecords(ctx context.Context, q contextQueryer, k chainKin
 		// text, which it quotes: so they are strings in the record.
 		quoted, err := sqliteJSONArray(c)
 		if err != nil {
-			return "", err
+			return nil, err
 		}
-		return "[" + text + "," + quoted[1:len(quoted)-1] + "]", nil
-	})
-	// ORDER BY on the ref expression would follow the database's
-	// collation; SQLite's is bytewise.
-	sort.Slice(recs, func(i, j int) bool { return recs[i].ref < recs[j].ref })
-	return recs, err
+		recs[i].text = "[" + r.text + "," + quoted[1:len(quoted)-1] + "]"
+	}
+	return recs, nil
 }
 
 // runRecordColumns are the run row's columns in the run record, as in

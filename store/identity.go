@@ -57,6 +57,14 @@ func (tx *Tx) ExistingRun(id string) (*RunRecord, error) {
 	if err := tx.check("read run"); err != nil {
 		return nil, err
 	}
+	// Most ids an ingest asks about are new: one query says so.
+	var known bool
+	if err := tx.tx.QueryRow(`SELECT EXISTS (SELECT 1 FROM runs WHERE id = ?1)
+		OR EXISTS (SELECT 1 FROM run_aliases WHERE alias = ?1)`, id).Scan(&known); err != nil {
+		return nil, tx.wrap("read run "+id, err)
+	} else if !known {
+		return nil, nil
+	}
 	rec, err := tx.a.readRunIn(tx.tx, id, true)
 	if errors.Is(err, ErrNotFound) || errors.Is(err, ErrAmbiguous) {
 		return nil, nil
@@ -104,6 +112,7 @@ func (tx *Tx) RekeyRun(old, new, reason string) (bool, error) {
 	if err := tx.check(op); err != nil {
 		return false, err
 	}
+	tx.deferred = true
 	ok, err := rekey(tx.a.d, tx.tx, old, new, reason)
 	if err != nil {
 		return false, tx.wrap(op, err)

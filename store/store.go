@@ -3,8 +3,9 @@
 // chunks), the runs read from them with their per-request records, stated
 // figures and provenance, and an append-only history of events.
 //
-// Writes happen in a Tx, one per ingested file, so the archive never holds
-// half an ingest. Reads work on an archive opened read-only too.
+// Writes happen in a Tx, one per ingested file (on its own, or as a part of
+// a Group that commits several small files at once), so the archive never
+// holds half an ingest. Reads work on an archive opened read-only too.
 package store
 
 import (

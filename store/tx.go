@@ -37,6 +37,13 @@ type Tx struct {
 	// PostgreSQL connection runs one statement at a time (an insert sent
 	// while a query's rows are being read breaks pgx's protocol state).
 	stmts sync.Mutex
+	// group is the Group this Tx is a part of (nil: a transaction of its
+	// own); deferred says it deferred foreign key checks (identity.go).
+	group    *Group
+	deferred bool
+	// local are the statements prepared in tx's database transaction, shared
+	// by a group's parts (see stmt).
+	local map[string]*sql.Stmt
 }
 
 // Begin starts a write transaction. While another process holds the
@@ -44,23 +51,29 @@ type Tx struct {
 // waiting until the lock is free or ctx is done. ctx governs the whole
 // transaction: when it is done, the transaction is rolled back.
 func (a *Archive) Begin(ctx context.Context, onWait func()) (*Tx, error) {
+	return a.begin(ctx, ctx, onWait)
+}
+
+// begin starts a write transaction governed by ctx, waiting for the write
+// lock while acquire is not done.
+func (a *Archive) begin(ctx, acquire context.Context, onWait func()) (*Tx, error) {
 	if a.readOnly || a.w == nil {
 		return nil, fmt.Errorf("archive %s: begin: %w: opened for reading only", a.path, ErrReadOnly)
 	}
 	if err := a.prepareWanted(); err != nil {
 		return nil, a.wrap("begin", err)
 	}
-	tx, err := beginImmediate(ctx, ctx, a.w, onWait)
+	tx, err := beginImmediate(ctx, acquire, a.w, onWait)
 	if err != nil {
 		return nil, a.wrap("begin", err)
 	}
 	if a.d == postgresDialect {
-		if err := lockForWriting(ctx, tx, onWait); err != nil {
+		if err := lockForWriting(acquire, tx, onWait); err != nil {
 			tx.Rollback()
 			return nil, a.wrap("begin: waiting for the write lock", err)
 		}
 	}
-	return &Tx{a: a, tx: tx}, nil
+	return &Tx{a: a, tx: tx, local: map[string]*sql.Stmt{}}, nil
 }
 
 func (tx *Tx) wrap(op string, err error) error { return tx.a.wrap(op, err) }
@@ -69,8 +82,20 @@ func (tx *Tx) wrap(op string, err error) error { return tx.a.wrap(op, err) }
 // connection, which the transaction holds, so a statement first met inside a
 // transaction is prepared on it (and closed with it) and remembered; the next
 // Begin prepares it once for the archive's lifetime, before taking the
-// connection. The caller must not close the result.
+// connection. Either way it is prepared once for the database transaction,
+// which a group's parts share. The caller must not close the result.
 func (tx *Tx) stmt(query string) (*sql.Stmt, error) {
+	if st, ok := tx.local[query]; ok {
+		return st, nil
+	}
+	st, err := tx.prepare(query)
+	if err == nil {
+		tx.local[query] = st
+	}
+	return st, err
+}
+
+func (tx *Tx) prepare(query string) (*sql.Stmt, error) {
 	a := tx.a
 	a.stmtMu.Lock()
 	st, ok := a.stmts[query]
@@ -137,6 +162,9 @@ func (tx *Tx) Commit() error {
 		return errors.Join(err, rbErr)
 	}
 	tx.done = true
+	if tx.group != nil {
+		return tx.endPart(true)
+	}
 	if err := tx.tx.Commit(); err != nil {
 		return tx.wrap("commit", err)
 	}
@@ -153,6 +181,9 @@ func (tx *Tx) Rollback() error {
 	tx.done = true
 	for _, bw := range tx.blobs {
 		bw.abort()
+	}
+	if tx.group != nil {
+		return tx.endPart(false)
 	}
 	if err := tx.tx.Rollback(); err != nil && !errors.Is(err, sql.ErrTxDone) {
 		return tx.wrap("rollback", err)
@@ -339,18 +370,27 @@ func sortProvenance(r provenance.Record) {
 }
 
 func (tx *Tx) putProvenance(runID string, entries provenance.Record, upsert bool) error {
-	q := "INSERT INTO provenance (run_id, field, source, value) VALUES (?, ?, ?, ?)"
 	if upsert {
-		q += " ON CONFLICT (run_id, field, source) DO UPDATE SET value = excluded.value"
-	}
-	stmt, err := tx.stmt(q)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if _, err := stmt.Exec(runID, e.Field, string(e.Source), e.Value); err != nil {
-			return fmt.Errorf("provenance field %s (%s): %w", e.Field, e.Source, err)
+		// One row a statement: an entry given twice updates its row
+		// twice, which one statement may not do on PostgreSQL.
+		stmt, err := tx.stmt(`INSERT INTO provenance (run_id, field, source, value) VALUES (?, ?, ?, ?)
+			ON CONFLICT (run_id, field, source) DO UPDATE SET value = excluded.value`)
+		if err != nil {
+			return err
 		}
+		for _, e := range entries {
+			if _, err := stmt.Exec(runID, e.Field, string(e.Source), e.Value); err != nil {
+				return fmt.Errorf("provenance field %s (%s): %w", e.Field, e.Source, err)
+			}
+		}
+		return nil
+	}
+	args := make([]any, 0, 4*len(entries))
+	for _, e := range entries {
+		args = append(args, runID, e.Field, string(e.Source), e.Value)
+	}
+	if err := tx.insertRows("INSERT INTO provenance (run_id, field, source, value) VALUES ", 4, args); err != nil {
+		return fmt.Errorf("provenance: %w", err)
 	}
 	return nil
 }
@@ -358,17 +398,40 @@ func (tx *Tx) putProvenance(runID string, entries provenance.Record, upsert bool
 // putStated inserts stated figures numbered from first (0 for a new run;
 // after the last for figures a companion file adds).
 func (tx *Tx) putStated(runID string, first int, stated []benchrun.Stated) error {
-	if len(stated) == 0 {
-		return nil
-	}
-	stmt, err := tx.stmt(`INSERT INTO stated (run_id, seq, metric, value, unit, source_key, source_unit, printed)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return err
-	}
+	args := make([]any, 0, 8*len(stated))
 	for i, s := range stated {
-		if _, err := stmt.Exec(runID, first+i, s.Metric, nullFloat(s.Value), s.Unit, s.SourceKey, s.SourceUnit, s.Printed); err != nil {
-			return fmt.Errorf("stated %s: %w", s.Metric, err)
+		args = append(args, runID, int64(first+i), s.Metric, nullFloat(s.Value), s.Unit, s.SourceKey, s.SourceUnit, s.Printed)
+	}
+	if err := tx.insertRows(`INSERT INTO stated (run_id, seq, metric, value, unit, source_key, source_unit, printed) VALUES `, 8, args); err != nil {
+		return fmt.Errorf("stated figures: %w", err)
+	}
+	return nil
+}
+
+// insertRows runs insert, an INSERT statement up to its VALUES, for the
+// rows in args (width values each) in as few executions as it can: each
+// costs a round of database/sql and cgo, and on PostgreSQL a round trip
+// to the server, whatever its number of rows.
+func (tx *Tx) insertRows(insert string, width int, args []any) error {
+	const most = 64 // rows a statement; the texts for 1 to most rows are prepared as met
+	rows := len(args) / width
+	for start := 0; start < rows; start += most {
+		n := min(most, rows-start)
+		var b strings.Builder
+		b.WriteString(insert)
+		row := "(?" + strings.Repeat(", ?", width-1) + ")"
+		for i := range n {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(row)
+		}
+		stmt, err := tx.stmt(b.String())
+		if err != nil {
+			return err
+		}
+		if _, err := stmt.Exec(args[start*width : (start+n)*width]...); err != nil {
+			return err
 		}
 	}
 	return nil
