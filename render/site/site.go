@@ -171,7 +171,7 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 		return st, err
 	}
 	b := &builder{ctx: ctx, a: a, opt: opt, locs: locs, tpl: tpl, out: opt.Out, keep: map[string]bool{}, dataLines: map[string]map[string][]byte{},
-		files: atomicfile.Batch{Fresh: len(ents) == 0}}
+		files: atomicfile.Batch{Fresh: len(ents) == 0}, listed: newSiteFiles(opt.Out)}
 	if b.siteKey, err = a.SiteKey(); err != nil {
 		return st, err
 	}
@@ -233,12 +233,11 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 	keys := make([]string, len(summaries))
 	vouched := make([]bool, len(summaries))
 	eachOnCores(len(summaries), func(lo, hi int) {
-		checked := map[string]bool{}
 		for i := lo; i < hi; i++ {
 			s := summaries[i]
 			keys[i] = b.runKey(s, stamps[s.ID])
 			m, ok := b.old.Runs[s.ID]
-			vouched[i] = ok && m.Key == keys[i] && verified(b.siteKey, m) && filesExistIn(b.out, m.Files, checked)
+			vouched[i] = ok && m.Key == keys[i] && verified(b.siteKey, m) && b.filesExist(m.Files)
 		}
 	})
 	var todo []int
@@ -363,10 +362,8 @@ type builder struct {
 	keep                        map[string]bool // files of this build, relative to out, with /
 	written, unchanged, removed atomic.Int64
 	pageSize                    atomic.Int64 // of the last run page made
-	// checked are the folders and files filesExist found to be folders and
-	// regular files, not symbolic links (it is called by one goroutine at
-	// a time).
-	checked map[string]bool
+	// listed are the site folder's files as filesExist finds them.
+	listed *siteFiles
 }
 
 // runKey is everything a run's pages are made of besides the run itself,
@@ -398,28 +395,10 @@ func (b *builder) pagesKey() []byte {
 }
 
 // filesExist says whether every file is a regular file under out, reached
-// through no symbolic link.
+// through no symbolic link, as the build began (siteFiles: each folder is
+// read once, the first time).
 func (b *builder) filesExist(files []string) bool {
-	if b.checked == nil {
-		b.checked = map[string]bool{}
-	}
-	return filesExistIn(b.out, files, b.checked)
-}
-
-// filesExistIn is filesExist with checked as the folders and files found
-// to be folders and regular files so far (one goroutine's).
-func filesExistIn(out string, files []string, checked map[string]bool) bool {
-	for _, f := range files {
-		if checked[f] {
-			continue // a data file many runs share
-		}
-		if fi, err := lstatInsideDirs(out, f, checked); err == nil && fi.Mode().IsRegular() {
-			checked[f] = true
-			continue
-		}
-		return false
-	}
-	return true
+	return b.listed.exist(files)
 }
 
 // rederived is a cached row with every field the run's summary gives
