@@ -521,9 +521,11 @@ func auditRun(rec *store.RunRecord, d *figures.Derived, raw *rawTool, p *request
 		addKey(storedKeys[check], check, sev, msg, params)
 	}
 	if p == nil {
-		eff := provenance.Record(rec.Provenance).Effective()
+		var eff map[string]string
 		if d != nil {
 			eff = d.Effective
+		} else {
+			eff = provenance.Record(rec.Provenance).Effective()
 		}
 		p = passOver(r, r.Requests, eff, d == nil, raw)
 		if d == nil {
@@ -537,7 +539,7 @@ func auditRun(rec *store.RunRecord, d *figures.Derived, raw *rawTool, p *request
 		tool = raw.times
 		opt.ToolE2E = raw.e2e
 		st := figures.CheckStated(r.Stated, *d.Figures, opt)
-		d = &figures.Derived{Effective: d.Effective, Figures: d.Figures, Stated: st}
+		d = &figures.Derived{Effective: d.Effective, Figures: d.Figures, Stated: st, Impossible: d.Impossible}
 	}
 
 	for _, s := range r.Stated {
@@ -547,9 +549,9 @@ func auditRun(rec *store.RunRecord, d *figures.Derived, raw *rawTool, p *request
 		}
 	}
 
-	// Stated figures no run can have produced (figures.ImpossibleStated):
-	// summary-only and detailed runs alike.
-	for _, imp := range figures.ImpossibleStated(r) {
+	// Stated figures no run can have produced (figures.ImpossibleStated,
+	// in d): summary-only and detailed runs alike.
+	for _, imp := range d.Impossible {
 		addKey(MsgImpossibleStated, CheckImpossibleStated, Fail, fmt.Sprintf("the stated %s (%s in the file) is %s %s, which no run can produce: %s",
 			imp.Metric, imp.Key, num(imp.Value), imp.Unit, imp.Reason),
 			map[string]string{"metric": imp.Metric, "key": imp.Key, "value": num(imp.Value), "unit": imp.Unit, "reason": imp.Reason})

@@ -178,7 +178,7 @@ func BuildWith(rec *store.RunRecord, reqs []benchrun.Request, d *figures.Derived
 	} else {
 		v.WindowBasis = "no per-request records: stated figures only"
 	}
-	v.Impossible = figures.ImpossibleStated(r)
+	v.Impossible = d.Impossible
 	impossible := map[string]string{}
 	for _, i := range v.Impossible {
 		if impossible[i.Metric] == "" {

@@ -181,6 +181,39 @@ func runRows(rows []runRowView) htmltemplate.HTML {
 	return h.html()
 }
 
+// trendRows are a trend page's rows, a run each (the markup the template
+// would write; rows_test.go compares them).
+func trendRows(rows []trendRow) htmltemplate.HTML {
+	var h htmlBuilder
+	h.Grow(len(rows) * 400)
+	for _, r := range rows {
+		h.m(`<tr data-run="`)
+		h.t(r.ID)
+		h.m(`"`)
+		if r.Flagged {
+			h.m(` class="flagged"`)
+		}
+		h.m(`><td>`)
+		h.t(r.Date)
+		h.m(`</td><td>`)
+		h.t(r.Version)
+		h.m(`</td><td><a href="`)
+		h.t(r.Href)
+		h.m(`"><code>`)
+		h.t(r.ID)
+		h.m(`</code></a></td><td class="num">`)
+		h.t(r.Throughput)
+		h.m(`</td><td class="num">`)
+		h.t(r.Latency)
+		h.m(`</td><td>`)
+		h.t(r.Range)
+		h.m(`</td><td>`)
+		h.t(r.Flag)
+		h.m("</td></tr>\n")
+	}
+	return h.html()
+}
+
 func findingRows(fs []findingView) htmltemplate.HTML {
 	var sb strings.Builder
 	for _, f := range fs {
