@@ -141,9 +141,12 @@ func verified(siteKey []byte, m manifestRun) bool {
 // folder (absolute, "..", a backslash, not clean) is not trusted at all:
 // the build starts afresh, removes nothing, and says why in the error.
 func readManifest(dir string) (manifest, error) {
-	var m manifest
 	data, err := os.ReadFile(filepath.Join(dir, manifestName))
-	if err != nil || json.Unmarshal(data, &m) != nil {
+	if err != nil {
+		return manifest{}, nil
+	}
+	m, ok := decodeManifest(data)
+	if !ok && json.Unmarshal(data, &m) != nil {
 		return manifest{}, nil
 	}
 	check := func(f string) error {

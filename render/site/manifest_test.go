@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -167,5 +169,87 @@ func TestManifestJSON(t *testing.T) {
 	}
 	if got, err := manifestJSON(bad); err == nil {
 		t.Errorf("a NaN figure: got %s, want an error", got)
+	}
+}
+
+// TestDecodeManifest: decodeManifest reads what manifestJSON writes as
+// json.Unmarshal does, field for field (escapes, every kind of string,
+// empty and missing lists and maps, figures in both notations), and gives
+// up on what it does not know, where json.Unmarshal reads the record
+// (readManifest then reads it so).
+func TestDecodeManifest(t *testing.T) {
+	t.Parallel()
+	odd := `<a> & "b" \ é / ` + "\u2028\u2029\x00\x01\t\n\r\x7f\ufffd漢字"
+	var recs []manifest
+	recs = append(recs, manifest{}, manifest{Format: 3, Runs: map[string]manifestRun{}, Files: []string{}})
+	full := manifest{Format: 3, Runs: map[string]manifestRun{}, Files: []string{"index.html", odd},
+		Reports: map[string]string{"cs": "rk", odd: odd}, Pages: map[string]string{"en/trend/x.html": "pk", "a": odd}}
+	for i, f := range []float64{0, 1234.5678, 1e-7, 2e21, -0.5, 123456789012345680000} {
+		f2 := f * 3
+		row := runRow{ID: strconv.Itoa(i), Throughput: &f, MedianLatency: &f2, ThroughputSource: "recomputed", LatencySource: "stated",
+			Requests: int64(i) - 1, Publishable: i%2 == 0, Fails: i, Warns: 2 * i}
+		if i == 1 {
+			row.Campaign, row.Role, row.Model, row.Engine, row.Version, row.GPU, row.Date, row.Workload = odd, odd, "m", "e", "v", "g", "d", "w"
+			row.Group, row.Sweep, row.Replica, row.Repeat, row.Concurrency, row.Rate, row.Series = "gr", "1", "1/3", "2", "64", "inf", "s"
+		}
+		if i == 2 {
+			row.Throughput, row.ThroughputSource = nil, ""
+		}
+		files := []string{"en/run/" + row.ID + ".html", odd}
+		if i == 3 {
+			files = nil
+		}
+		full.Runs[row.ID] = manifestRun{Key: "k" + row.ID, Files: files, Row: row, MAC: odd}
+	}
+	full.Runs[odd] = manifestRun{}
+	recs = append(recs, full)
+	for i, m := range recs {
+		data, err := manifestJSON(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want manifest
+		if err := json.Unmarshal(data, &want); err != nil {
+			t.Fatal(err)
+		}
+		got, ok := decodeManifest(data)
+		if !ok {
+			t.Errorf("record %d: not read\n%s", i, data)
+			continue
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("record %d: read\n%+v\njson.Unmarshal reads\n%+v", i, got, want)
+		}
+	}
+	// Other forms json.Unmarshal reads (or refuses): decodeManifest gives
+	// up on each, and readManifest reads what json.Unmarshal reads.
+	canonical, _ := manifestJSON(manifest{Format: 3, Runs: map[string]manifestRun{"a": {Key: "k", Row: runRow{ID: "a"}}}, Files: []string{"x"}})
+	for _, other := range []string{
+		strings.Replace(string(canonical), `{"format":3,`, `{ "format": 3,`, 1),
+		strings.Replace(string(canonical), `"files":["x"]`, `"files":["\ud83d\ude00"]`, 1),
+		strings.Replace(string(canonical), `"files":["x"]`, `"files":["\ud83d"]`, 1),
+		strings.Replace(string(canonical), `"files":["x"]`, "\"files\":[\"\xff\"]", 1),
+		strings.Replace(string(canonical), `"requests":0`, `"requests":+1`, 1),
+		strings.Replace(string(canonical), `"requests":0`, `"requests":01`, 1),
+		strings.Replace(string(canonical), `"requests":0`, `"requests":1.5`, 1),
+		strings.Replace(string(canonical), `"format":3`, `"Format":3`, 1),
+		`{"runs":{},"format":3,"files":[]}`,
+		string(canonical) + " ",
+		string(canonical[:len(canonical)-1]),
+	} {
+		if _, ok := decodeManifest([]byte(other)); ok {
+			t.Errorf("read a form manifestJSON does not write: %s", other)
+		}
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, manifestName), []byte(other), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var want manifest
+		if json.Unmarshal([]byte(other), &want) != nil {
+			want = manifest{}
+		}
+		if got, _ := readManifest(dir); !reflect.DeepEqual(got, want) {
+			t.Errorf("readManifest of %s: %+v, want json.Unmarshal's %+v", other, got, want)
+		}
 	}
 }

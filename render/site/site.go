@@ -264,13 +264,14 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 		return st, err
 	}
 	orderRuns(summaries, rows)
-	b.trends = findTrends(rows)
 	exists := make(map[string]bool, len(summaries))
 	for _, s := range summaries {
 		exists[s.ID] = true
 	}
 	// The diff page's data and the pages over all runs, and apart from
-	// them the trend pages (per language), side by side.
+	// them the trend pages (per language), side by side; the trends are
+	// found once, beside the other pages.
+	var trendsOnce sync.Once
 	pages := []func() error{func() error { return b.writeData(exists, fresh) }}
 	for _, l := range locs {
 		pages = append(pages, func() error {
@@ -282,6 +283,7 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
+			trendsOnce.Do(func() { b.trends = findTrends(rows) })
 			return b.trendPages(l, rows)
 		})
 	}
