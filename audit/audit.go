@@ -586,9 +586,13 @@ func auditRun(rec *store.RunRecord, d *figures.Derived, raw *rawTool, p *request
 	if ff != nil {
 		f := *ff
 		for _, c := range d.Stated.Checks {
+			dd := c.Definitional
+			if c.OK && (dd == nil || c.Metric == "duration") {
+				continue // no finding: its parameters are not made
+			}
 			params := map[string]string{"metric": c.Metric, "stated": num(c.Stated), "recomputed": num(c.Recomputed),
 				"unit": c.Unit, "tolerance": num(c.Tolerance), "tolerance_basis": c.ToleranceBasis, "definition": c.Definition, "basis": c.Basis}
-			if dd := c.Definitional; dd != nil && c.Metric != "duration" { // the window rule below judges the duration
+			if dd != nil && c.Metric != "duration" { // the window rule below judges the duration
 				// A difference of definition, not a failure: info when the
 				// tool's definition reproduces the stated value, a warning
 				// when it can only be bounded.
