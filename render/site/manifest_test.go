@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/benchledger/benchledger/store"
 )
 
 // TestFilesExistChecksEachFolderOnce: filesExist reads a folder on the
@@ -250,6 +252,26 @@ func TestDecodeManifest(t *testing.T) {
 		}
 		if got, _ := readManifest(dir); !reflect.DeepEqual(got, want) {
 			t.Errorf("readManifest of %s: %+v, want json.Unmarshal's %+v", other, got, want)
+		}
+	}
+}
+
+// TestRunKeyText: runKey is the SHA-256 of the text fmt wrote for it
+// before: the build's part, the run, its stamp, whether publishable, its
+// blob, and a line per comparison that names it.
+func TestRunKeyText(t *testing.T) {
+	t.Parallel()
+	b := &builder{pagesKeyBytes: []byte("format 3\ntool x\n"), cmpLinks: map[string][]cmpRef{"r2": {{Case: "c", Name: "n1"}, {Case: "c d", Name: "é"}}}}
+	b.pagesKeyOnce.Do(func() {})
+	for _, s := range []store.RunSummary{{ID: "r1", BlobSHA256: "ab"}, {ID: "r2", Publishable: true, BlobSHA256: "cd"}} {
+		h := sha256.New()
+		h.Write(b.pagesKeyBytes)
+		fmt.Fprintf(h, "run %s\nstamp %s\npublishable %t\nblob %s\n", s.ID, "7 2026-01-01 c3", s.Publishable, s.BlobSHA256)
+		for _, c := range b.cmpLinks[s.ID] {
+			fmt.Fprintf(h, "comparison %s %s\n", c.Case, c.Name)
+		}
+		if got, want := b.runKey(s, "7 2026-01-01 c3"), hex.EncodeToString(h.Sum(nil)); got != want {
+			t.Errorf("run %s: key %s, want %s", s.ID, got, want)
 		}
 	}
 }

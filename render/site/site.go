@@ -35,6 +35,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -371,14 +372,23 @@ type builder struct {
 // runKey is everything a run's pages are made of besides the run itself,
 // whose latest event stands for its content (run ids come from content, and
 // every later change appends an event).
+//
+// The text hashed is pagesKey's, then "run %s\nstamp %s\npublishable
+// %t\nblob %s\n" and a "comparison %s %s\n" line per comparison, written
+// without fmt: a rebuild makes the key of every run.
 func (b *builder) runKey(s store.RunSummary, stamp string) string {
-	h := sha256.New()
-	h.Write(b.pagesKey())
-	fmt.Fprintf(h, "run %s\nstamp %s\npublishable %t\nblob %s\n", s.ID, stamp, s.Publishable, s.BlobSHA256)
+	pk := b.pagesKey()
+	t := make([]byte, 0, len(pk)+256)
+	t = append(t, pk...)
+	t = append(append(append(t, "run "...), s.ID...), "\nstamp "...)
+	t = append(append(t, stamp...), "\npublishable "...)
+	t = strconv.AppendBool(t, s.Publishable)
+	t = append(append(append(t, "\nblob "...), s.BlobSHA256...), '\n')
 	for _, c := range b.cmpLinks[s.ID] {
-		fmt.Fprintf(h, "comparison %s %s\n", c.Case, c.Name)
+		t = append(append(append(append(append(t, "comparison "...), c.Case...), ' '), c.Name...), '\n')
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	sum := sha256.Sum256(t)
+	return hex.EncodeToString(sum[:])
 }
 
 // pagesKey is the part of every page's key that is the same for the
