@@ -97,12 +97,9 @@ func rowJSON(b []byte, r runRow) []byte {
 	start := len(b)
 	b = append(b, `{"id":`...)
 	b = jsonw.AppendString(b, r.ID)
-	for _, f := range [...]struct{ name, value string }{{"campaign", r.Campaign}, {"role", r.Role}, {"model", r.Model},
-		{"engine", r.Engine}, {"version", r.Version}, {"gpu", r.GPU}, {"date", r.Date}, {"workload", r.Workload},
-		{"group", r.Group}, {"sweep", r.Sweep}, {"replica", r.Replica}, {"repeat", r.Repeat},
-		{"concurrency", r.Concurrency}, {"rate", r.Rate}, {"series", r.Series}} {
-		if f.value != "" {
-			b = jsonw.AppendString(append(append(append(b, ',', '"'), f.name...), '"', ':'), f.value)
+	for _, f := range rowTexts(&r) {
+		if *f.value != "" {
+			b = jsonw.AppendString(append(append(append(b, ',', '"'), f.name...), '"', ':'), *f.value)
 		}
 	}
 	b = strconv.AppendInt(append(b, `,"requests":`...), r.Requests, 10)
@@ -127,6 +124,21 @@ func rowJSON(b []byte, r runRow) []byte {
 	b = strconv.AppendInt(append(b, `,"fails":`...), int64(r.Fails), 10)
 	b = strconv.AppendInt(append(b, `,"warns":`...), int64(r.Warns), 10)
 	return append(b, '}')
+}
+
+// rowTexts are a row's text fields after its id, in the order rowJSON
+// writes them (each only when set), by their JSON names.
+func rowTexts(r *runRow) [15]struct {
+	name  string
+	value *string
+} {
+	return [...]struct {
+		name  string
+		value *string
+	}{{"campaign", &r.Campaign}, {"role", &r.Role}, {"model", &r.Model},
+		{"engine", &r.Engine}, {"version", &r.Version}, {"gpu", &r.GPU}, {"date", &r.Date}, {"workload", &r.Workload},
+		{"group", &r.Group}, {"sweep", &r.Sweep}, {"replica", &r.Replica}, {"repeat", &r.Repeat},
+		{"concurrency", &r.Concurrency}, {"rate", &r.Rate}, {"series", &r.Series}}
 }
 
 // verified says whether the archive made m: its MAC checks out.

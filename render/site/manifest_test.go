@@ -223,13 +223,25 @@ func TestDecodeManifest(t *testing.T) {
 			t.Errorf("record %d: read\n%+v\njson.Unmarshal reads\n%+v", i, got, want)
 		}
 	}
+	// Escapes json.Marshal does not write but json.Unmarshal reads: a
+	// surrogate pair, a lone surrogate, \/, \b, \f, upper-case hex.
+	canonical, _ := manifestJSON(manifest{Format: 3, Runs: map[string]manifestRun{"a": {Key: "k", Row: runRow{ID: "a"}}}, Files: []string{"x"}})
+	for _, esc := range []string{`\ud83d\ude00`, `\ud83d`, `a\ude00b`, `\/\b\f\u00E9`} {
+		data := strings.Replace(string(canonical), `"files":["x"]`, `"files":["`+esc+`"]`, 1)
+		var want manifest
+		if err := json.Unmarshal([]byte(data), &want); err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := decodeManifest([]byte(data)); !ok || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: read %v %q, json.Unmarshal reads %q", esc, ok, got.Files, want.Files)
+		}
+	}
 	// Other forms json.Unmarshal reads (or refuses): decodeManifest gives
 	// up on each, and readManifest reads what json.Unmarshal reads.
-	canonical, _ := manifestJSON(manifest{Format: 3, Runs: map[string]manifestRun{"a": {Key: "k", Row: runRow{ID: "a"}}}, Files: []string{"x"}})
 	for _, other := range []string{
 		strings.Replace(string(canonical), `{"format":3,`, `{ "format": 3,`, 1),
-		strings.Replace(string(canonical), `"files":["x"]`, `"files":["\ud83d\ude00"]`, 1),
-		strings.Replace(string(canonical), `"files":["x"]`, `"files":["\ud83d"]`, 1),
+		strings.Replace(string(canonical), `"files":["x"]`, `"files":["\x"]`, 1),
+		strings.Replace(string(canonical), `"files":["x"]`, `"files":["\u12G4"]`, 1),
 		strings.Replace(string(canonical), `"files":["x"]`, "\"files\":[\"\xff\"]", 1),
 		strings.Replace(string(canonical), `"requests":0`, `"requests":+1`, 1),
 		strings.Replace(string(canonical), `"requests":0`, `"requests":01`, 1),

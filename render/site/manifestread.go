@@ -3,6 +3,8 @@ package site
 import (
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/benchledger/benchledger/ingest/pyjson"
 )
 
 // decodeManifest reads a build record in the exact form manifestJSON
@@ -20,15 +22,7 @@ func decodeManifest(data []byte) (manifest, bool) {
 	d.lit(`,"runs":`)
 	if !d.null() {
 		m.Runs = map[string]manifestRun{}
-		d.lit("{")
-		for first := true; d.ok && !d.next('}'); first = false {
-			if !first {
-				d.lit(",")
-			}
-			id := d.str()
-			d.lit(":")
-			m.Runs[id] = d.run()
-		}
+		d.members(func(id string) { m.Runs[id] = d.run() })
 	}
 	d.lit(`,"files":`)
 	m.Files = d.strs()
@@ -62,6 +56,20 @@ func (d *recordReader) maybe(s string) bool {
 	return false
 }
 
+// key reads `,"name":` when it comes next.
+func (d *recordReader) key(name string) bool {
+	if !d.ok {
+		return false
+	}
+	rest := d.b[d.i:]
+	if len(rest) < len(name)+4 || rest[0] != ',' || rest[1] != '"' || string(rest[2:2+len(name)]) != name ||
+		rest[2+len(name)] != '"' || rest[3+len(name)] != ':' {
+		return false
+	}
+	d.i += len(name) + 4
+	return true
+}
+
 // lit reads s, which must come next.
 func (d *recordReader) lit(s string) {
 	if !d.maybe(s) {
@@ -80,8 +88,8 @@ func (d *recordReader) next(c byte) bool {
 
 func (d *recordReader) null() bool { return d.maybe("null") }
 
-// str reads a string as json.Unmarshal does, for the escapes jsonw writes
-// (\" \\ \n \r \t, \u00XX, \u2028, \u2029, \ufffd).
+// str reads a string as json.Unmarshal does (pyjson.Unescape, once its
+// escapes are found valid).
 func (d *recordReader) str() string {
 	if !d.next('"') {
 		d.ok = false
@@ -97,10 +105,13 @@ func (d *recordReader) str() string {
 			if plain {
 				return string(s)
 			}
-			return d.unescape(s)
+			return string(pyjson.Unescape(make([]byte, 0, len(s)), s))
 		case c == '\\':
 			plain = false
-			d.i += 2
+			if !d.escape() {
+				d.ok = false
+				return ""
+			}
 		case c < 0x20:
 			d.ok = false
 			return ""
@@ -119,51 +130,41 @@ func (d *recordReader) str() string {
 	return ""
 }
 
-// unescape is the text of a string's body s with escapes.
-func (d *recordReader) unescape(s []byte) string {
-	out := make([]byte, 0, len(s))
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '\\' {
-			out = append(out, c)
-			continue
-		}
-		if i+1 >= len(s) {
-			d.ok = false
-			return ""
-		}
-		i++
-		switch s[i] {
-		case '"', '\\', '/':
-			out = append(out, s[i])
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			if i+4 >= len(s) {
-				d.ok = false
-				return ""
-			}
-			v, err := strconv.ParseUint(string(s[i+1:i+5]), 16, 16)
-			if err != nil || v >= 0xd800 && v < 0xe000 {
-				d.ok = false // a surrogate: json.Unmarshal pairs them
-				return ""
-			}
-			out = utf8.AppendRune(out, rune(v))
-			i += 4
-		default:
-			d.ok = false
-			return ""
-		}
+// escape reads one valid escape, the backslash first.
+func (d *recordReader) escape() bool {
+	if d.i+1 >= len(d.b) {
+		return false
 	}
-	return string(out)
+	switch d.b[d.i+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		d.i += 2
+		return true
+	case 'u':
+		if d.i+6 > len(d.b) {
+			return false
+		}
+		for _, h := range d.b[d.i+2 : d.i+6] {
+			if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
+				return false
+			}
+		}
+		d.i += 6
+		return true
+	}
+	return false
+}
+
+// members reads an object, calling value after each key to read its value.
+func (d *recordReader) members(value func(key string)) {
+	d.lit("{")
+	for first := true; d.ok && !d.next('}'); first = false {
+		if !first {
+			d.lit(",")
+		}
+		k := d.str()
+		d.lit(":")
+		value(k)
+	}
 }
 
 // strs reads a list of strings, or null (nil).
@@ -184,16 +185,8 @@ func (d *recordReader) strs() []string {
 
 // strMap reads an object of strings.
 func (d *recordReader) strMap() map[string]string {
-	d.lit("{")
 	out := map[string]string{}
-	for first := true; d.ok && !d.next('}'); first = false {
-		if !first {
-			d.lit(",")
-		}
-		k := d.str()
-		d.lit(":")
-		out[k] = d.str()
-	}
+	d.members(func(k string) { out[k] = d.str() })
 	return out
 }
 
@@ -266,15 +259,9 @@ func (d *recordReader) row() runRow {
 	var r runRow
 	d.lit(`{"id":`)
 	r.ID = d.str()
-	for _, f := range [...]struct {
-		name string
-		to   *string
-	}{{`,"campaign":`, &r.Campaign}, {`,"role":`, &r.Role}, {`,"model":`, &r.Model}, {`,"engine":`, &r.Engine},
-		{`,"version":`, &r.Version}, {`,"gpu":`, &r.GPU}, {`,"date":`, &r.Date}, {`,"workload":`, &r.Workload},
-		{`,"group":`, &r.Group}, {`,"sweep":`, &r.Sweep}, {`,"replica":`, &r.Replica}, {`,"repeat":`, &r.Repeat},
-		{`,"concurrency":`, &r.Concurrency}, {`,"rate":`, &r.Rate}, {`,"series":`, &r.Series}} {
-		if d.maybe(f.name) {
-			*f.to = d.str()
+	for _, f := range rowTexts(&r) {
+		if d.key(f.name) {
+			*f.value = d.str()
 		}
 	}
 	d.lit(`,"requests":`)
