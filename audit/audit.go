@@ -521,9 +521,11 @@ func auditRun(rec *store.RunRecord, d *figures.Derived, raw *rawTool, p *request
 		addKey(storedKeys[check], check, sev, msg, params)
 	}
 	if p == nil {
-		eff := provenance.Record(rec.Provenance).Effective()
+		var eff map[string]string
 		if d != nil {
 			eff = d.Effective
+		} else {
+			eff = provenance.Record(rec.Provenance).Effective()
 		}
 		p = passOver(r, r.Requests, eff, d == nil, raw)
 		if d == nil {
@@ -537,7 +539,7 @@ func auditRun(rec *store.RunRecord, d *figures.Derived, raw *rawTool, p *request
 		tool = raw.times
 		opt.ToolE2E = raw.e2e
 		st := figures.CheckStated(r.Stated, *d.Figures, opt)
-		d = &figures.Derived{Effective: d.Effective, Figures: d.Figures, Stated: st}
+		d = &figures.Derived{Effective: d.Effective, Figures: d.Figures, Stated: st, Impossible: d.Impossible}
 	}
 
 	for _, s := range r.Stated {
@@ -547,9 +549,9 @@ func auditRun(rec *store.RunRecord, d *figures.Derived, raw *rawTool, p *request
 		}
 	}
 
-	// Stated figures no run can have produced (figures.ImpossibleStated):
-	// summary-only and detailed runs alike.
-	for _, imp := range figures.ImpossibleStated(r) {
+	// Stated figures no run can have produced (figures.ImpossibleStated,
+	// in d): summary-only and detailed runs alike.
+	for _, imp := range d.Impossible {
 		addKey(MsgImpossibleStated, CheckImpossibleStated, Fail, fmt.Sprintf("the stated %s (%s in the file) is %s %s, which no run can produce: %s",
 			imp.Metric, imp.Key, num(imp.Value), imp.Unit, imp.Reason),
 			map[string]string{"metric": imp.Metric, "key": imp.Key, "value": num(imp.Value), "unit": imp.Unit, "reason": imp.Reason})
@@ -584,9 +586,13 @@ func auditRun(rec *store.RunRecord, d *figures.Derived, raw *rawTool, p *request
 	if ff != nil {
 		f := *ff
 		for _, c := range d.Stated.Checks {
+			dd := c.Definitional
+			if c.OK && (dd == nil || c.Metric == "duration") {
+				continue // no finding: its parameters are not made
+			}
 			params := map[string]string{"metric": c.Metric, "stated": num(c.Stated), "recomputed": num(c.Recomputed),
 				"unit": c.Unit, "tolerance": num(c.Tolerance), "tolerance_basis": c.ToleranceBasis, "definition": c.Definition, "basis": c.Basis}
-			if dd := c.Definitional; dd != nil && c.Metric != "duration" { // the window rule below judges the duration
+			if dd != nil && c.Metric != "duration" { // the window rule below judges the duration
 				// A difference of definition, not a failure: info when the
 				// tool's definition reproduces the stated value, a warning
 				// when it can only be bounded.

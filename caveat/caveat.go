@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -78,6 +79,16 @@ const (
 	// Required provenance fields are missing.
 	CodeProvenanceIncomplete = "provenance_incomplete" // run, missing
 )
+
+// codeRank is each code's place in Codes, made once (a site sorts the
+// caveats of every run).
+var codeRank = sync.OnceValue(func() map[string]int {
+	rank := make(map[string]int, len(Codes))
+	for i, c := range Codes {
+		rank[c] = i
+	}
+	return rank
+})
 
 // Codes lists every code in report order: caveats sort by it.
 var Codes = []string{
@@ -205,10 +216,7 @@ func (c Caveat) paramOrder() []string {
 // their documented order (so by field, then values, for a confounder), and
 // drops duplicates: the same caveats in any order give the same list.
 func Sort(cs []Caveat) []Caveat {
-	rank := make(map[string]int, len(Codes))
-	for i, c := range Codes {
-		rank[c] = i
-	}
+	rank := codeRank()
 	r := func(code string) int {
 		if i, ok := rank[code]; ok {
 			return i

@@ -8,12 +8,14 @@ import (
 
 // Derived is what the checks and the views of one run compute from it,
 // computed once by Derive: its effective provenance, its figures
-// recomputed from its records (nil without records) and its stated figures
-// checked against them.
+// recomputed from its records (nil without records), its stated figures
+// checked against them, and those no run can have produced
+// (ImpossibleStated).
 type Derived struct {
-	Effective map[string]string `json:"effective"`
-	Figures   *RunFigures       `json:"figures"`
-	Stated    StatedAudit       `json:"stated"`
+	Effective  map[string]string `json:"effective"`
+	Figures    *RunFigures       `json:"figures"`
+	Stated     StatedAudit       `json:"stated"`
+	Impossible []Impossible      `json:"impossible,omitempty"`
 }
 
 // Derive computes a run's Derived from its records reqs (the run's own, or
@@ -31,7 +33,7 @@ func Derive(r *benchrun.Run, reqs []benchrun.Request, eff map[string]string) *De
 // records (RecomputeRun, or a RunRecomputer the records were streamed
 // through); f is nil when the run has no records.
 func DeriveWith(r *benchrun.Run, f *RunFigures, eff map[string]string) *Derived {
-	d := &Derived{Effective: eff, Figures: f}
+	d := &Derived{Effective: eff, Figures: f, Impossible: ImpossibleStated(r)}
 	if f != nil {
 		d.Stated = CheckStated(r.Stated, *f, StatedOptionsOf(r))
 	}

@@ -49,7 +49,7 @@ func ImpossibleStated(r *benchrun.Run) []Impossible {
 	add := func(s benchrun.Stated, why string, args ...any) {
 		out = append(out, Impossible{Metric: s.Metric, Key: s.SourceKey, Value: s.Value, Unit: s.Unit, Reason: fmt.Sprintf(why, args...)})
 	}
-	stated := map[string]benchrun.Stated{}
+	stated := make(map[string]benchrun.Stated, len(r.Stated))
 	for _, s := range r.Stated {
 		if _, dup := stated[s.Metric]; !dup {
 			stated[s.Metric] = s

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/benchledger/benchledger/benchrun"
 )
@@ -194,9 +195,10 @@ func CheckStated(stated []benchrun.Stated, f RunFigures, opt StatedOptions) Stat
 		fac, _ := unitFactor(src, s.Unit)
 		return 0.5 * math.Pow(10, -float64(d)) * fac, fmt.Sprintf("half a unit of %d decimals in %s", d, src)
 	}
+	relWhy := "relative " + strconv.FormatFloat(rel, 'g', -1, 64)
 	tolerance := func(s benchrun.Stated, extra float64, extraWhy string) (float64, string) {
 		tol := rel * math.Abs(s.Value)
-		why := "relative " + strconv.FormatFloat(rel, 'g', -1, 64)
+		why := relWhy
 		h, hwhy := half(s)
 		if h+extra > tol {
 			tol = h + extra
@@ -319,6 +321,9 @@ func CheckStated(stated []benchrun.Stated, f RunFigures, opt StatedOptions) Stat
 			c.Reason = join(c.Reason, fmt.Sprintf("over the records' window (%.6g s instead of %.6g s) it is %.6g %s; the windows differ by definition",
 				a.Window.RecordsWindow, a.Window.StatedDuration, c.Recomputed*a.Window.StatedDuration/a.Window.RecordsWindow, c.Unit))
 		}
+		if a.Checks == nil {
+			a.Checks = make([]StatedCheck, 0, len(stated)) // one allocation, not a doubling per figure
+		}
 		a.Checks = append(a.Checks, c)
 	}
 	return a
@@ -423,6 +428,26 @@ func statedLatency(f RunFigures, metric string, method PercentileMethod, methodK
 // and for a statistic over requests which statistic, with the percentile
 // method's formula.
 func definitionOf(metric string, m PercentileMethod) string {
+	key := definitionKey{metric, m}
+	if d, ok := definitionsMade.Load(key); ok {
+		return d.(string)
+	}
+	d := makeDefinition(metric, m)
+	definitionsMade.Store(key, d)
+	return d
+}
+
+// definitionKey is what definitionOf's text is made of.
+type definitionKey struct {
+	metric string
+	method PercentileMethod
+}
+
+// definitionsMade keeps definitionOf's texts: a site checks the same few
+// dozen stated figures of 10,000 runs.
+var definitionsMade sync.Map
+
+func makeDefinition(metric string, m PercentileMethod) string {
 	if d, ok := Definitions[metric]; ok {
 		return d.Formula
 	}

@@ -27,6 +27,7 @@ func SeriesKey(eff map[string]string) string {
 		return "series:" + s
 	}
 	var b strings.Builder
+	b.Grow(1024)
 	for _, f := range ComparisonFields {
 		if slices.Contains(TrendExcluded, f) {
 			continue
@@ -40,7 +41,10 @@ func SeriesKey(eff map[string]string) string {
 		if foldFields[f] {
 			v = strings.ToLower(v)
 		}
-		b.WriteString(f + "=" + strconv.Quote(v) + "\n")
+		b.WriteString(f)
+		b.WriteByte('=')
+		b.WriteString(strconv.Quote(v))
+		b.WriteByte('\n')
 	}
 	return b.String()
 }

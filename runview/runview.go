@@ -155,30 +155,18 @@ func BuildWith(rec *store.RunRecord, reqs []benchrun.Request, d *figures.Derived
 	sort.Strings(v.Extra)
 
 	eff := d.Effective
-	stated := func(m string) *float64 {
-		if s, ok := r.StatedValue(m); ok {
-			return FinitePtr(s.Value)
-		}
-		return nil
-	}
-	key := func(m string) string {
-		if s, ok := r.StatedValue(m); ok {
-			return s.SourceKey
-		}
-		return ""
-	}
 	v.Completion.Sent, v.Completion.Completed, v.Completion.Failed, v.Completion.Short = r.RequestCount(), r.Completed, r.Failed, -1
 	f := d.Figures
 	if ff := f; ff != nil {
 		v.StatedChecks = d.Stated.Checks
-		v.Caveats = caveat.Sort(caveat.ForRun(rec.ID, *ff, eff))
+		v.Caveats = caveat.ForRun(rec.ID, *ff, eff) // in caveat.Sort's order
 		v.Completion.Sent, v.Completion.Completed, v.Completion.Failed = int64(ff.Sent), int64(ff.Completed), int64(ff.Failed)
 		v.Completion.Short = int64(ff.Short)
 		v.WindowBasis = ff.WindowBasis
 	} else {
 		v.WindowBasis = "no per-request records: stated figures only"
 	}
-	v.Impossible = figures.ImpossibleStated(r)
+	v.Impossible = d.Impossible
 	impossible := map[string]string{}
 	for _, i := range v.Impossible {
 		if impossible[i.Metric] == "" {
@@ -189,12 +177,17 @@ func BuildWith(rec *store.RunRecord, reqs []benchrun.Request, d *figures.Derived
 	// the stated ones; a row with neither is left out.
 	for _, sm := range summaryMetrics() {
 		name, m := sm.name, sm.m
-		row := Figure{Metric: name, Unit: sm.unit, Stated: stated(name), SourceKey: key(name), Definition: m.Metric.Formula,
-			Impossible: impossible[name]}
+		row := Figure{Metric: name, Unit: sm.unit, Definition: m.Metric.Formula, Impossible: impossible[name]}
+		if s, ok := r.StatedValue(name); ok {
+			row.Stated, row.SourceKey = FinitePtr(s.Value), s.SourceKey
+		}
 		if f != nil {
 			row.Recomputed = FinitePtr(m.Of(f))
 		}
 		if row.Recomputed != nil || row.Stated != nil {
+			if v.Figures == nil {
+				v.Figures = make([]Figure, 0, len(summaryMetrics())) // one allocation; still nil without rows
+			}
 			v.Figures = append(v.Figures, row)
 		}
 	}

@@ -2,7 +2,7 @@ package store
 
 import (
 	"database/sql"
-	"fmt"
+	"strconv"
 )
 
 // RunStamps maps each run that has events to the id and time of its latest
@@ -28,7 +28,7 @@ func (a *Archive) RunStamps() (map[string]string, error) {
 		if err := rows.Scan(&id, &max, &at); err != nil {
 			return nil, a.wrap("read run stamps", err)
 		}
-		out[id] = fmt.Sprintf("%d %s", max, at)
+		out[id] = strconv.FormatInt(max, 10) + " " + at // fmt's "%d %s", made 10,000 times
 	}
 	if err := rows.Err(); err != nil {
 		return nil, a.wrap("read run stamps", err)
@@ -46,7 +46,7 @@ func (a *Archive) RunStamps() (map[string]string, error) {
 		if err := crows.Scan(&id, &max); err != nil {
 			return nil, a.wrap("read run stamps", err)
 		}
-		out[id] += fmt.Sprintf(" c%d", max)
+		out[id] += " c" + strconv.FormatInt(max, 10)
 	}
 	return out, a.wrap("read run stamps", crows.Err())
 }

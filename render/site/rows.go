@@ -94,33 +94,124 @@ func provenanceRows(ps []provenanceView) htmltemplate.HTML {
 
 // runRows are the runs table's rows (the same markup the template would
 // write; rows_test.go compares them). A cell whose text may be cut to fit
-// its column carries the whole text in its title.
+// its column carries the whole text in its title. Every part is written
+// into one builder as it comes: the table of 10,000 runs is 10 MB, and a
+// rebuild after one new run writes it again.
 func runRows(rows []runRowView) htmltemplate.HTML {
-	var sb strings.Builder
-	sb.Grow(len(rows) * 1100)
+	var h htmlBuilder
+	h.Grow(len(rows) * 1100)
+	// titled writes a cell whose text may be cut: <td title="x">x</td>.
+	titled := func(s string) {
+		h.m(`<td title="`)
+		h.t(s)
+		h.m(`">`)
+		h.t(s)
+		h.m(`</td>`)
+	}
+	attr := func(name, v string) {
+		h.m(`" data-`, name, `="`)
+		h.t(v)
+	}
 	for _, r := range rows {
 		pub := "no"
 		if r.Publishable {
 			pub = "yes"
 		}
-		id := esc(r.ID)
-		campaign, role, group, sweep, model, gpu, workload := esc(r.Campaign), esc(r.Role), esc(r.Group), esc(r.Sweep), esc(r.Model), esc(r.GPU), esc(r.Workload)
-		engine := esc(r.Engine) + " " + esc(r.Version)
-		sb.WriteString(`<tr data-id="` + id + `" data-campaign="` + campaign + `" data-role="` + role + `" data-group="` + group + `" data-sweep="` + sweep +
-			`" data-replica="` + strconv.Itoa(r.ReplicaSort) + `" data-load="` + esc(r.LoadSort) + `" data-model="` + model +
-			`" data-engine="` + engine + `" data-gpu="` + gpu + `" data-date="` + esc(r.Date) +
-			`" data-workload="` + workload + `" data-requests="` + strconv.FormatInt(r.Requests, 10) + `" data-throughput="` + esc(r.ThroughputSort) +
-			`" data-latency="` + esc(r.LatencySort) + `" data-publishable="` + pub + `" data-audit="` + strconv.Itoa(r.Fails) + "." + strconv.Itoa(r.Warns) +
-			`"><td><input type="checkbox" class="pick" value="` + id + `" aria-label="` + id + `"></td><td><a href="` + esc(r.Href) + `"><code>` + id +
-			`</code></a></td><td title="` + campaign + `">` + campaign + `</td><td title="` + role + `">` + role + `</td><td title="` + group + `">` + group +
-			`</td><td title="` + sweep + `">` + sweep + `</td><td>` + esc(r.ReplicaText) + `</td><td class="num">` + esc(r.LoadText) +
-			`</td><td title="` + model + `">` + model + `</td><td title="` + engine + `">` + engine +
-			`</td><td title="` + gpu + `">` + gpu + `</td><td>` + esc(r.Date) + `</td><td title="` + workload + `">` + workload + `</td><td class="num">` + esc(r.RequestsText) +
-			`</td><td class="num" title="` + esc(r.ThroughputText) + `">` + esc(r.ThroughputText) + `</td><td class="num" title="` + esc(r.LatencyText) + `">` + esc(r.LatencyText) +
-			`</td><td>` + esc(r.PublishableText) + `</td><td class="audit ` + esc(r.AuditClass) + `">` +
-			esc(r.AuditText) + "</td></tr>\n")
+		engine := esc(r.Engine) + " " + esc(r.Version) // escaped once, written four times
+		h.m(`<tr data-id="`)
+		h.t(r.ID)
+		attr("campaign", r.Campaign)
+		attr("role", r.Role)
+		attr("group", r.Group)
+		attr("sweep", r.Sweep)
+		h.m(`" data-replica="`, strconv.Itoa(r.ReplicaSort))
+		attr("load", r.LoadSort)
+		attr("model", r.Model)
+		h.m(`" data-engine="`, engine)
+		attr("gpu", r.GPU)
+		attr("date", r.Date)
+		attr("workload", r.Workload)
+		h.m(`" data-requests="`, strconv.FormatInt(r.Requests, 10))
+		attr("throughput", r.ThroughputSort)
+		attr("latency", r.LatencySort)
+		h.m(`" data-publishable="`, pub, `" data-audit="`, strconv.Itoa(r.Fails), ".", strconv.Itoa(r.Warns))
+		h.m(`"><td><input type="checkbox" class="pick" value="`)
+		h.t(r.ID)
+		h.m(`" aria-label="`)
+		h.t(r.ID)
+		h.m(`"></td><td><a href="`)
+		h.t(r.Href)
+		h.m(`"><code>`)
+		h.t(r.ID)
+		h.m(`</code></a></td>`)
+		titled(r.Campaign)
+		titled(r.Role)
+		titled(r.Group)
+		titled(r.Sweep)
+		h.m(`<td>`)
+		h.t(r.ReplicaText)
+		h.m(`</td><td class="num">`)
+		h.t(r.LoadText)
+		h.m(`</td>`)
+		titled(r.Model)
+		h.m(`<td title="`, engine, `">`, engine, `</td>`)
+		titled(r.GPU)
+		h.m(`<td>`)
+		h.t(r.Date)
+		h.m(`</td>`)
+		titled(r.Workload)
+		h.m(`<td class="num">`)
+		h.t(r.RequestsText)
+		h.m(`</td><td class="num" title="`)
+		h.t(r.ThroughputText)
+		h.m(`">`)
+		h.t(r.ThroughputText)
+		h.m(`</td><td class="num" title="`)
+		h.t(r.LatencyText)
+		h.m(`">`)
+		h.t(r.LatencyText)
+		h.m(`</td><td>`)
+		h.t(r.PublishableText)
+		h.m(`</td><td class="audit `)
+		h.t(r.AuditClass)
+		h.m(`">`)
+		h.t(r.AuditText)
+		h.m("</td></tr>\n")
 	}
-	return htmltemplate.HTML(sb.String())
+	return h.html()
+}
+
+// trendRows are a trend page's rows, a run each (the markup the template
+// would write; rows_test.go compares them).
+func trendRows(rows []trendRow) htmltemplate.HTML {
+	var h htmlBuilder
+	h.Grow(len(rows) * 400)
+	for _, r := range rows {
+		h.m(`<tr data-run="`)
+		h.t(r.ID)
+		h.m(`"`)
+		if r.Flagged {
+			h.m(` class="flagged"`)
+		}
+		h.m(`><td>`)
+		h.t(r.Date)
+		h.m(`</td><td>`)
+		h.t(r.Version)
+		h.m(`</td><td><a href="`)
+		h.t(r.Href)
+		h.m(`"><code>`)
+		h.t(r.ID)
+		h.m(`</code></a></td><td class="num">`)
+		h.t(r.Throughput)
+		h.m(`</td><td class="num">`)
+		h.t(r.Latency)
+		h.m(`</td><td>`)
+		h.t(r.Range)
+		h.m(`</td><td>`)
+		h.t(r.Flag)
+		h.m("</td></tr>\n")
+	}
+	return h.html()
 }
 
 func findingRows(fs []findingView) htmltemplate.HTML {

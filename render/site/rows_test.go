@@ -122,3 +122,22 @@ func TestRunPagePartsEscapeLikeTheTemplate(t *testing.T) {
 		t.Errorf("language switch differs from the template's\ngot  %s\nwant %s", got, want.String())
 	}
 }
+
+// TestTrendRowsEscapeLikeTheTemplate: a trend page's rows written in Go
+// are the bytes its template's range wrote, hostile text escaped alike.
+func TestTrendRowsEscapeLikeTheTemplate(t *testing.T) {
+	hostile := "\"><img src=x onerror=alert(1)>& +\x00"
+	rows := []trendRow{
+		{ID: hostile, Href: "../run/ff00.html", Date: hostile, Version: hostile, Throughput: hostile, Latency: hostile, Range: hostile, Flag: hostile, Flagged: true},
+		{ID: "0123abcd", Href: "../run/0123abcd.html", Date: "2026-01-02", Version: "0.10.1", Throughput: "1,234", Latency: "–"},
+	}
+	tpl := htmltemplate.Must(htmltemplate.New("").Parse(`{{range .Rows}}<tr data-run="{{.ID}}"{{if .Flagged}} class="flagged"{{end}}><td>{{.Date}}</td><td>{{.Version}}</td><td><a href="{{.Href}}"><code>{{.ID}}</code></a></td><td class="num">{{.Throughput}}</td><td class="num">{{.Latency}}</td><td>{{.Range}}</td><td>{{.Flag}}</td></tr>
+{{end}}`))
+	var want bytes.Buffer
+	if err := tpl.Execute(&want, struct{ Rows []trendRow }{rows}); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(trendRows(rows)); got != want.String() {
+		t.Errorf("rows differ from the template's escaping\ngot  %s\nwant %s", got, want.String())
+	}
+}

@@ -9,6 +9,7 @@ import (
 	htmltemplate "html/template"
 	"math"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -168,6 +169,7 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 		for i := range reqs {
 			first = math.Min(first, reqs[i].Start)
 		}
+		d.points, d.e2e = make([]charts.RequestPoint, 0, len(reqs)), make([]float64, 0, len(reqs))
 		for i := range reqs {
 			q := &reqs[i]
 			p := charts.RequestPoint{Send: q.Start - first, TTFT: q.TTFT, Latency: q.Latency}
@@ -178,7 +180,17 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 			}
 			d.points = append(d.points, p)
 		}
-		sort.SliceStable(d.points, func(i, j int) bool { return d.points[i].Send < d.points[j].Send })
+		// slices' stable sort is sort.SliceStable's algorithm without its
+		// reflection: the same order, NaN sends included.
+		slices.SortStableFunc(d.points, func(a, b charts.RequestPoint) int {
+			switch {
+			case a.Send < b.Send:
+				return -1
+			case b.Send < a.Send:
+				return 1
+			}
+			return 0
+		})
 	}
 
 	row := runRow{ID: s.ID, Campaign: s.Campaign, Role: s.Role, Model: s.Model, Engine: s.Engine, Version: s.EngineVersion,

@@ -35,6 +35,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -171,7 +172,7 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 		return st, err
 	}
 	b := &builder{ctx: ctx, a: a, opt: opt, locs: locs, tpl: tpl, out: opt.Out, keep: map[string]bool{}, dataLines: map[string]map[string][]byte{},
-		files: atomicfile.Batch{Fresh: len(ents) == 0}}
+		files: atomicfile.Batch{Fresh: len(ents) == 0}, listed: newSiteFiles(opt.Out)}
 	if b.siteKey, err = a.SiteKey(); err != nil {
 		return st, err
 	}
@@ -233,12 +234,11 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 	keys := make([]string, len(summaries))
 	vouched := make([]bool, len(summaries))
 	eachOnCores(len(summaries), func(lo, hi int) {
-		checked := map[string]bool{}
 		for i := lo; i < hi; i++ {
 			s := summaries[i]
 			keys[i] = b.runKey(s, stamps[s.ID])
 			m, ok := b.old.Runs[s.ID]
-			vouched[i] = ok && m.Key == keys[i] && verified(b.siteKey, m) && filesExistIn(b.out, m.Files, checked)
+			vouched[i] = ok && m.Key == keys[i] && verified(b.siteKey, m) && b.filesExist(m.Files)
 		}
 	})
 	var todo []int
@@ -265,13 +265,14 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 		return st, err
 	}
 	orderRuns(summaries, rows)
-	b.trends = findTrends(rows)
 	exists := make(map[string]bool, len(summaries))
 	for _, s := range summaries {
 		exists[s.ID] = true
 	}
 	// The diff page's data and the pages over all runs, and apart from
-	// them the trend pages (per language), side by side.
+	// them the trend pages (per language), side by side; the trends are
+	// found once, beside the other pages.
+	var trendsOnce sync.Once
 	pages := []func() error{func() error { return b.writeData(exists, fresh) }}
 	for _, l := range locs {
 		pages = append(pages, func() error {
@@ -283,6 +284,7 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
+			trendsOnce.Do(func() { b.trends = findTrends(rows) })
 			return b.trendPages(l, rows)
 		})
 	}
@@ -363,23 +365,30 @@ type builder struct {
 	keep                        map[string]bool // files of this build, relative to out, with /
 	written, unchanged, removed atomic.Int64
 	pageSize                    atomic.Int64 // of the last run page made
-	// checked are the folders and files filesExist found to be folders and
-	// regular files, not symbolic links (it is called by one goroutine at
-	// a time).
-	checked map[string]bool
+	// listed are the site folder's files as filesExist finds them.
+	listed *siteFiles
 }
 
 // runKey is everything a run's pages are made of besides the run itself,
 // whose latest event stands for its content (run ids come from content, and
 // every later change appends an event).
+//
+// The text hashed is pagesKey's, then "run %s\nstamp %s\npublishable
+// %t\nblob %s\n" and a "comparison %s %s\n" line per comparison, written
+// without fmt: a rebuild makes the key of every run.
 func (b *builder) runKey(s store.RunSummary, stamp string) string {
-	h := sha256.New()
-	h.Write(b.pagesKey())
-	fmt.Fprintf(h, "run %s\nstamp %s\npublishable %t\nblob %s\n", s.ID, stamp, s.Publishable, s.BlobSHA256)
+	pk := b.pagesKey()
+	t := make([]byte, 0, len(pk)+256)
+	t = append(t, pk...)
+	t = append(append(append(t, "run "...), s.ID...), "\nstamp "...)
+	t = append(append(t, stamp...), "\npublishable "...)
+	t = strconv.AppendBool(t, s.Publishable)
+	t = append(append(append(t, "\nblob "...), s.BlobSHA256...), '\n')
 	for _, c := range b.cmpLinks[s.ID] {
-		fmt.Fprintf(h, "comparison %s %s\n", c.Case, c.Name)
+		t = append(append(append(append(append(t, "comparison "...), c.Case...), ' '), c.Name...), '\n')
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	sum := sha256.Sum256(t)
+	return hex.EncodeToString(sum[:])
 }
 
 // pagesKey is the part of every page's key that is the same for the
@@ -398,28 +407,10 @@ func (b *builder) pagesKey() []byte {
 }
 
 // filesExist says whether every file is a regular file under out, reached
-// through no symbolic link.
+// through no symbolic link, as the build began (siteFiles: each folder is
+// read once, the first time).
 func (b *builder) filesExist(files []string) bool {
-	if b.checked == nil {
-		b.checked = map[string]bool{}
-	}
-	return filesExistIn(b.out, files, b.checked)
-}
-
-// filesExistIn is filesExist with checked as the folders and files found
-// to be folders and regular files so far (one goroutine's).
-func filesExistIn(out string, files []string, checked map[string]bool) bool {
-	for _, f := range files {
-		if checked[f] {
-			continue // a data file many runs share
-		}
-		if fi, err := lstatInsideDirs(out, f, checked); err == nil && fi.Mode().IsRegular() {
-			checked[f] = true
-			continue
-		}
-		return false
-	}
-	return true
+	return b.listed.exist(files)
 }
 
 // rederived is a cached row with every field the run's summary gives
