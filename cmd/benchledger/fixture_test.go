@@ -38,11 +38,12 @@ func TestMain(m *testing.M) {
 	// GOMAXPROCS of them left one idle. -parallel, when given, wins.
 	pgtest.Parallel(4)
 	if f := flag.Lookup("test.run"); f != nil && f.Value.String() == "" {
-		// Every test runs: build the demos at once, beside the tests that
-		// do not need it, rather than when the first test that does
-		// blocks its slot waiting for it.
+		// Every test runs: build the demos (and print the workbooks) at
+		// once, beside the tests that do not need them, rather than when
+		// the first test that does blocks its slot waiting for it.
 		go demoOnce()
 		go smallDemoOnce()
+		go printedWorkbooksOnce()
 	}
 	code := m.Run()
 	pgtest.Stop()
