@@ -14,6 +14,7 @@ import (
 // buffers (blobReader.bulk) on SQLite: the same bytes, the same errors for
 // a chunk altered or missing, and its connection closed with the reader.
 func TestBlobReadInBulk(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		path := e.path(t)
 		a := openArchive(t, path, Options{})

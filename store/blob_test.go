@@ -21,6 +21,7 @@ func randomBytes(n int, seed uint64) []byte {
 }
 
 func TestBlobRoundTrip(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		const chunk = 1000
 		text := []byte(strings.Repeat(`{"ttft": 0.0123, "itl": [0.01, 0.02]}`+"\n", 300)) // compressible, 11 chunks
@@ -110,6 +111,7 @@ func TestBlobRoundTrip(t *testing.T) {
 // gains from the skewed byte frequencies of benchmark JSON, not from
 // repetition, so the bound is what that coding achieves on this text (1.85x).
 func TestBlobIsCompressed(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		path := e.path(t)
 		a := openArchive(t, path, Options{})
@@ -135,6 +137,7 @@ func TestBlobIsCompressed(t *testing.T) {
 }
 
 func TestBlobMismatch(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		data := randomBytes(2500, 7)
 		cases := []struct {
@@ -188,6 +191,7 @@ func TestBlobMismatch(t *testing.T) {
 }
 
 func TestCommitRefusesUnclosedBlob(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		path := e.path(t)
 		a := openArchive(t, path, Options{})
@@ -215,6 +219,7 @@ func TestCommitRefusesUnclosedBlob(t *testing.T) {
 }
 
 func TestDuplicateBlob(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		a := openArchive(t, e.path(t), Options{})
 		tx := begin(t, a)
@@ -234,6 +239,7 @@ func TestDuplicateBlob(t *testing.T) {
 }
 
 func TestCorruptChunkDetected(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		path := e.path(t)
 		a := openArchive(t, path, Options{})
@@ -266,6 +272,7 @@ func TestCorruptChunkDetected(t *testing.T) {
 // The ingest parses a file while its bytes are still being stored: runs
 // are put between writes, on the transaction the blob pipeline also uses.
 func TestPutRunWhileBlobIsWritten(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		path := e.path(t)
 		a := openArchive(t, path, Options{})
@@ -307,6 +314,7 @@ func TestPutRunWhileBlobIsWritten(t *testing.T) {
 // A prepared blob reads back like a streamed one, including several chunks
 // and an empty file, and a second copy is refused.
 func TestPreparedBlobRoundTrip(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		a := openArchive(t, e.path(t), Options{})
 		for _, data := range [][]byte{nil, []byte(`{"a": 1}`), randomBytes(DefaultChunkSize*2+123, 5)} {
@@ -344,6 +352,7 @@ func TestPreparedBlobRoundTrip(t *testing.T) {
 // A blob started without its hash learns it from its bytes; the same bytes
 // streamed again are recognised at Close.
 func TestProvisionalBlob(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		path := e.path(t)
 		a := openArchive(t, path, Options{})

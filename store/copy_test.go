@@ -51,6 +51,7 @@ func dumpTables(t *testing.T, a *Archive) map[string][]string {
 // files byte for byte, and the same audit findings (a tampered value
 // included), and each copy can be written to afterwards.
 func TestCopyRoundTrip(t *testing.T) {
+	t.Parallel()
 	pgURL := pgtest.NewDatabase(t)
 	src := openArchive(t, tempArchivePath(t), Options{})
 	tx := begin(t, src)

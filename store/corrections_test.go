@@ -13,6 +13,7 @@ import (
 // (Run, ScanRuns, the listing columns), the events cannot be changed, and a
 // corrected run keeps its id when a richer file would rename it.
 func TestCorrections(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		a := openArchive(t, e.path(t), Options{})
 		tx := begin(t, a)
@@ -93,6 +94,7 @@ func TestCorrections(t *testing.T) {
 // clean chain stays clean after amend; a correction inserted by another
 // SQLite client is found.
 func TestCorrectionsInChain(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		a := openArchive(t, e.path(t), Options{})
 		rec := putOneRun(t, a)

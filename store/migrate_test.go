@@ -13,6 +13,7 @@ import (
 )
 
 func TestMigrationsWellFormed(t *testing.T) {
+	t.Parallel()
 	ms, err := loadMigrations()
 	if err != nil {
 		t.Fatal(err)
@@ -30,6 +31,7 @@ func TestMigrationsWellFormed(t *testing.T) {
 // TestUpgradeFromVersion1 writes an archive as benchledger at schema version
 // 1 would have, then opens it with the current code.
 func TestUpgradeFromVersion1(t *testing.T) {
+	t.Parallel()
 	path := tempArchivePath(t)
 	createAtVersion(t, path, 1)
 
@@ -140,6 +142,7 @@ func TestUpgradeFromVersion1(t *testing.T) {
 
 // A failing migration leaves the archive at the last whole version.
 func TestFailedMigrationRollsBack(t *testing.T) {
+	t.Parallel()
 	path := tempArchivePath(t)
 	createAtVersion(t, path, 1)
 	db, err := openWriter(path, "rw")
@@ -162,6 +165,7 @@ func TestFailedMigrationRollsBack(t *testing.T) {
 // TestUpgradeFromVersion2 upgrades an archive with runs and history, written
 // as benchledger at schema version 2 would have, to the references schema.
 func TestUpgradeFromVersion2(t *testing.T) {
+	t.Parallel()
 	path := tempArchivePath(t)
 	createAtVersion(t, path, 2)
 	raw := []byte(`{"date": "20260818-101500", "backend": "openai", "completed": 1}`)
@@ -244,6 +248,7 @@ func TestUpgradeFromVersion2(t *testing.T) {
 // reference and history, written as benchledger at schema version 3 would
 // have, to the publications schema; the upgraded archive takes publications.
 func TestUpgradeFromVersion3(t *testing.T) {
+	t.Parallel()
 	path := tempArchivePath(t)
 	createAtVersion(t, path, 3)
 	raw := []byte(`{"date": "20260818-101500", "backend": "openai", "completed": 1}`)

@@ -15,6 +15,7 @@ import (
 // engines have the same canonical records, byte for byte (chainpg.go),
 // or an archive copied between engines would not verify.
 func TestChainRecordsSameOnBothEngines(t *testing.T) {
+	t.Parallel()
 	records := map[string][]chainRecord{}
 	forEachEngine(t, func(t *testing.T, e engine) {
 		a := openArchive(t, e.path(t), Options{})
@@ -69,6 +70,7 @@ func TestMigrationsSameVersionsOnBothEngines(t *testing.T) {
 // or another marker, is not an archive and is left as it is; a newer
 // archive is refused as on SQLite.
 func TestPostgresRefusesForeignDatabase(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name, setup string
 		want        error
@@ -109,6 +111,7 @@ func TestPostgresRefusesForeignDatabase(t *testing.T) {
 // archive (nothing is created); an archive opened read-only refuses writes,
 // and its connections do too, on the server's side.
 func TestPostgresReadOnly(t *testing.T) {
+	t.Parallel()
 	url := pgtest.NewDatabase(t)
 	if _, err := Open(url, Options{ReadOnly: true}); !errors.Is(err, ErrNotArchive) {
 		t.Fatalf("read-only open of an empty database: %v", err)
@@ -130,6 +133,7 @@ func TestPostgresReadOnly(t *testing.T) {
 // replaced by a direct client shows in VerifyChain, and the next write
 // puts it back.
 func TestPostgresTriggersAudited(t *testing.T) {
+	t.Parallel()
 	cases := []struct{ name, sql, ref string }{
 		{"dropped", `DROP TRIGGER events_no_delete ON events`, "events_no_delete"},
 		{"disabled", `ALTER TABLE chain DISABLE TRIGGER chain_no_update`, "chain_no_update"},
@@ -161,6 +165,7 @@ func TestPostgresTriggersAudited(t *testing.T) {
 // TestOpenExisting: Options.Existing never creates an archive, on either
 // engine (report --publish of an archive that is not there is a mistake).
 func TestOpenExisting(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		path := e.path(t)
 		if _, err := Open(path, Options{Existing: true}); !errors.Is(err, fs.ErrNotExist) {
@@ -175,6 +180,7 @@ func TestOpenExisting(t *testing.T) {
 // database race to create the archive: it is created once, and every one
 // of them opens it.
 func TestPostgresConcurrentCreation(t *testing.T) {
+	t.Parallel()
 	url := pgtest.NewDatabase(t)
 	errs := make(chan error, 8)
 	for range 8 {

@@ -28,6 +28,7 @@ func publish(t *testing.T, a *Archive, p NewPublication, errata ...Erratum) (Pub
 // TestPublishVersions runs one case study through publications that change
 // or do not, each in its own transaction, and reads the history back.
 func TestPublishVersions(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		path := e.path(t)
 		a := openArchive(t, path, Options{})
@@ -154,6 +155,7 @@ func TestPublishVersions(t *testing.T) {
 // TestPublicationsAppendOnly: what another tool does through SQL cannot
 // rewrite or remove a recorded version or erratum, or skip a version.
 func TestPublicationsAppendOnly(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		path := e.path(t)
 		a := openArchive(t, path, Options{})

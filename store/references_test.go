@@ -59,6 +59,7 @@ func sameValues(a, b provenance.Reference) bool {
 // TestPutReferenceHistory runs one reference through a sequence of
 // declarations, each in its own committed transaction.
 func TestPutReferenceHistory(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		a := openArchive(t, e.path(t), Options{})
 		base := nvidiaRef(t)
@@ -166,6 +167,7 @@ func TestPutReferenceHistory(t *testing.T) {
 }
 
 func TestPutReferenceRefusals(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		tests := []struct {
 			name     string
@@ -217,6 +219,7 @@ func TestPutReferenceRefusals(t *testing.T) {
 }
 
 func TestReferencesRead(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		path := e.path(t)
 		a := openArchive(t, path, Options{})
@@ -297,6 +300,7 @@ func TestReferencesRead(t *testing.T) {
 }
 
 func TestReferenceHistoryIsAppendOnly(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		path := e.path(t)
 		a := openArchive(t, path, Options{})

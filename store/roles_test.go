@@ -42,6 +42,7 @@ func docsSQL(t *testing.T, marker, db, suffix string) string {
 // connecting directly, the owner's direct rewrites hit the triggers, and
 // the reader reads only.
 func TestPostgresRoles(t *testing.T) {
+	t.Parallel()
 	url := pgtest.NewDatabase(t)
 	db := pgtest.DatabaseName(url)
 	pgtest.Exec(t, docsSQL(t, "-- benchledger roles", db, db))

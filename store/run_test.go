@@ -15,6 +15,7 @@ import (
 )
 
 func TestRunRoundTrip(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		path := e.path(t)
 		a := openArchive(t, path, Options{})
@@ -112,6 +113,7 @@ func TestRunRoundTrip(t *testing.T) {
 }
 
 func TestSummaryOnlyRun(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		a := openArchive(t, e.path(t), Options{})
 		tx := begin(t, a)
@@ -149,6 +151,7 @@ func TestSummaryOnlyRun(t *testing.T) {
 }
 
 func TestPutRunRefusals(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		a := openArchive(t, e.path(t), Options{})
 		tx := begin(t, a)
@@ -180,6 +183,7 @@ func TestPutRunRefusals(t *testing.T) {
 }
 
 func TestRollbackLeavesNothing(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		path := e.path(t)
 		a := openArchive(t, path, Options{})
@@ -227,6 +231,7 @@ func TestRollbackLeavesNothing(t *testing.T) {
 }
 
 func TestRunByPrefix(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		a := openArchive(t, e.path(t), Options{})
 		tx := begin(t, a)
@@ -304,6 +309,7 @@ func TestRunByPrefix(t *testing.T) {
 }
 
 func TestListRunsFilters(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		a := openArchive(t, e.path(t), Options{})
 		tx := begin(t, a)
@@ -391,6 +397,7 @@ func TestListRunsFilters(t *testing.T) {
 }
 
 func TestAddProvenance(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		a := openArchive(t, e.path(t), Options{})
 		tx := begin(t, a)
@@ -448,6 +455,7 @@ func TestAddProvenance(t *testing.T) {
 }
 
 func TestEvents(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		a := openArchive(t, e.path(t), Options{})
 		tx := begin(t, a)
@@ -494,6 +502,7 @@ func TestEvents(t *testing.T) {
 }
 
 func TestBeginCancelledMidTransaction(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		path := e.path(t)
 		a := openArchive(t, path, Options{})

@@ -13,6 +13,7 @@ import (
 // TestScanRunsMatchesRun: the bulk pass gives every run exactly as Run
 // reads it, in id order, and only the wanted ones when asked.
 func TestScanRunsMatchesRun(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		a := openArchive(t, e.path(t), Options{})
 		tx := begin(t, a)

@@ -15,6 +15,7 @@ import (
 )
 
 func TestCreateAndReopen(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		path := e.path(t)
 		a, err := Open(path, Options{})
@@ -65,6 +66,7 @@ func TestCreateAndReopen(t *testing.T) {
 }
 
 func TestSchemaSettings(t *testing.T) {
+	t.Parallel()
 	a := newArchive(t)
 	var appID, version int
 	var mode string
@@ -112,6 +114,7 @@ func TestSchemaSettings(t *testing.T) {
 }
 
 func TestOpenRefusesForeignFiles(t *testing.T) {
+	t.Parallel()
 	makeSQLite := func(t *testing.T, path string) {
 		db := rawDB(t, path)
 		if _, err := db.Exec("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT); INSERT INTO notes (body) VALUES ('mine')"); err != nil {
@@ -177,6 +180,7 @@ func snapshotFile(t *testing.T, path string) []byte {
 }
 
 func TestOpenRefusesNewerSchema(t *testing.T) {
+	t.Parallel()
 	path := tempArchivePath(t)
 	a := openArchive(t, path, Options{})
 	a.Close()
@@ -200,6 +204,7 @@ func TestOpenRefusesNewerSchema(t *testing.T) {
 }
 
 func TestReadOnly(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		if e.name != "sqlite" {
 			t.Skip("file modes are SQLite's; TestPostgresReadOnly is PostgreSQL's read-only")
@@ -240,6 +245,7 @@ func TestReadOnly(t *testing.T) {
 }
 
 func TestReadOnlyMissingFile(t *testing.T) {
+	t.Parallel()
 	path := tempArchivePath(t)
 	_, err := Open(path, Options{ReadOnly: true})
 	if !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), path) {
@@ -251,6 +257,7 @@ func TestReadOnlyMissingFile(t *testing.T) {
 }
 
 func TestCreateInReadOnlyDirectory(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if err := os.Chmod(dir, 0o555); err != nil {
 		t.Fatal(err)
@@ -267,6 +274,7 @@ func TestCreateInReadOnlyDirectory(t *testing.T) {
 
 // SQLite's own "attempt to write a readonly database" maps to ErrReadOnly.
 func TestSQLiteReadOnlyErrorMapped(t *testing.T) {
+	t.Parallel()
 	path := tempArchivePath(t)
 	openArchive(t, path, Options{}).Close()
 	db, err := openWriter(path, "ro")
@@ -284,6 +292,7 @@ func TestSQLiteReadOnlyErrorMapped(t *testing.T) {
 }
 
 func TestBeginWaitsForOtherWriter(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		path := e.path(t)
 		first := openArchive(t, path, Options{})
@@ -352,6 +361,7 @@ func TestBeginWaitsForOtherWriter(t *testing.T) {
 }
 
 func TestBeginGivesUpWhenContextEnds(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		path := e.path(t)
 		first := openArchive(t, path, Options{})
@@ -371,6 +381,7 @@ func TestBeginGivesUpWhenContextEnds(t *testing.T) {
 }
 
 func TestEventsAreAppendOnly(t *testing.T) {
+	t.Parallel()
 	forEachEngine(t, func(t *testing.T, e engine) {
 		path := e.path(t)
 		a := openArchive(t, path, Options{})
@@ -401,6 +412,7 @@ func TestEventsAreAppendOnly(t *testing.T) {
 // TestWriterCheckpointInterval: the writer's connection carries the
 // checkpoint interval its DSN cannot (writerDriver).
 func TestWriterCheckpointInterval(t *testing.T) {
+	t.Parallel()
 	a := newArchive(t)
 	var pages int
 	if err := a.w.QueryRow("PRAGMA wal_autocheckpoint").Scan(&pages); err != nil {

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"html"
 	"image"
 	"image/png"
@@ -20,6 +21,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -387,49 +389,91 @@ func soffice(t *testing.T, also ...string) string {
 // runSoffice runs LibreOffice headless with a private profile.
 func runSoffice(t *testing.T, env []string, args ...string) {
 	t.Helper()
-	profile := filepath.Join(t.TempDir(), "profile")
-	cmd := exec.Command(soffice(t), append([]string{"--headless", "--norestore", "-env:UserInstallation=file://" + profile}, args...)...)
-	cmd.Env = append(os.Environ(), env...)
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("LibreOffice: %v\n%s", err, b)
+	soffice(t)
+	if err := sofficeRun(filepath.Join(t.TempDir(), "profile"), env, args...); err != nil {
+		t.Fatal(err)
 	}
 }
 
-// TestExportPrintsInLibreOffice prints the (small) demo workbook to PDF with
-// LibreOffice in en, ja and es-419: the whole workbook takes a bounded
-// number of pages (171 before the page setup), the Summary one, and the
-// Sweeps chart is on one page and drawn: the page rendered to PNG has
-// coloured pixels (series markers and lines; the table is black and grey).
-func TestExportPrintsInLibreOffice(t *testing.T) {
-	t.Parallel()
-	soffice(t, "pdftoppm", "pdftotext")
-	demo := smallDemo(t)
-	dir := t.TempDir()
-	// es-AR: the es-419 texts with Argentina's numbers (17.961,20), which
-	// the number formats carry whatever LibreOffice's own locale.
-	langs := []string{"en", "ja", "es-419", "es-AR"}
+// sofficeRun runs LibreOffice headless with the profile folder given.
+func sofficeRun(profile string, env []string, args ...string) error {
+	cmd := exec.Command("soffice", append([]string{"--headless", "--norestore", "-env:UserInstallation=file://" + profile}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("LibreOffice: %w\n%s", err, b)
+	}
+	return nil
+}
+
+// printedWorkbooks is the small demo's workbook in each of printLangs,
+// exported and printed to PDF by one LibreOffice (its start costs more than
+// a print), and the baseline those workbooks show. Printing takes about
+// half a minute of one core: TestMain starts it with the demos when every
+// test runs, so that it does not start last and hold up the whole package.
+type printedWorkbooks struct {
+	pdfs     []string // one per printLangs
+	baseline float64  // the scheduler comparison's baseline throughput
+}
+
+// es-AR: the es-419 texts with Argentina's numbers (17.961,20), which the
+// number formats carry whatever LibreOffice's own locale.
+var printLangs = []string{"en", "ja", "es-419", "es-AR"}
+
+var printedWorkbooksOnce = sync.OnceValues(func() (*printedWorkbooks, error) {
+	for _, tool := range []string{"soffice", "pdftoppm", "pdftotext"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			return nil, err
+		}
+	}
+	demo, err := smallDemoOnce()
+	if err != nil {
+		return nil, err
+	}
+	dir, err := sharedDir("printed-workbooks")
+	if err != nil {
+		return nil, err
+	}
 	var fig struct {
 		Comparisons map[string]struct {
 			Comparison struct{ Change struct{ Baseline float64 } }
 		}
 	}
-	if err := json.Unmarshal([]byte(bl(t, "figures", "--db", demo.db, "--json", demo.spec()).stdout), &fig); err != nil {
-		t.Fatal(err)
+	if err := json.Unmarshal([]byte(runCommand("figures", "--db", demo.db, "--json", demo.spec()).stdout), &fig); err != nil {
+		return nil, err
 	}
-	baseline := fig.Comparisons["scheduler_tuning"].Comparison.Change.Baseline
+	pw := &printedWorkbooks{baseline: fig.Comparisons["scheduler_tuning"].Comparison.Change.Baseline}
 	var workbooks []string
-	for _, lang := range langs {
+	for _, lang := range printLangs {
 		path := filepath.Join(dir, "demo-"+lang+".xlsx")
-		if r := bl(t, "export", "--no-audit", "--db", demo.db, "--lang", lang, "--xlsx", path, demo.spec()); r.code != 0 {
-			t.Fatal(r)
+		if r := runCommand("export", "--no-audit", "--db", demo.db, "--lang", lang, "--xlsx", path, demo.spec()); r.code != 0 {
+			return nil, fmt.Errorf("export %s: %v", lang, r)
 		}
 		workbooks = append(workbooks, path)
+		pw.pdfs = append(pw.pdfs, strings.TrimSuffix(path, ".xlsx")+".pdf")
 	}
-	// One LibreOffice prints the three (its start costs more than a print).
-	runSoffice(t, nil, append([]string{"--convert-to", "pdf", "--outdir", dir}, workbooks...)...)
-	for i, lang := range langs {
+	if err := sofficeRun(filepath.Join(dir, "profile"), nil, append([]string{"--convert-to", "pdf", "--outdir", dir}, workbooks...)...); err != nil {
+		return nil, err
+	}
+	return pw, nil
+})
+
+// TestExportPrintsInLibreOffice prints the (small) demo workbook to PDF with
+// LibreOffice in en, ja, es-419 and es-AR (printedWorkbooks): the whole
+// workbook takes a bounded number of pages (171 before the page setup), the
+// Summary one, and the Sweeps chart is on one page and drawn: the page
+// rendered to PNG has coloured pixels (series markers and lines; the table
+// is black and grey).
+func TestExportPrintsInLibreOffice(t *testing.T) {
+	t.Parallel()
+	soffice(t, "pdftoppm", "pdftotext")
+	printed, err := printedWorkbooksOnce()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for i, lang := range printLangs {
 		l := locales.MustMatch(lang)
-		pdf := strings.TrimSuffix(workbooks[i], ".xlsx") + ".pdf"
+		pdf := printed.pdfs[i]
 		text, err := exec.Command("pdftotext", "-layout", pdf, "-").Output()
 		if err != nil {
 			t.Fatal(err)
@@ -469,7 +513,7 @@ func TestExportPrintsInLibreOffice(t *testing.T) {
 		}
 		// The Summary page shows the baseline in the language's digits
 		// (17,961.20; es-AR 17.961,20).
-		if want := l.Number(baseline, 2); !strings.Contains(pages[1], want) {
+		if want := l.Number(printed.baseline, 2); !strings.Contains(pages[1], want) {
 			t.Errorf("%s: the Summary page does not show the baseline as %q:\n%s", lang, want, pages[1])
 		}
 		// The chart's throughput axis groups its thousands as the cells

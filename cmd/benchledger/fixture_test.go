@@ -33,21 +33,17 @@ func TestMain(m *testing.M) {
 		main()
 		os.Exit(0)
 	}
-	flag.Parse()
 	// The tests often wait (on the shared fixture, on a child process, on
 	// the chart renderer's lock): four at a time keep two cores busy where
 	// GOMAXPROCS of them left one idle. -parallel, when given, wins.
-	given := false
-	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
-	if !given {
-		flag.Set("test.parallel", "4")
-	}
+	pgtest.Parallel(4)
 	if f := flag.Lookup("test.run"); f != nil && f.Value.String() == "" {
-		// Every test runs: build the demos at once, beside the tests that
-		// do not need it, rather than when the first test that does
-		// blocks its slot waiting for it.
+		// Every test runs: build the demos (and print the workbooks) at
+		// once, beside the tests that do not need them, rather than when
+		// the first test that does blocks its slot waiting for it.
 		go demoOnce()
 		go smallDemoOnce()
+		go printedWorkbooksOnce()
 	}
 	code := m.Run()
 	pgtest.Stop()

@@ -10,6 +10,7 @@ package pgtest
 import (
 	"context"
 	"database/sql"
+	"flag"
 	"fmt"
 	"net/url"
 	"os"
@@ -264,8 +265,26 @@ func Stop() {
 	}
 }
 
-// Main is a TestMain body: run the tests, then stop the server.
+// Parallel makes n the number of parallel tests (-test.parallel) unless the
+// command line gave one: tests that mostly wait (on this server, a browser,
+// a child process) keep two cores busy only when more of them run than
+// GOMAXPROCS. Call it from TestMain before m.Run.
+func Parallel(n int) {
+	if !flag.Parsed() {
+		flag.Parse()
+	}
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		flag.Set("test.parallel", strconv.Itoa(n))
+	}
+}
+
+// Main is a TestMain body: run the tests, eight at a time (each test's
+// database is its own, and most of a test's time is the server's), then
+// stop the server.
 func Main(m *testing.M) {
+	Parallel(8)
 	code := m.Run()
 	Stop()
 	os.Exit(code)
