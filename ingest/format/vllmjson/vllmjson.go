@@ -147,6 +147,8 @@ type vllmJSONParser struct {
 	tick jsonread.Ticker // array items read since the last cancellation check
 	// lists reads the lists of chunk gaps ("itls") on several cores.
 	lists jsonread.GapLists
+	// compact keeps each run's records column by column (ParseCompact).
+	compact bool
 }
 
 // syntax turns a decoder error into an InputError, prefixed with where in
@@ -225,12 +227,8 @@ type vllmRunBuilder struct {
 	run    *benchrun.Run
 	prefix string // "object 2, " when the file has several runs
 
-	reqs      []benchrun.Request
-	nFixed    bool   // the first per-request list has ended and set the count
-	nKey      string // that list's key
-	have      [vcolCount]bool
-	errFailed int64 // non-empty errors
-	texts     bool  // generated_texts present
+	recs  jsonread.Records // the per-request lists
+	texts bool             // generated_texts present
 
 	completed, failed   bool // the keys were present
 	duration            bool
@@ -278,6 +276,7 @@ func (p *vllmJSONParser) object(first pyjson.Token, ordinal int, inList bool) (*
 	if ordinal > 0 || inList {
 		b.prefix = fmt.Sprintf("object %d, ", ordinal)
 	}
+	b.newRecords()
 	seen := make(map[string]bool, 64)
 	c := jsonread.Cursor{Dec: b.p.d, File: b.p.file, Prefix: b.prefix}
 	outside := b.p.d.Depth() - 1 // the depth the decoder is at once this object is read
@@ -479,7 +478,7 @@ func (b *vllmRunBuilder) field(key string, vt pyjson.Token) error {
 		b.run.Extra[key] = jsonread.OversizeNote(size)
 		return nil
 	}
-	if col, ok := vllmColumnKeys[key]; ok {
+	if col, ok := vllmColumns[key]; ok {
 		return b.column(key, col, vt)
 	}
 	if _, ok := vllmSummaryKeys[key]; ok {
@@ -611,8 +610,8 @@ func (b *vllmRunBuilder) finish(inList bool) error {
 		variant = "benchmark_serving.py (legacy)"
 		run.Facts["measurement.client"] = "vllm benchmark_serving.py"
 	}
-	detailed := b.have[vcolInputLens] || b.have[vcolOutputLens] || b.have[vcolTTFTs] || b.have[vcolITLs] ||
-		b.have[vcolStartTimes] || b.have[vcolErrors] || b.texts
+	detailed := b.recs.Has(jsonread.ColInputTokens) || b.recs.Has(jsonread.ColOutputTokens) || b.recs.Has(jsonread.ColTTFT) ||
+		b.recs.Has(jsonread.ColChunkGaps) || b.recs.Has(jsonread.ColStart) || b.recs.Has(jsonread.ColErrorText) || b.texts
 	if !legacy && detailed {
 		variant += " --save-detailed"
 	}
@@ -652,8 +651,8 @@ func (b *vllmRunBuilder) finish(inList bool) error {
 		}
 	}
 
-	n := len(b.reqs)
-	if b.nFixed {
+	n := b.recs.Len()
+	if b.recs.Fixed() {
 		if n == 0 {
 			return format.Errorf(b.p.file, b.run.Location, "run has no requests: its per-request lists are empty")
 		}
