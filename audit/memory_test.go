@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/ingest/format"
 )
 
 // The soft memory limit benchledger audit sets is raised to what the
@@ -26,18 +27,29 @@ func TestRaiseMemoryLimit(t *testing.T) {
 	const limit = 128 << 20
 	debug.SetMemoryLimit(limit)
 	// Under the limit: unchanged.
-	restore := raiseMemoryLimit([]int64{10, 1_000_000, 5}, 2)
+	restore := raiseMemoryLimit([]int64{10 * size, 1_000_000 * size, 5 * size}, 2)
 	if got := debug.SetMemoryLimit(-1); got != limit {
 		t.Errorf("records of 1,000,010 requests: limit %d, want %d kept", got, limit)
 	}
 	restore()
 	// Over it: the two largest blobs of four, parsed at once, and the margin.
-	restore = raiseMemoryLimit([]int64{1_500_000, 10, 2_000_000, 700_000}, 2)
+	restore = raiseMemoryLimit([]int64{1_500_000 * size, 10 * size, 2_000_000 * size, 700_000 * size}, 2)
 	if got, want := debug.SetMemoryLimit(-1), 3_500_000*size+memoryMargin; got != want {
 		t.Errorf("records of 3,500,000 requests: limit %d, want %d", got, want)
 	}
 	restore()
 	if got := debug.SetMemoryLimit(-1); got != limit {
 		t.Errorf("restored limit %d, want %d", got, limit)
+	}
+}
+
+// A vLLM file's records are parsed again column by column, in fewer bytes
+// than other formats' rows.
+func TestRecordBytes(t *testing.T) {
+	if got := recordBytes("vllm-serve-json"); got != format.CompactRecordBytes {
+		t.Errorf("vLLM: %d bytes a request, want %d", got, format.CompactRecordBytes)
+	}
+	if got, want := recordBytes("sglang-bench-serving"), int64(unsafe.Sizeof(benchrun.Request{})); got != want {
+		t.Errorf("SGLang: %d bytes a request, want %d", got, want)
 	}
 }

@@ -243,6 +243,29 @@ func (rs *Records) Row(i int) benchrun.Request {
 	return rs.cols.row(i)
 }
 
+// Rows are the records as format.Rows: the columns themselves when
+// Compact (the decoder and the rest of Records are not kept).
+func (rs *Records) Rows() format.Rows {
+	if !rs.Compact {
+		return requestRows(rs.reqs)
+	}
+	c := rs.cols
+	return &compactRows{c: &c, n: rs.Len()}
+}
+
+type requestRows []benchrun.Request
+
+func (r requestRows) Len() int                   { return len(r) }
+func (r requestRows) Row(i int) benchrun.Request { return r[i] }
+
+type compactRows struct {
+	c *columns
+	n int
+}
+
+func (r *compactRows) Len() int                   { return r.n }
+func (r *compactRows) Row(i int) benchrun.Request { return r.c.row(i) }
+
 // Each calls f with every record in order; what f changes is kept.
 func (rs *Records) Each(f func(i int, r *benchrun.Request)) {
 	if !rs.Compact {
@@ -251,9 +274,11 @@ func (rs *Records) Each(f func(i int, r *benchrun.Request)) {
 		}
 		return
 	}
+	// One record handed to f, whatever the count: f may keep its address.
+	var r, old benchrun.Request
 	for i := range rs.Len() {
-		r := rs.cols.row(i)
-		old := r
+		r = rs.cols.row(i)
+		old = r
 		f(i, &r)
 		rs.cols.set(i, &old, &r, rs.Len())
 	}

@@ -72,7 +72,17 @@ func (vllmJSON) Sniff(name string, head []byte) bool {
 
 // Parse reads every run in the file and emits them in file order.
 func (vllmJSON) Parse(ctx context.Context, name string, r io.Reader, emit func(*benchrun.Run) error) error {
-	p := &vllmJSONParser{ctx: ctx, file: name, d: pyjson.NewDecoder(r), tick: jsonread.Ticker{Ctx: ctx}}
+	return parse(ctx, name, r, false, func(run *benchrun.Run, _ format.Rows) error { return emit(run) })
+}
+
+// ParseCompact is Parse with each run's records as format.Rows kept column
+// by column (format.CompactParser).
+func (vllmJSON) ParseCompact(ctx context.Context, name string, r io.Reader, emit func(*benchrun.Run, format.Rows) error) error {
+	return parse(ctx, name, r, true, emit)
+}
+
+func parse(ctx context.Context, name string, r io.Reader, compact bool, emit func(*benchrun.Run, format.Rows) error) error {
+	p := &vllmJSONParser{ctx: ctx, file: name, d: pyjson.NewDecoder(r), tick: jsonread.Ticker{Ctx: ctx}, compact: compact}
 	ordinal := 0
 	// A bad run object is emitted as a rejection and the next one is read
 	// (format.Reject); the batch decides when the file is rejected.
@@ -95,11 +105,11 @@ func (vllmJSON) Parse(ctx context.Context, name string, r io.Reader, emit func(*
 			}
 			return nil
 		case pyjson.ObjectStart:
-			run, err := p.object(tok, ordinal, false)
+			run, rows, err := p.object(tok, ordinal, false)
 			if err != nil {
 				return err
 			}
-			if err := emitRun(run); err != nil {
+			if err := emitRun(run, rows); err != nil {
 				return err
 			}
 			ordinal++
@@ -121,11 +131,11 @@ func (vllmJSON) Parse(ctx context.Context, name string, r io.Reader, emit func(*
 					return format.Errorf(name, jsonread.Place(fmt.Sprintf("list item %d, ", items), el),
 						"not a vllm bench serve result: the list holds a %s, not a run object", el.Kind)
 				}
-				run, err := p.object(el, ordinal, true)
+				run, rows, err := p.object(el, ordinal, true)
 				if err != nil {
 					return err
 				}
-				if err := emitRun(run); err != nil {
+				if err := emitRun(run, rows); err != nil {
 					return err
 				}
 				ordinal++
@@ -256,8 +266,9 @@ func (b *vllmRunBuilder) next(prefix string) (pyjson.Token, error) {
 	return tok, nil
 }
 
-// object reads one run object whose '{' was first.
-func (p *vllmJSONParser) object(first pyjson.Token, ordinal int, inList bool) (*benchrun.Run, error) {
+// object reads one run object whose '{' was first; rows are its records
+// when compact (nil for a rejected run or one without records).
+func (p *vllmJSONParser) object(first pyjson.Token, ordinal int, inList bool) (*benchrun.Run, format.Rows, error) {
 	b := &vllmRunBuilder{
 		p:          p,
 		numPrompts: -1,
@@ -297,23 +308,26 @@ func (p *vllmJSONParser) object(first pyjson.Token, ordinal int, inList bool) (*
 		// alone is rejected.
 		var ie *format.InputError
 		if !errors.As(err, &ie) || ie.Err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if serr := b.p.d.SkipOut(outside); serr != nil {
-			return nil, b.p.syntax(serr, b.prefix)
+			return nil, nil, b.p.syntax(serr, b.prefix)
 		}
-		return b.reject(ordinal, ie), nil
+		return b.reject(ordinal, ie), nil, nil
 	}
 	if err := b.finish(inList); err != nil {
 		// The object was read whole: what is wrong with it is this run's
 		// alone, and the file's other runs go on.
 		var ie *format.InputError
 		if errors.As(err, &ie) {
-			return b.reject(ordinal, ie), nil
+			return b.reject(ordinal, ie), nil, nil
 		}
-		return nil, err
+		return nil, nil, err
 	}
-	return b.run, nil
+	if !p.compact || !b.run.HasRequests {
+		return b.run, nil, nil
+	}
+	return b.run, b.recs.Rows(), nil
 }
 
 // reject is this run's rejection at the place of ie (the object's own
