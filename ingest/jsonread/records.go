@@ -341,18 +341,11 @@ func (c *columns) open(col Column, fixed bool, n int, hint int64) {
 // grow counts item i of the first list.
 func (c *columns) grow(i int) { c.n = max(c.n, i+1) }
 
-func (c *columns) setTokens(col Column, i int, v int32, fixed bool) {
-	s := &c.in
+func (c *columns) tokens(col Column) *[]int32 {
 	if col == ColOutputTokens {
-		s = &c.out
+		return &c.out
 	}
-	switch {
-	case !fixed:
-		*s = append(*s, v)
-		c.grow(i)
-	case i < len(*s):
-		(*s)[i] = v
-	}
+	return &c.in
 }
 
 func (c *columns) seconds(col Column) *[]float64 {
@@ -367,28 +360,33 @@ func (c *columns) seconds(col Column) *[]float64 {
 	return &c.queue
 }
 
-func (c *columns) setSeconds(col Column, i int, v float64, fixed bool) {
-	s := c.seconds(col)
+// put stores item i of a list: appended while the first list sets the
+// count, else in place (an item past the count is not kept).
+func put[T any](s *[]T, i int, v T, fixed bool) {
 	switch {
 	case !fixed:
 		*s = append(*s, v)
-		c.grow(i)
 	case i < len(*s):
 		(*s)[i] = v
 	}
 }
 
+func (c *columns) setTokens(col Column, i int, v int32, fixed bool) {
+	put(c.tokens(col), i, v, fixed)
+	c.grow(i)
+}
+
+func (c *columns) setSeconds(col Column, i int, v float64, fixed bool) {
+	put(c.seconds(col), i, v, fixed)
+	c.grow(i)
+}
+
 func (c *columns) setGaps(i int, g benchrun.GapStats, fixed bool) {
-	switch {
-	case !fixed:
-		c.gapCount = append(c.gapCount, g.Count)
-		c.gapSum = append(c.gapSum, g.Sum)
-		c.gapMin = append(c.gapMin, g.Min)
-		c.gapMax = append(c.gapMax, g.Max)
-		c.grow(i)
-	case i < len(c.gapCount):
-		c.gapCount[i], c.gapSum[i], c.gapMin[i], c.gapMax[i] = g.Count, g.Sum, g.Min, g.Max
-	}
+	put(&c.gapCount, i, g.Count, fixed)
+	put(&c.gapSum, i, g.Sum, fixed)
+	put(&c.gapMin, i, g.Min, fixed)
+	put(&c.gapMax, i, g.Max, fixed)
+	c.grow(i)
 }
 
 // setError sets request i's error text ("" for none).
@@ -425,23 +423,19 @@ func (c *columns) errorOf(i int) string {
 // row assembles record i.
 func (c *columns) row(i int) benchrun.Request {
 	r := format.NewRequest(i)
+	at := func(s []float64, v *float64) {
+		if s != nil {
+			*v = s[i]
+		}
+	}
+	for _, col := range [...]Column{ColTTFT, ColStart, ColLatency, ColQueueTime} {
+		at(*c.seconds(col), secondsField(&r, col))
+	}
 	if c.in != nil {
 		r.InputTokens = c.in[i]
 	}
 	if c.out != nil {
 		r.OutputTokens = c.out[i]
-	}
-	if c.ttft != nil {
-		r.TTFT = c.ttft[i]
-	}
-	if c.start != nil {
-		r.Start = c.start[i]
-	}
-	if c.latency != nil {
-		r.Latency = c.latency[i]
-	}
-	if c.queue != nil {
-		r.QueueTime = c.queue[i]
 	}
 	if c.gapCount != nil {
 		r.Gaps = benchrun.GapStats{Count: c.gapCount[i], Sum: c.gapSum[i], Min: c.gapMin[i], Max: c.gapMax[i]}
@@ -450,34 +444,29 @@ func (c *columns) row(i int) benchrun.Request {
 	return r
 }
 
+// keep sets item i of col's slice s, making the slice (n items) first when
+// the file had no such list.
+func keep[T any](c *columns, s *[]T, col Column, i, n int, v T) {
+	if *s == nil {
+		c.open(col, true, n, 0)
+	}
+	(*s)[i] = v
+}
+
 // set keeps what changed from old to r in record i of n, making a column
 // that a change needs.
 func (c *columns) set(i int, old, r *benchrun.Request, n int) {
 	same := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
-	f := func(col Column, a, b float64) {
-		if !same(a, b) {
-			s := c.seconds(col)
-			if *s == nil {
-				c.open(col, true, n, 0)
-			}
-			(*s)[i] = b
+	for _, col := range [...]Column{ColTTFT, ColStart, ColLatency, ColQueueTime} {
+		if v := *secondsField(r, col); !same(*secondsField(old, col), v) {
+			keep(c, c.seconds(col), col, i, n, v)
 		}
 	}
-	f(ColTTFT, old.TTFT, r.TTFT)
-	f(ColStart, old.Start, r.Start)
-	f(ColLatency, old.Latency, r.Latency)
-	f(ColQueueTime, old.QueueTime, r.QueueTime)
-	if old.InputTokens != r.InputTokens {
-		if c.in == nil {
-			c.open(ColInputTokens, true, n, 0)
-		}
-		c.in[i] = r.InputTokens
+	if r.InputTokens != old.InputTokens {
+		keep(c, &c.in, ColInputTokens, i, n, r.InputTokens)
 	}
-	if old.OutputTokens != r.OutputTokens {
-		if c.out == nil {
-			c.open(ColOutputTokens, true, n, 0)
-		}
-		c.out[i] = r.OutputTokens
+	if r.OutputTokens != old.OutputTokens {
+		keep(c, &c.out, ColOutputTokens, i, n, r.OutputTokens)
 	}
 	if og, g := old.Gaps, r.Gaps; og.Count != g.Count || !same(og.Sum, g.Sum) || !same(og.Min, g.Min) || !same(og.Max, g.Max) {
 		if c.gapCount == nil {

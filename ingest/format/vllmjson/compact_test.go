@@ -33,11 +33,7 @@ func vjCompactOutcome(t *testing.T, data []byte) string {
 				r.Requests = append(r.Requests, rows.Row(i))
 			}
 		}
-		fmt.Fprintf(&b, "run %s %q %q %q %q %d/%d\n", benchrun.ContentID(r), r.Location, r.FormatVariant, r.Rejection, r.Notes,
-			r.Completed, r.Failed)
-		for _, q := range r.Requests {
-			fmt.Fprintf(&b, "%+v\n", q)
-		}
+		vjPrintRun(&b, r)
 		return nil
 	})
 	fmt.Fprintf(&b, "error: %v\n", err)
