@@ -17,7 +17,7 @@ import (
 
 // vjCompactOutcome is vjOutcome of ParseCompact: each run's rows, read
 // back one by one, stand in for its Requests.
-func vjCompactOutcome(t *testing.T, data []byte) string {
+func vjCompactOutcome(t testing.TB, data []byte) string {
 	t.Helper()
 	var b bytes.Buffer
 	p, ok := vllmjson.New().(format.CompactParser)
