@@ -23,6 +23,7 @@ import (
 
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/figures"
+	"github.com/benchledger/benchledger/ingest/format"
 	"github.com/benchledger/benchledger/ingest/registry"
 	"github.com/benchledger/benchledger/provenance"
 	"github.com/benchledger/benchledger/store"
@@ -248,7 +249,7 @@ func RunSelected(ctx context.Context, a *store.Archive, runIDs []string, opt Opt
 			if err != nil {
 				return nil, err
 			}
-			perBlob[i] += max(n, 0)
+			perBlob[i] += max(n, 0) * recordBytes(metas[id].Run.Format)
 		}
 	}
 	defer opt.reserveMemory(recordsMemory(perBlob, workers))()
@@ -318,11 +319,15 @@ func auditBlob(ctx context.Context, a *store.Archive, sha string, ids []string, 
 	for _, id := range ids {
 		wanted[metas[id].Run.Ordinal] = true
 	}
-	reparsed, parseErr, blobErr, err := reparseBlob(ctx, a, sha, first.Run.Format, first.FileName, wanted)
+	rows := map[int]format.Rows{}
+	reparsed, parseErr, blobErr, err := reparseBlob(ctx, a, sha, first.Run.Format, first.FileName, wanted, rows)
 	if err != nil {
 		return nil, err
 	}
 	corrupt := blobErr != nil
+	if corrupt || parseErr != nil {
+		clear(rows)
+	}
 
 	for _, id := range ids {
 		meta := metas[id]
@@ -356,10 +361,20 @@ func auditBlob(ctx context.Context, a *store.Archive, sha string, ids []string, 
 			// comparison and the checks need of them is kept (their digest,
 			// the tool's own latencies), and in the rare case the digests
 			// differ the file is parsed again for the first difference.
+			rw := rows[r.Ordinal]
+			delete(rows, r.Ordinal)
+			if rw != nil && r.ToolTimes != nil {
+				// The tool's own times are read beside the records as rows.
+				r.Requests = make([]benchrun.Request, rw.Len())
+				for i := range r.Requests {
+					r.Requests[i] = rw.Row(i)
+				}
+				rw = nil
+			}
 			tool = rawToolOf(r)
-			reqs = rawRequests{n: len(r.Requests), digest: requestsDigest(r.Requests), again: func() ([]benchrun.Request, error) {
+			reqs = rawRequestsOf(r, rw, func() ([]benchrun.Request, error) {
 				return reparseRequests(ctx, a, sha, meta, files)
-			}}
+			})
 			r.Requests = nil
 		}
 		// The stored records are read once, in order, through the checks
@@ -406,10 +421,13 @@ func auditBlob(ctx context.Context, a *store.Archive, sha string, ids []string, 
 
 // reparseBlob re-reads a raw file (OpenBlob re-verifies the SHA-256 as it
 // reads) and parses it again with the format its runs were read with,
-// keeping the runs at the wanted ordinals. blobErr says the bytes no longer
+// keeping the runs at the wanted ordinals. rows, when not nil, takes their
+// records from a format that keeps them column by column
+// (format.CompactParser; those runs' Requests are nil), so a run of a
+// million requests is parsed again in less memory. blobErr says the bytes no longer
 // match their hash; parseErr that they no longer parse; err is about the
 // archive itself.
-func reparseBlob(ctx context.Context, a *store.Archive, sha, format, fileName string, wanted map[int]bool) (runs map[int]*benchrun.Run, parseErr, blobErr, err error) {
+func reparseBlob(ctx context.Context, a *store.Archive, sha, formatID, fileName string, wanted map[int]bool, rows map[int]format.Rows) (runs map[int]*benchrun.Run, parseErr, blobErr, err error) {
 	runs = map[int]*benchrun.Run{}
 	rc, err := a.OpenBlob(sha)
 	switch {
@@ -419,10 +437,22 @@ func reparseBlob(ctx context.Context, a *store.Archive, sha, format, fileName st
 		return nil, nil, nil, err
 	}
 	er := &errReader{r: rc}
-	parser, ok := registry.ByID(format)
-	if !ok {
-		parseErr = fmt.Errorf("no parser for format %q", format)
-	} else {
+	parser, ok := registry.ByID(formatID)
+	cp, compact := parser.(format.CompactParser)
+	switch {
+	case !ok:
+		parseErr = fmt.Errorf("no parser for format %q", formatID)
+	case compact && rows != nil:
+		parseErr = cp.ParseCompact(ctx, fileName, er, func(r *benchrun.Run, rw format.Rows) error {
+			if wanted[r.Ordinal] {
+				runs[r.Ordinal] = r
+				if rw != nil {
+					rows[r.Ordinal] = rw
+				}
+			}
+			return nil
+		})
+	default:
 		parseErr = parser.Parse(ctx, fileName, er, func(r *benchrun.Run) error {
 			if wanted[r.Ordinal] {
 				runs[r.Ordinal] = r
@@ -455,7 +485,7 @@ func mergeCompanions(ctx context.Context, a *store.Archive, r *benchrun.Run, fil
 	fail func(key, check, msg string, params map[string]string)) (ok bool, err error) {
 	ok = true
 	for _, f := range files {
-		runs, parseErr, blobErr, err := reparseBlob(ctx, a, f.Blob, f.Format, f.FileName, map[int]bool{f.Ordinal: true})
+		runs, parseErr, blobErr, err := reparseBlob(ctx, a, f.Blob, f.Format, f.FileName, map[int]bool{f.Ordinal: true}, nil)
 		if err != nil {
 			return false, err
 		}

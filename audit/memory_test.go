@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/ingest/format"
 )
 
 // What an audit reserves is the records of the largest blobs parsed at
@@ -19,9 +20,9 @@ func TestRecordsMemory(t *testing.T) {
 		workers int
 		want    int64
 	}{
-		{[]int64{1_500_000, 10, 2_000_000, 700_000}, 2, 3_500_000*size + memoryMargin},
-		{[]int64{10, 1_000_000, 5}, 4, 1_000_015*size + memoryMargin},
-		{[]int64{-1, 7}, 1, 7*size + memoryMargin},
+		{[]int64{1_500_000 * size, 10 * size, 2_000_000 * size, 700_000 * size}, 2, 3_500_000*size + memoryMargin},
+		{[]int64{10 * size, 1_000_000 * size, 5 * size}, 4, 1_000_015*size + memoryMargin},
+		{[]int64{-1, 7 * size}, 1, 7*size + memoryMargin},
 		{nil, 2, memoryMargin},
 	} {
 		if got := recordsMemory(c.perBlob, c.workers); got != c.want {
@@ -45,7 +46,8 @@ func TestAuditReservesMemory(t *testing.T) {
 	if _, err := RunSelected(context.Background(), a, nil, opt); err != nil {
 		t.Fatal(err)
 	}
-	if want := recordsMemory([]int64{40, 40}, min(4, runtime.GOMAXPROCS(0), 2)); len(reserved) != 1 || reserved[0] != want || released != 1 {
+	vllm := int64(40 * format.CompactRecordBytes) // vLLM files are parsed again column by column
+	if want := recordsMemory([]int64{vllm, vllm}, min(4, runtime.GOMAXPROCS(0), 2)); len(reserved) != 1 || reserved[0] != want || released != 1 {
 		t.Errorf("reserved %v (released %d times), want [%d] released once", reserved, released, want)
 	}
 	reserved, released = nil, 0
@@ -59,5 +61,16 @@ func TestAuditReservesMemory(t *testing.T) {
 	}
 	if len(reserved) != 0 {
 		t.Errorf("an archive-wide check reserved %v", reserved)
+	}
+}
+
+// A vLLM file's records are parsed again column by column, in fewer bytes
+// than other formats' rows.
+func TestRecordBytes(t *testing.T) {
+	if got := recordBytes("vllm-serve-json"); got != format.CompactRecordBytes {
+		t.Errorf("vLLM: %d bytes a request, want %d", got, format.CompactRecordBytes)
+	}
+	if got, want := recordBytes("sglang-bench-serving"), int64(unsafe.Sizeof(benchrun.Request{})); got != want {
+		t.Errorf("SGLang: %d bytes a request, want %d", got, want)
 	}
 }

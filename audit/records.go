@@ -12,6 +12,7 @@ import (
 
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/figures"
+	"github.com/benchledger/benchledger/ingest/format"
 	"github.com/benchledger/benchledger/store"
 )
 
@@ -33,6 +34,26 @@ func requestsDigest(reqs []benchrun.Request) [sha256.Size]byte {
 		d.add(&reqs[i])
 	}
 	return d.sum()
+}
+
+// rowsDigest is requestsDigest of records read one at a time.
+func rowsDigest(rows format.Rows) [sha256.Size]byte {
+	d := newDigester()
+	for i := range rows.Len() {
+		q := rows.Row(i)
+		d.add(&q)
+	}
+	return d.sum()
+}
+
+// rawRequestsOf is what compareRecords needs of run r's records parsed
+// again: rows when the parser kept them column by column (r.Requests is
+// then nil), else r.Requests.
+func rawRequestsOf(r *benchrun.Run, rows format.Rows, again func() ([]benchrun.Request, error)) rawRequests {
+	if rows != nil {
+		return rawRequests{n: rows.Len(), digest: rowsDigest(rows), again: again}
+	}
+	return rawRequests{n: len(r.Requests), digest: requestsDigest(r.Requests), again: again}
 }
 
 // digester is requestsDigest over records handed to it one at a time.
@@ -165,7 +186,7 @@ func compareRecords(rec *store.RunRecord, raw *benchrun.Run, reqs, stored rawReq
 // reparseRequests parses the raw file of the run meta describes again and
 // completes it with its companion files as auditBlob did, for its records.
 func reparseRequests(ctx context.Context, a *store.Archive, sha string, meta *store.RunRecord, files []store.RunFile) ([]benchrun.Request, error) {
-	runs, parseErr, blobErr, err := reparseBlob(ctx, a, sha, meta.Run.Format, meta.FileName, map[int]bool{meta.Run.Ordinal: true})
+	runs, parseErr, blobErr, err := reparseBlob(ctx, a, sha, meta.Run.Format, meta.FileName, map[int]bool{meta.Run.Ordinal: true}, nil)
 	if err == nil {
 		err = errors.Join(parseErr, blobErr)
 	}

@@ -41,11 +41,11 @@ func TestTuneGC(t *testing.T) {
 		wantLimit   int64
 	}{
 		{"ingest", []string{"ingest", "x"}, none, ingestGCPercent, ingestMemoryLimit},
-		{"audit", []string{"audit"}, none, 100, auditMemoryLimit},
+		{"audit", []string{"audit"}, none, auditGCPercent, auditMemoryLimit},
 		{"another command", []string{"site"}, none, 100, math.MaxInt64},
 		{"no command", nil, none, 100, math.MaxInt64},
 		{"$GOGC set", []string{"ingest"}, func(k string) string { return map[string]string{"GOGC": "100"}[k] }, 100, ingestMemoryLimit},
-		{"$GOMEMLIMIT set", []string{"audit"}, func(k string) string { return map[string]string{"GOMEMLIMIT": "1GiB"}[k] }, 100, math.MaxInt64},
+		{"$GOMEMLIMIT set", []string{"audit"}, func(k string) string { return map[string]string{"GOMEMLIMIT": "1GiB"}[k] }, auditGCPercent, math.MaxInt64},
 	} {
 		debug.SetGCPercent(100)
 		debug.SetMemoryLimit(math.MaxInt64)

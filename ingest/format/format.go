@@ -40,6 +40,28 @@ type Parser interface {
 	Parse(ctx context.Context, name string, r io.Reader, emit func(*benchrun.Run) error) error
 }
 
+// Rows are a run's per-request records, read one at a time.
+type Rows interface {
+	Len() int
+	Row(i int) benchrun.Request
+}
+
+// CompactRecordBytes is what a request's record costs at most when kept
+// column by column, with every list a vLLM file can hold (the error texts
+// of failed requests aside): two token counts, four times, and the chunk
+// gaps' count, sum, minimum and maximum.
+const CompactRecordBytes = 2*4 + 4*8 + 4 + 3*8
+
+// CompactParser is a Parser that can also hand over each run's per-request
+// records as Rows kept column by column, leaving Run.Requests nil: a file
+// of a million requests then holds CompactRecordBytes a request instead of
+// benchrun.Request's 96. The audit parses raw files again this way. rows
+// is nil for a rejected run or one without records.
+type CompactParser interface {
+	Parser
+	ParseCompact(ctx context.Context, name string, r io.Reader, emit func(run *benchrun.Run, rows Rows) error) error
+}
+
 // InputError is bad input: which file, where in it, and why. Every parser
 // rejection is one of these, so the command can print one clear line.
 type InputError struct {

@@ -17,20 +17,11 @@ import (
 	"github.com/benchledger/benchledger/provenance"
 )
 
-// sglangColumn names a per-request list of --output-details.
-type sglangColumn uint8
-
-const (
-	scolInputLens sglangColumn = iota
-	scolOutputLens
-	scolTTFTs
-	scolITLs
-	scolErrors
-	scolCount
-)
-
-var sglangColumnKeys = map[string]sglangColumn{
-	"input_lens": scolInputLens, "output_lens": scolOutputLens, "ttfts": scolTTFTs, "itls": scolITLs, "errors": scolErrors,
+// sglangColumns maps the per-request lists of --output-details to what
+// they hold.
+var sglangColumns = map[string]jsonread.Column{
+	"input_lens": jsonread.ColInputTokens, "output_lens": jsonread.ColOutputTokens, "ttfts": jsonread.ColTTFT,
+	"itls": jsonread.ColChunkGaps, "errors": jsonread.ColErrorText,
 }
 
 // sglangSummary maps SGLang's summary figures to canonical metric names and
@@ -128,17 +119,13 @@ type sglangRun struct {
 	serverInfo       string  // "object", "null" or "" (absent)
 	nested           bool    // per-request lists under "details"
 
-	reqs      []benchrun.Request
-	nFixed    bool   // the first per-request list has ended and set the count
-	nKey      string // that list's key
-	have      [scolCount]bool
-	texts     bool
-	errFailed int64
-	errs      jsonread.ErrorTexts // a run where every request failed with the same traceback costs one string
+	recs  jsonread.Records // the per-request lists
+	texts bool
+	errs  jsonread.ErrorTexts // a run where every request failed with the same traceback costs one string
 }
 
 func newSGLangRun(p *sglangParser, d *pyjson.Decoder, lineNo, ordinal int) *sglangRun {
-	return &sglangRun{
+	b := &sglangRun{
 		p: p, d: d,
 		seen: make(map[string]bool, 64), args: map[string]pyjson.Kind{}, argNum: map[string]float64{},
 		argRaw: map[string]string{}, completed: -1, acceptLength: math.NaN(),
@@ -154,6 +141,8 @@ func newSGLangRun(p *sglangParser, d *pyjson.Decoder, lineNo, ordinal int) *sgla
 			Failed:           -1,
 		},
 	}
+	b.newRecords()
+	return b
 }
 
 func (b *sglangRun) note(msgf string, args ...any) {
@@ -164,9 +153,7 @@ func (b *sglangRun) bad(where string, tok pyjson.Token, msgf string, args ...any
 	return &sglangBad{where: where, col: tok.Offset + 1, reason: fmt.Sprintf(msgf, args...)}
 }
 
-func sglangKeyPlace(key string) string { return fmt.Sprintf("key %q", key) }
-
-func sglangItemPlace(key string, i int) string { return fmt.Sprintf("key %q item %d", key, i) }
+func sglangKeyPlace(key string) string { return strings.TrimSuffix(jsonread.KeyPlace(key), ", ") }
 
 // object reads the run object whose '{' was just read.
 func (b *sglangRun) object() *sglangBad {
@@ -313,7 +300,7 @@ func (b *sglangRun) field(key string, vt pyjson.Token) *sglangBad {
 		b.nested = true
 		return b.keys(true)
 	}
-	if _, ok := sglangColumnKeys[key]; ok || key == "generated_texts" {
+	if _, ok := sglangColumns[key]; ok || key == "generated_texts" {
 		return b.detail(key, vt)
 	}
 	if sglangCountKeys[key] || sglangRateKeys[key] {
@@ -328,7 +315,7 @@ func (b *sglangRun) field(key string, vt pyjson.Token) *sglangBad {
 
 // detail handles a per-request list, at top level or under "details".
 func (b *sglangRun) detail(key string, vt pyjson.Token) *sglangBad {
-	if col, ok := sglangColumnKeys[key]; ok {
+	if col, ok := sglangColumns[key]; ok {
 		return b.column(key, col, vt)
 	}
 	if key == "generated_texts" {

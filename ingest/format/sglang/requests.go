@@ -2,13 +2,11 @@ package sglang
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/benchledger/benchledger/benchrun"
-	"github.com/benchledger/benchledger/ingest/format"
 	"github.com/benchledger/benchledger/ingest/jsonread"
 	"github.com/benchledger/benchledger/ingest/pyjson"
 )
@@ -20,128 +18,40 @@ func (b *sglangRun) checkCtx() *sglangBad {
 	return nil
 }
 
-// slot returns request i's record (format.Slot). completed (a lower bound
-// of the count) comes before the lists; it sizes the records only up to
-// 64k requests, and append grows past that cheaply.
-func (b *sglangRun) slot(i int) *benchrun.Request {
-	return format.Slot(&b.reqs, b.nFixed, i, b.completed, 1<<16)
+// newRecords sets up the reader of the line's per-request lists.
+func (b *sglangRun) newRecords() {
+	// A sglangBad passes through Records as an error; the place loses
+	// jsonread's trailing ", " (SGLang's places end there).
+	where := func(place string) string { return strings.TrimSuffix(place, ", ") }
+	b.recs = jsonread.Records{
+		Dec: b.d, Tick: &b.p.tick,
+		// completed (a lower bound of the count) comes before the lists;
+		// it sizes the records only up to 64k requests, and append grows
+		// past that cheaply.
+		Limit: 1 << 16,
+		Bad: func(place string, tok pyjson.Token, reason string) error {
+			return b.bad(where(place), tok, "%s", reason)
+		},
+		Syntax: func(place string, err error) error {
+			return b.p.syntax(err, where(place))
+		},
+		Text: b.errs.Intern,
+	}
 }
 
 // column reads one per-request list into the records. The first list fixes
 // the request count and the others must match it.
-func (b *sglangRun) column(key string, col sglangColumn, vt pyjson.Token) *sglangBad {
-	if vt.Kind != pyjson.ArrayStart {
-		return b.bad(sglangKeyPlace(key), vt, "expected a list, found %s", vt.Kind)
-	}
-	if b.have[col] {
+func (b *sglangRun) column(key string, col jsonread.Column, vt pyjson.Token) *sglangBad {
+	if vt.Kind == pyjson.ArrayStart && b.recs.Has(col) {
 		return b.bad(sglangKeyPlace(key), vt, "the per-request list %q appears twice (at top level and under \"details\")", key)
 	}
-	b.have[col] = true
-	i := 0
-	for ; ; i++ {
-		if bad := b.checkCtx(); bad != nil {
-			return bad
-		}
-		t, err := b.d.Next()
-		if err != nil {
-			return b.p.syntax(err, sglangItemPlace(key, i))
-		}
-		if t.Kind == pyjson.ArrayEnd {
-			break
-		}
-		r := b.slot(i)
-		switch col {
-		case scolInputLens, scolOutputLens:
-			n, bad := b.tokens(key, i, t)
-			if bad != nil {
-				return bad
-			}
-			if r != nil {
-				if col == scolInputLens {
-					r.InputTokens = n
-				} else {
-					r.OutputTokens = n
-				}
-			}
-		case scolTTFTs:
-			v, bad := b.seconds(key, i, t)
-			if bad != nil {
-				return bad
-			}
-			if r != nil {
-				r.TTFT = v
-			}
-		case scolITLs:
-			g, bad := b.gaps(key, i, t)
-			if bad != nil {
-				return bad
-			}
-			if r != nil {
-				r.Gaps = g
-			}
-		case scolErrors:
-			if t.Kind != pyjson.String {
-				return b.bad(sglangItemPlace(key, i), t, "expected a string, found %s", t.Kind)
-			}
-			if len(t.Bytes) > 0 {
-				b.errFailed++
-				if r != nil {
-					r.Error = b.errs.Intern(t.Bytes)
-				}
-			}
-		}
-	}
-	if !b.nFixed {
-		b.nFixed, b.nKey = true, key
-		return nil
-	}
-	if i != len(b.reqs) {
-		return b.bad(sglangKeyPlace(key), vt, "per-request lists differ in length: %q has %d items but %q has %d", key, i, b.nKey, len(b.reqs))
-	}
-	return nil
-}
-
-// tokens reads a token count.
-func (b *sglangRun) tokens(key string, i int, t pyjson.Token) (int32, *sglangBad) {
-	n, err := jsonread.Tokens(t)
-	if err != nil {
-		return 0, b.bad(sglangItemPlace(key, i), t, "%v", err)
-	}
-	return n, nil
-}
-
-// seconds reads a per-request time, which SGLang writes in seconds.
-func (b *sglangRun) seconds(key string, i int, t pyjson.Token) (float64, *sglangBad) {
-	v, err := jsonread.Seconds(t)
-	if err != nil {
-		return 0, b.bad(sglangItemPlace(key, i), t, "%v", err)
-	}
-	return v, nil
-}
-
-// errGapBad stands for the *sglangBad a gap-list failure set.
-var errGapBad = errors.New("bad gap list")
-
-// gaps reduces one request's inter-token gaps to their summary as they
-// stream past.
-func (b *sglangRun) gaps(key string, i int, t pyjson.Token) (benchrun.GapStats, *sglangBad) {
+	b.recs.Hint = b.completed
+	err := b.recs.Column(key, col, vt)
 	var bad *sglangBad
-	g, err := jsonread.Gaps(b.d, t, &b.p.tick, func(k int, tok pyjson.Token, reason string, syntax error) error {
-		where := sglangItemPlace(key, i)
-		if k >= 0 {
-			where = fmt.Sprintf("key %q item %d gap %d", key, i, k)
-		}
-		if syntax != nil {
-			bad = b.p.syntax(syntax, where)
-		} else {
-			bad = b.bad(where, tok, "%s", reason)
-		}
-		return errGapBad
-	})
-	if err != nil && bad == nil {
-		return g, &sglangBad{reason: err.Error(), err: err}
+	if err == nil || errors.As(err, &bad) {
+		return bad
 	}
-	return g, bad
+	return &sglangBad{reason: err.Error(), err: err} // cancelled
 }
 
 // finish checks the run as a whole and decides what needed the whole line:
@@ -156,12 +66,13 @@ func (b *sglangRun) finish() *sglangBad {
 	case !b.duration:
 		return &sglangBad{reason: "no \"duration\" key: SGLang writes it in every version"}
 	}
-	detailed := b.have[scolInputLens] || b.have[scolOutputLens] || b.have[scolTTFTs] || b.have[scolITLs] || b.have[scolErrors]
+	detailed := b.recs.Has(jsonread.ColInputTokens) || b.recs.Has(jsonread.ColOutputTokens) || b.recs.Has(jsonread.ColTTFT) ||
+		b.recs.Has(jsonread.ColChunkGaps) || b.recs.Has(jsonread.ColErrorText)
 	b.variant(detailed || b.texts)
 	b.lengths()
 
-	if b.nFixed {
-		if len(b.reqs) == 0 {
+	if b.recs.Fixed() {
+		if b.recs.Len() == 0 {
 			return &sglangBad{reason: "run has no requests: its per-request lists are empty"}
 		}
 		b.requests()
@@ -266,34 +177,35 @@ func (b *sglangRun) lengths() {
 // requests finishes the per-request records once every list has been read.
 func (b *sglangRun) requests() {
 	run := b.run
-	run.Requests = b.reqs
+	run.Requests = b.recs.Requests()
 	run.HasRequests = true
-	n := int64(len(b.reqs))
+	n := int64(b.recs.Len())
 	b.fact("workload.request_count", strconv.FormatInt(n, 10), "the per-request lists")
 
-	failed := b.errFailed
-	if b.have[scolErrors] && b.completed != n-failed {
+	failed := b.recs.Failed()
+	if b.recs.Has(jsonread.ColErrorText) && b.completed != n-failed {
 		// SGLang writes the response's reason as the error, which can be
 		// empty: such a request failed without text. It shows as no first
 		// token, no gaps and output length 0.
 		var silent []int
-		for i := range b.reqs {
-			r := &b.reqs[i]
+		b.recs.Each(func(i int, r *benchrun.Request) {
 			if r.Error == "" && r.TTFT == 0 && r.Gaps.Count == 0 && r.OutputTokens <= 0 {
 				silent = append(silent, i)
 			}
-		}
+		})
 		if int64(len(silent)) == n-failed-b.completed {
-			for _, i := range silent {
-				b.reqs[i].Error = "failed (SGLang recorded an empty error text)"
-			}
+			b.recs.Each(func(i int, r *benchrun.Request) {
+				if _, ok := slices.BinarySearch(silent, i); ok {
+					r.Error = "failed (SGLang recorded an empty error text)"
+				}
+			})
 			failed += int64(len(silent))
 			b.note("%d requests with an empty error text taken as failed: completed states %d of %d, and they have no first token and no output", len(silent), b.completed, n)
 		} else {
 			b.note("completed states %d but the errors list has %d failures among %d requests", b.completed, failed, n)
 		}
 	}
-	if b.have[scolErrors] {
+	if b.recs.Has(jsonread.ColErrorText) {
 		run.Failed = failed
 	} else {
 		b.note("the per-request lists have no errors list: failed requests are unknown")
@@ -306,29 +218,29 @@ func (b *sglangRun) requests() {
 	// chunk (failed, or empty output): unknown, not zero. Latency is the
 	// last content chunk: TTFT plus the gaps between content chunks.
 	emptyOK := 0
-	for i := range b.reqs {
-		r := &b.reqs[i]
-		if b.have[scolTTFTs] && r.TTFT == 0 {
+	ttfts, itls := b.recs.Has(jsonread.ColTTFT), b.recs.Has(jsonread.ColChunkGaps)
+	b.recs.Each(func(_ int, r *benchrun.Request) {
+		if ttfts && r.TTFT == 0 {
 			r.TTFT = benchrun.Unknown
 			if r.Error == "" {
 				emptyOK++
 			}
 		}
-		if r.Error == "" && b.have[scolTTFTs] && b.have[scolITLs] && benchrun.IsKnown(r.TTFT) {
+		if r.Error == "" && ttfts && itls && benchrun.IsKnown(r.TTFT) {
 			r.Latency = r.TTFT + r.Gaps.Sum
 		}
-	}
+	})
 	if emptyOK > 0 {
 		b.note("%d completed requests have TTFT 0.0 (no content chunk was received): recorded as unknown", emptyOK)
 	}
-	if b.have[scolTTFTs] && b.have[scolITLs] {
+	if ttfts && itls {
 		if b.backend == "trt" {
 			b.note("E2E latency derived as TTFT + sum of chunk gaps, the last content chunk, which is how SGLang times the trt backend: the file has no latencies")
 		} else {
 			b.note("E2E latency derived as TTFT + sum of chunk gaps (the last content chunk): the file has no latencies, and SGLang's own E2E and TPOT figures end at the last chunk received, which can be a later usage or [DONE] chunk")
 		}
 	}
-	if b.serverInfo != "" && b.have[scolInputLens] {
+	if b.serverInfo != "" && b.recs.Has(jsonread.ColInputTokens) {
 		b.note("input_lens are the server's prompt token counts where it reported them, while total_input_tokens sums the dataset's prompt lengths: the two can differ")
 	}
 }
@@ -406,7 +318,7 @@ func (b *sglangRun) statedFigures() {
 		(b.backend == "sglang" || b.backend == "sglang-native") {
 		b.note("SGLang's native backend splits each chunk's gap evenly over the tokens it carried, so its ITL is a per-token gap (the chunk gap when each chunk carries one token)")
 	}
-	if !b.nFixed && b.backend != "trt" && slices.ContainsFunc(run.Stated, func(s benchrun.Stated) bool { return strings.HasPrefix(s.Metric, "e2el.") }) {
+	if !b.recs.Fixed() && b.backend != "trt" && slices.ContainsFunc(run.Stated, func(s benchrun.Stated) bool { return strings.HasPrefix(s.Metric, "e2el.") }) {
 		b.note("SGLang's E2E latency ends at the last chunk received, which can be a usage or [DONE] chunk after the last content chunk")
 	}
 }

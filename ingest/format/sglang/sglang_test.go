@@ -1032,3 +1032,46 @@ func TestSGLangLongLines(t *testing.T) {
 		t.Errorf("read error in a long line: %v", err)
 	}
 }
+
+// BenchmarkColumns parses one line of 100,000 requests' lists (the column
+// loop vLLM's parser shares), from memory.
+func BenchmarkColumns(b *testing.B) {
+	const n = 100_000
+	var buf bytes.Buffer
+	fmt.Fprintf(&buf, `{"backend": "sglang", "dataset_name": "random", "completed": %d, "duration": 100.0, "request_throughput": 1000.0`, n)
+	list := func(key string, item func(i int) string) {
+		fmt.Fprintf(&buf, `, %q: [`, key)
+		for i := range n {
+			if i > 0 {
+				buf.WriteString(", ")
+			}
+			buf.WriteString(item(i))
+		}
+		buf.WriteString("]")
+	}
+	list("input_lens", func(i int) string { return strconv.Itoa(100 + i%900) })
+	list("output_lens", func(i int) string { return strconv.Itoa(10 + i%90) })
+	list("ttfts", func(i int) string { return strconv.FormatFloat(0.01+float64(i%1000)/7919, 'g', -1, 64) })
+	list("itls", func(i int) string {
+		return fmt.Sprintf("[%g, %g, %g]", 0.001+float64(i%97)/10007, 0.002+float64(i%89)/10009, 0.003+float64(i%83)/10037)
+	})
+	list("errors", func(i int) string { return `""` })
+	buf.WriteString("}\n")
+	data := buf.Bytes()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	p := sglang.New()
+	for b.Loop() {
+		got := 0
+		err := p.Parse(context.Background(), "m.jsonl", bytes.NewReader(data), func(r *benchrun.Run) error {
+			if r.Rejection != "" {
+				return errors.New(r.Rejection)
+			}
+			got += len(r.Requests)
+			return nil
+		})
+		if err != nil || got != n {
+			b.Fatal(err, got)
+		}
+	}
+}

@@ -17,8 +17,8 @@ import (
 )
 
 // FuzzVLLMJSON: whatever the bytes, Sniff and Parse must not panic, Parse
-// must reject with an *InputError only, and every emitted run must be
-// internally consistent.
+// must reject with an *InputError only, every emitted run must be
+// internally consistent, and ParseCompact must give the same.
 func FuzzVLLMJSON(f *testing.F) {
 	paths, _ := filepath.Glob("testdata/*.json")
 	if root := testshared.Root(); root != "" {
@@ -75,6 +75,10 @@ func FuzzVLLMJSON(f *testing.F) {
 			if got := vjOutcome(data); got != want {
 				t.Fatalf("the parallel parse differs:\n%s\none by one:\n%s", vjHead(got), vjHead(want))
 			}
+		}
+		// The records kept column by column read back as the rows.
+		if got, want := vjCompactOutcome(t, data), vjOutcome(data); got != want {
+			t.Fatalf("ParseCompact differs:\n%s\nParse:\n%s", vjHead(got), vjHead(want))
 		}
 	})
 }

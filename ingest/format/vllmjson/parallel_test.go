@@ -36,15 +36,20 @@ func vjParallel(t testing.TB, from, size int) {
 func vjOutcome(data []byte) string {
 	var b bytes.Buffer
 	err := vllmjson.New().Parse(context.Background(), "f.json", bytes.NewReader(data), func(r *benchrun.Run) error {
-		fmt.Fprintf(&b, "run %s %q %q %q %q %d/%d\n", benchrun.ContentID(r), r.Location, r.FormatVariant, r.Rejection, r.Notes,
-			r.Completed, r.Failed)
-		for _, q := range r.Requests {
-			fmt.Fprintf(&b, "%+v\n", q)
-		}
+		vjPrintRun(&b, r)
 		return nil
 	})
 	fmt.Fprintf(&b, "error: %v\n", err)
 	return b.String()
+}
+
+// vjPrintRun writes what vjOutcome shows of one run.
+func vjPrintRun(b *bytes.Buffer, r *benchrun.Run) {
+	fmt.Fprintf(b, "run %s %q %q %q %q %d/%d\n", benchrun.ContentID(r), r.Location, r.FormatVariant, r.Rejection, r.Notes,
+		r.Completed, r.Failed)
+	for _, q := range r.Requests {
+		fmt.Fprintf(b, "%+v\n", q)
+	}
 }
 
 // vjSamePar parses data one by one, then on several cores in ranges of each

@@ -72,7 +72,17 @@ func (vllmJSON) Sniff(name string, head []byte) bool {
 
 // Parse reads every run in the file and emits them in file order.
 func (vllmJSON) Parse(ctx context.Context, name string, r io.Reader, emit func(*benchrun.Run) error) error {
-	p := &vllmJSONParser{ctx: ctx, file: name, d: pyjson.NewDecoder(r), tick: jsonread.Ticker{Ctx: ctx}}
+	return parse(ctx, name, r, false, func(run *benchrun.Run, _ format.Rows) error { return emit(run) })
+}
+
+// ParseCompact is Parse with each run's records as format.Rows kept column
+// by column (format.CompactParser).
+func (vllmJSON) ParseCompact(ctx context.Context, name string, r io.Reader, emit func(*benchrun.Run, format.Rows) error) error {
+	return parse(ctx, name, r, true, emit)
+}
+
+func parse(ctx context.Context, name string, r io.Reader, compact bool, emit func(*benchrun.Run, format.Rows) error) error {
+	p := &vllmJSONParser{ctx: ctx, file: name, d: pyjson.NewDecoder(r), tick: jsonread.Ticker{Ctx: ctx}, compact: compact}
 	ordinal := 0
 	// A bad run object is emitted as a rejection and the next one is read
 	// (format.Reject); the batch decides when the file is rejected.
@@ -95,11 +105,11 @@ func (vllmJSON) Parse(ctx context.Context, name string, r io.Reader, emit func(*
 			}
 			return nil
 		case pyjson.ObjectStart:
-			run, err := p.object(tok, ordinal, false)
+			run, rows, err := p.object(tok, ordinal, false)
 			if err != nil {
 				return err
 			}
-			if err := emitRun(run); err != nil {
+			if err := emitRun(run, rows); err != nil {
 				return err
 			}
 			ordinal++
@@ -121,11 +131,11 @@ func (vllmJSON) Parse(ctx context.Context, name string, r io.Reader, emit func(*
 					return format.Errorf(name, jsonread.Place(fmt.Sprintf("list item %d, ", items), el),
 						"not a vllm bench serve result: the list holds a %s, not a run object", el.Kind)
 				}
-				run, err := p.object(el, ordinal, true)
+				run, rows, err := p.object(el, ordinal, true)
 				if err != nil {
 					return err
 				}
-				if err := emitRun(run); err != nil {
+				if err := emitRun(run, rows); err != nil {
 					return err
 				}
 				ordinal++
@@ -147,6 +157,8 @@ type vllmJSONParser struct {
 	tick jsonread.Ticker // array items read since the last cancellation check
 	// lists reads the lists of chunk gaps ("itls") on several cores.
 	lists jsonread.GapLists
+	// compact keeps each run's records column by column (ParseCompact).
+	compact bool
 }
 
 // syntax turns a decoder error into an InputError, prefixed with where in
@@ -225,12 +237,8 @@ type vllmRunBuilder struct {
 	run    *benchrun.Run
 	prefix string // "object 2, " when the file has several runs
 
-	reqs      []benchrun.Request
-	nFixed    bool   // the first per-request list has ended and set the count
-	nKey      string // that list's key
-	have      [vcolCount]bool
-	errFailed int64 // non-empty errors
-	texts     bool  // generated_texts present
+	recs  jsonread.Records // the per-request lists
+	texts bool             // generated_texts present
 
 	completed, failed   bool // the keys were present
 	duration            bool
@@ -258,8 +266,9 @@ func (b *vllmRunBuilder) next(prefix string) (pyjson.Token, error) {
 	return tok, nil
 }
 
-// object reads one run object whose '{' was first.
-func (p *vllmJSONParser) object(first pyjson.Token, ordinal int, inList bool) (*benchrun.Run, error) {
+// object reads one run object whose '{' was first; rows are its records
+// when compact (nil for a rejected run or one without records).
+func (p *vllmJSONParser) object(first pyjson.Token, ordinal int, inList bool) (*benchrun.Run, format.Rows, error) {
 	b := &vllmRunBuilder{
 		p:          p,
 		numPrompts: -1,
@@ -278,6 +287,7 @@ func (p *vllmJSONParser) object(first pyjson.Token, ordinal int, inList bool) (*
 	if ordinal > 0 || inList {
 		b.prefix = fmt.Sprintf("object %d, ", ordinal)
 	}
+	b.newRecords()
 	seen := make(map[string]bool, 64)
 	c := jsonread.Cursor{Dec: b.p.d, File: b.p.file, Prefix: b.prefix}
 	outside := b.p.d.Depth() - 1 // the depth the decoder is at once this object is read
@@ -298,23 +308,26 @@ func (p *vllmJSONParser) object(first pyjson.Token, ordinal int, inList bool) (*
 		// alone is rejected.
 		var ie *format.InputError
 		if !errors.As(err, &ie) || ie.Err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if serr := b.p.d.SkipOut(outside); serr != nil {
-			return nil, b.p.syntax(serr, b.prefix)
+			return nil, nil, b.p.syntax(serr, b.prefix)
 		}
-		return b.reject(ordinal, ie), nil
+		return b.reject(ordinal, ie), nil, nil
 	}
 	if err := b.finish(inList); err != nil {
 		// The object was read whole: what is wrong with it is this run's
 		// alone, and the file's other runs go on.
 		var ie *format.InputError
 		if errors.As(err, &ie) {
-			return b.reject(ordinal, ie), nil
+			return b.reject(ordinal, ie), nil, nil
 		}
-		return nil, err
+		return nil, nil, err
 	}
-	return b.run, nil
+	if !p.compact || !b.run.HasRequests {
+		return b.run, nil, nil
+	}
+	return b.run, b.recs.Rows(), nil
 }
 
 // reject is this run's rejection at the place of ie (the object's own
@@ -479,7 +492,7 @@ func (b *vllmRunBuilder) field(key string, vt pyjson.Token) error {
 		b.run.Extra[key] = jsonread.OversizeNote(size)
 		return nil
 	}
-	if col, ok := vllmColumnKeys[key]; ok {
+	if col, ok := vllmColumns[key]; ok {
 		return b.column(key, col, vt)
 	}
 	if _, ok := vllmSummaryKeys[key]; ok {
@@ -611,8 +624,8 @@ func (b *vllmRunBuilder) finish(inList bool) error {
 		variant = "benchmark_serving.py (legacy)"
 		run.Facts["measurement.client"] = "vllm benchmark_serving.py"
 	}
-	detailed := b.have[vcolInputLens] || b.have[vcolOutputLens] || b.have[vcolTTFTs] || b.have[vcolITLs] ||
-		b.have[vcolStartTimes] || b.have[vcolErrors] || b.texts
+	detailed := b.recs.Has(jsonread.ColInputTokens) || b.recs.Has(jsonread.ColOutputTokens) || b.recs.Has(jsonread.ColTTFT) ||
+		b.recs.Has(jsonread.ColChunkGaps) || b.recs.Has(jsonread.ColStart) || b.recs.Has(jsonread.ColErrorText) || b.texts
 	if !legacy && detailed {
 		variant += " --save-detailed"
 	}
@@ -652,8 +665,8 @@ func (b *vllmRunBuilder) finish(inList bool) error {
 		}
 	}
 
-	n := len(b.reqs)
-	if b.nFixed {
+	n := b.recs.Len()
+	if b.recs.Fixed() {
 		if n == 0 {
 			return format.Errorf(b.p.file, b.run.Location, "run has no requests: its per-request lists are empty")
 		}
