@@ -258,14 +258,16 @@ func (tx *Tx) PutRun(rec *RunRecord) error {
 	if err != nil {
 		return fmt.Errorf("archive %s: %s: %w", tx.a.path, op, err)
 	}
-	if ok, err := hasBlob(tx.tx, tx.a.path, sha); err != nil {
-		return err
-	} else if !ok {
+	// One query for both (on PostgreSQL each query is a round trip).
+	var blobStored, runStored bool
+	if err := tx.tx.QueryRow(`SELECT EXISTS (SELECT 1 FROM blobs WHERE sha256 = ?1), EXISTS (SELECT 1 FROM runs WHERE id = ?2)`,
+		sha, id).Scan(&blobStored, &runStored); err != nil {
+		return tx.wrap(op, err)
+	}
+	if !blobStored {
 		return fmt.Errorf("archive %s: %s: blob %s: %w", tx.a.path, op, sha, ErrNotFound)
 	}
-	if ok, err := runExists(tx.tx, id); err != nil {
-		return tx.wrap(op, err)
-	} else if ok {
+	if runStored {
 		return fmt.Errorf("archive %s: %s: run %s: %w", tx.a.path, op, id, ErrExists)
 	}
 
