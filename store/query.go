@@ -12,15 +12,18 @@ import (
 
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/provenance"
+	"github.com/benchledger/benchledger/store/internal/sqlitebulk"
 )
 
 const summaryColumnsSQL = `id, campaign, role, model, engine, engine_version, gpu, run_date, format,
 	publishable, file_name, request_count, blob, ingested_at`
 
-func scanSummary(rows *sql.Rows) (RunSummary, error) {
+// scanSummary decodes a row of summaryColumnsSQL through scan (a
+// database/sql or sqlitebulk row's Scan).
+func scanSummary(scan func(...any) error) (RunSummary, error) {
 	var s RunSummary
 	var at string
-	err := rows.Scan(&s.ID, &s.Campaign, &s.Role, &s.Model, &s.Engine, &s.EngineVersion, &s.GPU, &s.Date,
+	err := scan(&s.ID, &s.Campaign, &s.Role, &s.Model, &s.Engine, &s.EngineVersion, &s.GPU, &s.Date,
 		&s.Format, &s.Publishable, &s.FileName, &s.RequestCount, &s.BlobSHA256, &at)
 	if err != nil {
 		return s, err
@@ -47,6 +50,9 @@ func (a *Archive) ListRuns(f Filter) ([]RunSummary, error) {
 		args = append(args, f.Until)
 	}
 	q += " ORDER BY run_date, id"
+	if len(args) == 0 && a.d != postgresDialect {
+		return a.listRunsBulk(q, f)
+	}
 	rows, err := a.r.Query(q, args...)
 	if err != nil {
 		return nil, a.wrap("list runs", err)
@@ -54,14 +60,11 @@ func (a *Archive) ListRuns(f Filter) ([]RunSummary, error) {
 	defer rows.Close()
 	var out []RunSummary
 	for rows.Next() {
-		s, err := scanSummary(rows)
+		s, err := scanSummary(rows.Scan)
 		if err != nil {
 			return nil, a.wrap("list runs", err)
 		}
-		// Substring matches are done here rather than in SQL: SQLite's
-		// lower() and LIKE fold ASCII only.
-		if contains(s.Campaign, f.Campaign) && contains(s.Model, f.Model) && contains(s.Engine, f.Engine) &&
-			contains(s.GPU, f.GPU) && (f.Role == "" || strings.EqualFold(s.Role, f.Role)) {
+		if f.selects(s) {
 			out = append(out, s)
 		}
 	}
@@ -69,6 +72,49 @@ func (a *Archive) ListRuns(f Filter) ([]RunSummary, error) {
 		return nil, a.wrap("list runs", err)
 	}
 	return out, nil
+}
+
+// listRunsBulk is ListRuns without dates on SQLite: the runs through a
+// connection of their own, read in batches (sqlitebulk) rather than a cgo
+// call and boxed values per row (the site lists 10,000 runs on every
+// rebuild).
+func (a *Archive) listRunsBulk(q string, f Filter) ([]RunSummary, error) {
+	uri, err := fileURI(a.path, "mode=ro")
+	if err != nil {
+		return nil, a.wrap("list runs", err)
+	}
+	conn, err := sqlitebulk.Open(uri, int(readerBusyTimeout.Milliseconds()))
+	if err != nil {
+		return nil, a.wrap("list runs", err)
+	}
+	defer conn.Close()
+	rows, err := conn.Query(q)
+	if err != nil {
+		return nil, a.wrap("list runs", err)
+	}
+	defer rows.Close()
+	var out []RunSummary
+	for rows.Next() {
+		s, err := scanSummary(rows.Scan)
+		if err != nil {
+			return nil, a.wrap("list runs", err)
+		}
+		if f.selects(s) {
+			out = append(out, s)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, a.wrap("list runs", err)
+	}
+	return out, nil
+}
+
+// selects says whether a run passes the filter's substring matches, which
+// are done here rather than in SQL: SQLite's lower() and LIKE fold ASCII
+// only.
+func (f Filter) selects(s RunSummary) bool {
+	return contains(s.Campaign, f.Campaign) && contains(s.Model, f.Model) && contains(s.Engine, f.Engine) &&
+		contains(s.GPU, f.GPU) && (f.Role == "" || strings.EqualFold(s.Role, f.Role))
 }
 
 func contains(s, sub string) bool {
@@ -86,7 +132,7 @@ func (a *Archive) RunsOfBlob(sha string) ([]RunSummary, error) {
 	defer rows.Close()
 	var out []RunSummary
 	for rows.Next() {
-		s, err := scanSummary(rows)
+		s, err := scanSummary(rows.Scan)
 		if err != nil {
 			return nil, a.wrap("runs of blob "+sha, err)
 		}
