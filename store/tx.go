@@ -415,20 +415,10 @@ func (tx *Tx) putStated(runID string, first int, stated []benchrun.Stated) error
 // costs a round of database/sql and cgo, and on PostgreSQL a round trip
 // to the server, whatever its number of rows.
 func (tx *Tx) insertRows(insert string, width int, args []any) error {
-	const most = 64 // rows a statement; the texts for 1 to most rows are prepared as met
 	rows := len(args) / width
-	for start := 0; start < rows; start += most {
-		n := min(most, rows-start)
-		var b strings.Builder
-		b.WriteString(insert)
-		row := "(?" + strings.Repeat(", ?", width-1) + ")"
-		for i := range n {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(row)
-		}
-		stmt, err := tx.stmt(b.String())
+	for start := 0; start < rows; start += requestBatch {
+		n := min(requestBatch, rows-start)
+		stmt, err := tx.stmt(insertText(insert, width, n))
 		if err != nil {
 			return err
 		}
@@ -437,6 +427,21 @@ func (tx *Tx) insertRows(insert string, width int, args []any) error {
 		}
 	}
 	return nil
+}
+
+// insertText completes insert, an INSERT statement up to its VALUES, with
+// rows rows of width placeholders each.
+func insertText(insert string, width, rows int) string {
+	var b strings.Builder
+	b.WriteString(insert)
+	row := "(?" + strings.Repeat(", ?", width-1) + ")"
+	for i := range rows {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(row)
+	}
+	return b.String()
 }
 
 // requestBatch is how many requests one INSERT statement carries: binding
@@ -454,16 +459,8 @@ func (tx *Tx) putRequests(runID string, reqs []benchrun.Request) error {
 		return nil
 	}
 	prepare := func(rows int) (*sql.Stmt, error) {
-		var b strings.Builder
-		b.WriteString(`INSERT INTO requests (run_id, idx, start, queue_time, ttft, latency,
-			input_tokens, output_tokens, error, gap_count, gap_sum, gap_min, gap_max) VALUES `)
-		for i := range rows {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-		}
-		return tx.stmt(b.String())
+		return tx.stmt(insertText(`INSERT INTO requests (run_id, idx, start, queue_time, ttft, latency,
+			input_tokens, output_tokens, error, gap_count, gap_sum, gap_min, gap_max) VALUES `, requestColumns, rows))
 	}
 	args := make([]any, 0, requestBatch*requestColumns)
 	var full *sql.Stmt
