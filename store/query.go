@@ -58,18 +58,29 @@ func (a *Archive) ListRuns(f Filter) ([]RunSummary, error) {
 		return nil, a.wrap("list runs", err)
 	}
 	defer rows.Close()
+	out, err := f.summaries(rows)
+	return out, a.wrap("list runs", err)
+}
+
+// summaries decodes the rows of summaryColumnsSQL (database/sql's or
+// sqlitebulk's) and keeps those the filter selects.
+func (f Filter) summaries(rows interface {
+	Next() bool
+	Scan(...any) error
+	Err() error
+}) ([]RunSummary, error) {
 	var out []RunSummary
 	for rows.Next() {
 		s, err := scanSummary(rows.Scan)
 		if err != nil {
-			return nil, a.wrap("list runs", err)
+			return nil, err
 		}
 		if f.selects(s) {
 			out = append(out, s)
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, a.wrap("list runs", err)
+		return nil, err
 	}
 	return out, nil
 }
@@ -93,20 +104,8 @@ func (a *Archive) listRunsBulk(q string, f Filter) ([]RunSummary, error) {
 		return nil, a.wrap("list runs", err)
 	}
 	defer rows.Close()
-	var out []RunSummary
-	for rows.Next() {
-		s, err := scanSummary(rows.Scan)
-		if err != nil {
-			return nil, a.wrap("list runs", err)
-		}
-		if f.selects(s) {
-			out = append(out, s)
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, a.wrap("list runs", err)
-	}
-	return out, nil
+	out, err := f.summaries(rows)
+	return out, a.wrap("list runs", err)
 }
 
 // selects says whether a run passes the filter's substring matches, which
