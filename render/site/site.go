@@ -73,7 +73,8 @@ type Options struct {
 	NoRaw bool
 	// ToolVersion is shown in every footer and is part of every page key.
 	ToolVersion string
-	// Progress, when set, is called as runs are done.
+	// Progress, when set, is called as runs are done, by one goroutine
+	// at a time.
 	Progress func(done, total int)
 	// Redact, when set, redacts every text derived from provenance on
 	// every page (docs/redaction.md): run summaries, provenance values,
@@ -551,11 +552,11 @@ func (b *builder) buildRuns(summaries []store.RunSummary, rows []runRow, todo []
 				rows[i] = m.Row
 				b.mu.Lock()
 				b.next.Runs[rec.ID] = m
-				b.mu.Unlock()
 				n := done.Add(1)
 				if b.opt.Progress != nil {
 					b.opt.Progress(int(n), len(todo))
 				}
+				b.mu.Unlock()
 			}
 		}(w)
 	}
