@@ -308,7 +308,7 @@ fi
 
 rm -f "$work"/*.db*
 read -r s_large m_large < <(measure "shell large" "$shared/bench/sqlite_import.sh" "$work/shell-large.db" "$large")
-row "sqlite3 shell, $(du -m "$large" | cut -f1) MB detailed file" "$s_large" "$m_large"
+row "sqlite3 shell, $(du -mL "$large" | cut -f1) MB detailed file" "$s_large" "$m_large"
 read -r b_large mb_large < <(measure "ingest large" "$bl" ingest --db "$work/bl-large.db" "$large")
 row "benchledger ingest, same file" "$b_large" "$mb_large"
 
