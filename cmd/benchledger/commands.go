@@ -20,7 +20,7 @@ type env struct {
 	getenv func(string) string
 	// gc, set only by main, takes the libraries' hooks for the garbage
 	// collector's settings (gc.go); nil in the in-process tests.
-	gc *gcSettings
+	gc gcHooks
 }
 
 // command is one subcommand: its name and help, and bind, which binds the

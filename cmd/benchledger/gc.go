@@ -17,6 +17,13 @@ import (
 //
 // $GOMEMLIMIT and $GOGC, when set, win over every choice made here.
 
+// gcHooks are what the commands connect to their libraries' hooks;
+// main's are its *gcSettings.
+type gcHooks interface {
+	site(site.GCPhase) (restore func())
+	reserveMemory(bytes int64) (release func())
+}
+
 // gcSettings is what main chose for this process, and what the commands'
 // hooks may change for a phase of their work.
 type gcSettings struct {

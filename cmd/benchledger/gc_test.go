@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"math"
 	"runtime/debug"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/benchledger/benchledger/render/site"
@@ -136,5 +139,50 @@ func TestSiteGCPhases(t *testing.T) {
 	}
 	if len(phases) != 1 || phases[0] != want[0] {
 		t.Errorf("rebuild: phases %+v, want %+v", phases, want[:1])
+	}
+}
+
+// gcRecorder records what the commands tell main's collector hooks.
+type gcRecorder struct {
+	mu       sync.Mutex
+	phases   []site.GCPhase
+	reserved []int64
+}
+
+func (r *gcRecorder) site(p site.GCPhase) func() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.phases = append(r.phases, p)
+	return func() {}
+}
+
+func (r *gcRecorder) reserveMemory(n int64) func() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.reserved = append(r.reserved, n)
+	return func() {}
+}
+
+// The site and audit commands connect their libraries' hooks to main's.
+func TestCommandsTellMainsCollector(t *testing.T) {
+	t.Parallel()
+	d := smallDemo(t)
+	runWith := func(r *gcRecorder, args ...string) {
+		t.Helper()
+		var out, errb bytes.Buffer
+		e := env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: func(string) string { return "" }, gc: r}
+		if code := run(context.Background(), args, e); code != 0 {
+			t.Fatalf("%v: exit %d\n%s", args, code, errb.String())
+		}
+	}
+	var siteGC gcRecorder
+	runWith(&siteGC, "site", "-q", "--db", d.db, "--out", t.TempDir(), "--lang", "en", "--raw=false")
+	if len(siteGC.phases) == 0 || siteGC.phases[0] != site.GCBuild {
+		t.Errorf("site told main of phases %v, want GCBuild first", siteGC.phases)
+	}
+	var auditGC gcRecorder
+	runWith(&auditGC, "audit", "--db", d.db)
+	if len(auditGC.reserved) != 1 || auditGC.reserved[0] <= 0 {
+		t.Errorf("audit reserved %v, want one reservation", auditGC.reserved)
 	}
 }
