@@ -65,10 +65,17 @@ func tuneGC(args []string, getenv func(string) string) *gcSettings {
 		g.setLimit(ingestMemoryLimit)
 		g.setPercent(ingestGCPercent)
 	}
-	g.percent = debug.SetGCPercent(-1)
-	debug.SetGCPercent(g.percent)
+	g.percent = gcPercent()
 	g.limit = debug.SetMemoryLimit(-1)
 	return g
+}
+
+// gcPercent reads the process's GOGC, which Go reads only by setting it
+// (SetGCPercent(-1) turns the collector off until it is set back).
+func gcPercent() int {
+	p := debug.SetGCPercent(-1)
+	debug.SetGCPercent(p)
+	return p
 }
 
 func (g *gcSettings) setPercent(p int) {
@@ -129,8 +136,7 @@ const (
 func (g *gcSettings) site(p site.GCPhase) (restore func()) {
 	switch p {
 	case site.GCBuild:
-		old := debug.SetGCPercent(-1)
-		debug.SetGCPercent(old)
+		old := gcPercent()
 		g.setPercent(siteBuildGCPercent)
 		return func() { debug.SetGCPercent(old) }
 	case site.GCBulkRuns:

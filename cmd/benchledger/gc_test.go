@@ -15,9 +15,7 @@ import (
 
 // gcNow reads the process's GOGC and soft memory limit without changing them.
 func gcNow() (percent int, limit int64) {
-	percent = debug.SetGCPercent(-1)
-	debug.SetGCPercent(percent)
-	return percent, debug.SetMemoryLimit(-1)
+	return gcPercent(), debug.SetMemoryLimit(-1)
 }
 
 // keepGC sets the process's collector back as it was when the test ends.
