@@ -523,9 +523,10 @@ func num(v float64) string {
 // Stored runs the checks that need only what the archive holds of one run
 // (recomputation, plausibility, provenance), with its requests loaded in
 // rec.Run.Requests; it does not re-read the raw file (Run does). The site
-// shows these on each run page. ff, when not nil, is the run's figures as
-// figures.RecomputeRun gives them, so a caller that has them does not pay
-// for them twice.
+// shows these on each run page. d, when not nil, is what figures.Derive
+// computed of the run (its effective provenance, figures, stated checks and
+// impossible stated figures), so a caller that has it does not pay for it
+// twice; nil computes it here.
 func Stored(rec *store.RunRecord, d *figures.Derived) []Finding {
 	fs := auditRun(rec, d, nil, nil)
 	for i := range fs {
