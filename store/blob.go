@@ -154,6 +154,9 @@ func (tx *Tx) NewBlob(sha256hex string, size int64, name string) (*BlobWriter, e
 	if err != nil {
 		return nil, tx.wrap(op, err)
 	}
+	if size >= writebackFrom && tx.writeback == nil && tx.group == nil {
+		tx.writeback = tx.a.startWriteback()
+	}
 	n := chunkBuffers()
 	bw := &BlobWriter{
 		tx:        tx,

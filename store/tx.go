@@ -44,6 +44,8 @@ type Tx struct {
 	// local are the statements prepared in tx's database transaction, shared
 	// by a group's parts (see stmt).
 	local map[string]*sql.Stmt
+	// writeback, while a large blob is stored (see writeback.go).
+	writeback *writeback
 }
 
 // Begin starts a write transaction. While another process holds the
@@ -165,6 +167,9 @@ func (tx *Tx) Commit() error {
 	if tx.group != nil {
 		return tx.endPart(true)
 	}
+	// The commit checkpoints the write-ahead log into the archive file
+	// (wal_autocheckpoint), which writeback has the disk write meanwhile.
+	defer tx.endWriteback()
 	if err := tx.tx.Commit(); err != nil {
 		return tx.wrap("commit", err)
 	}
@@ -182,6 +187,7 @@ func (tx *Tx) Rollback() error {
 	for _, bw := range tx.blobs {
 		bw.abort()
 	}
+	defer tx.endWriteback()
 	if tx.group != nil {
 		return tx.endPart(false)
 	}
@@ -189,6 +195,11 @@ func (tx *Tx) Rollback() error {
 		return tx.wrap("rollback", err)
 	}
 	return nil
+}
+
+func (tx *Tx) endWriteback() {
+	tx.writeback.end()
+	tx.writeback = nil
 }
 
 // HasBlob reports whether the blob is stored, as seen inside the
