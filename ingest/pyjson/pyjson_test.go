@@ -727,3 +727,27 @@ func FuzzNumber(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in []byte) { checkNumber(t, in) })
 }
+
+// BenchmarkNumber: number on the numbers of BenchmarkParseFloat, each
+// followed by ", " as in a list.
+func BenchmarkNumber(b *testing.B) {
+	var nums [][]byte
+	x := uint64(88172645463325252)
+	for range 4096 {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		v := 0.005 + float64(x>>11)/(1<<53)*0.02
+		nums = append(nums, append(strconv.AppendFloat(nil, v, 'f', -1, 64), ", "...))
+	}
+	var sum float64
+	for b.Loop() {
+		for _, n := range nums {
+			v, _, _ := number(n)
+			sum += v
+		}
+	}
+	if sum == 0 {
+		b.Fatal("no numbers")
+	}
+}
