@@ -154,8 +154,8 @@ func (tx *Tx) NewBlob(sha256hex string, size int64, name string) (*BlobWriter, e
 	if err != nil {
 		return nil, tx.wrap(op, err)
 	}
-	if size >= writebackFrom && tx.writeback == nil && tx.group == nil {
-		tx.writeback = tx.a.startWriteback()
+	if size >= writebackFrom {
+		tx.large = true
 	}
 	n := chunkBuffers()
 	bw := &BlobWriter{

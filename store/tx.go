@@ -44,8 +44,9 @@ type Tx struct {
 	// local are the statements prepared in tx's database transaction, shared
 	// by a group's parts (see stmt).
 	local map[string]*sql.Stmt
-	// writeback, while a large blob is stored (see writeback.go).
-	writeback *writeback
+	// large: a blob of writebackFrom bytes or more is stored (its commit
+	// asks for early writeback, see writeback.go).
+	large bool
 }
 
 // Begin starts a write transaction. While another process holds the
@@ -167,9 +168,11 @@ func (tx *Tx) Commit() error {
 	if tx.group != nil {
 		return tx.endPart(true)
 	}
-	// The commit checkpoints the write-ahead log into the archive file
-	// (wal_autocheckpoint), which writeback has the disk write meanwhile.
-	defer tx.endWriteback()
+	if tx.large {
+		// The commit checkpoints the write-ahead log into the archive
+		// file (wal_autocheckpoint), which the disk writes meanwhile.
+		defer tx.a.startWriteback().end()
+	}
 	if err := tx.tx.Commit(); err != nil {
 		return tx.wrap("commit", err)
 	}
@@ -187,7 +190,6 @@ func (tx *Tx) Rollback() error {
 	for _, bw := range tx.blobs {
 		bw.abort()
 	}
-	defer tx.endWriteback()
 	if tx.group != nil {
 		return tx.endPart(false)
 	}
@@ -195,11 +197,6 @@ func (tx *Tx) Rollback() error {
 		return tx.wrap("rollback", err)
 	}
 	return nil
-}
-
-func (tx *Tx) endWriteback() {
-	tx.writeback.end()
-	tx.writeback = nil
 }
 
 // HasBlob reports whether the blob is stored, as seen inside the
