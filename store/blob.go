@@ -416,15 +416,11 @@ func (a *Archive) HasBlob(sha string) (bool, error) {
 // duplicate, and an ingest need not hash it ahead to find out. (Blobs are
 // few beside their chunks, so the scan of their table costs milliseconds.)
 func (a *Archive) HasBlobOfSize(size int64) (bool, error) {
-	var one int
-	err := a.r.QueryRow("SELECT 1 FROM blobs WHERE size = ? LIMIT 1", size).Scan(&one)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return false, nil
-	case err != nil:
+	ok, err := exists(a.r, "SELECT 1 FROM blobs WHERE size = ? LIMIT 1", size)
+	if err != nil {
 		return false, a.wrap(fmt.Sprintf("look up blobs of %d bytes", size), err)
 	}
-	return true, nil
+	return ok, nil
 }
 
 // OpenBlob returns the original bytes of an archived file, decompressed and

@@ -214,15 +214,21 @@ type queryer interface {
 }
 
 func hasBlob(q queryer, path, sha string) (bool, error) {
-	var one int
-	err := q.QueryRow("SELECT 1 FROM blobs WHERE sha256 = ?", strings.ToLower(sha)).Scan(&one)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return false, nil
-	case err != nil:
+	ok, err := exists(q, "SELECT 1 FROM blobs WHERE sha256 = ?", strings.ToLower(sha))
+	if err != nil {
 		return false, wrapErr(path, "look up blob "+sha, err)
 	}
-	return true, nil
+	return ok, nil
+}
+
+// exists reports whether query (SELECT 1 ...) gives a row.
+func exists(q queryer, query string, args ...any) (bool, error) {
+	var one int
+	err := q.QueryRow(query, args...).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 func runExists(q queryer, id string) (bool, error) {

@@ -632,9 +632,10 @@ func TestDivPow10MatchesDivRound(t *testing.T) {
 	}
 }
 
-// BenchmarkParseFloat: numbers as the detailed files' latency lists hold
-// them, Python's shortest repr of times around 10 ms (16 or 17 digits).
-func BenchmarkParseFloat(b *testing.B) {
+// latencyNumbers are numbers as the detailed files' latency lists hold
+// them, Python's shortest repr of times around 10 ms (16 or 17 digits),
+// each followed by tail.
+func latencyNumbers(tail string) [][]byte {
 	var nums [][]byte
 	x := uint64(88172645463325252)
 	for range 4096 {
@@ -642,9 +643,14 @@ func BenchmarkParseFloat(b *testing.B) {
 		x ^= x >> 7
 		x ^= x << 17
 		v := 0.005 + float64(x>>11)/(1<<53)*0.02
-		nums = append(nums, strconv.AppendFloat(nil, v, 'f', -1, 64))
+		nums = append(nums, append(strconv.AppendFloat(nil, v, 'f', -1, 64), tail...))
 	}
-	b.ResetTimer()
+	return nums
+}
+
+// BenchmarkParseFloat: parseFloat on latencyNumbers.
+func BenchmarkParseFloat(b *testing.B) {
+	nums := latencyNumbers("")
 	var sum float64
 	for b.Loop() {
 		for _, n := range nums {
@@ -728,18 +734,10 @@ func FuzzNumber(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) { checkNumber(t, in) })
 }
 
-// BenchmarkNumber: number on the numbers of BenchmarkParseFloat, each
-// followed by ", " as in a list.
+// BenchmarkNumber: number on latencyNumbers, each followed by ", " as in
+// a list.
 func BenchmarkNumber(b *testing.B) {
-	var nums [][]byte
-	x := uint64(88172645463325252)
-	for range 4096 {
-		x ^= x << 13
-		x ^= x >> 7
-		x ^= x << 17
-		v := 0.005 + float64(x>>11)/(1<<53)*0.02
-		nums = append(nums, append(strconv.AppendFloat(nil, v, 'f', -1, 64), ", "...))
-	}
+	nums := latencyNumbers(", ")
 	var sum float64
 	for b.Loop() {
 		for _, n := range nums {
