@@ -164,7 +164,7 @@ func Batch(ctx context.Context, paths []string, opt Options, report func(Outcome
 // smallFile: files up to this size are read whole and parsed and compressed
 // ahead of their transaction; larger ones are streamed by the writer, so
 // memory stays bounded whatever their size.
-const smallFile = 16 << 20
+var smallFile int64 = 16 << 20 // a variable: tests stream small files
 
 // detect decides a file's format; tests add a format of their own here.
 var detect = registry.Detect
@@ -546,40 +546,37 @@ func (d *duplicateError) Error() string { return "already archived as blob " + d
 // storeStreamed archives a large file in one pass: it is parsed while its
 // bytes are hashed, compressed and stored, in one transaction, with memory
 // bounded whatever its size. The hash (and so the run ids) is known only at
-// the end, so the runs are written last. Meanwhile a second reader hashes
-// the file on its own: when it finds the bytes already archived, the parse
-// stops early instead of running to the end of a large duplicate.
+// the end, so the runs are written last. When the archive holds a file of
+// the same size, a second reader hashes the file on its own meanwhile: when
+// it finds the bytes already archived, the parse stops early instead of
+// running to the end of a large duplicate. Otherwise no file archived yet
+// can have these bytes, and the one read is all the work (a file archived
+// by another ingest meanwhile is found when the blob is closed).
 func (b *batch) storeStreamed(ctx context.Context, p *prepared, declared func(*benchrun.Run) provenance.Record) ([]Outcome, error) {
 	path := p.c.path
+	changed := func(why string) error {
+		return &rejectError{out: Outcome{Status: StatusRejected, File: path, Reason: "the file changed while it was read" + why}}
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, &rejectError{out: Outcome{Status: StatusRejected, File: path, Reason: plainIOError(err)}}
 	}
 	defer f.Close()
+	before, err := f.Stat()
+	if err != nil {
+		return nil, &rejectError{out: Outcome{Status: StatusRejected, File: path, Reason: plainIOError(err)}}
+	}
+	if before.Size() != p.size {
+		return nil, changed(fmt.Sprintf(" (%d bytes, then %d)", p.size, before.Size()))
+	}
 
 	parseCtx, stopParse := context.WithCancel(ctx)
 	defer stopParse()
-	side := make(chan sideHash, 1)
-	go func() {
-		sh := hashFile(parseCtx, path)
-		if sh.err == nil {
-			if sh.known, sh.err = b.opt.Archive.HasBlob(sh.sum); sh.known {
-				stopParse()
-			}
-		}
-		side <- sh
-	}()
-	var sh *sideHash
-	sideResult := func() sideHash {
-		if sh == nil {
-			select {
-			case r := <-side:
-				sh = &r
-			case <-ctx.Done():
-				return sideHash{err: ctx.Err()}
-			}
-		}
-		return *sh
+	sideResult := func() sideHash { return sideHash{} }
+	if maybe, err := b.opt.Archive.HasBlobOfSize(p.size); err != nil {
+		return nil, err
+	} else if maybe {
+		sideResult = b.sideHash(ctx, parseCtx, stopParse, path)
 	}
 
 	tx, err := b.opt.Archive.Begin(ctx, b.opt.OnWait)
@@ -618,16 +615,22 @@ func (b *batch) storeStreamed(ctx context.Context, p *prepared, declared func(*b
 	r := sideResult()
 	if err := bw.Close(); err != nil {
 		switch {
-		case errors.Is(err, store.ErrExists) && r.sum != "":
-			return nil, &duplicateError{r.sum}
+		case errors.Is(err, store.ErrExists) && bw.SHA256() != "":
+			return nil, &duplicateError{bw.SHA256()}
 		case errors.Is(err, store.ErrBlobMismatch) || errors.Is(err, store.ErrExists):
-			return nil, &rejectError{out: Outcome{Status: StatusRejected, File: path, Reason: "the file changed while it was read: " + err.Error()}}
+			return nil, changed(": " + err.Error())
 		}
 		return nil, err
 	}
 	sum := bw.SHA256()
-	if r.err == nil && r.sum != sum {
-		return nil, &rejectError{out: Outcome{Status: StatusRejected, File: path, Reason: "the file changed while it was read (two reads gave different SHA-256)"}}
+	if r.err == nil && r.sum != "" && r.sum != sum {
+		return nil, changed(" (two reads gave different SHA-256)")
+	}
+	// The one read saw one version of the file: the path still names the
+	// file opened, with the size and modification time it had then.
+	if now, err := os.Stat(path); err != nil || !os.SameFile(before, now) ||
+		now.Size() != before.Size() || !now.ModTime().Equal(before.ModTime()) {
+		return nil, changed("")
 	}
 	outs, err := b.putRuns(tx, p.parser, sum, path, runs, <-ids, declared)
 	if err != nil {
@@ -641,6 +644,34 @@ type sideHash struct {
 	sum   string
 	known bool // the archive already holds these bytes
 	err   error
+}
+
+// sideHash starts hashing the file at path on its own goroutine and
+// returns the function that waits for the result. When the archive holds
+// those bytes, stopParse stops the parse.
+func (b *batch) sideHash(ctx, parseCtx context.Context, stopParse func(), path string) func() sideHash {
+	side := make(chan sideHash, 1)
+	go func() {
+		sh := hashFile(parseCtx, path)
+		if sh.err == nil {
+			if sh.known, sh.err = b.opt.Archive.HasBlob(sh.sum); sh.known {
+				stopParse()
+			}
+		}
+		side <- sh
+	}()
+	var sh *sideHash
+	return func() sideHash {
+		if sh == nil {
+			select {
+			case r := <-side:
+				sh = &r
+			case <-ctx.Done():
+				return sideHash{err: ctx.Err()}
+			}
+		}
+		return *sh
+	}
 }
 
 func hashFile(ctx context.Context, path string) sideHash {

@@ -100,8 +100,10 @@ type BlobWriter struct {
 	hash   hash.Hash
 	chunks int
 
-	// provisional: sha is a random key until Close learns the real one.
+	// provisional: sha is a random key until Close learns the real one,
+	// learnt (also when those bytes turn out to be archived already).
 	provisional bool
+	learnt      string
 
 	closed   bool
 	closeErr error
@@ -151,6 +153,9 @@ func (tx *Tx) NewBlob(sha256hex string, size int64, name string) (*BlobWriter, e
 	insert, err := tx.tx.Prepare("INSERT INTO blob_chunks (blob, seq, raw_size, data) VALUES (?, ?, ?, ?)")
 	if err != nil {
 		return nil, tx.wrap(op, err)
+	}
+	if size >= writebackFrom {
+		tx.large = true
 	}
 	n := chunkBuffers()
 	bw := &BlobWriter{
@@ -354,6 +359,7 @@ func (bw *BlobWriter) finish() error {
 	}
 	got := hex.EncodeToString(bw.hash.Sum(nil))
 	if bw.provisional {
+		bw.learnt = got
 		if ok, err := hasBlob(bw.tx.tx, bw.tx.a.path, got); err != nil {
 			return err
 		} else if ok {
@@ -375,10 +381,11 @@ func (bw *BlobWriter) finish() error {
 }
 
 // SHA256 is the blob's SHA-256 (hex); for a blob started without one, known
-// only after a successful Close.
+// only after Close has read every byte: after a successful Close, or one
+// that gave ErrExists (the SHA-256 of the blob archived before).
 func (bw *BlobWriter) SHA256() string {
 	if bw.provisional {
-		return ""
+		return bw.learnt
 	}
 	return bw.sha
 }
@@ -402,6 +409,18 @@ func (bw *BlobWriter) abort() {
 // HasBlob reports whether a raw file with this SHA-256 is archived.
 func (a *Archive) HasBlob(sha string) (bool, error) {
 	return hasBlob(a.r, a.path, sha)
+}
+
+// HasBlobOfSize reports whether the archive holds a raw file of exactly
+// this many bytes: when it does not, a file of that size cannot be a
+// duplicate, and an ingest need not hash it ahead to find out. (Blobs are
+// few beside their chunks, so the scan of their table costs milliseconds.)
+func (a *Archive) HasBlobOfSize(size int64) (bool, error) {
+	ok, err := exists(a.r, "SELECT 1 FROM blobs WHERE size = ? LIMIT 1", size)
+	if err != nil {
+		return false, a.wrap(fmt.Sprintf("look up blobs of %d bytes", size), err)
+	}
+	return ok, nil
 }
 
 // OpenBlob returns the original bytes of an archived file, decompressed and

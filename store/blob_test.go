@@ -359,6 +359,13 @@ func TestProvisionalBlob(t *testing.T) {
 		a.chunkSize = 1000
 		data := randomBytes(3500, 21)
 		for round := 0; round < 2; round++ {
+			// A blob of this size is archived after the first round only.
+			if ok, err := a.HasBlobOfSize(int64(len(data))); err != nil || ok != (round == 1) {
+				t.Fatalf("round %d: HasBlobOfSize = %v, %v", round, ok, err)
+			}
+			if ok, err := a.HasBlobOfSize(int64(len(data) - 1)); err != nil || ok {
+				t.Fatalf("round %d: HasBlobOfSize of another size = %v, %v", round, ok, err)
+			}
 			tx := begin(t, a)
 			bw, err := tx.NewBlob("", int64(len(data)), "p.bin")
 			if err != nil {
@@ -369,6 +376,10 @@ func TestProvisionalBlob(t *testing.T) {
 			if round == 1 {
 				if !errors.Is(err, ErrExists) {
 					t.Fatalf("second stream of the same bytes: %v, want ErrExists", err)
+				}
+				// The ingest reports the duplicate under that hash.
+				if bw.SHA256() != sha256Hex(data) {
+					t.Fatalf("after ErrExists: learnt %q, want %s", bw.SHA256(), sha256Hex(data))
 				}
 				tx.Rollback()
 				break

@@ -44,6 +44,9 @@ type Tx struct {
 	// local are the statements prepared in tx's database transaction, shared
 	// by a group's parts (see stmt).
 	local map[string]*sql.Stmt
+	// large: a blob of writebackFrom bytes or more is stored (its commit
+	// asks for early writeback, see writeback.go).
+	large bool
 }
 
 // Begin starts a write transaction. While another process holds the
@@ -165,6 +168,11 @@ func (tx *Tx) Commit() error {
 	if tx.group != nil {
 		return tx.endPart(true)
 	}
+	if tx.large {
+		// The commit checkpoints the write-ahead log into the archive
+		// file (wal_autocheckpoint), which the disk writes meanwhile.
+		defer tx.a.startWriteback().end()
+	}
 	if err := tx.tx.Commit(); err != nil {
 		return tx.wrap("commit", err)
 	}
@@ -206,15 +214,21 @@ type queryer interface {
 }
 
 func hasBlob(q queryer, path, sha string) (bool, error) {
-	var one int
-	err := q.QueryRow("SELECT 1 FROM blobs WHERE sha256 = ?", strings.ToLower(sha)).Scan(&one)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return false, nil
-	case err != nil:
+	ok, err := exists(q, "SELECT 1 FROM blobs WHERE sha256 = ?", strings.ToLower(sha))
+	if err != nil {
 		return false, wrapErr(path, "look up blob "+sha, err)
 	}
-	return true, nil
+	return ok, nil
+}
+
+// exists reports whether query (SELECT 1 ...) gives a row.
+func exists(q queryer, query string, args ...any) (bool, error) {
+	var one int
+	err := q.QueryRow(query, args...).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 func runExists(q queryer, id string) (bool, error) {

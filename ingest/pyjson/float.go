@@ -93,7 +93,7 @@ func parseFloat(b []byte) (f float64, ok bool) {
 			f *= pow10f[exp]
 		}
 	case exp < 0 && exp >= -19:
-		if f, ok = divRound(m, pow10u[-exp]); !ok {
+		if f, ok = divPow10(m, -exp); !ok {
 			return 0, false
 		}
 	case exp >= 0 && exp <= 19:
@@ -143,6 +143,61 @@ func eightDigits(v uint64) uint64 {
 	const mask = 0x000000FF000000FF
 	v = ((v&mask)*(100+1000000<<32) + (v>>16&mask)*(1+10000<<32)) >> 32
 	return v
+}
+
+// inv10 holds, for k = 1..19, 2^s/10^k rounded down to 128 bits (hi, lo)
+// with its top bit set, and s.
+var inv10 = func() (t [20]struct {
+	hi, lo uint64
+	s      int
+}) {
+	for k := 1; k < len(t); k++ {
+		p := pow10u[k]
+		s := 127 + bits.Len64(p)
+		// Long division of the 192-bit 2^s by p, word by word.
+		var w [3]uint64
+		w[2-s/64] = 1 << (s % 64)
+		var q [3]uint64
+		var r uint64
+		for i := range w {
+			q[i], r = bits.Div64(r, w[i], p)
+		}
+		t[k].hi, t[k].lo, t[k].s = q[1], q[2], s
+	}
+	return t
+}()
+
+// divPow10 returns m/10^k correctly rounded, for m > 0 and 1 <= k <= 19.
+// It multiplies m, shifted left until its top bit is set, by inv10[k]:
+// the top 64 bits of the 192-bit product are the quotient's leading bits,
+// truncated, and the true quotient is above the product (the reciprocal
+// is rounded down) by less than one unit of their last bit. So the
+// quotient is never exactly the product, and the rounding is the
+// product's unless the bits below the 53 kept are one unit short of half
+// way (a tie, or just below or above one): then divRound decides exactly.
+// This is the idea of Eisel and Lemire's algorithm for divisors that are
+// powers of ten below 10^20: two multiplications instead of divRound's
+// 128-bit division.
+func divPow10(m uint64, k int) (float64, bool) {
+	r := &inv10[k]
+	z := bits.LeadingZeros64(m)
+	mm := m << z
+	h1, _ := bits.Mul64(mm, r.lo)
+	h2, l2 := bits.Mul64(mm, r.hi)
+	mid, c := bits.Add64(l2, h1, 0)
+	top := h2 + c
+	e2 := 128 - r.s - z
+	if top>>63 == 0 {
+		top = top<<1 | mid>>63
+		e2--
+	}
+	const drop = 64 - 53
+	const half = 1 << (drop - 1)
+	if top&(1<<drop-1) == half-1 {
+		return divRound(m, pow10u[k])
+	}
+	// What lies below top is not zero (sticky).
+	return round(top, true, e2)
 }
 
 // divRound returns m/p correctly rounded, for m > 0 and p a power of ten.
@@ -205,4 +260,97 @@ func round(top uint64, sticky bool, e2 int) (float64, bool) {
 		return 0, false // subnormal or overflow: leave it to strconv
 	}
 	return math.Float64frombits(uint64(biased)<<52 | mant&(1<<52-1)), true
+}
+
+// number reads the number at the start of b in the form Python writes
+// the values of a latency list, -?(0|[1-9][0-9]*)(\.[0-9]+)? followed by
+// ',' or ']', and converts it: it checks and converts in one pass, eight
+// digits at a time, what scanNumber and parseFloat do in two. ok is false
+// for anything else (an exponent, a mantissa beyond 64 bits, another byte
+// after it, a malformed number): the caller then uses scanNumber and
+// parseFloat, whose results and errors are the reference; for the numbers
+// number takes, its float and length are theirs.
+func number(b []byte) (f float64, n int, ok bool) {
+	i := 0
+	neg := false
+	if i < len(b) && b[i] == '-' {
+		neg = true
+		i++
+	}
+	if i >= len(b) || !isDigit(b[i]) {
+		return 0, 0, false
+	}
+	var m uint64
+	if b[i] == '0' {
+		i++
+	} else if i, m, ok = digits(b, i, 0); !ok {
+		return 0, 0, false
+	}
+	exp := 0
+	if i < len(b) && b[i] == '.' {
+		start := i + 1
+		if i, m, ok = digits(b, start, m); !ok || i == start {
+			return 0, 0, false
+		}
+		exp = start - i
+	}
+	if i >= len(b) || b[i] != ',' && b[i] != ']' {
+		return 0, 0, false
+	}
+	switch {
+	case m == 0:
+		f = 0
+	case m <= 1<<53 && exp >= -22:
+		f = float64(m) / pow10f[-exp]
+	case exp < 0 && exp >= -19:
+		if f, ok = divPow10(m, -exp); !ok {
+			return 0, 0, false
+		}
+	default:
+		return 0, 0, false
+	}
+	if neg {
+		f = -f
+	}
+	return f, i, true
+}
+
+// digits appends the decimal digits at b[i:] to m, eight at a time while
+// eight bytes remain, and returns the index past them; ok is false when m
+// would overflow.
+func digits(b []byte, i int, m uint64) (int, uint64, bool) {
+	for i+8 <= len(b) {
+		v := binary.LittleEndian.Uint64(b[i:])
+		// A byte is a digit when its high nibble is 3, also after adding 6
+		// (which carries into the next byte only from a non-digit).
+		const hiNibbles, threes, sixes = 0xF0F0F0F0F0F0F0F0, 0x3030303030303030, 0x0606060606060606
+		x := (v&hiNibbles ^ threes) | ((v+sixes)&hiNibbles ^ threes)
+		c := bits.TrailingZeros64(x) >> 3 // digits before the first other byte
+		if c == 0 {
+			return i, m, true
+		}
+		if c < 8 {
+			// The c digits last, after leading '0's.
+			v = v<<(8*(8-c)) | threes>>(8*c)
+		}
+		hi, lo := bits.Mul64(m, pow10u[c])
+		lo, carry := bits.Add64(lo, eightDigits(v), 0)
+		if hi != 0 || carry != 0 {
+			return i, m, false
+		}
+		m = lo
+		i += c
+		if c < 8 {
+			return i, m, true
+		}
+	}
+	for ; i < len(b) && isDigit(b[i]); i++ {
+		hi, lo := bits.Mul64(m, 10)
+		lo, carry := bits.Add64(lo, uint64(b[i]-'0'), 0)
+		if hi != 0 || carry != 0 {
+			return i, m, false
+		}
+		m = lo
+	}
+	return i, m, true
 }

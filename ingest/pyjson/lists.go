@@ -261,17 +261,20 @@ func (l *Lists[R]) scan(r *listRange[R], vals []float64) []float64 {
 				if !isDigit(c) && !(c == '-' && q+1 < len(b) && isDigit(b[q+1])) {
 					return vals
 				}
-				// The range ends at a '[', so a number inside it is never
-				// cut off; one at the very end of the input is left to Next.
-				k, st, _ := scanNumber(b[q:], false)
-				if st != scanDone {
-					return vals
-				}
-				v, ok := parseFloat(b[q : q+k])
+				v, k, ok := number(b[q:])
 				if !ok {
-					var err error
-					if v, err = strconv.ParseFloat(unsafe.String(&b[q], k), 64); err != nil {
+					// The range ends at a '[', so a number inside it is
+					// never cut off; one at the very end of the input is
+					// left to Next.
+					var st scanStatus
+					if k, st, _ = scanNumber(b[q:], false); st != scanDone {
 						return vals
+					}
+					if v, ok = parseFloat(b[q : q+k]); !ok {
+						var err error
+						if v, err = strconv.ParseFloat(unsafe.String(&b[q], k), 64); err != nil {
+							return vals
+						}
 					}
 				}
 				vals = append(vals, v)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"math/bits"
 	"strconv"
 	"strings"
 	"testing"
@@ -581,5 +582,170 @@ func TestBufferSizedToKnownInput(t *testing.T) {
 	}
 	if len(d.buf) != len(in)+1 {
 		t.Errorf("buffer grew to %d bytes while parsing", len(d.buf))
+	}
+}
+
+// TestDivPow10MatchesDivRound: the multiplication by a reciprocal gives
+// the exact division's float for random mantissas and exponents, and for
+// quotients that lie exactly half way between two floats or next to it.
+func TestDivPow10MatchesDivRound(t *testing.T) {
+	check := func(m uint64, k int) {
+		t.Helper()
+		want, wok := divRound(m, pow10u[k])
+		got, ok := divPow10(m, k)
+		if ok != wok || math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("%d/1e%d: got %v %x %v, want %v %x %v", m, k, got, math.Float64bits(got), ok, want, math.Float64bits(want), wok)
+		}
+	}
+	const limit = 10_000_000_000_000_000_000
+	ties := 0
+	for k := 1; k <= 19; k++ {
+		for j := 0; j <= k; j++ {
+			// (2^53 + odd) / 2^j lies half way between two floats;
+			// times 10^k it is an integer when j <= k.
+			scale := pow10u[k] >> j
+			for i := uint64(0); i < 50; i++ {
+				for _, d := range []uint64{0, 1, ^uint64(0)} { // the tie, and each side of it
+					hi, m := bits.Mul64(1<<53+2*i+1, scale)
+					if hi != 0 || m >= limit || m+d == 0 {
+						continue
+					}
+					check(m+d, k)
+					ties++
+				}
+			}
+		}
+	}
+	if ties < 1000 {
+		t.Fatalf("only %d ties checked", ties)
+	}
+	x := uint64(0x2545F4914F6CDD1D)
+	for range 2_000_000 {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		m := x % limit >> (x >> 58) // all lengths of mantissa
+		if m == 0 {
+			continue
+		}
+		check(m, int(x>>40%19)+1)
+	}
+}
+
+// latencyNumbers are numbers as the detailed files' latency lists hold
+// them, Python's shortest repr of times around 10 ms (16 or 17 digits),
+// each followed by tail.
+func latencyNumbers(tail string) [][]byte {
+	var nums [][]byte
+	x := uint64(88172645463325252)
+	for range 4096 {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		v := 0.005 + float64(x>>11)/(1<<53)*0.02
+		nums = append(nums, append(strconv.AppendFloat(nil, v, 'f', -1, 64), tail...))
+	}
+	return nums
+}
+
+// BenchmarkParseFloat: parseFloat on latencyNumbers.
+func BenchmarkParseFloat(b *testing.B) {
+	nums := latencyNumbers("")
+	var sum float64
+	for b.Loop() {
+		for _, n := range nums {
+			v, _ := parseFloat(n)
+			sum += v
+		}
+	}
+	if sum == 0 {
+		b.Fatal("no numbers")
+	}
+}
+
+// checkNumber: when number takes the start of in, scanNumber and the
+// float conversion the tokens use (parseFloat, else strconv) give the same
+// length and the same bits.
+func checkNumber(t *testing.T, in []byte) bool {
+	t.Helper()
+	f, n, ok := number(in)
+	if !ok {
+		return false
+	}
+	k, st, _ := scanNumber(in, false)
+	if st != scanDone || k != n {
+		t.Fatalf("%q: number took %d bytes, scanNumber %d (%v)", in, n, k, st)
+	}
+	want, err := Token{Kind: Number, Bytes: in[:k]}.Float()
+	if err != nil || math.Float64bits(f) != math.Float64bits(want) {
+		t.Fatalf("%q: number gave %v (%x), the token %v (%x) %v", in, f, math.Float64bits(f), want, math.Float64bits(want), err)
+	}
+	return true
+}
+
+// TestNumberMatchesScanAndParse: the one-pass reader of list numbers
+// agrees with the two-pass one on the numbers Python writes (repr of
+// random doubles, of times like the files', integers, negative zero,
+// 17-digit mantissas, leading zeros) followed by what follows them in a
+// list, and leaves to the two-pass reader what it does not take.
+func TestNumberMatchesScanAndParse(t *testing.T) {
+	taken := 0
+	for _, s := range []string{"0", "-0", "0.0", "-0.0", "1", "-1", "10", "0.5", "9007199254740993", "9007199254740992.0",
+		"18446744073709551615", "18446744073709551616", "0.1", "0.3", "123456789012345678", "1234567890123456789",
+		"12345678901234567890", "0.010157358017750084", "0.00000000000000000000123", "0.0000000000000000001",
+		"0.9999999999999999", "0.99999999999999999", "1.0000000000000002", "708.540765067999", "3.0000000000000004",
+		"1234567890123456789012345.5", "0.1234567890123456789012345", "99999999999999999999", "0.000000000000000000000000000000000001",
+		"1e5", "1.5e-05", "01", "-01.5", "1.", "1.e5", "-", "--1", "0x1", "1.5.5", "00.5"} {
+		for _, tail := range []string{", 1]", "]", ",", " ", "x", "e", "", "0"} {
+			if checkNumber(t, []byte(s+tail)) {
+				taken++
+			}
+		}
+	}
+	x := uint64(0x9E3779B97F4A7C15)
+	rnd := func() uint64 { x ^= x << 13; x ^= x >> 7; x ^= x << 17; return x }
+	for range 500_000 {
+		r := rnd()
+		f := math.Float64frombits(r)
+		v := 0.005 + float64(r>>11)/(1<<53)*0.02
+		for _, s := range []string{
+			strconv.FormatFloat(v, 'f', -1, 64),
+			strconv.FormatFloat(-v*math.Pow(10, float64(r>>58%8)), 'f', -1, 64),
+			strconv.FormatFloat(f, 'g', -1, 64),
+			strconv.FormatFloat(float64(r%1_000_000_007)/math.Pow(10, float64(r>>40%16)), 'f', -1, 64),
+			strconv.FormatFloat(v, 'f', int(r>>50%20), 64),
+			strconv.FormatUint(r>>(r%40), 10),
+			"0." + strings.Repeat("0", int(r>>59)) + strconv.FormatUint(r>>(r%40), 10),
+		} {
+			if !math.IsNaN(f) && checkNumber(t, []byte(s+", ")) {
+				taken++
+			}
+		}
+	}
+	if taken < 2_500_000 {
+		t.Errorf("number took only %d of the numbers", taken)
+	}
+}
+
+func FuzzNumber(f *testing.F) {
+	for _, s := range []string{"0.010157358017750084, ", "-0.0]", "12345678901234567890,", "1e5,", "01,", "0.", "1.5"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) { checkNumber(t, in) })
+}
+
+// BenchmarkNumber: number on latencyNumbers, each followed by ", " as in
+// a list.
+func BenchmarkNumber(b *testing.B) {
+	nums := latencyNumbers(", ")
+	var sum float64
+	for b.Loop() {
+		for _, n := range nums {
+			v, _, _ := number(n)
+			sum += v
+		}
+	}
+	if sum == 0 {
+		b.Fatal("no numbers")
 	}
 }

@@ -1,0 +1,9 @@
+//go:build !linux
+
+package store
+
+import "os"
+
+const canStartWriting = false
+
+func startWriting(*os.File) {}
