@@ -58,15 +58,18 @@ func (tx *Tx) PutPreparedBlob(p *PreparedBlob, name string) error {
 	if err := tx.check(op); err != nil {
 		return err
 	}
-	if ok, err := hasBlob(tx.tx, tx.a.path, p.SHA256); err != nil {
-		return err
-	} else if ok {
-		return fmt.Errorf("archive %s: %s (%s): %w", tx.a.path, op, name, ErrExists)
-	}
-	if _, err := tx.tx.Exec(`INSERT INTO blobs (sha256, size, chunk_size, chunks, compression, name, stored_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`, p.SHA256, p.Size, p.chunkSize, len(p.chunks), compressionDeflate, name,
-		formatTime(time.Now())); err != nil {
+	// One statement says whether the blob was stored before: it inserts
+	// no row then.
+	res, err := tx.tx.Exec(`INSERT INTO blobs (sha256, size, chunk_size, chunks, compression, name, stored_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING`, p.SHA256, p.Size, p.chunkSize, len(p.chunks), compressionDeflate, name,
+		formatTime(time.Now()))
+	if err != nil {
 		return tx.wrap(op, err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return tx.wrap(op, err)
+	} else if n == 0 {
+		return fmt.Errorf("archive %s: %s (%s): %w", tx.a.path, op, name, ErrExists)
 	}
 	for i, c := range p.chunks {
 		if _, err := tx.tx.Exec("INSERT INTO blob_chunks (blob, seq, raw_size, data) VALUES (?, ?, ?, ?)",
