@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/klauspost/compress/flate"
@@ -31,10 +32,14 @@ func PrepareBlob(raw []byte, sum string) (*PreparedBlob, error) {
 	}
 	p := &PreparedBlob{SHA256: sum, Size: int64(len(raw)), chunkSize: DefaultChunkSize}
 	out := &sliceWriter{}
-	enc, err := flate.NewWriter(out, flate.HuffmanOnly)
-	if err != nil {
-		return nil, err
+	enc, _ := deflaters.Get().(*flate.Writer)
+	if enc == nil {
+		var err error
+		if enc, err = flate.NewWriter(out, flate.HuffmanOnly); err != nil {
+			return nil, err
+		}
 	}
+	defer deflaters.Put(enc)
 	for off := 0; off < len(raw); off += DefaultChunkSize {
 		piece := raw[off:min(off+DefaultChunkSize, len(raw))]
 		out.b = make([]byte, 0, len(piece)/2)
@@ -50,6 +55,11 @@ func PrepareBlob(raw []byte, sum string) (*PreparedBlob, error) {
 	}
 	return p, nil
 }
+
+// deflaters are PrepareBlob's compressors, each Reset for its next use: an
+// ingest of 1,000 small files otherwise made a compressor's tables for
+// each.
+var deflaters sync.Pool
 
 // PutPreparedBlob stores a prepared blob in the transaction. A blob already
 // stored gives ErrExists.
