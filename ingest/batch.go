@@ -20,6 +20,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/semaphore"
+
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/ingest/format"
 	"github.com/benchledger/benchledger/ingest/registry"
@@ -111,26 +113,39 @@ func Batch(ctx context.Context, paths []string, opt Options, report func(Outcome
 		preparing.Wait()
 	}()
 	workers := min(max(runtime.GOMAXPROCS(0), 1), 4)
-	// ahead bounds the files prepared but not yet written, and so memory.
-	ahead := make(chan struct{}, workers+1)
+	// running bounds the files being prepared at once (a core each);
+	// ahead, the bytes of the small files prepared or being prepared but
+	// not yet written, and so memory. The queue lets the preparing go on
+	// while the writer waits for the disk (a group's commit, a checkpoint).
+	running := make(chan struct{}, workers)
+	ahead := semaphore.NewWeighted(aheadBytes)
+	held := make([]int64, len(files)) // each file's share of ahead
 	slots := make([]chan *prepared, len(files))
 	for i := range slots {
 		slots[i] = make(chan *prepared, 1)
 	}
 	preparing.Go(func() {
 		for i := range files {
+			held[i] = aheadCost(files[i].path)
+			if ahead.Acquire(ctx, held[i]) != nil {
+				return
+			}
 			select {
-			case ahead <- struct{}{}:
+			case running <- struct{}{}:
 			case <-ctx.Done():
 				return
 			}
-			preparing.Go(func() { slots[i] <- b.prepare(ctx, files[i]) })
+			preparing.Go(func() {
+				p := b.prepare(ctx, files[i])
+				<-running
+				slots[i] <- p
+			})
 		}
 	})
 	// Outcomes of files written in the open group are held until it
 	// commits: a line on stdout means the file is in the archive.
 	b.report = report
-	held := func(o Outcome) {
+	hold := func(o Outcome) {
 		if b.group == nil {
 			report(o)
 			return
@@ -147,8 +162,8 @@ func Batch(ctx context.Context, paths []string, opt Options, report func(Outcome
 		if opt.OnFile != nil {
 			opt.OnFile(i+1, len(files), f.path)
 		}
-		err := b.write(ctx, p, held)
-		<-ahead
+		err := b.write(ctx, p, hold)
+		ahead.Release(held[i])
 		if err == nil {
 			err = ctx.Err()
 		}
@@ -165,6 +180,25 @@ func Batch(ctx context.Context, paths []string, opt Options, report func(Outcome
 // ahead of their transaction; larger ones are streamed by the writer, so
 // memory stays bounded whatever their size.
 var smallFile int64 = 16 << 20 // a variable: tests stream small files
+
+// aheadBytes bounds the bytes of the small files prepared ahead of the
+// writer (aheadCost each); tests lower it. 1,000 ordinary files (290 KB
+// each) ingested 0.90x the wall time with this bound as with three files
+// ahead (median of 12 alternating pairs), for 14 MB more at the peak.
+var aheadBytes int64 = 2 * smallFile
+
+// aheadCost is what preparing a file holds until it is written: its size
+// when it is read whole, and at least a 256th of aheadBytes for any file
+// (a large one, a skipped one), so the count of files ahead is bounded
+// too; at most aheadBytes, which a file alone may take.
+func aheadCost(path string) int64 {
+	least := aheadBytes / 256
+	st, err := os.Stat(path)
+	if err != nil || st.Size() > smallFile {
+		return least
+	}
+	return min(max(st.Size(), least), aheadBytes)
+}
 
 // detect decides a file's format; tests add a format of their own here.
 var detect = registry.Detect
@@ -382,7 +416,9 @@ func (b *batch) prepare(ctx context.Context, c candidate) *prepared {
 		// Streamed by the writer, which hashes while it parses.
 		return p
 	}
-	data := make([]byte, p.size)
+	buf := fileBuffer(p.size)
+	defer fileBuffers.Put(buf)
+	data := *buf
 	if _, err := io.ReadFull(f, data); err != nil {
 		return reject("", "the file changed while it was read: "+plainIOError(err))
 	}
@@ -401,6 +437,24 @@ func (b *batch) prepare(ctx context.Context, c candidate) *prepared {
 		p.blob, p.fatal = store.PrepareBlob(data, p.sum)
 	}
 	return p
+}
+
+// fileBuffers hold the bytes of small files read whole (*[]byte), for
+// the next files once prepare is done with them: nothing prepared refers
+// to them (the parsers read through an io.Reader into buffers of their
+// own, PrepareBlob compresses into new slices). 1,000 ordinary files
+// otherwise allocated and cleared 290 MB.
+var fileBuffers sync.Pool
+
+// fileBuffer returns a buffer of n bytes, from fileBuffers when one there
+// is large enough.
+func fileBuffer(n int64) *[]byte {
+	if b, ok := fileBuffers.Get().(*[]byte); ok && int64(cap(*b)) >= n {
+		*b = (*b)[:n]
+		return b
+	}
+	b := make([]byte, n)
+	return &b
 }
 
 // write archives one prepared file (or reports what preparation decided).

@@ -8,8 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/benchledger/benchledger/ingest/format"
+	"github.com/benchledger/benchledger/ingest/registry"
 	"github.com/benchledger/benchledger/store"
 )
 
@@ -139,5 +143,48 @@ func TestInterruptedGroupKeepsWhatItReported(t *testing.T) {
 	slices.Sort(archived)
 	if !slices.Equal(reported, archived) || len(reported) < written-1 {
 		t.Errorf("reported %v, archived %v; want the same, the %d files before the interruption (less the manifest)", reported, archived, written)
+	}
+}
+
+// TestPreparedAheadBounded: while the writer is slow, the files prepared
+// ahead of it stay within aheadBytes: here two files' worth, so when the
+// writer is at file n, at most two files after it have been read (two
+// when file n is the small manifest).
+func TestPreparedAheadBounded(t *testing.T) {
+	const n = 12
+	dir, _ := groupFolder(t, n, -1, -1)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var largest int64
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil {
+			largest = max(largest, info.Size())
+		}
+	}
+	defer func(b int64, d func(string, []byte) format.Detection) { aheadBytes, detect = b, d }(aheadBytes, detect)
+	aheadBytes = 2 * largest
+	var read atomic.Int64
+	detect = func(path string, head []byte) format.Detection {
+		read.Add(1)
+		return registry.Detect(path, head)
+	}
+	a := openTestArchive(t)
+	worst := int64(0)
+	err = Batch(context.Background(), []string{dir}, Options{Archive: a, OnFile: func(i, _ int, _ string) {
+		if i == 1 {
+			time.Sleep(50 * time.Millisecond) // the others would all be read by now
+		}
+		worst = max(worst, read.Load()-int64(i))
+	}}, func(Outcome) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if worst > 2 {
+		t.Errorf("%d files were read ahead of the one being written, want at most 2", worst)
+	}
+	if got := read.Load(); got != int64(len(entries)) {
+		t.Errorf("%d files read, want %d", got, len(entries))
 	}
 }

@@ -168,10 +168,20 @@ func (tx *Tx) extendChain() error {
 	if len(tx.touched) == 0 {
 		return nil
 	}
-	prev, seq, err := chainHead(tx.tx)
-	if err != nil {
-		return tx.wrap("extend the chain", err)
+	var prev string
+	var seq int64
+	if g := tx.group; g != nil && g.head != nil {
+		// The head the group's last part left (the parts hold the
+		// write lock in turn, so nothing else moved it).
+		prev, seq = g.head.hash, g.head.seq
+	} else {
+		var err error
+		if prev, seq, err = chainHead(tx.tx); err != nil {
+			return tx.wrap("extend the chain", err)
+		}
 	}
+	// Known to the group once this part is kept (Commit).
+	defer func() { tx.head = &chainPos{hash: prev, seq: seq} }()
 	for _, t := range tx.touched {
 		k, ok := chainKindOf(t.kind)
 		if !ok {
@@ -202,6 +212,12 @@ func (tx *Tx) extendChain() error {
 		prev = h
 	}
 	return nil
+}
+
+// chainPos is the chain's last link: its hash and seq ("" and 0: none).
+type chainPos struct {
+	hash string
+	seq  int64
 }
 
 func chainHead(q queryer) (hash string, seq int64, err error) {

@@ -22,6 +22,9 @@ type Group struct {
 	tx   *Tx // the transaction the parts share; never committed itself
 	open *Tx // the part being written, if any
 	done bool
+	// head is the chain's last link as the last kept part left it (nil:
+	// read it from the archive).
+	head *chainPos
 }
 
 // savepoint names the one savepoint a Group's open part holds.

@@ -61,15 +61,19 @@ func archiveRows(t *testing.T, e engine, path string) string {
 
 // writeThree writes files 1 to 3, each in a transaction begin gives, and
 // rolls file 2 back after its writes.
-func writeThree(t *testing.T, begin func() (*Tx, error)) {
+func writeThree(t *testing.T, begin func() (*Tx, error)) { writeFiles(t, begin, 3, 2) }
+
+// writeFiles writes files 1 to n, each in a transaction begin gives, and
+// rolls back file number back after its writes.
+func writeFiles(t *testing.T, begin func() (*Tx, error), n, back int) {
 	t.Helper()
-	for i := 1; i <= 3; i++ {
+	for i := 1; i <= n; i++ {
 		tx, err := begin()
 		if err != nil {
 			t.Fatal(err)
 		}
 		writeFile(t, tx, i)
-		if i == 2 {
+		if i == back {
 			err = tx.Rollback()
 		} else {
 			err = tx.Commit()
@@ -144,6 +148,37 @@ func TestGroupPartsAsTransactions(t *testing.T) {
 		writeFile(t, tx, 5)
 		if err := tx.Commit(); err != nil {
 			t.Fatal(err)
+		}
+	})
+}
+
+// TestGroupChainHeadFollowsParts: a group's parts link their changes after
+// the links of the parts kept before them (the head a part leaves is the
+// next part's start; a part rolled back leaves none), as transactions of
+// their own do.
+func TestGroupChainHeadFollowsParts(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, e engine) {
+		ctx := context.Background()
+		alone, grouped := e.path(t), e.path(t)
+		a := openArchive(t, alone, Options{})
+		writeFiles(t, func() (*Tx, error) { return a.Begin(ctx, nil) }, 6, 4)
+		g := openArchive(t, grouped, Options{})
+		group, err := g.BeginGroup(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		writeFiles(t, group.Begin, 6, 4)
+		if err := group.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		want, got := archiveRows(t, e, alone), archiveRows(t, e, grouped)
+		if got != want {
+			t.Errorf("a group's parts wrote\n%s\nwhere transactions of their own wrote\n%s", got, want)
+		}
+		if rep, err := g.VerifyChain(ctx); err != nil {
+			t.Fatal(err)
+		} else if len(rep.Problems) > 0 {
+			t.Errorf("chain: %v", rep.Problems)
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/klauspost/compress/flate"
@@ -31,10 +32,14 @@ func PrepareBlob(raw []byte, sum string) (*PreparedBlob, error) {
 	}
 	p := &PreparedBlob{SHA256: sum, Size: int64(len(raw)), chunkSize: DefaultChunkSize}
 	out := &sliceWriter{}
-	enc, err := flate.NewWriter(out, flate.HuffmanOnly)
-	if err != nil {
-		return nil, err
+	enc, _ := deflaters.Get().(*flate.Writer)
+	if enc == nil {
+		var err error
+		if enc, err = flate.NewWriter(out, flate.HuffmanOnly); err != nil {
+			return nil, err
+		}
 	}
+	defer deflaters.Put(enc)
 	for off := 0; off < len(raw); off += DefaultChunkSize {
 		piece := raw[off:min(off+DefaultChunkSize, len(raw))]
 		out.b = make([]byte, 0, len(piece)/2)
@@ -51,6 +56,11 @@ func PrepareBlob(raw []byte, sum string) (*PreparedBlob, error) {
 	return p, nil
 }
 
+// deflaters are PrepareBlob's compressors, each Reset for its next use: an
+// ingest of 1,000 small files otherwise made a compressor's tables for
+// each.
+var deflaters sync.Pool
+
 // PutPreparedBlob stores a prepared blob in the transaction. A blob already
 // stored gives ErrExists.
 func (tx *Tx) PutPreparedBlob(p *PreparedBlob, name string) error {
@@ -58,15 +68,18 @@ func (tx *Tx) PutPreparedBlob(p *PreparedBlob, name string) error {
 	if err := tx.check(op); err != nil {
 		return err
 	}
-	if ok, err := hasBlob(tx.tx, tx.a.path, p.SHA256); err != nil {
-		return err
-	} else if ok {
-		return fmt.Errorf("archive %s: %s (%s): %w", tx.a.path, op, name, ErrExists)
-	}
-	if _, err := tx.tx.Exec(`INSERT INTO blobs (sha256, size, chunk_size, chunks, compression, name, stored_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?)`, p.SHA256, p.Size, p.chunkSize, len(p.chunks), compressionDeflate, name,
-		formatTime(time.Now())); err != nil {
+	// One statement says whether the blob was stored before: it inserts
+	// no row then.
+	res, err := tx.tx.Exec(`INSERT INTO blobs (sha256, size, chunk_size, chunks, compression, name, stored_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (sha256) DO NOTHING`, p.SHA256, p.Size, p.chunkSize, len(p.chunks), compressionDeflate, name,
+		formatTime(time.Now()))
+	if err != nil {
 		return tx.wrap(op, err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return tx.wrap(op, err)
+	} else if n == 0 {
+		return fmt.Errorf("archive %s: %s (%s): %w", tx.a.path, op, name, ErrExists)
 	}
 	for i, c := range p.chunks {
 		if _, err := tx.tx.Exec("INSERT INTO blob_chunks (blob, seq, raw_size, data) VALUES (?, ?, ?, ?)",

@@ -41,6 +41,9 @@ type Tx struct {
 	// own); deferred says it deferred foreign key checks (identity.go).
 	group    *Group
 	deferred bool
+	// head is the chain's last link after this transaction's links
+	// (extendChain), for the group's next part.
+	head *chainPos
 	// local are the statements prepared in tx's database transaction, shared
 	// by a group's parts (see stmt).
 	local map[string]*sql.Stmt
@@ -166,7 +169,14 @@ func (tx *Tx) Commit() error {
 	}
 	tx.done = true
 	if tx.group != nil {
-		return tx.endPart(true)
+		err := tx.endPart(true)
+		if err != nil {
+			tx.head = nil
+		}
+		if err != nil || tx.head != nil {
+			tx.group.head = tx.head
+		}
+		return err
 	}
 	if tx.large {
 		// The commit checkpoints the write-ahead log into the archive
@@ -191,6 +201,8 @@ func (tx *Tx) Rollback() error {
 		bw.abort()
 	}
 	if tx.group != nil {
+		// Its links, if any, are undone; the head is read again.
+		tx.group.head = nil
 		return tx.endPart(false)
 	}
 	if err := tx.tx.Rollback(); err != nil && !errors.Is(err, sql.ErrTxDone) {
@@ -266,7 +278,6 @@ func (tx *Tx) PutRun(rec *RunRecord) error {
 	if id == "" {
 		id = benchrun.ContentID(run)
 	}
-	tx.touchBefore("run", id)
 	op := "store run " + id
 	entries, err := withFacts(rec.Provenance, run.Facts)
 	if err != nil {
@@ -284,6 +295,10 @@ func (tx *Tx) PutRun(rec *RunRecord) error {
 	if runStored {
 		return fmt.Errorf("archive %s: %s: run %s: %w", tx.a.path, op, id, ErrExists)
 	}
+	// A new run: there is no state of it for touchBefore to compare with
+	// its link (a run deleted outside benchledger and archived again gets
+	// a new link, as touchBefore would let it).
+	tx.touch("run", id)
 
 	extra, err := marshalMap(run.Extra)
 	if err != nil {

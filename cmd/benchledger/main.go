@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"syscall"
 )
 
@@ -17,6 +18,14 @@ func main() {
 		if f, err := os.Create(path); err == nil {
 			pprof.StartCPUProfile(f)
 			defer pprof.StopCPUProfile()
+		}
+	}
+	// BENCHLEDGER_TRACE=FILE writes an execution trace (go tool trace):
+	// which goroutine waited for what, where a profile shows only CPU.
+	if path := os.Getenv("BENCHLEDGER_TRACE"); path != "" {
+		if f, err := os.Create(path); err == nil {
+			trace.Start(f)
+			defer trace.Stop()
 		}
 	}
 	// BENCHLEDGER_MEMPROFILE=FILE writes where memory was allocated.
@@ -36,6 +45,7 @@ func main() {
 	}
 	if code != 0 {
 		pprof.StopCPUProfile()
+		trace.Stop()
 		os.Exit(code)
 	}
 }
