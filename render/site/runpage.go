@@ -218,7 +218,9 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 		}
 		buf := pageBuffers.Get().(*bytes.Buffer)
 		buf.Grow(int(b.pageSize.Load()) + 1024) // the last page's size: no regrowing
-		if err := b.tpl.execute(buf, l.Tag(), b.labels(l), page.P, "run", page); err != nil {
+		if L := b.escapedLabels(l.Tag(), b.labels(l)); b.tpl.goRun && L != nil && goWritable(page) {
+			writeRunHTML(buf, L, page)
+		} else if err := b.tpl.execute(buf, l.Tag(), b.labels(l), page.P, "run", page); err != nil {
 			return manifestRun{}, err
 		}
 		b.pageSize.Store(int64(buf.Len()))

@@ -1,0 +1,107 @@
+package site
+
+import (
+	"bytes"
+	htmltemplate "html/template"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/benchledger/benchledger/runview"
+	"github.com/benchledger/benchledger/store"
+)
+
+// TestRunHTMLLikeTheTemplate: a run page written in Go is the bytes the
+// embedded layout and run templates write for it, on every branch of the
+// template (one page with every optional part, one with none, one file or
+// several), with hostile text in every value and label.
+func TestRunHTMLLikeTheTemplate(t *testing.T) {
+	ts, err := loadTemplates("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ts.goRun {
+		t.Fatal("layout.html.tmpl or run.html.tmpl is not the template writeRunHTML writes: make writeRunHTML write what the template now writes, then set runTemplatesDigest to runTemplatesSum of the two")
+	}
+	hostile := "\"><script>alert('x')</script>&amp; a+b \x00 ✓ {{.P}} \xff"
+	labels := map[string]string{}
+	for _, k := range runLabels {
+		labels[k] = k + " " + hostile
+	}
+	page := func(root, home string) *Page {
+		return &Page{Lang: "en", HTMLLang: "en" + hostile, Title: "Run " + hostile, Root: root, Home: home, L: labels,
+			LangNav: "<span>English</span> ", Footer: "Built by {x} " + hostile}
+	}
+	html := func(s string) htmltemplate.HTML { return htmltemplate.HTML("<b>" + s + "</b>\n") }
+	full := &runPageView{P: page("../../", "../"), Subtitle: hostile, Completion: hostile, HasRecords: true, FiguresNote: hostile,
+		StatedBy: hostile, Checks: hostile, Disagree: []string{hostile, "x ≠ y"},
+		Files:        []rawFileView{{Name: "a"}, {Name: "b"}},
+		Charts:       []chartView{{ID: "latency"}},
+		Caveats:      []caveatView{{Code: "c"}},
+		Findings:     []findingView{{Check: "k"}},
+		Links:        []linkView{{Text: hostile, Href: "../case/x/compare-1.html"}, {Text: "b", Href: "../case/y/compare-2.html"}},
+		History:      []runview.HistoryRow{{At: "t"}},
+		OverviewRows: html("overview"), FileItems: html("files"), FigureRows: html("figures"), ProvenanceRows: html("provenance"),
+		FindingRows: html("findings"), HistoryRows: html("history"), ChartFigures: html("charts"), CaveatItems: html("caveats"),
+		AuditScope: html("scope"), Sum: store.RunSummary{ID: "ab12"}}
+	sparse := &runPageView{P: page("../", ""), Files: []rawFileView{{Name: "a"}}, Sum: store.RunSummary{ID: "cd34"}}
+	none := &runPageView{P: page("", ""), Sum: store.RunSummary{ID: "ef56"}, Checks: "", HasRecords: true, FiguresNote: "n"}
+	var b builder
+	for name, p := range map[string]*runPageView{"full": full, "sparse": sparse, "none": none} {
+		if !goWritable(p) {
+			t.Fatalf("%s: not written in Go", name)
+		}
+		var want, got bytes.Buffer
+		if err := ts.execute(&want, "en", labels, p.P, "run", p); err != nil {
+			t.Fatal(err)
+		}
+		L := b.escapedLabels("en", labels)
+		if L == nil {
+			t.Fatal("no labels")
+		}
+		writeRunHTML(&got, L, p)
+		if got.String() != want.String() {
+			g, w := got.String(), want.String()
+			i := 0
+			for i < len(g) && i < len(w) && g[i] == w[i] {
+				i++
+			}
+			t.Errorf("%s: the Go writer differs from the template at byte %d\ngot  …%s\nwant …%s", name, i, g[max(i-80, 0):min(i+80, len(g))], w[max(i-80, 0):min(i+80, len(w))])
+		}
+	}
+}
+
+// TestRunHTMLOnlyWhereItKnows: the Go writer is not used for templates it
+// was not written from (site --templates) nor for a page whose links it
+// would have to escape as URLs, and not when a label is missing.
+func TestRunHTMLOnlyWhereItKnows(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("..", "..", "templates", "site", "run.html.tmpl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "run.html.tmpl"), []byte(strings.Replace(string(src), "<h1>", "<h1 class=\"x\">", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ts, err := loadTemplates(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ts.goRun {
+		t.Error("a run template of --templates is written by the Go writer")
+	}
+	p := &runPageView{P: &Page{Root: "../../", Home: "../", Lang: "en"}, Links: []linkView{{Href: "../case/a b/x.html"}}}
+	if goWritable(p) {
+		t.Error("a link with a space is written by the Go writer")
+	}
+	p.Links = nil
+	p.P.Home = "javascript:"
+	if goWritable(p) {
+		t.Error("a page with an odd link up is written by the Go writer")
+	}
+	var b builder
+	if b.escapedLabels("xx", map[string]string{"title": "T"}) != nil {
+		t.Error("labels without the run page's are used by the Go writer")
+	}
+}
