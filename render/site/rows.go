@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bytes"
 	htmltemplate "html/template"
 	"strconv"
 	"strings"
@@ -29,28 +30,41 @@ var esc = escape.HTML
 func campaignLink(name string) string { return "runs.html#campaign=" + escape.URLComponent(name) }
 
 // htmlBuilder writes markup and escaped text into one buffer, with no
-// string made per value.
-type htmlBuilder struct{ strings.Builder }
+// string made per value: a buffer of its own (newHTML), or the page's
+// when writeRunHTML writes a part straight into it.
+type htmlBuilder struct{ *bytes.Buffer }
+
+// newHTML is an htmlBuilder with room for n bytes.
+func newHTML(n int) htmlBuilder {
+	h := htmlBuilder{new(bytes.Buffer)}
+	h.Grow(n)
+	return h
+}
 
 // m writes markup as it is.
-func (h *htmlBuilder) m(parts ...string) {
+func (h htmlBuilder) m(parts ...string) {
 	for _, p := range parts {
 		h.WriteString(p)
 	}
 }
 
 // t writes text, escaped.
-func (h *htmlBuilder) t(s string) { escape.WriteHTML(&h.Builder, s) }
+func (h htmlBuilder) t(s string) { escape.WriteHTMLTo(h.Buffer, s) }
 
-func (h *htmlBuilder) html() htmltemplate.HTML { return htmltemplate.HTML(h.String()) }
+func (h htmlBuilder) html() htmltemplate.HTML { return htmltemplate.HTML(h.String()) }
 
 func figureRows(fs []figureView) htmltemplate.HTML {
-	var h htmlBuilder
 	n := 0
 	for _, f := range fs {
 		n += 140 + len(f.Metric) + len(f.Label) + len(f.Recomputed) + len(f.Stated) + len(f.SourceKey) + len(f.Definition)
 	}
-	h.Grow(n + n/16) // the markup and the values, with room for escapes: no regrowing
+	h := newHTML(n + n/16) // the markup and the values, with room for escapes: no regrowing
+	writeFigureRows(h, fs)
+	return h.html()
+}
+
+// writeFigureRows writes a run page's figures table rows.
+func writeFigureRows(h htmlBuilder, fs []figureView) {
 	for _, f := range fs {
 		h.m(`<tr data-metric="`)
 		h.t(f.Metric)
@@ -66,16 +80,20 @@ func figureRows(fs []figureView) htmltemplate.HTML {
 		h.t(f.Definition)
 		h.m("</td></tr>\n")
 	}
-	return h.html()
 }
 
 func provenanceRows(ps []provenanceView) htmltemplate.HTML {
-	var h htmlBuilder
 	n := 0
 	for _, p := range ps {
 		n += 100 + 2*len(p.Field) + len(p.Label) + len(p.Value) + len(p.Sources)
 	}
-	h.Grow(n + n/16)
+	h := newHTML(n + n/16)
+	writeProvenanceRows(h, ps)
+	return h.html()
+}
+
+// writeProvenanceRows writes a run page's provenance table rows.
+func writeProvenanceRows(h htmlBuilder, ps []provenanceView) {
 	for _, p := range ps {
 		h.m(`<tr data-field="`)
 		h.t(p.Field)
@@ -89,7 +107,6 @@ func provenanceRows(ps []provenanceView) htmltemplate.HTML {
 		h.t(p.Sources)
 		h.m("</td></tr>\n")
 	}
-	return h.html()
 }
 
 // runRows are the runs table's rows (the same markup the template would
@@ -98,8 +115,7 @@ func provenanceRows(ps []provenanceView) htmltemplate.HTML {
 // into one builder as it comes: the table of 10,000 runs is 10 MB, and a
 // rebuild after one new run writes it again.
 func runRows(rows []runRowView) htmltemplate.HTML {
-	var h htmlBuilder
-	h.Grow(len(rows) * 1100)
+	h := newHTML(len(rows) * 1100)
 	// titled writes a cell whose text may be cut: <td title="x">x</td>.
 	titled := func(s string) {
 		h.m(`<td title="`)
@@ -184,8 +200,7 @@ func runRows(rows []runRowView) htmltemplate.HTML {
 // trendRows are a trend page's rows, a run each (the markup the template
 // would write; rows_test.go compares them).
 func trendRows(rows []trendRow) htmltemplate.HTML {
-	var h htmlBuilder
-	h.Grow(len(rows) * 400)
+	h := newHTML(len(rows) * 400)
 	for _, r := range rows {
 		h.m(`<tr data-run="`)
 		h.t(r.ID)
@@ -322,12 +337,17 @@ func fileItems(p *runPageView) htmltemplate.HTML {
 // The options are most of a run page's bytes: they are written once, into
 // a builder grown to hold them all, not joined to their markup first.
 func chartFigures(cs []chartView) htmltemplate.HTML {
-	var h htmlBuilder
 	n := 0
 	for _, c := range cs {
-		n += len(c.Option) + len(c.Caption) + 256
+		n += len(c.Option) + len(c.raw) + len(c.Caption) + 256
 	}
-	h.Grow(n)
+	h := newHTML(n)
+	writeChartFigures(h, cs)
+	return h.html()
+}
+
+// writeChartFigures writes chartFigures' markup.
+func writeChartFigures(h htmlBuilder, cs []chartView) {
 	for _, c := range cs {
 		h.m(`<figure data-chart-kind="`)
 		h.t(c.Kind)
@@ -337,7 +357,13 @@ func chartFigures(cs []chartView) htmltemplate.HTML {
 		h.t(c.Title)
 		h.m(`"></div><script type="application/json" id="option-`)
 		h.t(c.ID)
-		h.m(`">`, string(c.Option), "</script>")
+		h.m(`">`)
+		if c.raw != nil {
+			h.Write(c.raw)
+		} else {
+			h.m(string(c.Option))
+		}
+		h.m("</script>")
 		if c.Caption != "" {
 			h.m(`<figcaption>`)
 			h.t(c.Caption)
@@ -345,7 +371,6 @@ func chartFigures(cs []chartView) htmltemplate.HTML {
 		}
 		h.m("</figure>\n")
 	}
-	return h.html()
 }
 
 // caveatItems are the caveats that apply to a run, code and sentence.

@@ -84,15 +84,12 @@ func goWritable(p *runPageView) bool {
 }
 
 // writeRunHTML writes the run page p with the escaped labels L
-// (escapedLabels) into buf.
+// (escapedLabels) into buf: its figures, provenance and charts straight
+// from the view (templateParts is for a template).
 func writeRunHTML(buf *bytes.Buffer, L map[string]string, p *runPageView) {
 	P := p.P
-	m := func(parts ...string) {
-		for _, s := range parts {
-			buf.WriteString(s)
-		}
-	}
-	t := func(s string) { escape.WriteHTMLTo(buf, s) }
+	h := htmlBuilder{buf}
+	m, t := h.m, h.t
 	m("<!DOCTYPE html>\n<html lang=\"")
 	t(P.HTMLLang)
 	m("\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"generator\" content=\"benchledger\">\n<title>")
@@ -126,7 +123,9 @@ func writeRunHTML(buf *bytes.Buffer, L map[string]string, p *runPageView) {
 	}
 	m("\n<table class=\"figures\">\n<thead><tr><th>", L["col_metric"], "</th><th>", L["col_recomputed"], "</th><th>")
 	t(p.StatedBy)
-	m("</th><th>", L["col_source_key"], "</th><th>", L["col_definition"], "</th></tr></thead>\n<tbody>", string(p.FigureRows), "</tbody></table>\n")
+	m("</th><th>", L["col_source_key"], "</th><th>", L["col_definition"], "</th></tr></thead>\n<tbody>")
+	writeFigureRows(h, p.Figures)
+	m("</tbody></table>\n")
 	if p.Checks != "" {
 		m("<p>")
 		t(p.Checks)
@@ -144,7 +143,8 @@ func writeRunHTML(buf *bytes.Buffer, L map[string]string, p *runPageView) {
 	}
 	m("\n")
 	if len(p.Charts) > 0 {
-		m("<h2>", L["run_charts"], "</h2>\n", string(p.ChartFigures))
+		m("<h2>", L["run_charts"], "</h2>\n")
+		writeChartFigures(h, p.Charts)
 	}
 	m("\n<h2>", L["run_caveats"], "</h2>\n")
 	if len(p.Caveats) > 0 {
@@ -170,7 +170,9 @@ func writeRunHTML(buf *bytes.Buffer, L map[string]string, p *runPageView) {
 		m("</ul>")
 	}
 	m("\n<h2>", L["run_provenance"], "</h2>\n<p class=\"note\">", L["run_provenance_note"], "</p>\n<table class=\"provenance\">\n<thead><tr><th>",
-		L["col_field"], "</th><th>", L["col_value"], "</th><th>", L["col_source"], "</th></tr></thead>\n<tbody>", string(p.ProvenanceRows), "</tbody></table>\n")
+		L["col_field"], "</th><th>", L["col_value"], "</th><th>", L["col_source"], "</th></tr></thead>\n<tbody>")
+	writeProvenanceRows(h, p.Provenance)
+	m("</tbody></table>\n")
 	if len(p.History) > 0 {
 		m("<h2>", L["run_history"], "</h2>\n<table class=\"history\"><thead><tr><th>", L["col_when"], "</th><th>", L["col_action"],
 			"</th></tr></thead>\n<tbody>", string(p.HistoryRows), "</tbody></table>")

@@ -13,9 +13,10 @@ import (
 )
 
 // TestRunHTMLLikeTheTemplate: a run page written in Go is the bytes the
-// embedded layout and run templates write for it, on every branch of the
-// template (one page with every optional part, one with none, one file or
-// several), with hostile text in every value and label.
+// embedded layout and run templates write for it (with templateParts'
+// markup), on every branch of the template (one page with every optional
+// part, one with none, one file or several), with hostile text in every
+// value and label.
 func TestRunHTMLLikeTheTemplate(t *testing.T) {
 	ts, err := loadTemplates("")
 	if err != nil {
@@ -37,13 +38,15 @@ func TestRunHTMLLikeTheTemplate(t *testing.T) {
 	full := &runPageView{P: page("../../", "../"), Subtitle: hostile, Completion: hostile, HasRecords: true, FiguresNote: hostile,
 		StatedBy: hostile, Checks: hostile, Disagree: []string{hostile, "x ≠ y"},
 		Files:        []rawFileView{{Name: "a"}, {Name: "b"}},
-		Charts:       []chartView{{ID: "latency"}},
+		Charts:       []chartView{{ID: "latency", Kind: "histogram", Title: hostile, raw: []byte(`{"a":"\u003c/script\u003e"}`)}, {ID: "t", Kind: hostile, Caption: hostile, raw: []byte(`{}`)}},
+		Figures:      []figureView{{Label: hostile, Metric: hostile, Recomputed: hostile, Stated: hostile, SourceKey: hostile, Definition: hostile}, {Metric: "m"}},
+		Provenance:   []provenanceView{{Field: hostile, Label: hostile, Value: hostile, Sources: hostile}, {Field: "f"}},
 		Caveats:      []caveatView{{Code: "c"}},
 		Findings:     []findingView{{Check: "k"}},
 		Links:        []linkView{{Text: hostile, Href: "../case/x/compare-1.html"}, {Text: "b", Href: "../case/y/compare-2.html"}},
 		History:      []runview.HistoryRow{{At: "t"}},
-		OverviewRows: html("overview"), FileItems: html("files"), FigureRows: html("figures"), ProvenanceRows: html("provenance"),
-		FindingRows: html("findings"), HistoryRows: html("history"), ChartFigures: html("charts"), CaveatItems: html("caveats"),
+		OverviewRows: html("overview"), FileItems: html("files"),
+		FindingRows: html("findings"), HistoryRows: html("history"), CaveatItems: html("caveats"),
 		AuditScope: html("scope"), Sum: store.RunSummary{ID: "ab12"}}
 	sparse := &runPageView{P: page("../", ""), Files: []rawFileView{{Name: "a"}}, Sum: store.RunSummary{ID: "cd34"}}
 	none := &runPageView{P: page("", ""), Sum: store.RunSummary{ID: "ef56"}, Checks: "", HasRecords: true, FiguresNote: "n"}
@@ -53,14 +56,15 @@ func TestRunHTMLLikeTheTemplate(t *testing.T) {
 			t.Fatalf("%s: not written in Go", name)
 		}
 		var want, got bytes.Buffer
-		if err := ts.execute(&want, "en", labels, p.P, "run", p); err != nil {
-			t.Fatal(err)
-		}
 		L := b.escapedLabels("en", labels)
 		if L == nil {
 			t.Fatal("no labels")
 		}
 		writeRunHTML(&got, L, p)
+		p.templateParts()
+		if err := ts.execute(&want, "en", labels, p.P, "run", p); err != nil {
+			t.Fatal(err)
+		}
 		if got.String() != want.String() {
 			g, w := got.String(), want.String()
 			i := 0

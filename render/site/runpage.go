@@ -220,8 +220,11 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 		buf.Grow(int(b.pageSize.Load()) + 1024) // the last page's size: no regrowing
 		if L := b.escapedLabels(l.Tag(), b.labels(l)); b.tpl.goRun && L != nil && goWritable(page) {
 			writeRunHTML(buf, L, page)
-		} else if err := b.tpl.execute(buf, l.Tag(), b.labels(l), page.P, "run", page); err != nil {
-			return manifestRun{}, err
+		} else {
+			page.templateParts()
+			if err := b.tpl.execute(buf, l.Tag(), b.labels(l), page.P, "run", page); err != nil {
+				return manifestRun{}, err
+			}
 		}
 		b.pageSize.Store(int64(buf.Len()))
 		rel := sitepath.InLang(l.Tag(), sitepath.Run(s.ID))
@@ -427,6 +430,10 @@ type (
 		// when set, says what is plotted and from which runs.
 		ID, Kind, Title, Caption string
 		Option                   htmltemplate.JS
+		// raw is a run page's option as the chart made it, written as it
+		// is by writeRunHTML; templateParts makes Option of it for a
+		// template.
+		raw []byte
 	}
 	caveatView struct {
 		Code, Text string
@@ -508,9 +515,8 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 		p.Provenance = append(p.Provenance, provenanceView{Field: g.Field, Label: b.fieldLabel(l, g.Field), Value: g.Value, Sources: g.Sources})
 	}
 	p.History = v.History
-	p.FigureRows, p.ProvenanceRows = figureRows(p.Figures), provenanceRows(p.Provenance)
 	p.FindingRows, p.HistoryRows = findingRows(p.Findings), historyRows(p.History)
-	p.OverviewRows, p.FileItems, p.ChartFigures, p.CaveatItems = overviewRows(p), fileItems(p), chartFigures(p.Charts), caveatItems(p.Caveats)
+	p.OverviewRows, p.FileItems, p.CaveatItems = overviewRows(p), fileItems(p), caveatItems(p.Caveats)
 	p.Subtitle = subtitle(d.sum)
 	basis := l.Word("window_basis", v.WindowBasis)
 	p.FiguresNote = l.T("site.run.figures_note", "basis", basis)
@@ -524,6 +530,18 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 	return p, nil
 }
 
+// templateParts makes the parts of a run page that writeRunHTML writes
+// straight into the page and a template reads from the view: the charts'
+// options as text, the figures', provenance and charts' markup.
+func (p *runPageView) templateParts() {
+	for i := range p.Charts {
+		if c := &p.Charts[i]; c.raw != nil {
+			c.Option, c.raw = htmltemplate.JS(c.raw), nil
+		}
+	}
+	p.FigureRows, p.ProvenanceRows, p.ChartFigures = figureRows(p.Figures), provenanceRows(p.Provenance), chartFigures(p.Charts)
+}
+
 // runCharts adds the latency distribution and the per-request timeline.
 func (b *builder) runCharts(l locales.Locale, d *runData, p *runPageView) error {
 	msg := b.labels(l)
@@ -534,7 +552,7 @@ func (b *builder) runCharts(l locales.Locale, d *runData, p *runPageView) error 
 		if err != nil {
 			return err
 		}
-		p.Charts = append(p.Charts, chartView{ID: c.ID, Kind: "histogram", Title: msg["chart_latency_title"], Option: htmltemplate.JS(c.Option)})
+		p.Charts = append(p.Charts, chartView{ID: c.ID, Kind: "histogram", Title: msg["chart_latency_title"], raw: c.Option})
 	}
 	if len(d.points) > 0 {
 		lab := charts.Labels{Title: msg["chart_timeline_title"], XAxis: msg["chart_timeline_x"], YAxis: msg["chart_timeline_y"],
@@ -550,7 +568,7 @@ func (b *builder) runCharts(l locales.Locale, d *runData, p *runPageView) error 
 		if err != nil {
 			return err
 		}
-		p.Charts = append(p.Charts, chartView{ID: c.ID, Kind: "timeline", Title: msg["chart_timeline_title"], Option: htmltemplate.JS(c.Option)})
+		p.Charts = append(p.Charts, chartView{ID: c.ID, Kind: "timeline", Title: msg["chart_timeline_title"], raw: c.Option})
 	}
 	return nil
 }
