@@ -464,10 +464,14 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 		p.Files = append(p.Files, rawFileView{Name: f.Name, SHA256: f.SHA256, Href: href,
 			Size: l.Number(float64(f.Size), 0) + " B", Corrupt: f.Corrupt})
 	}
+	// The sentences most runs share (the same missing fields, the same
+	// counts, client and window) are made once per language and build.
 	if v.Publishable {
 		p.Publishable = msg["yes"]
 	} else {
-		p.Publishable = l.T("site.run.publishable_missing", "fields", l.List(v.Missing))
+		p.Publishable = b.repeated(l, textPublishable, strings.Join(v.Missing, "\x00"), func() string {
+			return l.T("site.run.publishable_missing", "fields", l.List(v.Missing))
+		})
 	}
 	count := func(n int64) string {
 		if n < 0 {
@@ -476,15 +480,23 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 		return l.Integer(int(n))
 	}
 	c := v.Completion
-	p.Completion = l.T("site.run.completion_text", "sent", count(c.Sent), "completed", count(c.Completed), "failed", count(c.Failed))
-	if c.Short >= 0 {
-		p.Completion += l.Punct()["sentence_sep"] + l.T("site.run.short_text", "short", count(c.Short))
+	var ck [4 * 21]byte // the four counts, as the key of their sentence
+	key := ck[:0]
+	for _, n := range []int64{c.Sent, c.Completed, c.Failed, c.Short} {
+		key = append(strconv.AppendInt(key, n, 10), ',')
 	}
+	p.Completion = b.repeated(l, textCompletion, string(key), func() string {
+		s := l.T("site.run.completion_text", "sent", count(c.Sent), "completed", count(c.Completed), "failed", count(c.Failed))
+		if c.Short >= 0 {
+			s += l.Punct()["sentence_sep"] + l.T("site.run.short_text", "short", count(c.Short))
+		}
+		return s
+	})
 	for i, f := range v.Figures {
 		p.Figures = append(p.Figures, figureView{Label: b.figureName(l, f.Metric), Metric: f.Metric,
 			Recomputed: valueIn(l, f.Recomputed, f.Unit), Stated: valueIn(l, f.Stated, f.Unit), SourceKey: f.SourceKey, Definition: d.defs[i]})
 	}
-	p.StatedBy = l.T("site.col.stated_by", "client", d.client)
+	p.StatedBy = b.repeated(l, textStatedBy, d.client, func() string { return l.T("site.col.stated_by", "client", d.client) })
 	if len(v.StatedChecks) > 0 {
 		bad := 0
 		for _, sc := range v.StatedChecks {
@@ -518,11 +530,13 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 	p.FindingRows, p.HistoryRows = findingRows(p.Findings), historyRows(p.History)
 	p.OverviewRows, p.FileItems, p.CaveatItems = overviewRows(p), fileItems(p), caveatItems(p.Caveats)
 	p.Subtitle = subtitle(d.sum)
-	basis := l.Word("window_basis", v.WindowBasis)
-	p.FiguresNote = l.T("site.run.figures_note", "basis", basis)
-	if m := v.PercentileMethod; m != "" && m != string(figures.MethodLinear) {
-		p.FiguresNote = l.T("site.run.figures_note_method", "basis", basis, "method", l.Word("percentile_method", m), "client", d.client)
-	}
+	p.FiguresNote = b.repeated(l, textFiguresNote, v.WindowBasis+"\x00"+v.PercentileMethod+"\x00"+d.client, func() string {
+		basis := l.Word("window_basis", v.WindowBasis)
+		if m := v.PercentileMethod; m != "" && m != string(figures.MethodLinear) {
+			return l.T("site.run.figures_note_method", "basis", basis, "method", l.Word("percentile_method", m), "client", d.client)
+		}
+		return l.T("site.run.figures_note", "basis", basis)
+	})
 	p.AuditScope = codeSpans(l.T("site.run.audit_scope", "id", d.sum.ID))
 	for _, c := range d.links {
 		p.Links = append(p.Links, linkView{Text: c.Case + " — " + c.Name, Href: p.P.Home + c.Href})
