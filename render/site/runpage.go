@@ -492,6 +492,7 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 		}
 		return s
 	})
+	p.Figures = make([]figureView, 0, len(v.Figures))
 	for i, f := range v.Figures {
 		p.Figures = append(p.Figures, figureView{Label: b.figureName(l, f.Metric), Metric: f.Metric,
 			Recomputed: valueIn(l, f.Recomputed, f.Unit), Stated: valueIn(l, f.Stated, f.Unit), SourceKey: f.SourceKey, Definition: d.defs[i]})
@@ -523,7 +524,9 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 		p.Findings = append(p.Findings, findingView{Check: f.Check, Title: l.TOrEnglish("audit.check." + f.Check),
 			Severity: f.Severity, SeverityText: l.T("audit.severity." + f.Severity), Text: b.redText(text), Message: b.redText(f.Message)})
 	}
-	for _, g := range runview.GroupProvenance(v.Provenance) {
+	groups := runview.GroupProvenance(v.Provenance)
+	p.Provenance = make([]provenanceView, 0, len(groups))
+	for _, g := range groups {
 		p.Provenance = append(p.Provenance, provenanceView{Field: g.Field, Label: b.fieldLabel(l, g.Field), Value: g.Value, Sources: g.Sources})
 	}
 	p.History = v.History
