@@ -230,25 +230,58 @@ func trendRows(rows []trendRow) htmltemplate.HTML {
 }
 
 func findingRows(fs []findingView) htmltemplate.HTML {
-	var sb strings.Builder
+	h := newHTML(0)
+	writeFindingRows(h, fs)
+	return h.html()
+}
+
+// writeFindingRows writes a run page's audit findings.
+func writeFindingRows(h htmlBuilder, fs []findingView) {
 	for _, f := range fs {
-		sb.WriteString(`<tr class="` + esc(f.Severity) + `" data-check="` + esc(f.Check) + `"><td>` + esc(f.Title) + `<br><code>` + esc(f.Check) +
-			`</code></td><td>` + esc(f.SeverityText) + `</td>`)
+		h.m(`<tr class="`)
+		h.t(f.Severity)
+		h.m(`" data-check="`)
+		h.t(f.Check)
+		h.m(`"><td>`)
+		h.t(f.Title)
+		h.m(`<br><code>`)
+		h.t(f.Check)
+		h.m(`</code></td><td>`)
+		h.t(f.SeverityText)
+		h.m(`</td>`)
 		if f.Text == "" || f.Text == f.Message {
-			sb.WriteString(`<td lang="en">` + esc(f.Message) + "</td></tr>\n")
+			h.m(`<td lang="en">`)
+			h.t(f.Message)
+			h.m("</td></tr>\n")
 			continue
 		}
-		sb.WriteString(`<td>` + esc(f.Text) + `<br><span class="original" lang="en">` + esc(f.Message) + "</span></td></tr>\n")
+		h.m(`<td>`)
+		h.t(f.Text)
+		h.m(`<br><span class="original" lang="en">`)
+		h.t(f.Message)
+		h.m("</span></td></tr>\n")
 	}
-	return htmltemplate.HTML(sb.String())
 }
 
 func historyRows(hs []runview.HistoryRow) htmltemplate.HTML {
-	var sb strings.Builder
-	for _, h := range hs {
-		sb.WriteString(`<tr><td>` + esc(h.At) + `</td><td>` + esc(h.Action) + ` · ` + esc(h.Actor) + ` · benchledger ` + esc(h.ToolVersion) + `</td></tr>`)
+	h := newHTML(0)
+	writeHistoryRows(h, hs)
+	return h.html()
+}
+
+// writeHistoryRows writes a run page's history.
+func writeHistoryRows(h htmlBuilder, hs []runview.HistoryRow) {
+	for _, r := range hs {
+		h.m(`<tr><td>`)
+		h.t(r.At)
+		h.m(`</td><td>`)
+		h.t(r.Action)
+		h.m(` · `)
+		h.t(r.Actor)
+		h.m(` · benchledger `)
+		h.t(r.ToolVersion)
+		h.m(`</td></tr>`)
 	}
-	return htmltemplate.HTML(sb.String())
 }
 
 // langAttr is a link's lang attribute: its HTMLLang, else its tag.
@@ -287,45 +320,92 @@ func subtitle(s store.RunSummary) string {
 
 // overviewRows are the terms of a run page's overview.
 func overviewRows(p *runPageView) htmltemplate.HTML {
+	h := newHTML(512)
+	writeOverviewRows(h, p)
+	return h.html()
+}
+
+// writeOverviewRows writes overviewRows' markup.
+func writeOverviewRows(h htmlBuilder, p *runPageView) {
 	L := p.P.L
-	var sb strings.Builder
-	sb.Grow(512)
 	if c := p.Sum.Campaign; c != "" {
-		sb.WriteString(`<dt>` + esc(L["col_campaign"]) + `</dt><dd><a class="campaign" href="` + esc(p.P.Home) + campaignLink(c) + `">` + esc(c) + `</a></dd>`)
+		h.m(`<dt>`)
+		h.t(L["col_campaign"])
+		h.m(`</dt><dd><a class="campaign" href="`)
+		h.t(p.P.Home)
+		h.m(campaignLink(c), `">`)
+		h.t(c)
+		h.m(`</a></dd>`)
 	}
-	sb.WriteString("\n")
+	h.m("\n")
 	if r := p.Sum.Role; r != "" {
-		sb.WriteString(`<dt>` + esc(L["col_role"]) + `</dt><dd>` + esc(r) + `</dd>`)
+		h.m(`<dt>`)
+		h.t(L["col_role"])
+		h.m(`</dt><dd>`)
+		h.t(r)
+		h.m(`</dd>`)
 	}
-	sb.WriteString("\n<dt>" + esc(L["run_format"]) + `</dt><dd><code>` + esc(p.V.Format) + `</code>`)
+	h.m("\n<dt>")
+	h.t(L["run_format"])
+	h.m(`</dt><dd><code>`)
+	h.t(p.V.Format)
+	h.m(`</code>`)
 	if fv := p.V.FormatVariant; fv != "" {
-		sb.WriteString(` — ` + esc(fv))
+		h.m(` — `)
+		h.t(fv)
 	}
-	sb.WriteString("</dd>\n")
+	h.m("</dd>\n")
 	if t := p.V.SourceTool; t != "" {
-		sb.WriteString(`<dt>` + esc(L["run_client"]) + `</dt><dd>` + esc(t) + `</dd>`)
+		h.m(`<dt>`)
+		h.t(L["run_client"])
+		h.m(`</dt><dd>`)
+		h.t(t)
+		h.m(`</dd>`)
 	}
-	sb.WriteString("\n<dt>" + esc(L["run_ingested"]) + `</dt><dd>` + esc(p.V.IngestedAt) + "</dd>\n<dt>" + esc(L["col_publishable"]) +
-		`</dt><dd class="publishable">` + esc(p.Publishable) + "</dd>\n")
-	return htmltemplate.HTML(sb.String())
+	h.m("\n<dt>")
+	h.t(L["run_ingested"])
+	h.m(`</dt><dd>`)
+	h.t(p.V.IngestedAt)
+	h.m("</dd>\n<dt>")
+	h.t(L["col_publishable"])
+	h.m(`</dt><dd class="publishable">`)
+	h.t(p.Publishable)
+	h.m("</dd>\n")
 }
 
 // fileItems are a run page's raw files with their digests and downloads.
 func fileItems(p *runPageView) htmltemplate.HTML {
-	var sb strings.Builder
+	h := newHTML(0)
+	writeFileItems(h, p)
+	return h.html()
+}
+
+// writeFileItems writes fileItems' markup.
+func writeFileItems(h htmlBuilder, p *runPageView) {
 	for _, f := range p.Files {
-		sb.WriteString(`<li><span class="filename">` + esc(f.Name) + `</span> (` + esc(f.Size) + `)<br>SHA-256 <code class="sha">` + esc(f.SHA256) + `</code>`)
+		h.m(`<li><span class="filename">`)
+		h.t(f.Name)
+		h.m(`</span> (`)
+		h.t(f.Size)
+		h.m(`)<br>SHA-256 <code class="sha">`)
+		h.t(f.SHA256)
+		h.m(`</code>`)
 		switch {
 		case f.Corrupt:
-			sb.WriteString(` <strong class="fail">✗</strong>`)
+			h.m(` <strong class="fail">✗</strong>`)
 		case f.Href != "":
-			sb.WriteString(`<br><a class="download" href="` + esc(f.Href) + `" download="` + esc(safeName(f.Name)) + `">` + esc(p.P.L["run_download"]) + `</a>`)
+			h.m(`<br><a class="download" href="`)
+			h.t(f.Href)
+			h.m(`" download="`)
+			h.t(safeName(f.Name))
+			h.m(`">`)
+			h.t(p.P.L["run_download"])
+			h.m(`</a>`)
 		default:
-			sb.WriteString(`<br><span class="note">` + string(codeSpans(p.P.L["run_no_raw"])) + `</span>`)
+			h.m(`<br><span class="note">`, string(codeSpans(p.P.L["run_no_raw"])), `</span>`)
 		}
-		sb.WriteString("</li>\n")
+		h.m("</li>\n")
 	}
-	return htmltemplate.HTML(sb.String())
 }
 
 // chartFigures are a page's charts: a box for each, marked with its kind
@@ -375,9 +455,18 @@ func writeChartFigures(h htmlBuilder, cs []chartView) {
 
 // caveatItems are the caveats that apply to a run, code and sentence.
 func caveatItems(cs []caveatView) htmltemplate.HTML {
-	var sb strings.Builder
+	h := newHTML(0)
+	writeCaveatItems(h, cs)
+	return h.html()
+}
+
+// writeCaveatItems writes caveatItems' markup.
+func writeCaveatItems(h htmlBuilder, cs []caveatView) {
 	for _, c := range cs {
-		sb.WriteString(`<li><code>` + esc(c.Code) + `</code> ` + esc(c.Text) + `</li>`)
+		h.m(`<li><code>`)
+		h.t(c.Code)
+		h.m(`</code> `)
+		h.t(c.Text)
+		h.m(`</li>`)
 	}
-	return htmltemplate.HTML(sb.String())
 }

@@ -84,8 +84,8 @@ func goWritable(p *runPageView) bool {
 }
 
 // writeRunHTML writes the run page p with the escaped labels L
-// (escapedLabels) into buf: its figures, provenance and charts straight
-// from the view (templateParts is for a template).
+// (escapedLabels) into buf: its parts straight from the view
+// (templateParts makes their markup for a template).
 func writeRunHTML(buf *bytes.Buffer, L map[string]string, p *runPageView) {
 	P := p.P
 	h := htmlBuilder{buf}
@@ -104,13 +104,17 @@ func writeRunHTML(buf *bytes.Buffer, L map[string]string, p *runPageView) {
 	t(P.Title)
 	m("</h1>\n<p class=\"sub\">")
 	t(p.Subtitle)
-	m("</p>\n<h2>", L["run_overview"], "</h2>\n<dl class=\"kv\">\n", string(p.OverviewRows), "</dl>\n<h2>")
+	m("</p>\n<h2>", L["run_overview"], "</h2>\n<dl class=\"kv\">\n")
+	writeOverviewRows(h, p)
+	m("</dl>\n<h2>")
 	if len(p.Files) > 1 {
 		m(L["run_files"])
 	} else {
 		m(L["run_file"])
 	}
-	m("</h2>\n<ul class=\"files\">\n", string(p.FileItems), "</ul>\n<p class=\"note\">", L["run_digest_note"], "</p>\n<h2>", L["run_completion"],
+	m("</h2>\n<ul class=\"files\">\n")
+	writeFileItems(h, p)
+	m("</ul>\n<p class=\"note\">", L["run_digest_note"], "</p>\n<h2>", L["run_completion"],
 		"</h2>\n<p class=\"completion\">")
 	t(p.Completion)
 	m("</p>\n<h2>", L["run_figures"], "</h2>\n")
@@ -148,14 +152,18 @@ func writeRunHTML(buf *bytes.Buffer, L map[string]string, p *runPageView) {
 	}
 	m("\n<h2>", L["run_caveats"], "</h2>\n")
 	if len(p.Caveats) > 0 {
-		m("<ul class=\"caveats\">", string(p.CaveatItems), "</ul>")
+		m("<ul class=\"caveats\">")
+		writeCaveatItems(h, p.Caveats)
+		m("</ul>")
 	} else {
 		m("<p>", L["run_no_caveats"], "</p>")
 	}
 	m("\n<h2>", L["run_audit"], "</h2>\n<p class=\"note\">", string(p.AuditScope), "</p>\n")
 	if len(p.Findings) > 0 {
 		m("<table class=\"findings\">\n<thead><tr><th>", L["col_check"], "</th><th>", L["col_severity"], "</th><th>", L["col_finding"],
-			"</th></tr></thead>\n<tbody>", string(p.FindingRows), "</tbody></table>")
+			"</th></tr></thead>\n<tbody>")
+		writeFindingRows(h, p.Findings)
+		m("</tbody></table>")
 	} else {
 		m("<p class=\"audit-clean\">", L["run_audit_clean"], "</p>")
 	}
@@ -175,7 +183,9 @@ func writeRunHTML(buf *bytes.Buffer, L map[string]string, p *runPageView) {
 	m("</tbody></table>\n")
 	if len(p.History) > 0 {
 		m("<h2>", L["run_history"], "</h2>\n<table class=\"history\"><thead><tr><th>", L["col_when"], "</th><th>", L["col_action"],
-			"</th></tr></thead>\n<tbody>", string(p.HistoryRows), "</tbody></table>")
+			"</th></tr></thead>\n<tbody>")
+		writeHistoryRows(h, p.History)
+		m("</tbody></table>")
 	}
 	m("\n")
 

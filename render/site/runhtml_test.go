@@ -27,9 +27,10 @@ func TestRunHTMLLikeTheTemplate(t *testing.T) {
 	}
 	hostile := "\"><script>alert('x')</script>&amp; a+b \x00 ✓ {{.P}} \xff"
 	labels := map[string]string{}
-	for _, k := range runLabels {
+	for _, k := range append(runLabels, "col_campaign", "col_role", "run_format", "run_client", "run_ingested", "col_publishable", "run_download") {
 		labels[k] = k + " " + hostile
 	}
+	labels["run_no_raw"] = "no `raw` " + hostile
 	page := func(root, home string) *Page {
 		return &Page{Lang: "en", HTMLLang: "en" + hostile, Title: "Run " + hostile, Root: root, Home: home, L: labels,
 			LangNav: "<span>English</span> ", Footer: "Built by {x} " + hostile}
@@ -37,19 +38,21 @@ func TestRunHTMLLikeTheTemplate(t *testing.T) {
 	html := func(s string) htmltemplate.HTML { return htmltemplate.HTML("<b>" + s + "</b>\n") }
 	full := &runPageView{P: page("../../", "../"), Subtitle: hostile, Completion: hostile, HasRecords: true, FiguresNote: hostile,
 		StatedBy: hostile, Checks: hostile, Disagree: []string{hostile, "x ≠ y"},
-		Files:        []rawFileView{{Name: "a"}, {Name: "b"}},
-		Charts:       []chartView{{ID: "latency", Kind: "histogram", Title: hostile, raw: []byte(`{"a":"\u003c/script\u003e"}`)}, {ID: "t", Kind: hostile, Caption: hostile, raw: []byte(`{}`)}},
-		Figures:      []figureView{{Label: hostile, Metric: hostile, Recomputed: hostile, Stated: hostile, SourceKey: hostile, Definition: hostile}, {Metric: "m"}},
-		Provenance:   []provenanceView{{Field: hostile, Label: hostile, Value: hostile, Sources: hostile}, {Field: "f"}},
-		Caveats:      []caveatView{{Code: "c"}},
-		Findings:     []findingView{{Check: "k"}},
-		Links:        []linkView{{Text: hostile, Href: "../case/x/compare-1.html"}, {Text: "b", Href: "../case/y/compare-2.html"}},
-		History:      []runview.HistoryRow{{At: "t"}},
-		OverviewRows: html("overview"), FileItems: html("files"),
-		FindingRows: html("findings"), HistoryRows: html("history"), CaveatItems: html("caveats"),
-		AuditScope: html("scope"), Sum: store.RunSummary{ID: "ab12"}}
-	sparse := &runPageView{P: page("../", ""), Files: []rawFileView{{Name: "a"}}, Sum: store.RunSummary{ID: "cd34"}}
-	none := &runPageView{P: page("", ""), Sum: store.RunSummary{ID: "ef56"}, Checks: "", HasRecords: true, FiguresNote: "n"}
+		V: &runview.View{Format: hostile, FormatVariant: hostile, SourceTool: hostile, IngestedAt: hostile}, Publishable: hostile,
+		Files: []rawFileView{{Name: hostile, SHA256: "ab12", Href: "../../raw/ab12", Size: hostile}, {Name: hostile, Size: "1 B", Corrupt: true},
+			{Name: hostile, Size: hostile}},
+		Charts:     []chartView{{ID: "latency", Kind: "histogram", Title: hostile, raw: []byte(`{"a":"\u003c/script\u003e"}`)}, {ID: "t", Kind: hostile, Caption: hostile, raw: []byte(`{}`)}},
+		Figures:    []figureView{{Label: hostile, Metric: hostile, Recomputed: hostile, Stated: hostile, SourceKey: hostile, Definition: hostile}, {Metric: "m"}},
+		Provenance: []provenanceView{{Field: hostile, Label: hostile, Value: hostile, Sources: hostile}, {Field: "f"}},
+		Caveats:    []caveatView{{Code: hostile, Text: hostile}, {Code: "c"}},
+		Findings: []findingView{{Check: hostile, Title: hostile, Severity: hostile, SeverityText: hostile, Text: hostile, Message: hostile},
+			{Check: "k", Text: "same", Message: "same"}, {Check: "k", Message: "english"}},
+		Links:      []linkView{{Text: hostile, Href: "../case/x/compare-1.html"}, {Text: "b", Href: "../case/y/compare-2.html"}},
+		History:    []runview.HistoryRow{{At: hostile, Action: hostile, Actor: hostile, ToolVersion: hostile, Detail: hostile}, {At: "t"}},
+		AuditScope: html("scope"),
+		Sum:        store.RunSummary{ID: "ab12", Campaign: hostile + " /?#&=", Role: hostile, Model: hostile, Engine: hostile, EngineVersion: hostile, GPU: hostile, Date: hostile}}
+	sparse := &runPageView{P: page("../", ""), V: &runview.View{Format: "f"}, Files: []rawFileView{{Name: "a"}}, Sum: store.RunSummary{ID: "cd34"}}
+	none := &runPageView{P: page("", ""), V: &runview.View{}, Sum: store.RunSummary{ID: "ef56"}, Checks: "", HasRecords: true, FiguresNote: "n"}
 	var b builder
 	for name, p := range map[string]*runPageView{"full": full, "sparse": sparse, "none": none} {
 		if !goWritable(p) {

@@ -530,8 +530,6 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 		p.Provenance = append(p.Provenance, provenanceView{Field: g.Field, Label: b.fieldLabel(l, g.Field), Value: g.Value, Sources: g.Sources})
 	}
 	p.History = v.History
-	p.FindingRows, p.HistoryRows = findingRows(p.Findings), historyRows(p.History)
-	p.OverviewRows, p.FileItems, p.CaveatItems = overviewRows(p), fileItems(p), caveatItems(p.Caveats)
 	p.Subtitle = subtitle(d.sum)
 	p.FiguresNote = b.repeated(l, textFiguresNote, v.WindowBasis+"\x00"+v.PercentileMethod+"\x00"+d.client, func() string {
 		basis := l.Word("window_basis", v.WindowBasis)
@@ -549,7 +547,8 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 
 // templateParts makes the parts of a run page that writeRunHTML writes
 // straight into the page and a template reads from the view: the charts'
-// options as text, the figures', provenance and charts' markup.
+// options as text, and the markup of the overview, files, figures, charts,
+// caveats, findings, provenance and history.
 func (p *runPageView) templateParts() {
 	for i := range p.Charts {
 		if c := &p.Charts[i]; c.raw != nil {
@@ -557,6 +556,8 @@ func (p *runPageView) templateParts() {
 		}
 	}
 	p.FigureRows, p.ProvenanceRows, p.ChartFigures = figureRows(p.Figures), provenanceRows(p.Provenance), chartFigures(p.Charts)
+	p.FindingRows, p.HistoryRows = findingRows(p.Findings), historyRows(p.History)
+	p.OverviewRows, p.FileItems, p.CaveatItems = overviewRows(p), fileItems(p), caveatItems(p.Caveats)
 }
 
 // runCharts adds the latency distribution and the per-request timeline.
