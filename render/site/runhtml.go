@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"strings"
 
+	"github.com/benchledger/benchledger/internal/csp"
 	"github.com/benchledger/benchledger/internal/escape"
 )
 
@@ -24,6 +25,10 @@ import (
 // written. A change to either template turns the writer off (and fails
 // TestRunHTMLForTheEmbeddedTemplates) until the writer follows it.
 const runTemplatesDigest = "eee56be59212fc47eb8851dfcfe1511599f311bb70f50155b7d955303dd50421"
+
+// sitePolicy is the Content-Security-Policy element of a site page without
+// an inline script.
+var sitePolicy = csp.NoInlineScripts(csp.Site)
 
 // runTemplatesSum is the digest of a layout and a run template.
 func runTemplatesSum(layout, run string) string {
@@ -92,7 +97,11 @@ func writeRunHTML(buf *bytes.Buffer, L map[string]string, p *runPageView) {
 	m, t := h.m, h.t
 	m("<!DOCTYPE html>\n<html lang=\"")
 	t(P.HTMLLang)
-	m("\">\n<head>\n<meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"generator\" content=\"benchledger\">\n<title>")
+	// The page's Content-Security-Policy, as csp.ApplyBuffer would insert
+	// it: the page has no inline script (every script it writes has a src
+	// or is a JSON data block, and every value is escaped), so it is the
+	// policy of a page without one, and writeRunFile finds it at the top.
+	m("\">\n<head>\n<meta charset=\"utf-8\">", sitePolicy, "\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<meta name=\"generator\" content=\"benchledger\">\n<title>")
 	t(P.Title)
 	m(" · ", L["title"], "</title>\n<link rel=\"stylesheet\" href=\"", P.Root, "assets/site.css\">\n</head>\n<body>\n<header class=\"top\">\n<nav class=\"main\"><a href=\"",
 		P.Home, "index.html\">", L["nav_home"], "</a> <a href=\"", P.Home, "runs.html\">", L["nav_runs"], "</a> <a href=\"",

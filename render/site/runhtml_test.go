@@ -8,13 +8,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchledger/benchledger/internal/csp"
 	"github.com/benchledger/benchledger/runview"
 	"github.com/benchledger/benchledger/store"
 )
 
 // TestRunHTMLLikeTheTemplate: a run page written in Go is the bytes the
 // embedded layout and run templates write for it (with templateParts'
-// markup), on every branch of the template (one page with every optional
+// markup), its Content-Security-Policy included, on every branch of the
+// template (one page with every optional
 // part, one with none, one file or several), with hostile text in every
 // value and label.
 func TestRunHTMLLikeTheTemplate(t *testing.T) {
@@ -67,6 +69,13 @@ func TestRunHTMLLikeTheTemplate(t *testing.T) {
 		p.templateParts()
 		if err := ts.execute(&want, "en", labels, p.P, "run", p); err != nil {
 			t.Fatal(err)
+		}
+		// Both as written: the template's page gets its policy here, the Go
+		// writer's carries it already (and ApplyBuffer leaves it).
+		csp.ApplyBuffer(&want, csp.Site)
+		before := got.String()
+		if csp.ApplyBuffer(&got, csp.Site); got.String() != before {
+			t.Errorf("%s: the policy was inserted into the Go writer's page again", name)
 		}
 		if got.String() != want.String() {
 			g, w := got.String(), want.String()
