@@ -338,12 +338,16 @@ func writeOverviewRows(h htmlBuilder, p *runPageView) {
 		h.m(`</a></dd>`)
 	}
 	h.m("\n")
-	if r := p.Sum.Role; r != "" {
+	// term writes <dt>label</dt><dd>value</dd>.
+	term := func(label, value string) {
 		h.m(`<dt>`)
-		h.t(L["col_role"])
+		h.t(label)
 		h.m(`</dt><dd>`)
-		h.t(r)
+		h.t(value)
 		h.m(`</dd>`)
+	}
+	if r := p.Sum.Role; r != "" {
+		term(L["col_role"], r)
 	}
 	h.m("\n<dt>")
 	h.t(L["run_format"])
@@ -356,11 +360,7 @@ func writeOverviewRows(h htmlBuilder, p *runPageView) {
 	}
 	h.m("</dd>\n")
 	if t := p.V.SourceTool; t != "" {
-		h.m(`<dt>`)
-		h.t(L["run_client"])
-		h.m(`</dt><dd>`)
-		h.t(t)
-		h.m(`</dd>`)
+		term(L["run_client"], t)
 	}
 	h.m("\n<dt>")
 	h.t(L["run_ingested"])
