@@ -88,6 +88,11 @@ func mergeRuns(ctx context.Context, wrap func(error) error, runs interface {
 }, prov *cursor[provenance.Entry], stated *cursor[benchrun.Stated], corrections map[string][]Correction,
 	wanted map[string]bool, fn func(*RunRecord) error, requests func(rec *RunRecord, keep bool, requestCount int64) error) error {
 	cache := newJSONCache()
+	// A run's provenance and stated figures are gathered here first, then
+	// copied once into slices of their size (appending to the run's own
+	// regrew them a few times a run).
+	var provs []provenance.Entry
+	var stateds []benchrun.Stated
 	for runs.Next() {
 		rec := &RunRecord{}
 		requestCount, err := scanRunRow(runs.Scan, rec, cache, &rec.ID)
@@ -96,17 +101,24 @@ func mergeRuns(ctx context.Context, wrap func(error) error, runs interface {
 		}
 		keep := wanted == nil || wanted[rec.ID]
 		run := rec.Run
+		provs, stateds = provs[:0], stateds[:0]
 		err = errors.Join(
 			prov.each(rec.ID, func(e provenance.Entry) {
 				if keep {
-					rec.Provenance = append(rec.Provenance, e)
+					provs = append(provs, e)
 				}
 			}),
 			stated.each(rec.ID, func(st benchrun.Stated) {
 				if keep {
-					run.Stated = append(run.Stated, st)
+					stateds = append(stateds, st)
 				}
 			}))
+		if len(provs) > 0 {
+			rec.Provenance = append(rec.Provenance, provs...)
+		}
+		if len(stateds) > 0 {
+			run.Stated = append(run.Stated, stateds...)
+		}
 		if err == nil {
 			err = requests(rec, keep, requestCount)
 		}

@@ -5,6 +5,7 @@
 package escape
 
 import (
+	"io"
 	"strings"
 	"unicode/utf8"
 )
@@ -49,3 +50,7 @@ func URLComponent(s string) string {
 	}
 	return sb.String()
 }
+
+// WriteHTMLTo writes s, escaped as HTML does, to w (a page's buffer,
+// which cannot fail).
+func WriteHTMLTo(w io.Writer, s string) { _, _ = htmlReplacer.WriteString(w, s) }

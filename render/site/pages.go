@@ -142,6 +142,11 @@ type textKind int
 const (
 	textFigureName textKind = iota
 	textFieldLabel
+	// A run page's sentences, by what they say (runPage).
+	textPublishable
+	textCompletion
+	textStatedBy
+	textFiguresNote
 	textKinds
 )
 

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bytes"
 	htmltemplate "html/template"
 	"strconv"
 	"strings"
@@ -29,28 +30,41 @@ var esc = escape.HTML
 func campaignLink(name string) string { return "runs.html#campaign=" + escape.URLComponent(name) }
 
 // htmlBuilder writes markup and escaped text into one buffer, with no
-// string made per value.
-type htmlBuilder struct{ strings.Builder }
+// string made per value: a buffer of its own (newHTML), or the page's
+// when writeRunHTML writes a part straight into it.
+type htmlBuilder struct{ *bytes.Buffer }
+
+// newHTML is an htmlBuilder with room for n bytes.
+func newHTML(n int) htmlBuilder {
+	h := htmlBuilder{new(bytes.Buffer)}
+	h.Grow(n)
+	return h
+}
 
 // m writes markup as it is.
-func (h *htmlBuilder) m(parts ...string) {
+func (h htmlBuilder) m(parts ...string) {
 	for _, p := range parts {
 		h.WriteString(p)
 	}
 }
 
 // t writes text, escaped.
-func (h *htmlBuilder) t(s string) { escape.WriteHTML(&h.Builder, s) }
+func (h htmlBuilder) t(s string) { escape.WriteHTMLTo(h.Buffer, s) }
 
-func (h *htmlBuilder) html() htmltemplate.HTML { return htmltemplate.HTML(h.String()) }
+func (h htmlBuilder) html() htmltemplate.HTML { return htmltemplate.HTML(h.String()) }
 
 func figureRows(fs []figureView) htmltemplate.HTML {
-	var h htmlBuilder
 	n := 0
 	for _, f := range fs {
 		n += 140 + len(f.Metric) + len(f.Label) + len(f.Recomputed) + len(f.Stated) + len(f.SourceKey) + len(f.Definition)
 	}
-	h.Grow(n + n/16) // the markup and the values, with room for escapes: no regrowing
+	h := newHTML(n + n/16) // the markup and the values, with room for escapes: no regrowing
+	writeFigureRows(h, fs)
+	return h.html()
+}
+
+// writeFigureRows writes a run page's figures table rows.
+func writeFigureRows(h htmlBuilder, fs []figureView) {
 	for _, f := range fs {
 		h.m(`<tr data-metric="`)
 		h.t(f.Metric)
@@ -66,16 +80,20 @@ func figureRows(fs []figureView) htmltemplate.HTML {
 		h.t(f.Definition)
 		h.m("</td></tr>\n")
 	}
-	return h.html()
 }
 
 func provenanceRows(ps []provenanceView) htmltemplate.HTML {
-	var h htmlBuilder
 	n := 0
 	for _, p := range ps {
 		n += 100 + 2*len(p.Field) + len(p.Label) + len(p.Value) + len(p.Sources)
 	}
-	h.Grow(n + n/16)
+	h := newHTML(n + n/16)
+	writeProvenanceRows(h, ps)
+	return h.html()
+}
+
+// writeProvenanceRows writes a run page's provenance table rows.
+func writeProvenanceRows(h htmlBuilder, ps []provenanceView) {
 	for _, p := range ps {
 		h.m(`<tr data-field="`)
 		h.t(p.Field)
@@ -89,7 +107,6 @@ func provenanceRows(ps []provenanceView) htmltemplate.HTML {
 		h.t(p.Sources)
 		h.m("</td></tr>\n")
 	}
-	return h.html()
 }
 
 // runRows are the runs table's rows (the same markup the template would
@@ -98,8 +115,7 @@ func provenanceRows(ps []provenanceView) htmltemplate.HTML {
 // into one builder as it comes: the table of 10,000 runs is 10 MB, and a
 // rebuild after one new run writes it again.
 func runRows(rows []runRowView) htmltemplate.HTML {
-	var h htmlBuilder
-	h.Grow(len(rows) * 1100)
+	h := newHTML(len(rows) * 1100)
 	// titled writes a cell whose text may be cut: <td title="x">x</td>.
 	titled := func(s string) {
 		h.m(`<td title="`)
@@ -184,8 +200,7 @@ func runRows(rows []runRowView) htmltemplate.HTML {
 // trendRows are a trend page's rows, a run each (the markup the template
 // would write; rows_test.go compares them).
 func trendRows(rows []trendRow) htmltemplate.HTML {
-	var h htmlBuilder
-	h.Grow(len(rows) * 400)
+	h := newHTML(len(rows) * 400)
 	for _, r := range rows {
 		h.m(`<tr data-run="`)
 		h.t(r.ID)
@@ -215,25 +230,58 @@ func trendRows(rows []trendRow) htmltemplate.HTML {
 }
 
 func findingRows(fs []findingView) htmltemplate.HTML {
-	var sb strings.Builder
+	h := newHTML(0)
+	writeFindingRows(h, fs)
+	return h.html()
+}
+
+// writeFindingRows writes a run page's audit findings.
+func writeFindingRows(h htmlBuilder, fs []findingView) {
 	for _, f := range fs {
-		sb.WriteString(`<tr class="` + esc(f.Severity) + `" data-check="` + esc(f.Check) + `"><td>` + esc(f.Title) + `<br><code>` + esc(f.Check) +
-			`</code></td><td>` + esc(f.SeverityText) + `</td>`)
+		h.m(`<tr class="`)
+		h.t(f.Severity)
+		h.m(`" data-check="`)
+		h.t(f.Check)
+		h.m(`"><td>`)
+		h.t(f.Title)
+		h.m(`<br><code>`)
+		h.t(f.Check)
+		h.m(`</code></td><td>`)
+		h.t(f.SeverityText)
+		h.m(`</td>`)
 		if f.Text == "" || f.Text == f.Message {
-			sb.WriteString(`<td lang="en">` + esc(f.Message) + "</td></tr>\n")
+			h.m(`<td lang="en">`)
+			h.t(f.Message)
+			h.m("</td></tr>\n")
 			continue
 		}
-		sb.WriteString(`<td>` + esc(f.Text) + `<br><span class="original" lang="en">` + esc(f.Message) + "</span></td></tr>\n")
+		h.m(`<td>`)
+		h.t(f.Text)
+		h.m(`<br><span class="original" lang="en">`)
+		h.t(f.Message)
+		h.m("</span></td></tr>\n")
 	}
-	return htmltemplate.HTML(sb.String())
 }
 
 func historyRows(hs []runview.HistoryRow) htmltemplate.HTML {
-	var sb strings.Builder
-	for _, h := range hs {
-		sb.WriteString(`<tr><td>` + esc(h.At) + `</td><td>` + esc(h.Action) + ` · ` + esc(h.Actor) + ` · benchledger ` + esc(h.ToolVersion) + `</td></tr>`)
+	h := newHTML(0)
+	writeHistoryRows(h, hs)
+	return h.html()
+}
+
+// writeHistoryRows writes a run page's history.
+func writeHistoryRows(h htmlBuilder, hs []runview.HistoryRow) {
+	for _, r := range hs {
+		h.m(`<tr><td>`)
+		h.t(r.At)
+		h.m(`</td><td>`)
+		h.t(r.Action)
+		h.m(` · `)
+		h.t(r.Actor)
+		h.m(` · benchledger `)
+		h.t(r.ToolVersion)
+		h.m(`</td></tr>`)
 	}
-	return htmltemplate.HTML(sb.String())
 }
 
 // langAttr is a link's lang attribute: its HTMLLang, else its tag.
@@ -272,45 +320,92 @@ func subtitle(s store.RunSummary) string {
 
 // overviewRows are the terms of a run page's overview.
 func overviewRows(p *runPageView) htmltemplate.HTML {
+	h := newHTML(512)
+	writeOverviewRows(h, p)
+	return h.html()
+}
+
+// writeOverviewRows writes overviewRows' markup.
+func writeOverviewRows(h htmlBuilder, p *runPageView) {
 	L := p.P.L
-	var sb strings.Builder
-	sb.Grow(512)
 	if c := p.Sum.Campaign; c != "" {
-		sb.WriteString(`<dt>` + esc(L["col_campaign"]) + `</dt><dd><a class="campaign" href="` + esc(p.P.Home) + campaignLink(c) + `">` + esc(c) + `</a></dd>`)
+		h.m(`<dt>`)
+		h.t(L["col_campaign"])
+		h.m(`</dt><dd><a class="campaign" href="`)
+		h.t(p.P.Home)
+		h.m(campaignLink(c), `">`)
+		h.t(c)
+		h.m(`</a></dd>`)
 	}
-	sb.WriteString("\n")
+	h.m("\n")
+	// term writes <dt>label</dt><dd>value</dd>.
+	term := func(label, value string) {
+		h.m(`<dt>`)
+		h.t(label)
+		h.m(`</dt><dd>`)
+		h.t(value)
+		h.m(`</dd>`)
+	}
 	if r := p.Sum.Role; r != "" {
-		sb.WriteString(`<dt>` + esc(L["col_role"]) + `</dt><dd>` + esc(r) + `</dd>`)
+		term(L["col_role"], r)
 	}
-	sb.WriteString("\n<dt>" + esc(L["run_format"]) + `</dt><dd><code>` + esc(p.V.Format) + `</code>`)
+	h.m("\n<dt>")
+	h.t(L["run_format"])
+	h.m(`</dt><dd><code>`)
+	h.t(p.V.Format)
+	h.m(`</code>`)
 	if fv := p.V.FormatVariant; fv != "" {
-		sb.WriteString(` — ` + esc(fv))
+		h.m(` — `)
+		h.t(fv)
 	}
-	sb.WriteString("</dd>\n")
+	h.m("</dd>\n")
 	if t := p.V.SourceTool; t != "" {
-		sb.WriteString(`<dt>` + esc(L["run_client"]) + `</dt><dd>` + esc(t) + `</dd>`)
+		term(L["run_client"], t)
 	}
-	sb.WriteString("\n<dt>" + esc(L["run_ingested"]) + `</dt><dd>` + esc(p.V.IngestedAt) + "</dd>\n<dt>" + esc(L["col_publishable"]) +
-		`</dt><dd class="publishable">` + esc(p.Publishable) + "</dd>\n")
-	return htmltemplate.HTML(sb.String())
+	h.m("\n<dt>")
+	h.t(L["run_ingested"])
+	h.m(`</dt><dd>`)
+	h.t(p.V.IngestedAt)
+	h.m("</dd>\n<dt>")
+	h.t(L["col_publishable"])
+	h.m(`</dt><dd class="publishable">`)
+	h.t(p.Publishable)
+	h.m("</dd>\n")
 }
 
 // fileItems are a run page's raw files with their digests and downloads.
 func fileItems(p *runPageView) htmltemplate.HTML {
-	var sb strings.Builder
+	h := newHTML(0)
+	writeFileItems(h, p)
+	return h.html()
+}
+
+// writeFileItems writes fileItems' markup.
+func writeFileItems(h htmlBuilder, p *runPageView) {
 	for _, f := range p.Files {
-		sb.WriteString(`<li><span class="filename">` + esc(f.Name) + `</span> (` + esc(f.Size) + `)<br>SHA-256 <code class="sha">` + esc(f.SHA256) + `</code>`)
+		h.m(`<li><span class="filename">`)
+		h.t(f.Name)
+		h.m(`</span> (`)
+		h.t(f.Size)
+		h.m(`)<br>SHA-256 <code class="sha">`)
+		h.t(f.SHA256)
+		h.m(`</code>`)
 		switch {
 		case f.Corrupt:
-			sb.WriteString(` <strong class="fail">✗</strong>`)
+			h.m(` <strong class="fail">✗</strong>`)
 		case f.Href != "":
-			sb.WriteString(`<br><a class="download" href="` + esc(f.Href) + `" download="` + esc(safeName(f.Name)) + `">` + esc(p.P.L["run_download"]) + `</a>`)
+			h.m(`<br><a class="download" href="`)
+			h.t(f.Href)
+			h.m(`" download="`)
+			h.t(safeName(f.Name))
+			h.m(`">`)
+			h.t(p.P.L["run_download"])
+			h.m(`</a>`)
 		default:
-			sb.WriteString(`<br><span class="note">` + string(codeSpans(p.P.L["run_no_raw"])) + `</span>`)
+			h.m(`<br><span class="note">`, string(codeSpans(p.P.L["run_no_raw"])), `</span>`)
 		}
-		sb.WriteString("</li>\n")
+		h.m("</li>\n")
 	}
-	return htmltemplate.HTML(sb.String())
 }
 
 // chartFigures are a page's charts: a box for each, marked with its kind
@@ -322,12 +417,17 @@ func fileItems(p *runPageView) htmltemplate.HTML {
 // The options are most of a run page's bytes: they are written once, into
 // a builder grown to hold them all, not joined to their markup first.
 func chartFigures(cs []chartView) htmltemplate.HTML {
-	var h htmlBuilder
 	n := 0
 	for _, c := range cs {
-		n += len(c.Option) + len(c.Caption) + 256
+		n += len(c.Option) + len(c.raw) + len(c.Caption) + 256
 	}
-	h.Grow(n)
+	h := newHTML(n)
+	writeChartFigures(h, cs)
+	return h.html()
+}
+
+// writeChartFigures writes chartFigures' markup.
+func writeChartFigures(h htmlBuilder, cs []chartView) {
 	for _, c := range cs {
 		h.m(`<figure data-chart-kind="`)
 		h.t(c.Kind)
@@ -337,7 +437,13 @@ func chartFigures(cs []chartView) htmltemplate.HTML {
 		h.t(c.Title)
 		h.m(`"></div><script type="application/json" id="option-`)
 		h.t(c.ID)
-		h.m(`">`, string(c.Option), "</script>")
+		h.m(`">`)
+		if c.raw != nil {
+			h.Write(c.raw)
+		} else {
+			h.m(string(c.Option))
+		}
+		h.m("</script>")
 		if c.Caption != "" {
 			h.m(`<figcaption>`)
 			h.t(c.Caption)
@@ -345,14 +451,22 @@ func chartFigures(cs []chartView) htmltemplate.HTML {
 		}
 		h.m("</figure>\n")
 	}
-	return h.html()
 }
 
 // caveatItems are the caveats that apply to a run, code and sentence.
 func caveatItems(cs []caveatView) htmltemplate.HTML {
-	var sb strings.Builder
+	h := newHTML(0)
+	writeCaveatItems(h, cs)
+	return h.html()
+}
+
+// writeCaveatItems writes caveatItems' markup.
+func writeCaveatItems(h htmlBuilder, cs []caveatView) {
 	for _, c := range cs {
-		sb.WriteString(`<li><code>` + esc(c.Code) + `</code> ` + esc(c.Text) + `</li>`)
+		h.m(`<li><code>`)
+		h.t(c.Code)
+		h.m(`</code> `)
+		h.t(c.Text)
+		h.m(`</li>`)
 	}
-	return htmltemplate.HTML(sb.String())
 }

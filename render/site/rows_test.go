@@ -55,9 +55,10 @@ func TestRunRowsEscapeLikeTheTemplate(t *testing.T) {
 
 func TestFindingAndHistoryRowsEscapeLikeTheTemplate(t *testing.T) {
 	hostile := "\"><b onclick='x'>&amp;</b> 1+1\x00"
-	fs := []findingView{{Check: hostile, Title: hostile, Severity: "fail", SeverityText: hostile, Message: hostile}, {Check: "a.b", Severity: "warn"}}
+	fs := []findingView{{Check: hostile, Title: hostile, Severity: "fail", SeverityText: hostile, Message: hostile}, {Check: "a.b", Severity: "warn"},
+		{Check: "c", Severity: "info", Text: "traduit " + hostile, Message: "english " + hostile}, {Check: "d", Text: "same", Message: "same"}}
 	hs := []runview.HistoryRow{{At: hostile, Action: hostile, Actor: hostile, ToolVersion: hostile}, {At: "2026-01-01T00:00:00Z", Action: "ingest"}}
-	tpl := htmltemplate.Must(htmltemplate.New("").Parse(`{{range .F}}<tr class="{{.Severity}}" data-check="{{.Check}}"><td>{{.Title}}<br><code>{{.Check}}</code></td><td>{{.SeverityText}}</td><td lang="en">{{.Message}}</td></tr>
+	tpl := htmltemplate.Must(htmltemplate.New("").Parse(`{{range .F}}<tr class="{{.Severity}}" data-check="{{.Check}}"><td>{{.Title}}<br><code>{{.Check}}</code></td><td>{{.SeverityText}}</td>{{if or (not .Text) (eq .Text .Message)}}<td lang="en">{{.Message}}</td></tr>{{else}}<td>{{.Text}}<br><span class="original" lang="en">{{.Message}}</span></td></tr>{{end}}
 {{end}}|{{range .H}}<tr><td>{{.At}}</td><td>{{.Action}} · {{.Actor}} · benchledger {{.ToolVersion}}</td></tr>{{end}}`))
 	var want bytes.Buffer
 	if err := tpl.Execute(&want, map[string]any{"F": fs, "H": hs}); err != nil {

@@ -218,8 +218,13 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 		}
 		buf := pageBuffers.Get().(*bytes.Buffer)
 		buf.Grow(int(b.pageSize.Load()) + 1024) // the last page's size: no regrowing
-		if err := b.tpl.execute(buf, l.Tag(), b.labels(l), page.P, "run", page); err != nil {
-			return manifestRun{}, err
+		if L := b.escapedLabels(l.Tag(), b.labels(l)); b.tpl.goRun && L != nil && goWritable(page) {
+			writeRunHTML(buf, L, page)
+		} else {
+			page.templateParts()
+			if err := b.tpl.execute(buf, l.Tag(), b.labels(l), page.P, "run", page); err != nil {
+				return manifestRun{}, err
+			}
 		}
 		b.pageSize.Store(int64(buf.Len()))
 		rel := sitepath.InLang(l.Tag(), sitepath.Run(s.ID))
@@ -425,6 +430,10 @@ type (
 		// when set, says what is plotted and from which runs.
 		ID, Kind, Title, Caption string
 		Option                   htmltemplate.JS
+		// raw is a run page's option as the chart made it, written as it
+		// is by writeRunHTML; templateParts makes Option of it for a
+		// template.
+		raw []byte
 	}
 	caveatView struct {
 		Code, Text string
@@ -455,10 +464,14 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 		p.Files = append(p.Files, rawFileView{Name: f.Name, SHA256: f.SHA256, Href: href,
 			Size: l.Number(float64(f.Size), 0) + " B", Corrupt: f.Corrupt})
 	}
+	// The sentences most runs share (the same missing fields, the same
+	// counts, client and window) are made once per language and build.
 	if v.Publishable {
 		p.Publishable = msg["yes"]
 	} else {
-		p.Publishable = l.T("site.run.publishable_missing", "fields", l.List(v.Missing))
+		p.Publishable = b.repeated(l, textPublishable, strings.Join(v.Missing, "\x00"), func() string {
+			return l.T("site.run.publishable_missing", "fields", l.List(v.Missing))
+		})
 	}
 	count := func(n int64) string {
 		if n < 0 {
@@ -467,15 +480,24 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 		return l.Integer(int(n))
 	}
 	c := v.Completion
-	p.Completion = l.T("site.run.completion_text", "sent", count(c.Sent), "completed", count(c.Completed), "failed", count(c.Failed))
-	if c.Short >= 0 {
-		p.Completion += l.Punct()["sentence_sep"] + l.T("site.run.short_text", "short", count(c.Short))
+	var ck [4 * 21]byte // the four counts, as the key of their sentence
+	key := ck[:0]
+	for _, n := range []int64{c.Sent, c.Completed, c.Failed, c.Short} {
+		key = append(strconv.AppendInt(key, n, 10), ',')
 	}
+	p.Completion = b.repeated(l, textCompletion, string(key), func() string {
+		s := l.T("site.run.completion_text", "sent", count(c.Sent), "completed", count(c.Completed), "failed", count(c.Failed))
+		if c.Short >= 0 {
+			s += l.Punct()["sentence_sep"] + l.T("site.run.short_text", "short", count(c.Short))
+		}
+		return s
+	})
+	p.Figures = make([]figureView, 0, len(v.Figures))
 	for i, f := range v.Figures {
 		p.Figures = append(p.Figures, figureView{Label: b.figureName(l, f.Metric), Metric: f.Metric,
 			Recomputed: valueIn(l, f.Recomputed, f.Unit), Stated: valueIn(l, f.Stated, f.Unit), SourceKey: f.SourceKey, Definition: d.defs[i]})
 	}
-	p.StatedBy = l.T("site.col.stated_by", "client", d.client)
+	p.StatedBy = b.repeated(l, textStatedBy, d.client, func() string { return l.T("site.col.stated_by", "client", d.client) })
 	if len(v.StatedChecks) > 0 {
 		bad := 0
 		for _, sc := range v.StatedChecks {
@@ -502,24 +524,40 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 		p.Findings = append(p.Findings, findingView{Check: f.Check, Title: l.TOrEnglish("audit.check." + f.Check),
 			Severity: f.Severity, SeverityText: l.T("audit.severity." + f.Severity), Text: b.redText(text), Message: b.redText(f.Message)})
 	}
-	for _, g := range runview.GroupProvenance(v.Provenance) {
+	groups := runview.GroupProvenance(v.Provenance)
+	p.Provenance = make([]provenanceView, 0, len(groups))
+	for _, g := range groups {
 		p.Provenance = append(p.Provenance, provenanceView{Field: g.Field, Label: b.fieldLabel(l, g.Field), Value: g.Value, Sources: g.Sources})
 	}
 	p.History = v.History
-	p.FigureRows, p.ProvenanceRows = figureRows(p.Figures), provenanceRows(p.Provenance)
-	p.FindingRows, p.HistoryRows = findingRows(p.Findings), historyRows(p.History)
-	p.OverviewRows, p.FileItems, p.ChartFigures, p.CaveatItems = overviewRows(p), fileItems(p), chartFigures(p.Charts), caveatItems(p.Caveats)
 	p.Subtitle = subtitle(d.sum)
-	basis := l.Word("window_basis", v.WindowBasis)
-	p.FiguresNote = l.T("site.run.figures_note", "basis", basis)
-	if m := v.PercentileMethod; m != "" && m != string(figures.MethodLinear) {
-		p.FiguresNote = l.T("site.run.figures_note_method", "basis", basis, "method", l.Word("percentile_method", m), "client", d.client)
-	}
+	p.FiguresNote = b.repeated(l, textFiguresNote, v.WindowBasis+"\x00"+v.PercentileMethod+"\x00"+d.client, func() string {
+		basis := l.Word("window_basis", v.WindowBasis)
+		if m := v.PercentileMethod; m != "" && m != string(figures.MethodLinear) {
+			return l.T("site.run.figures_note_method", "basis", basis, "method", l.Word("percentile_method", m), "client", d.client)
+		}
+		return l.T("site.run.figures_note", "basis", basis)
+	})
 	p.AuditScope = codeSpans(l.T("site.run.audit_scope", "id", d.sum.ID))
 	for _, c := range d.links {
 		p.Links = append(p.Links, linkView{Text: c.Case + " — " + c.Name, Href: p.P.Home + c.Href})
 	}
 	return p, nil
+}
+
+// templateParts makes the parts of a run page that writeRunHTML writes
+// straight into the page and a template reads from the view: the charts'
+// options as text, and the markup of the overview, files, figures, charts,
+// caveats, findings, provenance and history.
+func (p *runPageView) templateParts() {
+	for i := range p.Charts {
+		if c := &p.Charts[i]; c.raw != nil {
+			c.Option, c.raw = htmltemplate.JS(c.raw), nil
+		}
+	}
+	p.FigureRows, p.ProvenanceRows, p.ChartFigures = figureRows(p.Figures), provenanceRows(p.Provenance), chartFigures(p.Charts)
+	p.FindingRows, p.HistoryRows = findingRows(p.Findings), historyRows(p.History)
+	p.OverviewRows, p.FileItems, p.CaveatItems = overviewRows(p), fileItems(p), caveatItems(p.Caveats)
 }
 
 // runCharts adds the latency distribution and the per-request timeline.
@@ -532,7 +570,7 @@ func (b *builder) runCharts(l locales.Locale, d *runData, p *runPageView) error 
 		if err != nil {
 			return err
 		}
-		p.Charts = append(p.Charts, chartView{ID: c.ID, Kind: "histogram", Title: msg["chart_latency_title"], Option: htmltemplate.JS(c.Option)})
+		p.Charts = append(p.Charts, chartView{ID: c.ID, Kind: "histogram", Title: msg["chart_latency_title"], raw: c.Option})
 	}
 	if len(d.points) > 0 {
 		lab := charts.Labels{Title: msg["chart_timeline_title"], XAxis: msg["chart_timeline_x"], YAxis: msg["chart_timeline_y"],
@@ -548,7 +586,7 @@ func (b *builder) runCharts(l locales.Locale, d *runData, p *runPageView) error 
 		if err != nil {
 			return err
 		}
-		p.Charts = append(p.Charts, chartView{ID: c.ID, Kind: "timeline", Title: msg["chart_timeline_title"], Option: htmltemplate.JS(c.Option)})
+		p.Charts = append(p.Charts, chartView{ID: c.ID, Kind: "timeline", Title: msg["chart_timeline_title"], raw: c.Option})
 	}
 	return nil
 }

@@ -358,6 +358,9 @@ type builder struct {
 	// messages caches, per language, catalogue messages without arguments;
 	// repeatedTexts holds texts every run page repeats (builder.repeated).
 	messages, repeatedTexts sync.Map
+	// runLabelCache holds, per language, the run page's labels escaped
+	// for writeRunHTML (escapedLabels).
+	runLabelCache sync.Map
 	// pagesKeyBytes is pagesKey's, made once.
 	pagesKeyOnce  sync.Once
 	pagesKeyBytes []byte

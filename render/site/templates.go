@@ -30,6 +30,9 @@ type templateSet struct {
 	// digest covers every template and static file, so a changed
 	// template rebuilds every page.
 	digest string
+	// goRun says that the layout and run templates are those
+	// writeRunHTML writes (runhtml.go).
+	goRun bool
 
 	mu     sync.Mutex
 	parsed map[string]map[string]*htmltemplate.Template // language -> kind (and fixed parts) -> template
@@ -79,6 +82,7 @@ func loadTemplates(dir string) (*templateSet, error) {
 		ts.files[name] = data
 	}
 	ts.digest = hex.EncodeToString(h.Sum(nil))
+	ts.goRun = runTemplatesSum(ts.layout, ts.sources["run"]) == runTemplatesDigest
 	return ts, nil
 }
 

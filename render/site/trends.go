@@ -6,9 +6,12 @@ import (
 	"encoding/json"
 	htmltemplate "html/template"
 	"math"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/benchledger/benchledger/figures"
 	"github.com/benchledger/benchledger/locales"
@@ -192,7 +195,27 @@ func (b *builder) trendPages(l locales.Locale, rows []runRow) error {
 		}
 		tv.Series = append(tv.Series, trendLink{Href: "trend/" + ts.ID + ".html", Config: configText(first), Runs: l.Integer(len(ts.Rows)),
 			Dates: dates, Versions: strings.Join(vs, ", "), Flags: l.Integer(ts.Flags)})
-		if err := b.trendPage(l, ts, rows, rule); err != nil {
+	}
+	// The series' pages on every core: they are the last pages a full
+	// build makes, after the pages over all runs.
+	// A failure stops the others taking more, and the first series' in
+	// order is the one reported, as when they were made one by one.
+	errs := make([]error, len(b.trends))
+	var next atomic.Int64
+	var failed atomic.Bool
+	var wg sync.WaitGroup
+	for range min(max(runtime.GOMAXPROCS(0), 1), len(b.trends)) {
+		wg.Go(func() {
+			for i := int(next.Add(1)) - 1; i < len(b.trends) && !failed.Load(); i = int(next.Add(1)) - 1 {
+				if errs[i] = b.trendPage(l, b.trends[i], rows, rule); errs[i] != nil {
+					failed.Store(true)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
 			return err
 		}
 	}
