@@ -1,6 +1,7 @@
 package store
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -64,4 +65,56 @@ func TestWriteToChangedRunRefused(t *testing.T) {
 	if len(rep.Problems) != 1 || rep.Problems[0].Check != CheckChainChanged || rep.Problems[0].Ref != rec.ID {
 		t.Errorf("after the refusals the chain reports %+v, want the run's change alone", rep.Problems)
 	}
+}
+
+// TestChainLinksWhatChanged: a transaction links the things it touched
+// whose record differs from their latest link only: an event naming a run
+// it does not change links the event alone, while a part that changes
+// the run links both, each after the links it finds (one query for all).
+func TestChainLinksWhatChanged(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, e engine) {
+		path := e.path(t)
+		a := openArchive(t, path, Options{})
+		tx := begin(t, a)
+		writeFile(t, tx, 1)
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		links := func() int { return countRows(t, e.raw(t, path), "chain") }
+		if n := links(); n != 2 {
+			t.Fatalf("a new run and its event: %d links, want 2", n)
+		}
+		runs, err := a.ListRuns(Filter{})
+		if err != nil || len(runs) != 1 {
+			t.Fatal(runs, err)
+		}
+		tx = begin(t, a)
+		if err := tx.AppendEvent(Event{Action: "note", RunID: runs[0].ID, Detail: `{"seen": true}`}); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		if n := links(); n != 3 {
+			t.Errorf("an event naming an unchanged run: %d links, want 3 (the event's alone)", n)
+		}
+		tx = begin(t, a)
+		if err := tx.AddProvenance(runs[0].ID, provenance.Record{manifest("runtime.engine", "vllm")}, false, []string{"x"}); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.AppendEvent(Event{Action: "provenance-completed", RunID: runs[0].ID}); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		if n := links(); n != 5 {
+			t.Errorf("a run changed, with its event: %d links, want 5", n)
+		}
+		if rep, err := a.VerifyChain(context.Background()); err != nil {
+			t.Fatal(err)
+		} else if len(rep.Problems) > 0 {
+			t.Errorf("chain: %v", rep.Problems)
+		}
+	})
 }
