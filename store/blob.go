@@ -365,7 +365,8 @@ func (bw *BlobWriter) finish() error {
 		} else if ok {
 			return fmt.Errorf("archive %s: blob %s (%s): %w", bw.tx.a.path, got, bw.name, ErrExists)
 		}
-		if err := bw.rekey(got); err != nil {
+		// The chunks follow through ON UPDATE CASCADE.
+		if _, err := bw.tx.tx.Exec("UPDATE blobs SET sha256 = ? WHERE sha256 = ?", got, bw.sha); err != nil {
 			return bw.tx.wrap("store blob "+got, err)
 		}
 		bw.sha, bw.provisional = got, false
@@ -377,42 +378,6 @@ func (bw *BlobWriter) finish() error {
 		return bw.tx.wrap("store blob "+bw.sha, err)
 	}
 	return nil
-}
-
-// rekey stores the blob, so far under its provisional key, under sha.
-//
-// On PostgreSQL the chunks follow the blob's row through ON UPDATE
-// CASCADE. On SQLite that one statement changes a leaf page per chunk
-// (a chunk's row nearly fills a page), all changed before in the
-// transaction, so SQLite keeps their old content in the statement
-// journal: some 950 pages (15 MB) for a 1 GB file, beyond what that
-// journal holds in memory (stmtJournalMemory), so it becomes a file, and
-// every later statement of the transaction (the run's request rows)
-// writes its journal there too. So on SQLite the row under the real key
-// is made first and each chunk is moved to it by a statement of its own,
-// whose journal stays in memory.
-func (bw *BlobWriter) rekey(sha string) error {
-	tx := bw.tx.tx
-	if bw.tx.a.d != sqliteDialect {
-		_, err := tx.Exec("UPDATE blobs SET sha256 = ? WHERE sha256 = ?", sha, bw.sha)
-		return err
-	}
-	if _, err := tx.Exec(`INSERT INTO blobs (sha256, size, chunk_size, chunks, compression, name, stored_at)
-		SELECT ?, size, chunk_size, chunks, compression, name, stored_at FROM blobs WHERE sha256 = ?`, sha, bw.sha); err != nil {
-		return err
-	}
-	move, err := tx.Prepare("UPDATE blob_chunks SET blob = ? WHERE blob = ? AND seq = ?")
-	if err != nil {
-		return err
-	}
-	defer move.Close()
-	for seq := range bw.chunks {
-		if _, err := move.Exec(sha, bw.sha, seq); err != nil {
-			return err
-		}
-	}
-	_, err = tx.Exec("DELETE FROM blobs WHERE sha256 = ?", bw.sha)
-	return err
 }
 
 // SHA256 is the blob's SHA-256 (hex); for a blob started without one, known
