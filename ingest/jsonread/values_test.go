@@ -1,0 +1,146 @@
+package jsonread
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/ingest/pyjson"
+)
+
+// readGaps reads `{"itl": LIST, "next": 1}` with Gaps and writes down the
+// summary (exact bits), the failure (gap, token, reason, syntax error) and
+// where the decoder is after it.
+func readGaps(r io.Reader, size int) string {
+	d := pyjson.NewDecoderSize(r, size)
+	for range 2 {
+		if _, err := d.Next(); err != nil {
+			return err.Error()
+		}
+	}
+	t, err := d.Next()
+	if err != nil {
+		return err.Error()
+	}
+	tick := &Ticker{Ctx: context.Background()}
+	g, err := Gaps(d, t, tick, func(gap int, tok pyjson.Token, reason string, syntax error) error {
+		return fmt.Errorf("gap %d: %s %d:%d %q: %q %v", gap, tok.Kind, tok.Line, tok.Offset, tok.Bytes, reason, syntax)
+	})
+	out := fmt.Sprintf("count %d sum %x min %x max %x error %v", g.Count, math.Float64bits(g.Sum), math.Float64bits(g.Min), math.Float64bits(g.Max), err)
+	if err == nil {
+		next, err := d.Next()
+		out += fmt.Sprintf(" then %s %d:%d %q %v", next.Kind, next.Line, next.Offset, next.Bytes, err)
+	}
+	return out
+}
+
+// TestGapsHostileLists: Gaps reads hostile lists with the decoder's
+// one-pass path (whole input in the buffer) as it does one byte per read
+// (where that path never finds a whole number and Next and Float read
+// every gap): the same summaries, the same failures at the same places.
+func TestGapsHostileLists(t *testing.T) {
+	cases := []struct{ list, want string }{
+		{`[0.5, 0.25, 1]`, "count 3 sum 3ffc000000000000 min 3fd0000000000000 max 3ff0000000000000 error <nil> then key 1:24 \"next\" <nil>"},
+		{`[]`, "count 0 sum 0 min 7ff8000000000001 max 7ff8000000000001 error <nil>"},
+		{`[-0.0, 0.0]`, "count 2 sum 0 min 8000000000000000 max"},
+		{`[0.5, -0.5, 1]`, `error gap 1: number 1:14 "-0.5": "-0.5 is not a valid gap in seconds" <nil>`},
+		{`[0.5, -1]`, `error gap 1: number 1:14 "-1": "-1 is not a valid gap in seconds"`},
+		{`[0.5, NaN]`, `"NaN is not a valid gap in seconds"`},
+		{`[0.5, Infinity]`, `"Infinity is not a valid gap in seconds"`},
+		{`[0.5, -Infinity]`, `"-Infinity is not a valid gap in seconds"`},
+		{`[0.5, 1e400]`, `"1e400 is not a valid gap in seconds"`},
+		{`[0.5, 1e-400]`, "count 2"},
+		{`[0.5, 1e-7, 2.5E+3, 1.5e-05]`, "count 4"},
+		{`[0.1234567890123456789012345, 12345678901234567890123, 0.00000000000000000000123]`, "count 3"},
+		{`[0.5, "0.5"]`, `"expected a time in seconds, found string"`},
+		{`[0.5, [0.5]]`, `"expected a time in seconds, found array"`},
+		{`[0.5, {"a": 1}]`, `"expected a time in seconds, found object"`},
+		{`[0.5, null]`, `"expected a time in seconds, found null"`},
+		{`0.5`, `error gap -1: number 1:8 "0.5": "expected a list of gaps, found number"`},
+		{"[\n    0.5,\n    0.25\n]", "count 2 sum 3fe8000000000000 min 3fd0000000000000 max 3fe0000000000000 error <nil> then key 4:"},
+		{"[ 0.5 ,0.25\t,\r\n0.125 ]", "count 3"},
+		{`[0.5, 01]`, `error gap 1: end of input 0:0 "": "" byte 15 (line 1): invalid number: unexpected '1'`},
+		{`[0.5, 1.]`, "invalid number: expected a digit after '.'"},
+		{`[0.5,, 1]`, "unexpected ',' where a value should start inside array"},
+		{`[0.5 0.25]`, "expected ',' or ']' after an array element, found '0'"},
+		{`[0.5, 0.25`, "unexpected end of input inside array"},
+		{`[0.5, 0.`, "unexpected end of input inside number"},
+	}
+	for _, c := range cases {
+		in := `{"itl": ` + c.list + `, "next": 1}`
+		if strings.HasSuffix(c.list, "0.25") || strings.HasSuffix(c.list, "0.") {
+			in = `{"itl": ` + c.list // truncated
+		}
+		whole := readGaps(bytes.NewReader([]byte(in)), pyjson.DefaultBufferSize)
+		bytewise := readGaps(iotest.OneByteReader(bytes.NewReader([]byte(in))), 64)
+		if whole != bytewise {
+			t.Errorf("%s: read whole\n%s\none byte per read\n%s", c.list, whole, bytewise)
+		}
+		if small := readGaps(struct{ io.Reader }{bytes.NewReader([]byte(in))}, 16); small != whole {
+			t.Errorf("%s: read whole\n%s\nwith a 16-byte buffer\n%s", c.list, whole, small)
+		}
+		if !strings.Contains(whole, c.want) {
+			t.Errorf("%s: %s, want %s", c.list, whole, c.want)
+		}
+	}
+}
+
+// gapLists is a list of requests' gap lists as Python writes them, like
+// the "itls" of one of the ingest benchmark's ordinary vLLM files.
+func gapLists(requests, gaps int) []byte {
+	b := []byte{'['}
+	x := uint64(0x9E3779B97F4A7C15)
+	for i := range requests {
+		if i > 0 {
+			b = append(b, ", "...)
+		}
+		b = append(b, '[')
+		for k := range gaps {
+			x ^= x << 13
+			x ^= x >> 7
+			x ^= x << 17
+			if k > 0 {
+				b = append(b, ", "...)
+			}
+			b = strconv.AppendFloat(b, 0.005+float64(x%1_000_000_007)/1e11, 'f', -1, 64)
+		}
+		b = append(b, ']')
+	}
+	return append(b, ']')
+}
+
+// BenchmarkGaps: Gaps over the gap lists of 100 requests of 130 gaps each,
+// read from memory.
+func BenchmarkGaps(b *testing.B) {
+	in := gapLists(100, 130)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	tick := &Ticker{Ctx: context.Background()}
+	fail := func(int, pyjson.Token, string, error) error { return fmt.Errorf("bad") }
+	for b.Loop() {
+		d := pyjson.NewDecoder(bytes.NewReader(in))
+		d.Next()
+		var sum benchrun.GapStats
+		for {
+			t, err := d.Next()
+			if err != nil || t.Kind != pyjson.ArrayStart {
+				break
+			}
+			g, err := Gaps(d, t, tick, fail)
+			if err != nil {
+				b.Fatal(err)
+			}
+			sum.Count += g.Count
+		}
+		if sum.Count != 100*130 {
+			b.Fatalf("%d gaps", sum.Count)
+		}
+	}
+}
