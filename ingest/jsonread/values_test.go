@@ -92,6 +92,24 @@ func TestGapsHostileLists(t *testing.T) {
 	}
 }
 
+// FuzzGaps: on any list, Gaps reads the same whole as one byte per read
+// and with a small buffer.
+func FuzzGaps(f *testing.F) {
+	for _, s := range []string{`[0.5, 0.25, 1]`, "[\n 0.5,\n -0.0\n]", `[0.5, NaN, 1e-7]`, `[0.5, 01]`, `[0.5, "x"]`, `[1e400]`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, list string) {
+		in := []byte(`{"itl": ` + list)
+		whole := readGaps(bytes.NewReader(in), pyjson.DefaultBufferSize)
+		if bytewise := readGaps(iotest.OneByteReader(bytes.NewReader(in)), 64); bytewise != whole {
+			t.Fatalf("%q: read whole\n%s\none byte per read\n%s", list, whole, bytewise)
+		}
+		if small := readGaps(struct{ io.Reader }{bytes.NewReader(in)}, 16); small != whole {
+			t.Fatalf("%q: read whole\n%s\nwith a 16-byte buffer\n%s", list, whole, small)
+		}
+	})
+}
+
 // gapLists is a list of requests' gap lists as Python writes them, like
 // the "itls" of one of the ingest benchmark's ordinary vLLM files.
 func gapLists(requests, gaps int) []byte {
