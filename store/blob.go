@@ -51,14 +51,6 @@ var zstdDecoder = sync.OnceValues(func() (*zstd.Decoder, error) {
 	return zstd.NewReader(nil, zstd.WithDecodeAllCapLimit(true))
 })
 
-// sliceWriter appends to a byte slice (the compressed chunk).
-type sliceWriter struct{ b []byte }
-
-func (w *sliceWriter) Write(p []byte) (int, error) {
-	w.b = append(w.b, p...)
-	return len(p), nil
-}
-
 // chunk is one piece of a blob on its way through the pipeline.
 type chunk struct {
 	seq  int
@@ -247,11 +239,6 @@ func (bw *BlobWriter) buffer(n int) []byte {
 // compress is a compressor goroutine. After a failure or an abort it passes
 // chunks on untouched, so the storer still sees (and recycles) every one.
 func (bw *BlobWriter) compress() {
-	out := &sliceWriter{}
-	enc, err := flate.NewWriter(out, flate.HuffmanOnly)
-	if err != nil {
-		bw.fail(fmt.Errorf("archive %s: blob %s: deflate: %w", bw.tx.a.path, bw.sha, err))
-	}
 	for c := range bw.jobs {
 		if bw.failed() == nil && !bw.isAborted() {
 			var dst []byte
@@ -259,15 +246,11 @@ func (bw *BlobWriter) compress() {
 			case dst = <-bw.freeComp:
 			default:
 			}
-			out.b = dst[:0]
-			enc.Reset(out)
-			if _, err := enc.Write(c.raw); err == nil {
-				err = enc.Close()
-			}
+			comp, err := deflateChunk(dst[:0], c.raw)
 			if err != nil {
 				bw.fail(fmt.Errorf("archive %s: blob %s chunk %d: deflate: %w", bw.tx.a.path, bw.sha, c.seq, err))
 			}
-			c.comp = out.b
+			c.comp = comp
 		}
 		bw.results <- c
 	}

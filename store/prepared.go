@@ -31,35 +31,54 @@ func PrepareBlob(raw []byte, sum string) (*PreparedBlob, error) {
 		sum = hex.EncodeToString(h[:])
 	}
 	p := &PreparedBlob{SHA256: sum, Size: int64(len(raw)), chunkSize: DefaultChunkSize}
-	out := &sliceWriter{}
+	for off := 0; off < len(raw); off += DefaultChunkSize {
+		piece := raw[off:min(off+DefaultChunkSize, len(raw))]
+		comp, err := deflateChunk(make([]byte, 0, len(piece)/2), piece)
+		if err != nil {
+			return nil, err
+		}
+		p.chunks = append(p.chunks, comp)
+		p.rawSizes = append(p.rawSizes, len(piece))
+	}
+	return p, nil
+}
+
+// deflaters are the chunk compressors (deflateChunk), each Reset for its
+// next use: an ingest of 1,000 small files otherwise made a compressor's
+// tables for each.
+var deflaters sync.Pool
+
+// sliceWriter appends to a byte slice (the compressed chunk).
+type sliceWriter struct{ b []byte }
+
+func (w *sliceWriter) Write(p []byte) (int, error) {
+	w.b = append(w.b, p...)
+	return len(p), nil
+}
+
+// deflateChunk appends raw to dst compressed as one chunk's own stream
+// (DEFLATE with Huffman coding only, see compressionDeflate): how
+// PrepareBlob and a BlobWriter's compressors store every new chunk.
+func deflateChunk(dst, raw []byte) ([]byte, error) {
+	out := &sliceWriter{b: dst}
 	enc, _ := deflaters.Get().(*flate.Writer)
 	if enc == nil {
 		var err error
 		if enc, err = flate.NewWriter(out, flate.HuffmanOnly); err != nil {
 			return nil, err
 		}
+	} else {
+		enc.Reset(out)
 	}
 	defer deflaters.Put(enc)
-	for off := 0; off < len(raw); off += DefaultChunkSize {
-		piece := raw[off:min(off+DefaultChunkSize, len(raw))]
-		out.b = make([]byte, 0, len(piece)/2)
-		enc.Reset(out)
-		if _, err := enc.Write(piece); err != nil {
-			return nil, err
-		}
-		if err := enc.Close(); err != nil {
-			return nil, err
-		}
-		p.chunks = append(p.chunks, out.b)
-		p.rawSizes = append(p.rawSizes, len(piece))
+	if _, err := enc.Write(raw); err != nil {
+		return nil, err
 	}
-	return p, nil
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return out.b, nil
 }
-
-// deflaters are PrepareBlob's compressors, each Reset for its next use: an
-// ingest of 1,000 small files otherwise made a compressor's tables for
-// each.
-var deflaters sync.Pool
 
 // PutPreparedBlob stores a prepared blob in the transaction. A blob already
 // stored gives ErrExists.
