@@ -27,9 +27,9 @@ var pow10u = func() (t [20]uint64) {
 }()
 
 // parseFloat converts a number literal that the tokenizer validated. ok is
-// false when the literal is outside the fast cases (more than 19
-// significant digits, a large decimal exponent, NaN, Infinity); the caller
-// then uses strconv.ParseFloat.
+// false when the literal is outside the fast cases (a mantissa beyond 64
+// bits, a large decimal exponent, NaN, Infinity); the caller then uses
+// strconv.ParseFloat.
 func parseFloat(b []byte) (f float64, ok bool) {
 	i := 0
 	neg := false
@@ -38,24 +38,14 @@ func parseFloat(b []byte) (f float64, ok bool) {
 		i++
 	}
 	start := i
-	for i < len(b) && isDigit(b[i]) {
-		i++
-	}
-	if i == start {
-		return 0, false // NaN, Infinity
-	}
-	m, nd, ok := accumulate(0, 0, b[start:i])
-	if !ok {
-		return 0, false
+	i, m, ok := digits(b, i, 0)
+	if !ok || i == start {
+		return 0, false // beyond 64 bits; NaN, Infinity
 	}
 	exp := 0
 	if i < len(b) && b[i] == '.' {
-		i++
-		start = i
-		for i < len(b) && isDigit(b[i]) {
-			i++
-		}
-		if m, _, ok = accumulate(m, nd, b[start:i]); !ok {
+		start = i + 1
+		if i, m, ok = digits(b, start, m); !ok {
 			return 0, false
 		}
 		exp = start - i
@@ -107,31 +97,6 @@ func parseFloat(b []byte) (f float64, ok bool) {
 		f = -f
 	}
 	return f, true
-}
-
-// accumulate appends the decimal digits d to the mantissa m, which already
-// holds nd significant digits. Leading zeros of a zero mantissa are not
-// significant. ok is false past 19 significant digits (uint64's limit).
-func accumulate(m uint64, nd int, d []byte) (uint64, int, bool) {
-	if m == 0 {
-		k := 0
-		for k < len(d) && d[k] == '0' {
-			k++
-		}
-		d = d[k:]
-	}
-	for len(d) >= 8 && nd+8 <= 19 {
-		m = m*1e8 + eightDigits(binary.LittleEndian.Uint64(d))
-		nd += 8
-		d = d[8:]
-	}
-	if nd+len(d) > 19 {
-		return m, nd, false
-	}
-	for _, c := range d {
-		m = m*10 + uint64(c-'0')
-	}
-	return m, nd + len(d), true
 }
 
 // eightDigits converts eight ASCII digits, loaded little-endian (first
