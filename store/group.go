@@ -35,24 +35,24 @@ const savepoint = "benchledger_part"
 // committed or rolled back by its caller, so an interruption between parts
 // can still commit the parts that were completed.
 func (a *Archive) BeginGroup(ctx context.Context, onWait func()) (*Group, error) {
-	if err := a.groupSetting(a.d.groupSettings); err != nil {
+	if err := a.groupSetting("begin a group", a.d.groupSettings); err != nil {
 		return nil, err
 	}
 	tx, err := a.begin(context.WithoutCancel(ctx), ctx, onWait)
 	if err != nil {
-		return nil, errors.Join(err, a.groupSetting(a.d.groupReset))
+		return nil, errors.Join(err, a.groupSetting("end a group", a.d.groupReset))
 	}
 	return &Group{a: a, tx: tx}, nil
 }
 
 // groupSetting runs one of the dialect's statements for groups on the
 // writer connection, outside any transaction.
-func (a *Archive) groupSetting(stmt string) error {
+func (a *Archive) groupSetting(op, stmt string) error {
 	if stmt == "" || a.readOnly || a.w == nil {
 		return nil
 	}
 	if _, err := a.w.Exec(stmt); err != nil {
-		return a.wrap("begin a group", err)
+		return a.wrap(op, err)
 	}
 	return nil
 }
@@ -85,7 +85,7 @@ func (g *Group) Commit() error {
 		}
 	}
 	g.done = true
-	return errors.Join(g.tx.Commit(), g.a.groupSetting(g.a.d.groupReset))
+	return errors.Join(g.tx.Commit(), g.a.groupSetting("end a group", g.a.d.groupReset))
 }
 
 // Rollback discards every part. It is safe to call after Commit.
@@ -99,7 +99,7 @@ func (g *Group) Rollback() error {
 			bw.abort()
 		}
 	}
-	return errors.Join(g.tx.Rollback(), g.a.groupSetting(g.a.d.groupReset))
+	return errors.Join(g.tx.Rollback(), g.a.groupSetting("end a group", g.a.d.groupReset))
 }
 
 // endPart finishes a part of a group: its writes are kept (RELEASE) or

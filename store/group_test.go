@@ -182,3 +182,24 @@ func TestGroupChainHeadFollowsParts(t *testing.T) {
 		}
 	})
 }
+
+// An error from the statement that ends a group says so: the label names
+// the step that failed, not the beginning.
+func TestGroupSettingNamesItsStep(t *testing.T) {
+	t.Parallel()
+	a := newArchive(t)
+	if a.d.groupSettings == "" {
+		t.Skip("this engine has no group settings")
+	}
+	d := *a.d
+	d.groupReset = "PRAGMA no_such_thing = (" // a syntax error
+	a.d = &d
+	g, err := a.BeginGroup(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = g.Commit()
+	if err == nil || !strings.Contains(err.Error(), "end a group") || strings.Contains(err.Error(), "begin a group") {
+		t.Fatalf("commit with a failing reset: %v, want an error naming \"end a group\"", err)
+	}
+}
