@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -553,4 +554,35 @@ func readFileT(t *testing.T, path string) []byte {
 		t.Fatal(err)
 	}
 	return data
+}
+
+// TestSiteRunPageUnwritable: a run page that cannot be written fails the
+// build, naming the page, and no build record is written: the writer of
+// the run pages finishes after the listing pages are made, and its error
+// still stops the build before the record.
+func TestSiteRunPageUnwritable(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "a.db")
+	writeVLLM(t, filepath.Join(dir, "r.json"), vllmSpec{n: 30, seed: 3})
+	if r := bl(t, "ingest", "--db", db, filepath.Join(dir, "r.json")); r.code != 0 {
+		t.Fatal(r)
+	}
+	id := strings.TrimSpace(bl(t, "runs", "--db", db, "-q").stdout)
+	out := filepath.Join(dir, "site")
+	// A folder where the page goes, with a file in it.
+	page := filepath.Join(out, "en", "run", id+".html")
+	if err := os.MkdirAll(page, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(page, "keep"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := bl(t, "site", "--db", db, "--out", out, "--lang", "en")
+	if r.code == 0 || !strings.Contains(r.stderr, id+".html") {
+		t.Fatalf("site with its run page's path taken by a folder: %v, want a failure naming %s.html", r, id)
+	}
+	if _, err := os.Stat(filepath.Join(out, ".benchledger-site.json")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a failed build wrote its record (%v)", err)
+	}
 }

@@ -265,6 +265,7 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 	if err := b.buildRuns(summaries, rows, todo); err != nil {
 		return st, err
 	}
+	defer b.writesDone() // for an early return; waited for below
 	orderRuns(summaries, rows)
 	exists := make(map[string]bool, len(summaries))
 	for _, s := range summaries {
@@ -304,6 +305,11 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 
 	// Files an earlier build wrote that this one did not: a language no
 	// longer asked for, a case study whose spec was not given this time.
+	// The run files are written (the clean-up below reads what the build
+	// kept).
+	if err := b.writesDone(); err != nil {
+		return st, err
+	}
 	for _, f := range b.old.Files {
 		if b.keep[f] {
 			continue
@@ -353,8 +359,11 @@ type builder struct {
 	// files writes the build's files; Fresh when the folder was empty as
 	// the build began.
 	files atomicfile.Batch
-	// writes feeds the writer goroutine while runs are made.
-	writes chan fileWrite
+	// writes feeds the writer goroutine while runs are made; writerDone
+	// closes when it has written the last, with writeErr its first error.
+	writes     chan fileWrite
+	writerDone chan struct{}
+	writeErr   error
 	// messages caches, per language, catalogue messages without arguments;
 	// repeatedTexts holds texts every run page repeats (builder.repeated).
 	messages, repeatedTexts sync.Map
@@ -479,13 +488,13 @@ func (b *builder) buildRuns(summaries []store.RunSummary, rows []runRow, todo []
 
 	// The writer.
 	b.writes = make(chan fileWrite, 64)
-	var writeErr error
-	writerDone := make(chan struct{})
+	writes, writerDone := b.writes, make(chan struct{})
+	b.writerDone = writerDone
 	go func() {
 		defer close(writerDone)
-		for w := range b.writes {
-			if writeErr == nil {
-				if writeErr = b.write(w.rel, w.data); writeErr != nil {
+		for w := range writes {
+			if b.writeErr == nil {
+				if b.writeErr = b.write(w.rel, w.data); b.writeErr != nil {
 					cancel()
 				}
 			}
@@ -564,23 +573,22 @@ func (b *builder) buildRuns(summaries []store.RunSummary, rows []runRow, todo []
 		}(w)
 	}
 	wg.Wait()
+	// The writer finishes the queued files while the pages that list the
+	// runs are made (Build waits for it through writesDone); on an error
+	// it is waited for here.
 	close(b.writes)
-	<-writerDone
 	b.writes = nil
 	if sideErr != nil {
-		return sideErr
+		return errors.Join(sideErr, b.writesDone())
 	}
 	if err := errors.Join(errs...); err != nil {
-		return err
-	}
-	if writeErr != nil {
-		return writeErr
+		return errors.Join(err, b.writesDone())
 	}
 	if err := b.ctx.Err(); err != nil {
-		return err
+		return errors.Join(err, b.writesDone())
 	}
 	if readErr != nil {
-		return readErr
+		return errors.Join(readErr, b.writesDone())
 	}
 	if n := done.Load(); n != int64(len(todo)) {
 		return fmt.Errorf("site: %d of %d runs read from the archive", n, len(todo))
@@ -637,6 +645,17 @@ func (b *builder) writeRunFile(rel string, buf *bytes.Buffer) {
 		csp.ApplyBuffer(buf, csp.Site)
 	}
 	b.writes <- fileWrite{rel, buf.Bytes(), buf}
+}
+
+// writesDone waits for the writer of buildRuns to write the files handed
+// to it, and returns its first error.
+func (b *builder) writesDone() error {
+	if b.writerDone == nil {
+		return nil
+	}
+	<-b.writerDone
+	b.writerDone = nil
+	return b.writeErr
 }
 
 // keepFile counts rel (relative to out, with /) as part of this build, so
