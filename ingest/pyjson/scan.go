@@ -3,6 +3,8 @@ package pyjson
 import (
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/benchledger/benchledger/internal/jsonstr"
 )
 
 type scanStatus uint8
@@ -218,7 +220,7 @@ func (d *Decoder) str(skip bool, k Kind) (Token, error) {
 			}
 			raw := d.buf[start+1 : j-1]
 			if escaped {
-				d.scratch = unescape(d.scratch[:0], raw)
+				d.scratch = jsonstr.Unescape(d.scratch[:0], raw)
 				raw = d.scratch
 			}
 			return Token{Kind: k, Line: line, Offset: off, Bytes: raw}, nil
@@ -238,61 +240,4 @@ func (d *Decoder) str(skip bool, k Kind) (Token, error) {
 		start -= shift
 		i = j - shift
 	}
-}
-
-// unescape appends the decoded form of validated string contents.
-func unescape(dst, s []byte) []byte {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c != '\\' {
-			dst = append(dst, c)
-			i++
-			continue
-		}
-		switch s[i+1] {
-		case 'b':
-			dst = append(dst, '\b')
-		case 'f':
-			dst = append(dst, '\f')
-		case 'n':
-			dst = append(dst, '\n')
-		case 'r':
-			dst = append(dst, '\r')
-		case 't':
-			dst = append(dst, '\t')
-		case 'u':
-			r := hex4(s[i+2:])
-			i += 6
-			if r >= 0xd800 && r < 0xdc00 && i+6 <= len(s) && s[i] == '\\' && s[i+1] == 'u' {
-				if r2 := hex4(s[i+2:]); r2 >= 0xdc00 && r2 < 0xe000 {
-					r = 0x10000 + (r-0xd800)<<10 + (r2 - 0xdc00)
-					i += 6
-				}
-			}
-			// A lone surrogate (Python writes one for a surrogate-escaped
-			// byte) has no UTF-8 form; AppendRune writes U+FFFD for it.
-			dst = utf8.AppendRune(dst, r)
-			continue
-		default: // '"', '\\', '/'
-			dst = append(dst, s[i+1])
-		}
-		i += 2
-	}
-	return dst
-}
-
-func hex4(b []byte) rune {
-	var r rune
-	for _, c := range b[:4] {
-		switch {
-		case c <= '9':
-			c -= '0'
-		case c >= 'a':
-			c -= 'a' - 10
-		default:
-			c -= 'A' - 10
-		}
-		r = r<<4 | rune(c)
-	}
-	return r
 }

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/benchledger/benchledger/ingest/pyjson"
+	"github.com/benchledger/benchledger/internal/jsonstr"
 )
 
 // decodeManifest reads a build record in the exact form manifestJSON
@@ -88,7 +88,7 @@ func (d *recordReader) next(c byte) bool {
 
 func (d *recordReader) null() bool { return d.maybe("null") }
 
-// str reads a string as json.Unmarshal does (pyjson.Unescape, once its
+// str reads a string as json.Unmarshal does (jsonstr.Unescape, once its
 // escapes are found valid).
 func (d *recordReader) str() string {
 	if !d.next('"') {
@@ -105,7 +105,7 @@ func (d *recordReader) str() string {
 			if plain {
 				return string(s)
 			}
-			return string(pyjson.Unescape(make([]byte, 0, len(s)), s))
+			return string(jsonstr.Unescape(make([]byte, 0, len(s)), s))
 		case c == '\\':
 			plain = false
 			if !d.escape() {
