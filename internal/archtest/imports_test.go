@@ -39,6 +39,11 @@ var rules = []rule{
 		Why:  "the renderers are a library the command line drives",
 	},
 	{
+		From: []string{"render"},
+		To:   []string{"ingest"},
+		Why:  "a renderer shows what the archive holds; reading result files is the ingest's",
+	},
+	{
 		From: []string{"figures"},
 		To:   []string{"store", "ingest", "casestudy", "audit", "publish", "runview", "export", "spec", "caveat", "locales"},
 		Why:  "figures is pure computation on plain data: the others read it",
@@ -158,6 +163,7 @@ func TestViolationsFindsAForbiddenImport(t *testing.T) {
 		{"a renderer imports audit", map[string][]string{"render/report": {"audit", "casestudy"}}, 0},
 		{"figures imports the archive", map[string][]string{"figures": {"benchrun", "store"}}, 1},
 		{"a package below a ruled one", map[string][]string{"ingest/vllm": {"render/site"}}, 1},
+		{"a renderer imports the ingest side", map[string][]string{"render/site": {"ingest/pyjson"}}, 1},
 		{"a name that only starts like one", map[string][]string{"auditx": {"render/report"}, "audit": {"renderer"}}, 0},
 	}
 	for _, tt := range tests {
