@@ -390,13 +390,7 @@ func TestSiteHostileStrings(t *testing.T) {
 // integrity failure, and the runs table counts it.
 func TestSiteDamagedRawFile(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	db := filepath.Join(dir, "a.db")
-	writeVLLM(t, filepath.Join(dir, "r.json"), vllmSpec{n: 30, seed: 2})
-	if r := bl(t, "ingest", "--db", db, filepath.Join(dir, "r.json")); r.code != 0 {
-		t.Fatal(r)
-	}
-	id := strings.TrimSpace(bl(t, "runs", "--db", db, "-q").stdout)
+	dir, db, id := oneVLLMRun(t, 2)
 	corruptFirstChunk(t, openRaw(t, db), id)
 	out := filepath.Join(dir, "site")
 	if r := bl(t, "site", "--db", db, "--out", out, "--lang", "en"); r.code != 0 {
@@ -562,13 +556,7 @@ func readFileT(t *testing.T, path string) []byte {
 // still stops the build before the record.
 func TestSiteRunPageUnwritable(t *testing.T) {
 	t.Parallel()
-	dir := t.TempDir()
-	db := filepath.Join(dir, "a.db")
-	writeVLLM(t, filepath.Join(dir, "r.json"), vllmSpec{n: 30, seed: 3})
-	if r := bl(t, "ingest", "--db", db, filepath.Join(dir, "r.json")); r.code != 0 {
-		t.Fatal(r)
-	}
-	id := strings.TrimSpace(bl(t, "runs", "--db", db, "-q").stdout)
+	dir, db, id := oneVLLMRun(t, 3)
 	out := filepath.Join(dir, "site")
 	// A folder where the page goes, with a file in it.
 	page := filepath.Join(out, "en", "run", id+".html")
@@ -585,4 +573,17 @@ func TestSiteRunPageUnwritable(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, ".benchledger-site.json")); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("a failed build wrote its record (%v)", err)
 	}
+}
+
+// oneVLLMRun archives one run of 30 requests (vllmSpec's seed) in a
+// temporary folder and returns the folder, the archive and the run's id.
+func oneVLLMRun(t *testing.T, seed float64) (dir, db, id string) {
+	t.Helper()
+	dir = t.TempDir()
+	db = filepath.Join(dir, "a.db")
+	writeVLLM(t, filepath.Join(dir, "r.json"), vllmSpec{n: 30, seed: seed})
+	if r := bl(t, "ingest", "--db", db, filepath.Join(dir, "r.json")); r.code != 0 {
+		t.Fatal(r)
+	}
+	return dir, db, strings.TrimSpace(bl(t, "runs", "--db", db, "-q").stdout)
 }
