@@ -34,6 +34,13 @@ extern double sqlite3_column_double(sqlite3_stmt*, int);
 extern long long sqlite3_column_int64(sqlite3_stmt*, int);
 extern const void *sqlite3_column_blob(sqlite3_stmt*, int);
 extern int sqlite3_column_bytes(sqlite3_stmt*, int);
+typedef struct sqlite3_value sqlite3_value;
+extern sqlite3_value *sqlite3_column_value(sqlite3_stmt*, int);
+extern int sqlite3_value_type(sqlite3_value*);
+extern double sqlite3_value_double(sqlite3_value*);
+extern long long sqlite3_value_int64(sqlite3_value*);
+extern const void *sqlite3_value_blob(sqlite3_value*);
+extern int sqlite3_value_bytes(sqlite3_value*);
 
 #define BULK_OPEN_READONLY 0x00000001
 #define BULK_OPEN_URI      0x00000040
@@ -82,22 +89,27 @@ static int bulk_fill(sqlite3_stmt *st, int ncol, bulk_cell *cells, int cap, char
 		int start = used, fits = 1;
 		for (c = 0; c < ncol && fits; c++) {
 			bulk_cell *x = &row[c];
-			x->type = sqlite3_column_type(st, c);
+			// One column call a cell, then the value's own accessors:
+			// each sqlite3_column_* call checks the statement again. The
+			// value is the statement's own (unprotected), read on the one
+			// thread that steps it, on a connection without a mutex.
+			sqlite3_value *v = sqlite3_column_value(st, c);
+			x->type = sqlite3_value_type(v);
 			x->off = used;
 			x->len = 0;
 			switch (x->type) {
 			case 1:
-				x->i = sqlite3_column_int64(st, c);
+				x->i = sqlite3_value_int64(v);
 				x->f = (double)x->i;
 				break;
 			case 2:
-				x->f = sqlite3_column_double(st, c);
+				x->f = sqlite3_value_double(v);
 				x->i = 0;
 				break;
 			case 3:
 			case 4: {
-				const void *p = sqlite3_column_blob(st, c);
-				x->len = sqlite3_column_bytes(st, c);
+				const void *p = sqlite3_value_blob(v);
+				x->len = sqlite3_value_bytes(v);
 				if (used + x->len > buf_cap) {
 					fits = 0;
 					break;
