@@ -174,3 +174,33 @@ func TestImpossibleStatedMatchesRef(t *testing.T) {
 		t.Errorf("only %d of the runs have impossible figures", found)
 	}
 }
+
+// TestReasonsMatchFmt: the reasons CheckStated writes without fmt read as
+// the fmt verbs they replace, for ordinary, tiny, huge and non-finite values.
+func TestReasonsMatchFmt(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(4, 21))
+	vals := []float64{0, 1, -1, 0.1, 123.456789, 1e-9, 1e21, 12345678, math.NaN(), math.Inf(1), math.Inf(-1)}
+	for range 2000 {
+		vals = append(vals, (rng.Float64()-0.2)*math.Pow(10, float64(rng.IntN(30)-15)))
+	}
+	for i, w := range vals {
+		d, v := vals[(i*7+3)%len(vals)], vals[(i*13+5)%len(vals)]
+		want := fmt.Sprintf("over the records' window (%.6g s instead of %.6g s) it is %.6g %s; the windows differ by definition", w, d, v, "tok/s")
+		if got := overRecordsWindow(w, d, v, "tok/s"); got != want {
+			t.Fatalf("got %q\nwant %q", got, want)
+		}
+		if !(w > 0) || !(d > 0) || math.IsInf(w, 0) || math.IsInf(d, 0) || w+d == w {
+			continue
+		}
+		c := StatedCheck{Metric: "duration", Unit: "s", Stated: w + d, Recomputed: w}
+		judge(&c, benchrun.Stated{Metric: "duration", Unit: "s"}, false)
+		want = fmt.Sprintf("longer than the records' window by %.6g s (%.3g%%), by definition", c.Stated-c.Recomputed, (c.Stated-c.Recomputed)/c.Recomputed*100)
+		if !c.OK || c.Reason != want {
+			t.Fatalf("duration %v over window %v: %v %q, want %q", c.Stated, w, c.OK, c.Reason, want)
+		}
+	}
+	if itlNotRecomputed("p99") != itlReason("p99") || itlNotRecomputed("p90") != itlReason("p90") || itlReason("p90") == itlReason("p99") {
+		t.Error("ITL reasons")
+	}
+}
