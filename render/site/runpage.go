@@ -170,6 +170,7 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 			first = math.Min(first, reqs[i].Start)
 		}
 		d.points, d.e2e = make([]charts.RequestPoint, 0, len(reqs)), make([]float64, 0, len(reqs))
+		inOrder := true // sends known and never decreasing: the records' usual order
 		for i := range reqs {
 			q := &reqs[i]
 			p := charts.RequestPoint{Send: q.Start - first, TTFT: q.TTFT, Latency: q.Latency}
@@ -178,19 +179,26 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 			} else if benchrun.IsKnown(q.Latency) && q.Latency >= 0 {
 				d.e2e = append(d.e2e, q.Latency)
 			}
+			if math.IsNaN(p.Send) || i > 0 && p.Send < d.points[i-1].Send {
+				inOrder = false
+			}
 			d.points = append(d.points, p)
 		}
 		// slices' stable sort is sort.SliceStable's algorithm without its
-		// reflection: the same order, NaN sends included.
-		slices.SortStableFunc(d.points, func(a, b charts.RequestPoint) int {
-			switch {
-			case a.Send < b.Send:
-				return -1
-			case b.Send < a.Send:
-				return 1
-			}
-			return 0
-		})
+		// reflection: the same order, NaN sends included. Points already in
+		// order (without a NaN, which compares equal to every send) are the
+		// order a stable sort leaves them in.
+		if !inOrder {
+			slices.SortStableFunc(d.points, func(a, b charts.RequestPoint) int {
+				switch {
+				case a.Send < b.Send:
+					return -1
+				case b.Send < a.Send:
+					return 1
+				}
+				return 0
+			})
+		}
 	}
 
 	row := runRow{ID: s.ID, Campaign: s.Campaign, Role: s.Role, Model: s.Model, Engine: s.Engine, Version: s.EngineVersion,
