@@ -10,9 +10,9 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/benchledger/benchledger/internal/sitepath"
@@ -314,18 +314,36 @@ func (b *builder) rawFile(sha, name string) (rawFile, error) {
 // separators, so no value can end the script or the line. The id comes
 // first (data.go finds lines by it).
 func runDataScript(d *runData) ([]byte, error) {
-	b := make([]byte, 0, 2048)
+	// The line is made in a buffer used again and kept at its own size
+	// until its shard is written (a first guess at the size was short of
+	// most lines and left them in buffers twice as long).
+	scratch := dataBuffers.Get().(*[]byte)
+	defer dataBuffers.Put(scratch)
+	b, err := appendRunData((*scratch)[:0], d)
+	*scratch = b
+	if err != nil {
+		return nil, err
+	}
+	return bytes.Clone(b), nil
+}
+
+// dataBuffers are the buffers runDataScript writes lines in.
+var dataBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
+
+// appendRunData appends runDataScript's line to b.
+func appendRunData(b []byte, d *runData) ([]byte, error) {
 	b = append(b, "benchledgerRun({\"id\":"...)
 	b = jsonw.AppendString(b, d.rec.ID)
 	b = append(b, `,"fields":`...)
 	if d.eff == nil {
 		b = append(b, "null"...)
 	} else {
-		keys := make([]string, 0, len(d.eff))
+		var kb [64]string
+		keys := kb[:0]
 		for k := range d.eff {
 			keys = append(keys, k)
 		}
-		sort.Strings(keys)
+		slices.Sort(keys)
 		b = append(b, '{')
 		for i, k := range keys {
 			if i > 0 {
@@ -384,7 +402,7 @@ func runDataScript(d *runData) ([]byte, error) {
 	b = jsonw.AppendString(b, d.rec.BlobSHA256)
 	b = append(b, "});"...)
 	if err != nil {
-		return nil, fmt.Errorf("run %s: data for the diff page: %w", d.rec.ID, err)
+		return b, fmt.Errorf("run %s: data for the diff page: %w", d.rec.ID, err)
 	}
 	return b, nil
 }
