@@ -204,3 +204,47 @@ func TestReasonsMatchFmt(t *testing.T) {
 		t.Error("ITL reasons")
 	}
 }
+
+// TestSeriesKeyMatchesRef: SeriesKey written in one buffer is the key
+// written field by field with strconv.Quote, for empty, numeric, cased,
+// quoted and long values.
+func TestSeriesKeyMatchesRef(t *testing.T) {
+	t.Parallel()
+	ref := func(eff map[string]string) string {
+		if s := strings.TrimSpace(eff[SeriesField]); s != "" {
+			return "series:" + s
+		}
+		var b strings.Builder
+		for _, f := range ComparisonFields {
+			if slices.Contains(TrendExcluded, f) {
+				continue
+			}
+			v := strings.TrimSpace(eff[f])
+			if numericFields[f] {
+				if x, err := strconv.ParseFloat(v, 64); err == nil {
+					v = strconv.FormatFloat(x, 'g', -1, 64)
+				}
+			}
+			if foldFields[f] {
+				v = strings.ToLower(v)
+			}
+			b.WriteString(f + "=" + strconv.Quote(v) + "\n")
+		}
+		return b.String()
+	}
+	values := []string{"", " 8 ", "8.0", "1e3", "H100 \"SXM\"\n", "Ünïcode", strings.Repeat("x", 2000), "inf", "-0", "0x10"}
+	for i := range 200 {
+		eff := map[string]string{}
+		for j, f := range ComparisonFields {
+			if (i+j)%3 != 0 {
+				eff[f] = values[(i*7+j)%len(values)]
+			}
+		}
+		if i%50 == 0 {
+			eff[SeriesField] = values[i%len(values)]
+		}
+		if got, want := SeriesKey(eff), ref(eff); got != want {
+			t.Fatalf("%v:\n got %q\nwant %q", eff, got, want)
+		}
+	}
+}
