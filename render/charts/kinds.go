@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -174,6 +175,12 @@ func Timeline(id string, n figures.NodeResult, l Labels, rate Format) (Chart, er
 // the same): a site draws it for every run, and go-echarts' reflection
 // over its defaults was most of the time.
 func Latency(id string, seconds []float64, l Labels, f Format) (Chart, error) {
+	return AppendLatency(nil, id, seconds, l, f)
+}
+
+// AppendLatency is Latency with its option written in dst's room (a
+// buffer used again once the option is written out).
+func AppendLatency(dst []byte, id string, seconds []float64, l Labels, f Format) (Chart, error) {
 	names, counts, labelled, err := latencyBins(id, seconds, f)
 	if err != nil {
 		return Chart{}, err
@@ -181,7 +188,7 @@ func Latency(id string, seconds []float64, l Labels, f Format) (Chart, error) {
 	// The option is written here, key by key in encoding/json's order for
 	// the map go-echarts makes (latency_ref_test.go compares the bytes): a
 	// site draws this chart for every run.
-	b := make([]byte, 0, 640+len(counts)*24)
+	b := slices.Grow(dst[:0], 640+len(counts)*24)
 	b = append(b, `{"animation":false,"color":[`...)
 	for i, c := range echartsPalette {
 		if i > 0 {
@@ -263,8 +270,12 @@ func latencyBins(id string, seconds []float64, f Format) (names []string, counts
 	}
 	names = make([]string, b.n)
 	first := math.Round(b.lo / b.width) // edges as multiples of the width: less rounding drift
+	// Each edge is written once: a bin's upper edge is the next one's lower.
+	lower := edge.Num(first * b.width)
 	for i := range counts {
-		names[i] = edge.Num((first+float64(i))*b.width) + "–" + edge.Num((first+float64(i+1))*b.width)
+		upper := edge.Num((first + float64(i+1)) * b.width)
+		names[i] = lower + "–" + upper
+		lower = upper
 	}
 	return names, counts, b.n <= 24, nil
 }
@@ -339,6 +350,12 @@ type RequestPoint struct {
 // MaxTimelinePoints requests are drawn every k-th request (k is returned;
 // the caller says so in l.Subtitle).
 func RequestTimeline(id string, pts []RequestPoint, l Labels) (Chart, int, error) {
+	return AppendRequestTimeline(nil, id, pts, l)
+}
+
+// AppendRequestTimeline is RequestTimeline with its option written in
+// dst's room (a buffer used again once the option is written out).
+func AppendRequestTimeline(dst []byte, id string, pts []RequestPoint, l Labels) (Chart, int, error) {
 	if len(pts) == 0 {
 		return Chart{}, 0, fmt.Errorf("chart %s: request timeline: %w", id, ErrNoData)
 	}
@@ -362,7 +379,7 @@ func RequestTimeline(id string, pts []RequestPoint, l Labels) (Chart, int, error
 		return Chart{}, 0, fmt.Errorf("chart %s: %w", id, err)
 	}
 	n := (len(pts) + step - 1) / step
-	b := make([]byte, 0, len(shell[0])+len(shell[1])+len(shell[2])+2*(n*24+2))
+	b := slices.Grow(dst[:0], len(shell[0])+len(shell[1])+len(shell[2])+2*(n*24+2))
 	b = append(b, shell[0]...)
 	if hasE2E {
 		b = append(appendPoints(b, pts, step, false), shell[1]...)

@@ -235,6 +235,7 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 			}
 		}
 		b.pageSize.Store(int64(buf.Len()))
+		page.releaseCharts()
 		rel := sitepath.InLang(l.Tag(), sitepath.Run(s.ID))
 		b.writeRunFile(rel, buf)
 		files = append(files, rel)
@@ -591,7 +592,7 @@ func (b *builder) runCharts(l locales.Locale, d *runData, p *runPageView) error 
 	msg := b.labels(l)
 	secs := charts.Format{Decimals: -1, Fixed: func(v float64, dec int) string { return l.Number(v, max(dec, 0)) }}
 	if len(d.e2e) > 0 {
-		c, err := charts.Latency("latency", d.e2e, charts.Labels{Title: msg["chart_latency_title"],
+		c, err := charts.AppendLatency(chartBuffer(), "latency", d.e2e, charts.Labels{Title: msg["chart_latency_title"],
 			XAxis: msg["chart_latency_x"], YAxis: msg["chart_latency_y"], Series: msg["chart_latency_y"]}, secs)
 		if err != nil {
 			return err
@@ -605,7 +606,7 @@ func (b *builder) runCharts(l locales.Locale, d *runData, p *runPageView) error 
 			k := (len(d.points) + charts.MaxTimelinePoints - 1) / charts.MaxTimelinePoints
 			lab.Subtitle = l.T("site.chart.sampled", "k", k, "n", l.Integer(len(d.points)))
 		}
-		c, _, err := charts.RequestTimeline("timeline", d.points, lab)
+		c, _, err := charts.AppendRequestTimeline(chartBuffer(), "timeline", d.points, lab)
 		if errors.Is(err, charts.ErrNoData) {
 			return nil
 		}
@@ -615,6 +616,30 @@ func (b *builder) runCharts(l locales.Locale, d *runData, p *runPageView) error 
 		p.Charts = append(p.Charts, chartView{ID: c.ID, Kind: "timeline", Title: msg["chart_timeline_title"], raw: c.Option})
 	}
 	return nil
+}
+
+// chartBuffers hold the options of run pages' charts, used again once a
+// page is written (a run's timeline is several kilobytes).
+var chartBuffers sync.Pool // of *[]byte
+
+// chartBuffer is an empty buffer of chartBuffers, or nil.
+func chartBuffer() []byte {
+	if p, ok := chartBuffers.Get().(*[]byte); ok {
+		return (*p)[:0]
+	}
+	return nil
+}
+
+// releaseCharts hands the page's chart options, written out, back to
+// chartBuffers.
+func (p *runPageView) releaseCharts() {
+	for i := range p.Charts {
+		if c := &p.Charts[i]; c.raw != nil {
+			b := c.raw
+			c.raw = nil
+			chartBuffers.Put(&b)
+		}
+	}
 }
 
 // valueIn writes a figure in l's number style: seconds as ms below one
