@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/internal/memo"
 )
 
 // DefaultRelTol is the relative tolerance of a stated-vs-recomputed check
@@ -471,13 +471,7 @@ func statedLatency(f *RunFigures, metric string, method PercentileMethod, method
 // and for a statistic over requests which statistic, with the percentile
 // method's formula.
 func definitionOf(metric string, m PercentileMethod) string {
-	key := definitionKey{metric, m}
-	if d, ok := definitionsMade.Load(key); ok {
-		return d.(string)
-	}
-	d := makeDefinition(metric, m)
-	definitionsMade.Store(key, d)
-	return d
+	return definitionsMade.Get(definitionKey{metric, m}, func() string { return makeDefinition(metric, m) })
 }
 
 // definitionKey is what definitionOf's text is made of.
@@ -488,7 +482,7 @@ type definitionKey struct {
 
 // definitionsMade keeps definitionOf's texts: a site checks the same few
 // dozen stated figures of 10,000 runs.
-var definitionsMade sync.Map
+var definitionsMade memo.Map[definitionKey, string]
 
 func makeDefinition(metric string, m PercentileMethod) string {
 	if d, ok := Definitions[metric]; ok {

@@ -2,10 +2,10 @@ package runview
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/figures"
+	"github.com/benchledger/benchledger/internal/memo"
 )
 
 // Client names the benchmark client that produced a run, as a reader knows
@@ -41,12 +41,7 @@ func ClientDefinition(r *benchrun.Run, metric string) string {
 	// site gives it for every figure of every run).
 	key := clientDefinitionKey{metric: metric, tool: r.SourceTool, format: r.Format,
 		trt: strings.HasPrefix(r.Format, "sglang-") && r.Facts["measurement.backend"] == "trt"}
-	if d, ok := clientDefinitions.Load(key); ok {
-		return d.(string)
-	}
-	d := clientDefinition(r, metric)
-	clientDefinitions.Store(key, d)
-	return d
+	return clientDefinitions.Get(key, func() string { return clientDefinition(r, metric) })
 }
 
 // clientDefinitionKey is what ClientDefinition's text is made of.
@@ -56,7 +51,7 @@ type clientDefinitionKey struct {
 }
 
 // clientDefinitions keeps ClientDefinition's texts.
-var clientDefinitions sync.Map
+var clientDefinitions memo.Map[clientDefinitionKey, string]
 
 func clientDefinition(r *benchrun.Run, metric string) string {
 	m, ok := figures.ParseMetric(metric)
