@@ -232,6 +232,9 @@ func CheckStated(stated []benchrun.Stated, f RunFigures, opt StatedOptions) Stat
 	}
 
 	skip := func(s benchrun.Stated, why string) {
+		if a.NotChecked == nil {
+			a.NotChecked = make([]NotChecked, 0, min(len(stated), 8)) // a vLLM run has 6
+		}
 		a.NotChecked = append(a.NotChecked, NotChecked{s.Metric, why})
 	}
 	for _, s := range stated {
