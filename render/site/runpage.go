@@ -169,7 +169,10 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 		for i := range reqs {
 			first = math.Min(first, reqs[i].Start)
 		}
-		d.points, d.e2e = make([]charts.RequestPoint, 0, len(reqs)), make([]float64, 0, len(reqs))
+		rb := requestBuffers.Get().(*runBuffers)
+		defer requestBuffers.Put(rb) // the charts are drawn and the pages written by then
+		rb.points, rb.e2e = slices.Grow(rb.points[:0], len(reqs)), slices.Grow(rb.e2e[:0], len(reqs))
+		d.points, d.e2e = rb.points, rb.e2e
 		inOrder := true // sends known and never decreasing: the records' usual order
 		for i := range reqs {
 			q := &reqs[i]
@@ -250,6 +253,15 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 	m.MAC = rowMAC(b.siteKey, m)
 	return m, nil
 }
+
+// runBuffers hold a run's chart points and latencies while its pages are
+// made, used again for the next run.
+type runBuffers struct {
+	points []charts.RequestPoint
+	e2e    []float64
+}
+
+var requestBuffers = sync.Pool{New: func() any { return new(runBuffers) }}
 
 // shownFigure is the value of a run's figure a list shows, with where it
 // comes from: recomputed from the records, or for a summary-only run the
