@@ -165,43 +165,10 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 	}
 
 	if len(reqs) > 0 {
-		first := math.Inf(1)
-		for i := range reqs {
-			first = math.Min(first, reqs[i].Start)
-		}
 		rb := requestBuffers.Get().(*runBuffers)
 		defer requestBuffers.Put(rb) // the charts are drawn and the pages written by then
 		rb.points, rb.e2e = slices.Grow(rb.points[:0], len(reqs)), slices.Grow(rb.e2e[:0], len(reqs))
-		d.points, d.e2e = rb.points, rb.e2e
-		inOrder := true // sends known and never decreasing: the records' usual order
-		for i := range reqs {
-			q := &reqs[i]
-			p := charts.RequestPoint{Send: q.Start - first, TTFT: q.TTFT, Latency: q.Latency}
-			if q.Failed() {
-				p.Latency, p.TTFT = math.NaN(), math.NaN()
-			} else if benchrun.IsKnown(q.Latency) && q.Latency >= 0 {
-				d.e2e = append(d.e2e, q.Latency)
-			}
-			if math.IsNaN(p.Send) || i > 0 && p.Send < d.points[i-1].Send {
-				inOrder = false
-			}
-			d.points = append(d.points, p)
-		}
-		// slices' stable sort is sort.SliceStable's algorithm without its
-		// reflection: the same order, NaN sends included. Points already in
-		// order (without a NaN, which compares equal to every send) are the
-		// order a stable sort leaves them in.
-		if !inOrder {
-			slices.SortStableFunc(d.points, func(a, b charts.RequestPoint) int {
-				switch {
-				case a.Send < b.Send:
-					return -1
-				case b.Send < a.Send:
-					return 1
-				}
-				return 0
-			})
-		}
+		d.points, d.e2e = requestPoints(rb.points, rb.e2e, reqs)
 	}
 
 	row := runRow{ID: s.ID, Campaign: s.Campaign, Role: s.Role, Model: s.Model, Engine: s.Engine, Version: s.EngineVersion,
@@ -252,6 +219,50 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 	m := manifestRun{Key: key, Files: files, Row: row}
 	m.MAC = rowMAC(b.siteKey, m)
 	return m, nil
+}
+
+// requestPoints appends to points each request's place on the timeline
+// (sent since the first send; a failed one without TTFT and latency), in
+// the order of their sends, and to e2e the latencies of the completed ones.
+func requestPoints(points []charts.RequestPoint, e2e []float64, reqs []benchrun.Request) ([]charts.RequestPoint, []float64) {
+	first := math.Inf(1)
+	for i := range reqs {
+		first = math.Min(first, reqs[i].Start)
+	}
+	n := len(points)
+	inOrder := true // sends known and never decreasing: the records' usual order
+	for i := range reqs {
+		q := &reqs[i]
+		p := charts.RequestPoint{Send: q.Start - first, TTFT: q.TTFT, Latency: q.Latency}
+		if q.Failed() {
+			p.Latency, p.TTFT = math.NaN(), math.NaN()
+		} else if benchrun.IsKnown(q.Latency) && q.Latency >= 0 {
+			e2e = append(e2e, q.Latency)
+		}
+		if math.IsNaN(p.Send) || len(points) > n && p.Send < points[len(points)-1].Send {
+			inOrder = false
+		}
+		points = append(points, p)
+	}
+	// slices' stable sort is sort.SliceStable's algorithm without its
+	// reflection: the same order, NaN sends included. Points already in
+	// order (without a NaN, which compares equal to every send) are the
+	// order a stable sort leaves them in.
+	if !inOrder {
+		slices.SortStableFunc(points[n:], compareSends)
+	}
+	return points, e2e
+}
+
+// compareSends orders timeline points by send time (NaN equal to any).
+func compareSends(a, b charts.RequestPoint) int {
+	switch {
+	case a.Send < b.Send:
+		return -1
+	case b.Send < a.Send:
+		return 1
+	}
+	return 0
 }
 
 // runBuffers hold a run's chart points and latencies while its pages are
