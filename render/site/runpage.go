@@ -341,18 +341,13 @@ func runDataScript(d *runData) ([]byte, error) {
 	// The line is made in a buffer used again and kept at its own size
 	// until its shard is written (a first guess at the size was short of
 	// most lines and left them in buffers twice as long).
-	scratch := dataBuffers.Get().(*[]byte)
-	defer dataBuffers.Put(scratch)
-	b, err := appendRunData((*scratch)[:0], d)
-	*scratch = b
+	b, err := appendRunData(scratchBuffer(), d)
+	defer releaseBuffer(b)
 	if err != nil {
 		return nil, err
 	}
 	return bytes.Clone(b), nil
 }
-
-// dataBuffers are the buffers runDataScript writes lines in.
-var dataBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
 
 // appendRunData appends runDataScript's line to b.
 func appendRunData(b []byte, d *runData) ([]byte, error) {
@@ -615,7 +610,7 @@ func (b *builder) runCharts(l locales.Locale, d *runData, p *runPageView) error 
 	msg := b.labels(l)
 	secs := charts.Format{Decimals: -1, Fixed: func(v float64, dec int) string { return l.Number(v, max(dec, 0)) }}
 	if len(d.e2e) > 0 {
-		c, err := charts.AppendLatency(chartBuffer(), "latency", d.e2e, charts.Labels{Title: msg["chart_latency_title"],
+		c, err := charts.AppendLatency(scratchBuffer(), "latency", d.e2e, charts.Labels{Title: msg["chart_latency_title"],
 			XAxis: msg["chart_latency_x"], YAxis: msg["chart_latency_y"], Series: msg["chart_latency_y"]}, secs)
 		if err != nil {
 			return err
@@ -629,7 +624,7 @@ func (b *builder) runCharts(l locales.Locale, d *runData, p *runPageView) error 
 			k := (len(d.points) + charts.MaxTimelinePoints - 1) / charts.MaxTimelinePoints
 			lab.Subtitle = l.T("site.chart.sampled", "k", k, "n", l.Integer(len(d.points)))
 		}
-		c, _, err := charts.AppendRequestTimeline(chartBuffer(), "timeline", d.points, lab)
+		c, _, err := charts.AppendRequestTimeline(scratchBuffer(), "timeline", d.points, lab)
 		if errors.Is(err, charts.ErrNoData) {
 			return nil
 		}
@@ -641,27 +636,33 @@ func (b *builder) runCharts(l locales.Locale, d *runData, p *runPageView) error 
 	return nil
 }
 
-// chartBuffers hold the options of run pages' charts, used again once a
-// page is written (a run's timeline is several kilobytes).
-var chartBuffers sync.Pool // of *[]byte
+// scratchBuffers hold what a run's pages are made of for a moment (its
+// charts' options until the page is written, its data line until it is
+// copied), used again for the next run: a run's timeline is several
+// kilobytes.
+var scratchBuffers sync.Pool // of *[]byte
 
-// chartBuffer is an empty buffer of chartBuffers, or nil.
-func chartBuffer() []byte {
-	if p, ok := chartBuffers.Get().(*[]byte); ok {
+// scratchBuffer is an empty buffer of scratchBuffers, or nil.
+func scratchBuffer() []byte {
+	if p, ok := scratchBuffers.Get().(*[]byte); ok {
 		return (*p)[:0]
 	}
 	return nil
 }
 
+// releaseBuffer hands b, no longer read, back to scratchBuffers.
+func releaseBuffer(b []byte) {
+	if b != nil {
+		scratchBuffers.Put(&b)
+	}
+}
+
 // releaseCharts hands the page's chart options, written out, back to
-// chartBuffers.
+// scratchBuffers.
 func (p *runPageView) releaseCharts() {
 	for i := range p.Charts {
-		if c := &p.Charts[i]; c.raw != nil {
-			b := c.raw
-			c.raw = nil
-			chartBuffers.Put(&b)
-		}
+		releaseBuffer(p.Charts[i].raw)
+		p.Charts[i].raw = nil
 	}
 }
 
