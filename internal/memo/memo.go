@@ -2,20 +2,43 @@
 // report gives for each of thousands of runs, made of a handful of inputs.
 package memo
 
-import "sync"
+import (
+	"maps"
+	"sync"
+	"sync/atomic"
+)
 
-// Map is a concurrent map from a key to the value made of it. The zero Map
-// is empty and ready to use; it must not be copied after first use.
+// Map is a concurrent map from a key to the value made of it, for a small
+// set of keys asked for many times: a lookup reads a map without a lock
+// (its keys hashed by their type's own function, not as interfaces as a
+// sync.Map hashes them), and a new key copies the map. The zero Map is
+// empty and ready to use; it must not be copied after first use.
 type Map[K comparable, V any] struct {
-	m sync.Map
+	mu   sync.Mutex // held while a new key is added
+	kept atomic.Pointer[map[K]V]
 }
 
-// Get returns the value kept for k, made by make the first time k is asked
+// Get returns the value kept for k, made by mk the first time k is asked
 // for (two goroutines asking at once may both make it; one value is kept).
-func (m *Map[K, V]) Get(k K, make func() V) V {
-	if v, ok := m.m.Load(k); ok {
-		return v.(V)
+func (m *Map[K, V]) Get(k K, mk func() V) V {
+	if p := m.kept.Load(); p != nil {
+		if v, ok := (*p)[k]; ok {
+			return v
+		}
 	}
-	v, _ := m.m.LoadOrStore(k, make())
-	return v.(V)
+	v := mk()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var next map[K]V
+	if p := m.kept.Load(); p != nil {
+		if kept, ok := (*p)[k]; ok {
+			return kept
+		}
+		next = maps.Clone(*p)
+	} else {
+		next = map[K]V{}
+	}
+	next[k] = v
+	m.kept.Store(&next)
+	return v
 }
