@@ -89,6 +89,9 @@ type ProvenanceGroup struct {
 
 func GroupProvenance(rows []ProvenanceRow) []ProvenanceGroup {
 	var out []ProvenanceGroup
+	if len(rows) > 0 {
+		out = make([]ProvenanceGroup, 0, len(rows)) // at most one a row
+	}
 	for _, r := range rows {
 		if n := len(out); n > 0 && out[n-1].Field == r.Field && out[n-1].Value == r.Value {
 			out[n-1].Sources += ", " + r.Source
