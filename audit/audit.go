@@ -513,6 +513,9 @@ func mergeCompanions(ctx context.Context, a *store.Archive, r *benchrun.Run, fil
 
 // num writes a value in full precision, without an exponent for the
 // magnitudes figures have (a reader compares digits, not 2.01e+07).
+// relativeBasis is the tolerance basis of figures.DefaultRelTol.
+var relativeBasis = "relative " + num(figures.DefaultRelTol)
+
 func num(v float64) string {
 	if a := math.Abs(v); a == 0 || a >= 1e-4 && a < 1e15 {
 		return strconv.FormatFloat(v, 'f', -1, 64)
@@ -703,7 +706,7 @@ func auditRun(rec *store.RunRecord, d *figures.Derived, raw *rawTool, p *request
 	if okT && okK && okD && dur.Value > 0 && isFinite(tput.Value) && isFinite(toks.Value) {
 		want := toks.Value / dur.Value
 		tol := figures.DefaultRelTol * math.Abs(tput.Value)
-		basis := "relative " + num(figures.DefaultRelTol)
+		basis := relativeBasis
 		if h := halfUnit(opt, tput) + math.Abs(want)*halfUnit(opt, dur)/math.Max(dur.Value-halfUnit(opt, dur), 1e-300); h > tol {
 			tol, basis = h, "rounding of the printed throughput and duration"
 		}

@@ -11,7 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/benchledger/benchledger/figures"
 	"github.com/benchledger/benchledger/ingest"
+	"github.com/benchledger/benchledger/provenance"
 	"github.com/benchledger/benchledger/store"
 )
 
@@ -116,4 +118,31 @@ func ingestForBench(b *testing.B, dir string, runs int) *store.Archive {
 		b.Fatalf("ingest: %v (%d runs, want %d)", err, got, runs)
 	}
 	return a
+}
+
+// BenchmarkStored audits one stored run of 100 records from its derived
+// figures, as the site does for each of its runs (a declared concurrency,
+// so the records' peak in flight is measured too).
+func BenchmarkStored(b *testing.B) {
+	dir := b.TempDir()
+	vllmFile{n: 100, outLen: 5}.write(&testing.T{}, filepath.Join(dir, "run.json"))
+	if err := os.WriteFile(filepath.Join(dir, "campaign.yaml"), []byte(strings.Replace(manifest, "request_count: 40", "request_count: 100", 1)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	a := ingestForBench(b, dir, 1)
+	sums, err := a.ListRuns(store.Filter{})
+	if err != nil || len(sums) != 1 {
+		b.Fatal(sums, err)
+	}
+	rec, err := a.Run(sums[0].ID)
+	if err != nil {
+		b.Fatal(err)
+	}
+	d := figures.Derive(rec.Run, rec.Run.Requests, provenance.Record(rec.Provenance).Effective())
+	b.ReportAllocs()
+	for b.Loop() {
+		if fs := Stored(rec, d); Failed(fs) {
+			b.Fatalf("a clean run failed its audit: %+v", fs)
+		}
+	}
 }

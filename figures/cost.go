@@ -14,7 +14,11 @@ import (
 // positive number. A node's GPUs are the sum over its replicas (each
 // replica run states its own; NodeGPUs).
 func GPUsOf(eff map[string]string) float64 {
-	n, err := strconv.ParseFloat(strings.TrimSpace(eff["hardware.gpu_count"]), 64)
+	s := strings.TrimSpace(eff["hardware.gpu_count"])
+	if s == "" { // not stated (parsing "" only makes an error)
+		return 0
+	}
+	n, err := strconv.ParseFloat(s, 64)
 	if err != nil || !(n > 0) || math.IsInf(n, 0) {
 		return 0
 	}

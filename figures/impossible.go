@@ -30,7 +30,7 @@ var statedRates = []string{"output_throughput", "total_token_throughput", "input
 var statedCounts = []string{"completed", "failed", "total_output_tokens", "total_input_tokens"}
 
 // latencyFamilies are the stated per-request latency statistics' families.
-var latencyFamilies = []string{"ttft", "tpot", "itl", "e2el"}
+var latencyFamilies = [...]string{"ttft", "tpot", "itl", "e2el"}
 
 // ImpossibleStated lists the stated figures of r that no run can have
 // produced, in the order the rules are listed:
@@ -49,15 +49,12 @@ func ImpossibleStated(r *benchrun.Run) []Impossible {
 	add := func(s benchrun.Stated, why string, args ...any) {
 		out = append(out, Impossible{Metric: s.Metric, Key: s.SourceKey, Value: s.Value, Unit: s.Unit, Reason: fmt.Sprintf(why, args...)})
 	}
-	stated := make(map[string]benchrun.Stated, len(r.Stated))
-	for _, s := range r.Stated {
-		if _, dup := stated[s.Metric]; !dup {
-			stated[s.Metric] = s
-		}
-	}
+	// A metric stated twice is judged by its first value (but for a
+	// negative latency, each value).
+	stated := r.StatedValue
 	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
-	if d, ok := stated["duration"]; ok {
+	if d, ok := stated("duration"); ok {
 		if finite(d.Value) && d.Value <= 0 {
 			add(d, "a run cannot last %s s: a duration must be positive (a value below the smallest float, such as 1e-400, reads as 0)", fmtNum(d.Value))
 		}
@@ -72,98 +69,147 @@ func ImpossibleStated(r *benchrun.Run) []Impossible {
 	}
 	for _, fam := range latencyFamilies {
 		for _, s := range r.Stated {
-			if f, _, _ := strings.Cut(s.Metric, "."); f == fam && finite(s.Value) && s.Value < 0 {
+			if finite(s.Value) && s.Value < 0 && familyOf(s.Metric) == fam {
 				add(s, "a latency cannot be negative")
 			}
 		}
 	}
 	for _, m := range statedRates {
-		if s, ok := stated[m]; ok && finite(s.Value) && s.Value < 0 {
+		if s, ok := stated(m); ok && finite(s.Value) && s.Value < 0 {
 			add(s, "a rate cannot be negative")
 		}
 	}
 	// The offered load the file states (vLLM's request_rate, a fact of the
-	// run): "inf" is "all at once", a negative rate is no load at all.
+	// run): "inf" is "all at once", a negative rate is no load at all (a
+	// number below 0 is written with its sign: nothing else is parsed).
 	for _, k := range []string{"workload.request_rate", "workload.concurrency"} {
-		if v, err := strconv.ParseFloat(strings.TrimSpace(r.Facts[k]), 64); err == nil && v < 0 {
+		if t := strings.TrimSpace(r.Facts[k]); !strings.HasPrefix(t, "-") {
+			continue
+		} else if v, err := strconv.ParseFloat(t, 64); err == nil && v < 0 {
 			out = append(out, Impossible{Metric: strings.TrimPrefix(k, "workload."), Key: k, Value: v, Unit: map[string]string{"workload.request_rate": "req/s", "workload.concurrency": "requests"}[k],
 				Reason: "the file states a negative offered load: a rate or concurrency cannot be negative"})
 		}
 	}
 	for _, m := range statedCounts {
-		if s, ok := stated[m]; ok && finite(s.Value) && s.Value < 0 {
+		if s, ok := stated(m); ok && finite(s.Value) && s.Value < 0 {
 			add(s, "a count cannot be negative")
 		}
 	}
-	for _, fam := range latencyFamilies {
-		out = append(out, outOfOrder(fam, stated)...)
-	}
-	tput, okT := stated["output_throughput"]
-	total, okA := stated["total_token_throughput"]
+	out = outOfOrder(out, r)
+	tput, okT := stated("output_throughput")
+	total, okA := stated("total_token_throughput")
 	if okT && okA && finite(tput.Value) && finite(total.Value) && total.Value >= 0 && tput.Value >= 0 &&
 		total.Value < tput.Value-relSlack(tput.Value, total.Value) {
 		add(total, "total token throughput %s tok/s is below the output throughput %s tok/s, which it includes", fmtNum(total.Value), fmtNum(tput.Value))
 	}
-	if toks, ok := stated["total_output_tokens"]; ok && okT && toks.Value == 0 && tput.Value > 0 {
+	if toks, ok := stated("total_output_tokens"); ok && okT && toks.Value == 0 && tput.Value > 0 {
 		add(tput, "output throughput %s tok/s over 0 output tokens: tokens / duration cannot give it", fmtNum(tput.Value))
 	}
-	if c, ok := stated["completed"]; ok && c.Value == 0 {
-		if rq, ok := stated["request_throughput"]; ok && rq.Value > 0 {
+	if c, ok := stated("completed"); ok && c.Value == 0 {
+		if rq, ok := stated("request_throughput"); ok && rq.Value > 0 {
 			add(rq, "request throughput %s req/s with 0 completed requests: completed / duration cannot give it", fmtNum(rq.Value))
 		}
 	}
 	return out
 }
 
+// familyOf is the latency family of a stated metric ("ttft" of
+// "ttft.p99"), "" when it names none.
+func familyOf(metric string) string {
+	f, _, _ := strings.Cut(metric, ".")
+	for _, fam := range latencyFamilies {
+		if f == fam {
+			return fam
+		}
+	}
+	return ""
+}
+
+// firstOf says whether stated[i] is the first statement of its metric.
+func firstOf(stated []benchrun.Stated, i int) bool {
+	for j := range i {
+		if stated[j].Metric == stated[i].Metric {
+			return false
+		}
+	}
+	return true
+}
+
 // relSlack allows for the printed rounding of two stated figures.
 func relSlack(a, b float64) float64 { return 1e-6*math.Max(math.Abs(a), math.Abs(b)) + 0.01 }
 
-// outOfOrder checks the order of a family's stated statistics.
-func outOfOrder(fam string, stated map[string]benchrun.Stated) []Impossible {
+// outOfOrder appends to out the stated statistics of r out of order, family
+// by family (latencyFamilies); a metric stated twice counts by its first
+// value.
+func outOfOrder(out []Impossible, r *benchrun.Run) []Impossible {
 	type point struct {
-		p float64
-		s benchrun.Stated
+		fam int
+		p   float64
+		s   *benchrun.Stated
 	}
-	var pts []point
-	for m, s := range stated {
-		f, stat, ok := strings.Cut(m, ".")
-		if !ok || f != fam || math.IsNaN(s.Value) || math.IsInf(s.Value, 0) {
+	var buf [32]point
+	pts := buf[:0]
+	var means [len(latencyFamilies)]*benchrun.Stated
+	for i := range r.Stated {
+		s := &r.Stated[i]
+		f, stat, ok := strings.Cut(s.Metric, ".")
+		fam := slices.Index(latencyFamilies[:], f)
+		if !ok || fam < 0 {
+			continue
+		}
+		if !firstOf(r.Stated, i) {
+			continue
+		}
+		if stat == "mean" {
+			means[fam] = s
+		}
+		if math.IsNaN(s.Value) || math.IsInf(s.Value, 0) {
 			continue
 		}
 		switch {
 		case stat == "median":
-			pts = append(pts, point{50, s})
+			pts = append(pts, point{fam, 50, s})
 		case stat == "min":
-			pts = append(pts, point{0, s})
+			pts = append(pts, point{fam, 0, s})
 		case stat == "max":
-			pts = append(pts, point{100, s})
+			pts = append(pts, point{fam, 100, s})
 		case strings.HasPrefix(stat, "p"):
 			if p, err := strconv.ParseFloat(stat[1:], 64); err == nil && p > 0 && p < 100 {
-				pts = append(pts, point{p, s})
+				pts = append(pts, point{fam, p, s})
 			}
 		}
 	}
 	slices.SortFunc(pts, func(a, b point) int {
+		if a.fam != b.fam {
+			return a.fam - b.fam
+		}
 		if a.p != b.p {
 			return cmpFloat(a.p, b.p)
 		}
 		return strings.Compare(a.s.Metric, b.s.Metric)
 	})
-	var out []Impossible
-	for i := 1; i < len(pts); i++ {
-		lo, hi := pts[i-1], pts[i]
-		if hi.s.Value < lo.s.Value-relSlack(lo.s.Value, hi.s.Value)*1e-3 {
-			out = append(out, Impossible{Metric: hi.s.Metric, Key: hi.s.SourceKey, Value: hi.s.Value, Unit: hi.s.Unit,
-				Reason: fmt.Sprintf("%s (%s %s) is below %s (%s %s): percentiles cannot decrease", hi.s.Metric, fmtNum(hi.s.Value), hi.s.Unit,
-					lo.s.Metric, fmtNum(lo.s.Value), lo.s.Unit)})
+	for fam := range latencyFamilies {
+		n := 0
+		for n < len(pts) && pts[n].fam == fam {
+			n++
 		}
-	}
-	if mean, ok := stated[fam+".mean"]; ok && len(pts) > 0 {
-		lo, hi := pts[0], pts[len(pts)-1]
-		if lo.p == 0 && mean.Value < lo.s.Value-relSlack(mean.Value, lo.s.Value)*1e-3 ||
-			hi.p == 100 && mean.Value > hi.s.Value+relSlack(mean.Value, hi.s.Value)*1e-3 {
-			out = append(out, Impossible{Metric: mean.Metric, Key: mean.SourceKey, Value: mean.Value, Unit: mean.Unit,
-				Reason: fmt.Sprintf("the mean %s %s lies outside the stated minimum and maximum", fmtNum(mean.Value), mean.Unit)})
+		fp := pts[:n]
+		pts = pts[n:]
+		for i := 1; i < len(fp); i++ {
+			lo, hi := fp[i-1].s, fp[i].s
+			if hi.Value < lo.Value-relSlack(lo.Value, hi.Value)*1e-3 {
+				out = append(out, Impossible{Metric: hi.Metric, Key: hi.SourceKey, Value: hi.Value, Unit: hi.Unit,
+					Reason: fmt.Sprintf("%s (%s %s) is below %s (%s %s): percentiles cannot decrease", hi.Metric, fmtNum(hi.Value), hi.Unit,
+						lo.Metric, fmtNum(lo.Value), lo.Unit)})
+			}
+		}
+		if mean := means[fam]; mean != nil && len(fp) > 0 {
+			lo, hi := fp[0], fp[len(fp)-1]
+			if lo.p == 0 && mean.Value < lo.s.Value-relSlack(mean.Value, lo.s.Value)*1e-3 ||
+				hi.p == 100 && mean.Value > hi.s.Value+relSlack(mean.Value, hi.s.Value)*1e-3 {
+				out = append(out, Impossible{Metric: mean.Metric, Key: mean.SourceKey, Value: mean.Value, Unit: mean.Unit,
+					Reason: fmt.Sprintf("the mean %s %s lies outside the stated minimum and maximum", fmtNum(mean.Value), mean.Unit)})
+			}
 		}
 	}
 	return out

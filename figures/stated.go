@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/internal/memo"
 )
 
 // DefaultRelTol is the relative tolerance of a stated-vs-recomputed check
@@ -195,7 +195,10 @@ func CheckStated(stated []benchrun.Stated, f RunFigures, opt StatedOptions) Stat
 		fac, _ := unitFactor(src, s.Unit)
 		return 0.5 * math.Pow(10, -float64(d)) * fac, fmt.Sprintf("half a unit of %d decimals in %s", d, src)
 	}
-	relWhy := "relative " + strconv.FormatFloat(rel, 'g', -1, 64)
+	relWhy := defaultRelWhy
+	if rel != DefaultRelTol {
+		relWhy = "relative " + strconv.FormatFloat(rel, 'g', -1, 64)
+	}
 	tolerance := func(s benchrun.Stated, extra float64, extraWhy string) (float64, string) {
 		tol := rel * math.Abs(s.Value)
 		why := relWhy
@@ -229,6 +232,9 @@ func CheckStated(stated []benchrun.Stated, f RunFigures, opt StatedOptions) Stat
 	}
 
 	skip := func(s benchrun.Stated, why string) {
+		if a.NotChecked == nil {
+			a.NotChecked = make([]NotChecked, 0, min(len(stated), 8)) // a vLLM run has 6
+		}
 		a.NotChecked = append(a.NotChecked, NotChecked{s.Metric, why})
 	}
 	for _, s := range stated {
@@ -297,7 +303,7 @@ func CheckStated(stated []benchrun.Stated, f RunFigures, opt StatedOptions) Stat
 				continue
 			}
 		default:
-			v, unit, method, why := statedLatency(f, s.Metric, a.SourceMethod, methodKnown)
+			v, unit, method, why := statedLatency(&f, s.Metric, a.SourceMethod, methodKnown)
 			if why != "" {
 				skip(s, why)
 				continue
@@ -318,8 +324,7 @@ func CheckStated(stated []benchrun.Stated, f RunFigures, opt StatedOptions) Stat
 			c.Reason = join(c.Reason, fmt.Sprintf("compared with the source's %s percentile (ours: %s)", c.Method, ours))
 		}
 		if c.Basis == "count / stated duration" && a.Window.Known {
-			c.Reason = join(c.Reason, fmt.Sprintf("over the records' window (%.6g s instead of %.6g s) it is %.6g %s; the windows differ by definition",
-				a.Window.RecordsWindow, a.Window.StatedDuration, c.Recomputed*a.Window.StatedDuration/a.Window.RecordsWindow, c.Unit))
+			c.Reason = join(c.Reason, overRecordsWindow(a.Window.RecordsWindow, a.Window.StatedDuration, c.Recomputed*a.Window.StatedDuration/a.Window.RecordsWindow, c.Unit))
 		}
 		if a.Checks == nil {
 			a.Checks = make([]StatedCheck, 0, len(stated)) // one allocation, not a doubling per figure
@@ -344,7 +349,12 @@ func judge(c *StatedCheck, s benchrun.Stated, durationIsWindow bool) {
 		if !c.OK {
 			c.Reason = fmt.Sprintf("the stated duration is %.6g s shorter than the records' window: it cannot contain it", -d)
 		} else if d > c.Tolerance {
-			c.Reason = fmt.Sprintf("longer than the records' window by %.6g s (%.3g%%), by definition", d, d/c.Recomputed*100)
+			// fmt's "longer than the records' window by %.6g s (%.3g%%), by
+			// definition", without fmt: every vLLM run says it.
+			var buf [96]byte
+			b := strconv.AppendFloat(append(buf[:0], "longer than the records' window by "...), d, 'g', 6, 64)
+			b = strconv.AppendFloat(append(b, " s ("...), d/c.Recomputed*100, 'g', 3, 64)
+			c.Reason = string(append(b, "%), by definition"...))
 		}
 		return
 	}
@@ -361,6 +371,42 @@ func judge(c *StatedCheck, s benchrun.Stated, durationIsWindow bool) {
 	}
 }
 
+// defaultRelWhy is the tolerance basis of DefaultRelTol.
+var defaultRelWhy = "relative " + strconv.FormatFloat(DefaultRelTol, 'g', -1, 64)
+
+// overRecordsWindow says what a rate checked over the stated duration is
+// over the records' window: fmt's "over the records' window (%.6g s
+// instead of %.6g s) it is %.6g %s; the windows differ by definition",
+// without fmt (a vLLM run says it of each rate).
+func overRecordsWindow(window, duration, v float64, unit string) string {
+	var buf [160]byte
+	b := strconv.AppendFloat(append(buf[:0], "over the records' window ("...), window, 'g', 6, 64)
+	b = strconv.AppendFloat(append(b, " s instead of "...), duration, 'g', 6, 64)
+	b = strconv.AppendFloat(append(b, " s) it is "...), v, 'g', 6, 64)
+	b = append(append(append(b, ' '), unit...), "; the windows differ by definition"...)
+	return string(b)
+}
+
+// itlNotRecomputed is why a stated ITL statistic other than the mean is not
+// checked, made once per statistic (a vLLM run states three).
+func itlNotRecomputed(stat string) string {
+	switch stat {
+	case "median":
+		return itlMedian
+	case "std":
+		return itlStd
+	case "p99":
+		return itlP99
+	}
+	return itlReason(stat)
+}
+
+func itlReason(stat string) string {
+	return "the archive keeps per-request gap sums only: ITL " + stat + " is not recomputed"
+}
+
+var itlMedian, itlStd, itlP99 = itlReason("median"), itlReason("std"), itlReason("p99")
+
 func join(a, b string) string {
 	if a == "" {
 		return b
@@ -371,7 +417,7 @@ func join(a, b string) string {
 // statedLatency finds the recomputed value for a latency statistic named
 // "<metric>.<stat>": mean, std, median, min, max or p<P>. It returns a reason
 // when there is none.
-func statedLatency(f RunFigures, metric string, method PercentileMethod, methodKnown bool) (float64, string, PercentileMethod, string) {
+func statedLatency(f *RunFigures, metric string, method PercentileMethod, methodKnown bool) (float64, string, PercentileMethod, string) {
 	name, stat, ok := strings.Cut(metric, ".")
 	if !ok {
 		return 0, "", "", "no recomputed counterpart"
@@ -380,7 +426,7 @@ func statedLatency(f RunFigures, metric string, method PercentileMethod, methodK
 		if stat == "mean" {
 			return f.ITLMean, "s", "", ""
 		}
-		return 0, "", "", "the archive keeps per-request gap sums only: ITL " + stat + " is not recomputed"
+		return 0, "", "", itlNotRecomputed(stat)
 	}
 	st, ok := f.StatOf(name)
 	if !ok {
@@ -428,13 +474,7 @@ func statedLatency(f RunFigures, metric string, method PercentileMethod, methodK
 // and for a statistic over requests which statistic, with the percentile
 // method's formula.
 func definitionOf(metric string, m PercentileMethod) string {
-	key := definitionKey{metric, m}
-	if d, ok := definitionsMade.Load(key); ok {
-		return d.(string)
-	}
-	d := makeDefinition(metric, m)
-	definitionsMade.Store(key, d)
-	return d
+	return definitionsMade.Get(definitionKey{metric, m}, func() string { return makeDefinition(metric, m) })
 }
 
 // definitionKey is what definitionOf's text is made of.
@@ -445,7 +485,7 @@ type definitionKey struct {
 
 // definitionsMade keeps definitionOf's texts: a site checks the same few
 // dozen stated figures of 10,000 runs.
-var definitionsMade sync.Map
+var definitionsMade memo.Map[definitionKey, string]
 
 func makeDefinition(metric string, m PercentileMethod) string {
 	if d, ok := Definitions[metric]; ok {

@@ -26,14 +26,16 @@ func SeriesKey(eff map[string]string) string {
 	if s := strings.TrimSpace(eff[SeriesField]); s != "" {
 		return "series:" + s
 	}
-	var b strings.Builder
-	b.Grow(1024)
+	// Written in a buffer on the stack and copied once: a site makes the
+	// key of every run.
+	var buf [1024]byte
+	b := buf[:0]
 	for _, f := range ComparisonFields {
 		if slices.Contains(TrendExcluded, f) {
 			continue
 		}
 		v := strings.TrimSpace(eff[f])
-		if numericFields[f] {
+		if numericFields[f] && v != "" { // "" is no number (and its error an allocation)
 			if x, err := strconv.ParseFloat(v, 64); err == nil {
 				v = strconv.FormatFloat(x, 'g', -1, 64)
 			}
@@ -41,12 +43,10 @@ func SeriesKey(eff map[string]string) string {
 		if foldFields[f] {
 			v = strings.ToLower(v)
 		}
-		b.WriteString(f)
-		b.WriteByte('=')
-		b.WriteString(strconv.Quote(v))
-		b.WriteByte('\n')
+		b = append(append(b, f...), '=')
+		b = append(strconv.AppendQuote(b, v), '\n')
 	}
-	return b.String()
+	return string(b)
 }
 
 // TrendRun is one run of an archive for trend grouping.

@@ -13,6 +13,8 @@ import (
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 	"golang.org/x/text/number"
+
+	"github.com/benchledger/benchledger/internal/memo"
 )
 
 // symbols are a locale's CLDR number symbols.
@@ -158,27 +160,28 @@ type unitFormat struct {
 	ok             bool
 }
 
-var unitFormats sync.Map // locale tag + "\x00" + key -> unitFormat
+// unitFormats keeps each locale's unitFormat of a unit message.
+var unitFormats memo.Map[unitFormatKey, unitFormat]
+
+// unitFormatKey is what a unitFormat is made of.
+type unitFormatKey struct {
+	tag, key string
+	cells    bool
+}
 
 func (l Locale) unitPattern(key string) unitFormat {
-	id := l.l.tag + "\x00" + key
-	if l.l.cells {
-		id += "\x00cells"
-	}
-	if f, ok := unitFormats.Load(id); ok {
-		return f.(unitFormat)
-	}
-	var f unitFormat
-	if e, ok := l.l.msgs[key]; ok && e.one == "" {
-		const probe = "1234567"
-		out := l.T(key, "n", probe, "count", "2")
-		if strings.Count(out, probe) == 1 {
-			i := strings.Index(out, probe)
-			f = unitFormat{prefix: out[:i], suffix: out[i+len(probe):], ok: true}
+	return unitFormats.Get(unitFormatKey{l.l.tag, key, l.l.cells}, func() unitFormat {
+		var f unitFormat
+		if e, ok := l.l.msgs[key]; ok && e.one == "" {
+			const probe = "1234567"
+			out := l.T(key, "n", probe, "count", "2")
+			if strings.Count(out, probe) == 1 {
+				i := strings.Index(out, probe)
+				f = unitFormat{prefix: out[:i], suffix: out[i+len(probe):], ok: true}
+			}
 		}
-	}
-	unitFormats.Store(id, f)
-	return f
+		return f
+	})
 }
 
 func startsEndsDigit(s string) bool {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/figures"
+	"github.com/benchledger/benchledger/internal/memo"
 )
 
 // Client names the benchmark client that produced a run, as a reader knows
@@ -35,6 +36,24 @@ func fromVLLM(format string) bool { return strings.HasPrefix(format, "vllm-") }
 // under its name. Never vLLM's wording on a run vLLM's client did not
 // write.
 func ClientDefinition(r *benchrun.Run, metric string) string {
+	// The text depends on the metric and on what of the run Client,
+	// DefinitionsOfRun and fromVLLM read: made once per kind of run (a
+	// site gives it for every figure of every run).
+	key := clientDefinitionKey{metric: metric, tool: r.SourceTool, format: r.Format,
+		trt: strings.HasPrefix(r.Format, "sglang-") && r.Facts["measurement.backend"] == "trt"}
+	return clientDefinitions.Get(key, func() string { return clientDefinition(r, metric) })
+}
+
+// clientDefinitionKey is what ClientDefinition's text is made of.
+type clientDefinitionKey struct {
+	metric, tool, format string
+	trt                  bool
+}
+
+// clientDefinitions keeps ClientDefinition's texts.
+var clientDefinitions memo.Map[clientDefinitionKey, string]
+
+func clientDefinition(r *benchrun.Run, metric string) string {
 	m, ok := figures.ParseMetric(metric)
 	if !ok {
 		return ""

@@ -44,8 +44,10 @@ func ListKeyOf(date, campaign, role string, eff map[string]string) ListKey {
 	}
 	if n, _, ok := strings.Cut(eff["replica"], "/"); ok {
 		k.Replica, _ = strconv.Atoi(strings.TrimSpace(n))
-	} else if rep, err := strconv.Atoi(eff["repeat"]); err == nil {
-		k.Replica = rep
+	} else if r := eff["repeat"]; r != "" { // "" is no number (and its error an allocation)
+		if rep, err := strconv.Atoi(r); err == nil {
+			k.Replica = rep
+		}
 	}
 	return k
 }

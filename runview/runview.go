@@ -6,7 +6,8 @@ package runview
 
 import (
 	"math"
-	"sort"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -88,6 +89,9 @@ type ProvenanceGroup struct {
 
 func GroupProvenance(rows []ProvenanceRow) []ProvenanceGroup {
 	var out []ProvenanceGroup
+	if len(rows) > 0 {
+		out = make([]ProvenanceGroup, 0, len(rows)) // at most one a row
+	}
 	for _, r := range rows {
 		if n := len(out); n > 0 && out[n-1].Field == r.Field && out[n-1].Value == r.Value {
 			out[n-1].Sources += ", " + r.Source
@@ -145,14 +149,22 @@ func BuildWith(rec *store.RunRecord, reqs []benchrun.Request, d *figures.Derived
 	if v.Clock == "" {
 		v.Clock = "none"
 	}
+	if len(rec.Provenance) > 0 {
+		v.Provenance = make([]ProvenanceRow, 0, len(rec.Provenance))
+	}
 	for _, p := range rec.Provenance {
 		v.Provenance = append(v.Provenance, ProvenanceRow{p.Field, p.Value, string(p.Source)})
 	}
-	sort.SliceStable(v.Provenance, func(i, j int) bool { return v.Provenance[i].Field < v.Provenance[j].Field })
+	// A stable sort's order is the one order of a stable sort: slices'
+	// without sort.SliceStable's reflection.
+	slices.SortStableFunc(v.Provenance, func(a, b ProvenanceRow) int { return strings.Compare(a.Field, b.Field) })
+	if len(r.Extra) > 0 {
+		v.Extra = make([]string, 0, len(r.Extra))
+	}
 	for k := range r.Extra {
 		v.Extra = append(v.Extra, k)
 	}
-	sort.Strings(v.Extra)
+	slices.Sort(v.Extra)
 
 	eff := d.Effective
 	v.Completion.Sent, v.Completion.Completed, v.Completion.Failed, v.Completion.Short = r.RequestCount(), r.Completed, r.Failed, -1
@@ -167,26 +179,41 @@ func BuildWith(rec *store.RunRecord, reqs []benchrun.Request, d *figures.Derived
 		v.WindowBasis = "no per-request records: stated figures only"
 	}
 	v.Impossible = d.Impossible
-	impossible := map[string]string{}
-	for _, i := range v.Impossible {
-		if impossible[i.Metric] == "" {
-			impossible[i.Metric] = i.Reason
+	// impossible is why a metric's stated value is impossible: the first
+	// reason given for it ("" when none).
+	impossible := func(metric string) string {
+		for _, i := range v.Impossible {
+			if i.Metric == metric && i.Reason != "" {
+				return i.Reason
+			}
 		}
+		return ""
 	}
 	// The figures of the catalogue a run's view shows, recomputed beside
 	// the stated ones; a row with neither is left out.
-	for _, sm := range summaryMetrics() {
+	// The rows' values, in one array: FinitePtr's, without an allocation
+	// for each.
+	sms := summaryMetrics()
+	values := make([]float64, 0, 2*len(sms))
+	finite := func(x float64) *float64 {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil
+		}
+		values = append(values, x)
+		return &values[len(values)-1]
+	}
+	for _, sm := range sms {
 		name, m := sm.name, sm.m
-		row := Figure{Metric: name, Unit: sm.unit, Definition: m.Metric.Formula, Impossible: impossible[name]}
+		row := Figure{Metric: name, Unit: sm.unit, Definition: m.Metric.Formula, Impossible: impossible(name)}
 		if s, ok := r.StatedValue(name); ok {
-			row.Stated, row.SourceKey = FinitePtr(s.Value), s.SourceKey
+			row.Stated, row.SourceKey = finite(s.Value), s.SourceKey
 		}
 		if f != nil {
-			row.Recomputed = FinitePtr(m.Of(f))
+			row.Recomputed = finite(m.Of(f))
 		}
 		if row.Recomputed != nil || row.Stated != nil {
 			if v.Figures == nil {
-				v.Figures = make([]Figure, 0, len(summaryMetrics())) // one allocation; still nil without rows
+				v.Figures = make([]Figure, 0, len(sms)) // one allocation; still nil without rows
 			}
 			v.Figures = append(v.Figures, row)
 		}

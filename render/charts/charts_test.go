@@ -416,6 +416,19 @@ func TestRequestTimeline(t *testing.T) {
 	if _, _, err := RequestTimeline("timeline", []RequestPoint{{nan, nan, nan}}, Labels{}); !errors.Is(err, ErrNoData) {
 		t.Errorf("no drawable point: %v", err)
 	}
+	// A request without a send time is drawn in neither series.
+	if _, _, err := RequestTimeline("timeline", []RequestPoint{{nan, 0.1, 1}}, Labels{}); !errors.Is(err, ErrNoData) {
+		t.Errorf("no send time: %v", err)
+	}
+	c, _, err = RequestTimeline("timeline", []RequestPoint{{nan, 0.1, 1}, {2, 0.2, 3}}, labels)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range series(t, decode(t, c)) {
+		if data := s["data"].([]any); len(data) != 1 || data[0].([]any)[0].(float64) != 2 {
+			t.Errorf("%s: %v, want the one point sent at 2 s", s["name"], data)
+		}
+	}
 }
 
 func TestAppendTenthMs(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -174,6 +175,12 @@ func Timeline(id string, n figures.NodeResult, l Labels, rate Format) (Chart, er
 // the same): a site draws it for every run, and go-echarts' reflection
 // over its defaults was most of the time.
 func Latency(id string, seconds []float64, l Labels, f Format) (Chart, error) {
+	return AppendLatency(nil, id, seconds, l, f)
+}
+
+// AppendLatency is Latency with its option written in dst's room (a
+// buffer used again once the option is written out).
+func AppendLatency(dst []byte, id string, seconds []float64, l Labels, f Format) (Chart, error) {
 	names, counts, labelled, err := latencyBins(id, seconds, f)
 	if err != nil {
 		return Chart{}, err
@@ -181,7 +188,7 @@ func Latency(id string, seconds []float64, l Labels, f Format) (Chart, error) {
 	// The option is written here, key by key in encoding/json's order for
 	// the map go-echarts makes (latency_ref_test.go compares the bytes): a
 	// site draws this chart for every run.
-	b := make([]byte, 0, 640+len(counts)*24)
+	b := slices.Grow(dst[:0], 640+len(counts)*24)
 	b = append(b, `{"animation":false,"color":[`...)
 	for i, c := range echartsPalette {
 		if i > 0 {
@@ -263,8 +270,12 @@ func latencyBins(id string, seconds []float64, f Format) (names []string, counts
 	}
 	names = make([]string, b.n)
 	first := math.Round(b.lo / b.width) // edges as multiples of the width: less rounding drift
+	// Each edge is written once: a bin's upper edge is the next one's lower.
+	lower := edge.Num(first * b.width)
 	for i := range counts {
-		names[i] = edge.Num((first+float64(i))*b.width) + "–" + edge.Num((first+float64(i+1))*b.width)
+		upper := edge.Num((first + float64(i+1)) * b.width)
+		names[i] = lower + "–" + upper
+		lower = upper
 	}
 	return names, counts, b.n <= 24, nil
 }
@@ -339,6 +350,12 @@ type RequestPoint struct {
 // MaxTimelinePoints requests are drawn every k-th request (k is returned;
 // the caller says so in l.Subtitle).
 func RequestTimeline(id string, pts []RequestPoint, l Labels) (Chart, int, error) {
+	return AppendRequestTimeline(nil, id, pts, l)
+}
+
+// AppendRequestTimeline is RequestTimeline with its option written in
+// dst's room (a buffer used again once the option is written out).
+func AppendRequestTimeline(dst []byte, id string, pts []RequestPoint, l Labels) (Chart, int, error) {
 	if len(pts) == 0 {
 		return Chart{}, 0, fmt.Errorf("chart %s: request timeline: %w", id, ErrNoData)
 	}
@@ -346,33 +363,29 @@ func RequestTimeline(id string, pts []RequestPoint, l Labels) (Chart, int, error
 	// The option is written directly rather than through go-echarts: a
 	// site draws this chart for every run, and the reflection go-echarts
 	// does per point was most of the time.
-	e2e, ttft := make([]byte, 0, len(pts)/step*24+2), make([]byte, 0, len(pts)/step*24+2)
+	// Which series have points decides the shell; the points are then
+	// written straight into the option, between its parts.
+	hasE2E, hasTTFT := false, false
 	for i := 0; i < len(pts); i += step {
-		p := pts[i]
-		if !finite(p.Send) {
-			continue
-		}
-		if finite(p.Latency) {
-			e2e = appendPoint(e2e, p.Send, p.Latency)
-		}
-		if finite(p.TTFT) {
-			ttft = appendPoint(ttft, p.Send, p.TTFT)
+		if p := &pts[i]; finite(p.Send) {
+			hasE2E, hasTTFT = hasE2E || finite(p.Latency), hasTTFT || finite(p.TTFT)
 		}
 	}
-	if len(e2e) == 0 && len(ttft) == 0 {
+	if !hasE2E && !hasTTFT {
 		return Chart{}, 0, fmt.Errorf("chart %s: request timeline: %w", id, ErrNoData)
 	}
-	shell, err := timelineShell(l, len(e2e) > 0, len(ttft) > 0)
+	shell, err := timelineShell(l, hasE2E, hasTTFT)
 	if err != nil {
 		return Chart{}, 0, fmt.Errorf("chart %s: %w", id, err)
 	}
-	b := make([]byte, 0, len(shell[0])+len(e2e)+len(shell[1])+len(ttft)+len(shell[2])+2)
+	n := (len(pts) + step - 1) / step
+	b := slices.Grow(dst[:0], len(shell[0])+len(shell[1])+len(shell[2])+2*(n*24+2))
 	b = append(b, shell[0]...)
-	if len(e2e) > 0 {
-		b = append(closeArray(append(b, e2e...)), shell[1]...)
+	if hasE2E {
+		b = append(appendPoints(b, pts, step, false), shell[1]...)
 	}
-	if len(ttft) > 0 {
-		b = append(closeArray(append(b, ttft...)), shell[2]...)
+	if hasTTFT {
+		b = append(appendPoints(b, pts, step, true), shell[2]...)
 	}
 	return Chart{ID: id, Option: b}, step, nil
 }
@@ -466,18 +479,27 @@ func timelineShell(l Labels, hasE2E, hasTTFT bool) ([3][]byte, error) {
 
 var timelineShellCount atomic.Int32
 
-// appendPoint adds [x,y] to a JSON array being written (without its
-// brackets), to the tenth of a millisecond a chart can show.
-func appendPoint(b []byte, x, y float64) []byte {
-	if len(b) == 0 {
-		b = append(b, '[')
-	} else {
+// appendPoints writes a timeline series as a JSON array of [send, y],
+// every step-th point with both finite (y the TTFT or else the latency), to
+// the tenth of a millisecond a chart can show.
+func appendPoints(b []byte, pts []RequestPoint, step int, ttft bool) []byte {
+	sep := byte('[')
+	for i := 0; i < len(pts); i += step {
+		p := &pts[i]
+		y := p.Latency
+		if ttft {
+			y = p.TTFT
+		}
+		if !finite(p.Send) || !finite(y) {
+			continue
+		}
+		b = append(b, sep, '[')
+		sep = ','
+		b = appendTenthMs(b, p.Send)
 		b = append(b, ',')
+		b = appendTenthMs(b, y)
+		b = append(b, ']')
 	}
-	b = append(b, '[')
-	b = appendTenthMs(b, x)
-	b = append(b, ',')
-	b = appendTenthMs(b, y)
 	return append(b, ']')
 }
 
@@ -504,8 +526,6 @@ func appendTenthMs(b []byte, x float64) []byte {
 	}
 	return append(b, digits...)
 }
-
-func closeArray(b []byte) []byte { return append(b, ']') }
 
 // The placeholders start with U+2028, which encoding/json always escapes:
 // no label a person writes reads like them.

@@ -10,9 +10,9 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/benchledger/benchledger/internal/sitepath"
@@ -165,32 +165,10 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 	}
 
 	if len(reqs) > 0 {
-		first := math.Inf(1)
-		for i := range reqs {
-			first = math.Min(first, reqs[i].Start)
-		}
-		d.points, d.e2e = make([]charts.RequestPoint, 0, len(reqs)), make([]float64, 0, len(reqs))
-		for i := range reqs {
-			q := &reqs[i]
-			p := charts.RequestPoint{Send: q.Start - first, TTFT: q.TTFT, Latency: q.Latency}
-			if q.Failed() {
-				p.Latency, p.TTFT = math.NaN(), math.NaN()
-			} else if benchrun.IsKnown(q.Latency) && q.Latency >= 0 {
-				d.e2e = append(d.e2e, q.Latency)
-			}
-			d.points = append(d.points, p)
-		}
-		// slices' stable sort is sort.SliceStable's algorithm without its
-		// reflection: the same order, NaN sends included.
-		slices.SortStableFunc(d.points, func(a, b charts.RequestPoint) int {
-			switch {
-			case a.Send < b.Send:
-				return -1
-			case b.Send < a.Send:
-				return 1
-			}
-			return 0
-		})
+		rb := requestBuffers.Get().(*runBuffers)
+		defer requestBuffers.Put(rb) // the charts are drawn and the pages written by then
+		rb.points, rb.e2e = slices.Grow(rb.points[:0], len(reqs)), slices.Grow(rb.e2e[:0], len(reqs))
+		d.points, d.e2e = requestPoints(rb.points, rb.e2e, reqs)
 	}
 
 	row := runRow{ID: s.ID, Campaign: s.Campaign, Role: s.Role, Model: s.Model, Engine: s.Engine, Version: s.EngineVersion,
@@ -227,6 +205,7 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 			}
 		}
 		b.pageSize.Store(int64(buf.Len()))
+		page.releaseCharts()
 		rel := sitepath.InLang(l.Tag(), sitepath.Run(s.ID))
 		b.writeRunFile(rel, buf)
 		files = append(files, rel)
@@ -241,6 +220,59 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 	m.MAC = rowMAC(b.siteKey, m)
 	return m, nil
 }
+
+// requestPoints appends to points each request's place on the timeline
+// (sent since the first send; a failed one without TTFT and latency), in
+// the order of their sends, and to e2e the latencies of the completed ones.
+func requestPoints(points []charts.RequestPoint, e2e []float64, reqs []benchrun.Request) ([]charts.RequestPoint, []float64) {
+	first := math.Inf(1)
+	for i := range reqs {
+		first = math.Min(first, reqs[i].Start)
+	}
+	n := len(points)
+	inOrder := true // sends known and never decreasing: the records' usual order
+	for i := range reqs {
+		q := &reqs[i]
+		p := charts.RequestPoint{Send: q.Start - first, TTFT: q.TTFT, Latency: q.Latency}
+		if q.Failed() {
+			p.Latency, p.TTFT = math.NaN(), math.NaN()
+		} else if benchrun.IsKnown(q.Latency) && q.Latency >= 0 {
+			e2e = append(e2e, q.Latency)
+		}
+		if math.IsNaN(p.Send) || len(points) > n && p.Send < points[len(points)-1].Send {
+			inOrder = false
+		}
+		points = append(points, p)
+	}
+	// slices' stable sort is sort.SliceStable's algorithm without its
+	// reflection: the same order, NaN sends included. Points already in
+	// order (without a NaN, which compares equal to every send) are the
+	// order a stable sort leaves them in.
+	if !inOrder {
+		slices.SortStableFunc(points[n:], compareSends)
+	}
+	return points, e2e
+}
+
+// compareSends orders timeline points by send time (NaN equal to any).
+func compareSends(a, b charts.RequestPoint) int {
+	switch {
+	case a.Send < b.Send:
+		return -1
+	case b.Send < a.Send:
+		return 1
+	}
+	return 0
+}
+
+// runBuffers hold a run's chart points and latencies while its pages are
+// made, used again for the next run.
+type runBuffers struct {
+	points []charts.RequestPoint
+	e2e    []float64
+}
+
+var requestBuffers = sync.Pool{New: func() any { return new(runBuffers) }}
 
 // shownFigure is the value of a run's figure a list shows, with where it
 // comes from: recomputed from the records, or for a summary-only run the
@@ -306,18 +338,31 @@ func (b *builder) rawFile(sha, name string) (rawFile, error) {
 // separators, so no value can end the script or the line. The id comes
 // first (data.go finds lines by it).
 func runDataScript(d *runData) ([]byte, error) {
-	b := make([]byte, 0, 2048)
+	// The line is made in a buffer used again and kept at its own size
+	// until its shard is written (a first guess at the size was short of
+	// most lines and left them in buffers twice as long).
+	b, err := appendRunData(scratchBuffer(), d)
+	defer releaseBuffer(b)
+	if err != nil {
+		return nil, err
+	}
+	return bytes.Clone(b), nil
+}
+
+// appendRunData appends runDataScript's line to b.
+func appendRunData(b []byte, d *runData) ([]byte, error) {
 	b = append(b, "benchledgerRun({\"id\":"...)
 	b = jsonw.AppendString(b, d.rec.ID)
 	b = append(b, `,"fields":`...)
 	if d.eff == nil {
 		b = append(b, "null"...)
 	} else {
-		keys := make([]string, 0, len(d.eff))
+		var kb [64]string
+		keys := kb[:0]
 		for k := range d.eff {
 			keys = append(keys, k)
 		}
-		sort.Strings(keys)
+		slices.Sort(keys)
 		b = append(b, '{')
 		for i, k := range keys {
 			if i > 0 {
@@ -376,7 +421,7 @@ func runDataScript(d *runData) ([]byte, error) {
 	b = jsonw.AppendString(b, d.rec.BlobSHA256)
 	b = append(b, "});"...)
 	if err != nil {
-		return nil, fmt.Errorf("run %s: data for the diff page: %w", d.rec.ID, err)
+		return b, fmt.Errorf("run %s: data for the diff page: %w", d.rec.ID, err)
 	}
 	return b, nil
 }
@@ -565,7 +610,7 @@ func (b *builder) runCharts(l locales.Locale, d *runData, p *runPageView) error 
 	msg := b.labels(l)
 	secs := charts.Format{Decimals: -1, Fixed: func(v float64, dec int) string { return l.Number(v, max(dec, 0)) }}
 	if len(d.e2e) > 0 {
-		c, err := charts.Latency("latency", d.e2e, charts.Labels{Title: msg["chart_latency_title"],
+		c, err := charts.AppendLatency(scratchBuffer(), "latency", d.e2e, charts.Labels{Title: msg["chart_latency_title"],
 			XAxis: msg["chart_latency_x"], YAxis: msg["chart_latency_y"], Series: msg["chart_latency_y"]}, secs)
 		if err != nil {
 			return err
@@ -579,7 +624,7 @@ func (b *builder) runCharts(l locales.Locale, d *runData, p *runPageView) error 
 			k := (len(d.points) + charts.MaxTimelinePoints - 1) / charts.MaxTimelinePoints
 			lab.Subtitle = l.T("site.chart.sampled", "k", k, "n", l.Integer(len(d.points)))
 		}
-		c, _, err := charts.RequestTimeline("timeline", d.points, lab)
+		c, _, err := charts.AppendRequestTimeline(scratchBuffer(), "timeline", d.points, lab)
 		if errors.Is(err, charts.ErrNoData) {
 			return nil
 		}
@@ -589,6 +634,36 @@ func (b *builder) runCharts(l locales.Locale, d *runData, p *runPageView) error 
 		p.Charts = append(p.Charts, chartView{ID: c.ID, Kind: "timeline", Title: msg["chart_timeline_title"], raw: c.Option})
 	}
 	return nil
+}
+
+// scratchBuffers hold what a run's pages are made of for a moment (its
+// charts' options until the page is written, its data line until it is
+// copied), used again for the next run: a run's timeline is several
+// kilobytes.
+var scratchBuffers sync.Pool // of *[]byte
+
+// scratchBuffer is an empty buffer of scratchBuffers, or nil.
+func scratchBuffer() []byte {
+	if p, ok := scratchBuffers.Get().(*[]byte); ok {
+		return (*p)[:0]
+	}
+	return nil
+}
+
+// releaseBuffer hands b, no longer read, back to scratchBuffers.
+func releaseBuffer(b []byte) {
+	if b != nil {
+		scratchBuffers.Put(&b)
+	}
+}
+
+// releaseCharts hands the page's chart options, written out, back to
+// scratchBuffers.
+func (p *runPageView) releaseCharts() {
+	for i := range p.Charts {
+		releaseBuffer(p.Charts[i].raw)
+		p.Charts[i].raw = nil
+	}
 }
 
 // valueIn writes a figure in l's number style: seconds as ms below one
