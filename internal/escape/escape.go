@@ -10,10 +10,32 @@ import (
 	"unicode/utf8"
 )
 
-// htmlReplacer is html/template's escaping of text in element content and
+// htmlPairs is html/template's escaping of text in element content and
 // in quoted attribute values (its htmlEscaper): NUL becomes U+FFFD, and
-// + is escaped as well as & < > " '.
-var htmlReplacer = strings.NewReplacer("\x00", "\uFFFD", `&`, "&amp;", `<`, "&lt;", `>`, "&gt;", `"`, "&#34;", `'`, "&#39;", `+`, "&#43;")
+// + is escaped as well as & < > " '. Each old text is one byte.
+var htmlPairs = []string{"\x00", "\uFFFD", `&`, "&amp;", `<`, "&lt;", `>`, "&gt;", `"`, "&#34;", `'`, "&#39;", `+`, "&#43;"}
+
+// htmlReplacer writes htmlPairs' replacements.
+var htmlReplacer = strings.NewReplacer(htmlPairs...)
+
+// htmlEscaped marks the bytes htmlPairs replaces.
+var htmlEscaped = func() (t [256]bool) {
+	for i := 0; i < len(htmlPairs); i += 2 {
+		t[htmlPairs[i][0]] = true
+	}
+	return t
+}()
+
+// plainPrefix is the length of s's first run of bytes that HTML writes as
+// they are (len(s) for most texts of a page).
+func plainPrefix(s string) int {
+	for i := 0; i < len(s); i++ {
+		if htmlEscaped[s[i]] {
+			return i
+		}
+	}
+	return len(s)
+}
 
 // HTML escapes s for element content and double- or single-quoted
 // attribute values.
@@ -51,6 +73,22 @@ func URLComponent(s string) string {
 	return sb.String()
 }
 
+// Writer is a page's buffer (a bytes.Buffer or strings.Builder).
+type Writer interface {
+	io.Writer
+	io.StringWriter
+}
+
 // WriteHTMLTo writes s, escaped as HTML does, to w (a page's buffer,
-// which cannot fail).
-func WriteHTMLTo(w io.Writer, s string) { _, _ = htmlReplacer.WriteString(w, s) }
+// which cannot fail). The bytes before the first one to escape are
+// written in one call (all of s, for most texts); the replacer writes
+// the rest.
+func WriteHTMLTo(w Writer, s string) {
+	i := plainPrefix(s)
+	if i > 0 {
+		_, _ = w.WriteString(s[:i])
+	}
+	if i < len(s) {
+		_, _ = htmlReplacer.WriteString(w, s[i:])
+	}
+}

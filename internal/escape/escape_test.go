@@ -114,3 +114,34 @@ func TestHTMLLikeTheTemplate(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteHTMLToLikeHTML: WriteHTMLTo, which writes a text's plain
+// bytes before its first escaped one in one call, writes what HTML
+// returns, for texts with escaped bytes first, last, alone, in runs and
+// none at all.
+func TestWriteHTMLToLikeHTML(t *testing.T) {
+	t.Parallel()
+	texts := append([]string{"plain text", "+", "a+", "+a", "++a&&", "x\x00", "<<>>", "tail 'q'"}, hostile...)
+	for _, s := range texts {
+		var b bytes.Buffer
+		b.WriteString("[")
+		WriteHTMLTo(&b, s)
+		if got, want := b.String(), "["+htmlReplacer.Replace(s); got != want {
+			t.Errorf("%q: got %q, want %q", s, got, want)
+		}
+	}
+}
+
+// BenchmarkWriteHTMLTo: a run page's texts, most of them with nothing
+// to escape.
+func BenchmarkWriteHTMLTo(b *testing.B) {
+	texts := []string{"Qwen/Qwen3-8B", "vllm bench serve", "output throughput", "H100 80GB HBM3", "p99 TTFT", "random <in=1024, out=128>", "2026-11-03 10:00", "tok/s"}
+	var buf bytes.Buffer
+	b.ReportAllocs()
+	for b.Loop() {
+		buf.Reset()
+		for _, s := range texts {
+			WriteHTMLTo(&buf, s)
+		}
+	}
+}
