@@ -493,7 +493,14 @@ func (l Locale) render(key string, m entry, args []any, strict bool) (string, er
 		name := text[open+1 : end]
 		var v any
 		var ok bool
-		if n, err := strconv.Atoi(name); err == nil && positional != nil {
+		// A name is parsed as an index only when there are positional
+		// arguments (a named one failing to parse was an error allocated
+		// for every placeholder of every message).
+		n, err := -1, error(nil)
+		if positional != nil {
+			n, err = strconv.Atoi(name)
+		}
+		if positional != nil && err == nil {
 			if ok = n >= 0 && n < len(positional); ok {
 				v = positional[n]
 				usedPositional = true
