@@ -7,6 +7,7 @@ import (
 
 	"github.com/benchledger/benchledger/caveat"
 	"github.com/benchledger/benchledger/figures"
+	"github.com/benchledger/benchledger/internal/memo"
 )
 
 // paramKind says how a caveat parameter (machine text, docs/metrics.md) is
@@ -144,19 +145,7 @@ func (l Locale) caveatParam(name, raw, field string) (string, error) {
 	case kindRunList:
 		return l.List(splitList(raw)), nil
 	case kindFieldList:
-		var out []string
-		for _, f := range splitList(raw) {
-			alts := strings.Split(f, "|")
-			for i, a := range alts {
-				alts[i] = l.FieldLabel(a)
-			}
-			if len(alts) == 2 {
-				out = append(out, l.T("format.either", "a", alts[0], "b", alts[1]))
-			} else {
-				out = append(out, strings.Join(alts, " | "))
-			}
-		}
-		return l.List(out), nil
+		return fieldLists.Get(fieldListKey{l.l, raw}, func() string { return l.fieldList(raw) }), nil
 	case kindPurpose:
 		if s, err := l.Message("purpose." + raw); err == nil {
 			return s, nil
@@ -179,6 +168,35 @@ func (l Locale) caveatParam(name, raw, field string) (string, error) {
 		return l.List(out), nil
 	}
 	return raw, nil
+}
+
+// fieldLists keeps each locale's fieldList of a caveat's parameter (the
+// same few lists, such as a run's missing fields, are in every run's
+// caveats).
+var fieldLists memo.Map[fieldListKey, string]
+
+// fieldListKey is what a fieldList is made of.
+type fieldListKey struct {
+	l   *locale
+	raw string
+}
+
+// fieldList shows a list of fields, each one or two alternatives
+// ("a|b"), by their labels.
+func (l Locale) fieldList(raw string) string {
+	var out []string
+	for _, f := range splitList(raw) {
+		alts := strings.Split(f, "|")
+		for i, a := range alts {
+			alts[i] = l.FieldLabel(a)
+		}
+		if len(alts) == 2 {
+			out = append(out, l.T("format.either", "a", alts[0], "b", alts[1]))
+		} else {
+			out = append(out, strings.Join(alts, " | "))
+		}
+	}
+	return l.List(out)
 }
 
 // precision shows a printed precision: "full", or "<decimals> <unit>".

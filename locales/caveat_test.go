@@ -123,6 +123,12 @@ func TestCaveatRendering(t *testing.T) {
 			"加压方式不一致：基线为固定并发，候选配置为固定请求速率。"},
 		{"ja", caveat.New(caveat.CodeProvenanceIncomplete, "run", "r1", "missing", "runtime.version,workload.concurrency|workload.request_rate"),
 			"実行 r1 にはエンジンのバージョン、同時実行数またはリクエストレートの記録がないため、公開できません。"},
+		// The same list of fields in another language (a list is kept per
+		// locale once made), and in the first again.
+		{"en", caveat.New(caveat.CodeProvenanceIncomplete, "run", "r2", "missing", "runtime.version,workload.concurrency|workload.request_rate"),
+			"Run r2 does not record engine version, concurrency or request rate, so it cannot be published."},
+		{"ja", caveat.New(caveat.CodeProvenanceIncomplete, "run", "r2", "missing", "runtime.version,workload.concurrency|workload.request_rate"),
+			"実行 r2 にはエンジンのバージョン、同時実行数またはリクエストレートの記録がないため、公開できません。"},
 	}
 	for _, c := range cases {
 		got, err := MustMatch(c.tag).Caveat(c.c)
@@ -143,6 +149,19 @@ func TestCaveatErrors(t *testing.T) {
 	for _, c := range bad {
 		if s, err := en.Caveat(c); err == nil {
 			t.Errorf("%s %v: no error, got %q", c.Code, c.Params, s)
+		}
+	}
+}
+
+// BenchmarkCaveat: a run's provenance caveat (a list of fields) and a
+// message with named arguments, as every run page writes them.
+func BenchmarkCaveat(b *testing.B) {
+	l := MustMatch("en")
+	c := caveat.New(caveat.CodeProvenanceIncomplete, "run", "r2", "missing", "runtime.version,workload.concurrency|workload.request_rate")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := l.Caveat(c); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
