@@ -494,13 +494,14 @@ func (l Locale) render(key string, m entry, args []any, strict bool) (string, er
 		var v any
 		var ok bool
 		// A name is parsed as an index only when there are positional
-		// arguments (a named one failing to parse was an error allocated
-		// for every placeholder of every message).
-		n, err := -1, error(nil)
-		if positional != nil {
+		// arguments (name/value pairs are both) and it starts as a number
+		// does: a name failing strconv.Atoi was an error allocated for
+		// every placeholder of every message.
+		n, err := -1, strconv.ErrSyntax
+		if positional != nil && name != "" && (name[0] >= '0' && name[0] <= '9' || name[0] == '+' || name[0] == '-') {
 			n, err = strconv.Atoi(name)
 		}
-		if positional != nil && err == nil {
+		if err == nil {
 			if ok = n >= 0 && n < len(positional); ok {
 				v = positional[n]
 				usedPositional = true
