@@ -1,8 +1,10 @@
 package locales
 
 import (
+	"bytes"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -49,36 +51,42 @@ func (l Locale) Number(v float64, decimals int) string {
 	case math.IsInf(v, -1):
 		return l.l.syms.minus + "∞"
 	}
-	s := strconv.FormatFloat(math.Abs(v), 'f', decimals, 64)
-	ip, fp, _ := strings.Cut(s, ".")
-	out := l.group(ip)
-	if fp != "" {
-		out += l.l.syms.decimal + fp
-	}
-	if v < 0 && strings.Trim(s, "0.") != "" {
-		out = l.l.syms.minus + out
-	}
-	return out
+	var buf [32]byte
+	return string(l.appendNumber(buf[:0], v, decimals))
 }
 
-// group inserts group separators every three digits, but only when the
-// integer part has at least 3 + minimum-grouping digits.
-func (l Locale) group(ip string) string {
+// appendNumber appends Number's text of a finite v to b: the digits of
+// |v| with the locale's group separators (only when the integer part has
+// at least 3 + minimum-grouping digits) and decimal sign, after its
+// minus sign unless every digit is 0. One buffer, where a string for the
+// digits, the grouped part and each sign added was one allocation each.
+func (l Locale) appendNumber(b []byte, v float64, decimals int) []byte {
+	var digits [32]byte
+	s := strconv.AppendFloat(digits[:0], math.Abs(v), 'f', decimals, 64)
+	if v < 0 && slices.ContainsFunc(s, func(c byte) bool { return c >= '1' && c <= '9' }) {
+		b = append(b, l.l.syms.minus...)
+	}
+	ip, fp := s, []byte(nil)
+	if i := bytes.IndexByte(s, '.'); i >= 0 {
+		ip, fp = s[:i], s[i+1:]
+	}
 	if len(ip) < 3+l.l.minGroup {
-		return ip
-	}
-	var b strings.Builder
-	head := len(ip) % 3
-	if head > 0 {
-		b.WriteString(ip[:head])
-	}
-	for i := head; i < len(ip); i += 3 {
-		if b.Len() > 0 {
-			b.WriteString(l.l.syms.group)
+		b = append(b, ip...)
+	} else {
+		head := len(ip) % 3
+		b = append(b, ip[:head]...)
+		for i := head; i < len(ip); i += 3 {
+			if i > 0 {
+				b = append(b, l.l.syms.group...)
+			}
+			b = append(b, ip[i:i+3]...)
 		}
-		b.WriteString(ip[i : i+3])
 	}
-	return b.String()
+	if len(fp) > 0 {
+		b = append(b, l.l.syms.decimal...)
+		b = append(b, fp...)
+	}
+	return b
 }
 
 // Integer formats a count with the locale's grouping.
@@ -139,14 +147,19 @@ func (l Locale) Quantity(v float64, decimals int, unit string) string {
 	case "":
 		return l.Number(v, decimals)
 	}
-	n := l.Number(v, decimals)
 	key, ok := units[unit]
 	if !ok {
-		return n + " " + unit
+		return l.Number(v, decimals) + " " + unit
 	}
-	if p := l.unitPattern(key); p.ok && startsEndsDigit(n) {
-		return p.prefix + n + p.suffix
+	if p := l.unitPattern(key); p.ok && !math.IsNaN(v) && !math.IsInf(v, 0) {
+		// The number written between the pattern's parts in one buffer.
+		var buf [64]byte
+		b := l.appendNumber(append(buf[:0], p.prefix...), v, decimals)
+		if startsEndsDigit(b[len(p.prefix):]) {
+			return string(append(b, p.suffix...))
+		}
 	}
+	n := l.Number(v, decimals)
 	count := strconv.FormatFloat(math.Abs(v), 'f', decimals, 64)
 	return l.T(key, "n", n, "count", count)
 }
@@ -184,8 +197,8 @@ func (l Locale) unitPattern(key string) unitFormat {
 	})
 }
 
-func startsEndsDigit(s string) bool {
-	return s != "" && s[0] >= '0' && s[0] <= '9' && s[len(s)-1] >= '0' && s[len(s)-1] <= '9'
+func startsEndsDigit[T string | []byte](s T) bool {
+	return len(s) > 0 && s[0] >= '0' && s[0] <= '9' && s[len(s)-1] >= '0' && s[len(s)-1] <= '9'
 }
 
 // Date formats the calendar date of t (in t's location: pass UTC for

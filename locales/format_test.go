@@ -378,3 +378,82 @@ func TestMoney(t *testing.T) {
 		}
 	}
 }
+
+// numberRef is Number as it was written with strings (before its one
+// buffer): the text the new one must match.
+func numberRef(l Locale, v float64, decimals int) string {
+	switch {
+	case math.IsNaN(v):
+		return "—"
+	case math.IsInf(v, 1):
+		return "∞"
+	case math.IsInf(v, -1):
+		return l.l.syms.minus + "∞"
+	}
+	s := strconv.FormatFloat(math.Abs(v), 'f', decimals, 64)
+	ip, fp, _ := strings.Cut(s, ".")
+	out := ip
+	if len(ip) >= 3+l.l.minGroup {
+		var b strings.Builder
+		head := len(ip) % 3
+		if head > 0 {
+			b.WriteString(ip[:head])
+		}
+		for i := head; i < len(ip); i += 3 {
+			if b.Len() > 0 {
+				b.WriteString(l.l.syms.group)
+			}
+			b.WriteString(ip[i : i+3])
+		}
+		out = b.String()
+	}
+	if fp != "" {
+		out += l.l.syms.decimal + fp
+	}
+	if v < 0 && strings.Trim(s, "0.") != "" {
+		out = l.l.syms.minus + out
+	}
+	return out
+}
+
+// TestNumberMatchesRef: Number and a quantity's number write the
+// reference's text in every locale and in a regional variant with other
+// symbols (es-AR), for values of every size and both signs, ones that
+// round to zero, huge ones beyond the digits' buffer, NaN and infinities,
+// at every number of decimals.
+func TestNumberMatchesRef(t *testing.T) {
+	t.Parallel()
+	values := []float64{0, math.Copysign(0, -1), 1, -1, 0.4, -0.4, -0.004, 0.5, 12.345, 999, 1000, 9999, 10000, -12345.678, 123456, 1234567.891,
+		-98765432.1, 1e21, -1e21, 1e300, math.MaxFloat64, math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64, 0.1 + 0.2,
+		math.NaN(), math.Inf(1), math.Inf(-1)}
+	for i := range 200 {
+		values = append(values, math.Pow(10, float64(i%24-6))*float64(i*7919%1000)/37*float64(1-2*(i%2)))
+	}
+	for _, tag := range append(Supported(), "es-AR") {
+		l := MustMatch(tag)
+		for _, c := range []Locale{l, l.Cells()} {
+			for _, v := range values {
+				for dec := -1; dec <= 4; dec++ {
+					if got, want := c.Number(v, dec), numberRef(c, v, dec); got != want {
+						t.Fatalf("%s %v (%d): %q, want %q", tag, v, dec, got, want)
+					}
+					if got, want := c.Quantity(v, dec, "ms"), c.T("unit.ms", "n", numberRef(c, v, dec), "count", strconv.FormatFloat(math.Abs(v), 'f', dec, 64)); got != want {
+						t.Fatalf("%s %v ms (%d): %q, want %q", tag, v, dec, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkQuantity: a run page's figures, as Quantity writes them.
+func BenchmarkQuantity(b *testing.B) {
+	l := MustMatch("es")
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = l.Quantity(1234.5678, 2, "tok/s")
+		_ = l.Quantity(0.0421, 4, "s")
+		_ = l.Number(-17.25, 1)
+		_ = l.Integer(12000)
+	}
+}
