@@ -471,7 +471,7 @@ func (l Locale) render(key string, m entry, args []any, strict bool) (string, er
 	}
 	text := m.other
 	if m.one != "" {
-		if c, ok := named["count"]; ok && l.isOne(c) {
+		if c, ok := named.get("count"); ok && l.isOne(c) {
 			text = m.one
 		}
 	}
@@ -507,7 +507,7 @@ func (l Locale) render(key string, m entry, args []any, strict bool) (string, er
 				usedPositional = true
 			}
 		} else {
-			v, ok = named[name]
+			v, ok = named.get(name)
 		}
 		if !ok {
 			return "", fmt.Errorf("locales: %s: %s: no argument for {%s}", l.l.tag, key, name)
@@ -522,31 +522,70 @@ func (l Locale) render(key string, m entry, args []any, strict bool) (string, er
 		b.WriteString(val)
 		i = end + 1
 	}
-	for k := range named {
-		if strict && !usedPositional && !used[k] && k != "count" {
+	if strict && !usedPositional {
+		if k, ok := named.unused(used); ok {
 			return "", fmt.Errorf("locales: %s: %s: argument %q is not used", l.l.tag, key, k)
 		}
 	}
 	return b.String(), nil
 }
 
-func splitArgs(args []any) (map[string]any, []any, error) {
+// namedArgs are a message's named arguments: a map, or the name/value
+// pairs a call passed, read where they are (a map made for every message
+// was most of a short message's cost).
+type namedArgs struct {
+	m     map[string]any
+	pairs []any // name, value, ...; a repeated name's last value counts, as in a map
+}
+
+// get is the value named k.
+func (a namedArgs) get(k string) (any, bool) {
+	if a.pairs == nil {
+		v, ok := a.m[k]
+		return v, ok
+	}
+	for i := len(a.pairs) - 2; i >= 0; i -= 2 {
+		if a.pairs[i].(string) == k {
+			return a.pairs[i+1], true
+		}
+	}
+	return nil, false
+}
+
+// unused is a name, other than count, that used does not hold.
+func (a namedArgs) unused(used map[string]bool) (string, bool) {
+	if a.pairs == nil {
+		for k := range a.m {
+			if !used[k] && k != "count" {
+				return k, true
+			}
+		}
+		return "", false
+	}
+	for i := 0; i < len(a.pairs); i += 2 {
+		if k := a.pairs[i].(string); !used[k] && k != "count" {
+			return k, true
+		}
+	}
+	return "", false
+}
+
+func splitArgs(args []any) (namedArgs, []any, error) {
 	if len(args) == 1 {
 		switch m := args[0].(type) {
 		case map[string]any:
-			return m, nil, nil
+			return namedArgs{m: m}, nil, nil
 		case map[string]string:
 			out := make(map[string]any, len(m))
 			for k, v := range m {
 				out[k] = v
 			}
-			return out, nil, nil
+			return namedArgs{m: out}, nil, nil
 		}
 	}
 	// Name/value pairs when every even argument is a string and the count is
 	// even; otherwise positional.
 	if len(args)%2 == 0 {
-		named := map[string]any{}
 		pairs := true
 		for i := 0; i < len(args); i += 2 {
 			k, ok := args[i].(string)
@@ -554,13 +593,12 @@ func splitArgs(args []any) (map[string]any, []any, error) {
 				pairs = false
 				break
 			}
-			named[k] = args[i+1]
 		}
 		if pairs {
-			return named, args, nil
+			return namedArgs{pairs: args}, args, nil
 		}
 	}
-	return map[string]any{}, args, nil
+	return namedArgs{}, args, nil
 }
 
 // value formats one message argument.

@@ -193,6 +193,10 @@ func TestMessageArgs(t *testing.T) {
 		{en, "footer.digest", nil, "", true},                                // missing argument
 		{en, "footer.digest", []any{"digest", "a", "extra", "b"}, "", true}, // unused argument
 		{en, "no.such.key", nil, "", true},
+		// A repeated name's last value counts (as a map of the pairs kept it).
+		{en, "footer.digest", []any{"digest", "a", "digest", "b"}, "Archive digest (SHA-256): b", false},
+		{en, "unit.requests", []any{"n", "1", "count", 2, "count", 1}, "1 request", false},
+		{en, "footer.digest", []any{"count", 1, "digest", "abc"}, "Archive digest (SHA-256): abc", false}, // count may go unused
 		{en, "unit.requests", []any{"n", "1", "count", 1}, "1 request", false},
 		{en, "unit.requests", []any{"n", "2", "count", 2}, "2 requests", false},
 		{en, "unit.requests", []any{"n", "1.0", "count", "1.0"}, "1.0 requests", false}, // CLDR en: 1.0 is "other"
