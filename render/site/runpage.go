@@ -206,6 +206,7 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 		}
 		b.pageSize.Store(int64(buf.Len()))
 		page.releaseCharts()
+		runPageViews.Put(page) // written: nothing holds it
 		rel := sitepath.InLang(l.Tag(), sitepath.Run(s.ID))
 		b.writeRunFile(rel, buf)
 		files = append(files, rel)
@@ -499,8 +500,9 @@ type (
 func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 	msg := b.labels(l)
 	v := d.view
-	p := &runPageView{P: b.page(l, sitepath.Run(d.sum.ID), l.T("site.run.title", "id", d.sum.ID)),
-		ID: d.sum.ID, Sum: d.sum, V: v, HasRecords: len(d.points) > 0}
+	p := runPageViews.Get().(*runPageView)
+	p.reset()
+	p.P, p.ID, p.Sum, p.V, p.HasRecords = b.page(l, sitepath.Run(d.sum.ID), l.T("site.run.title", "id", d.sum.ID)), d.sum.ID, d.sum, v, len(d.points) > 0
 	for _, f := range d.files {
 		href := ""
 		if f.Href != "" {
@@ -537,7 +539,7 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 		}
 		return s
 	})
-	p.Figures = make([]figureView, 0, len(v.Figures))
+	p.Figures = slices.Grow(p.Figures, len(v.Figures))
 	for i, f := range v.Figures {
 		p.Figures = append(p.Figures, figureView{Label: b.figureName(l, f.Metric), Metric: f.Metric,
 			Recomputed: valueIn(l, f.Recomputed, f.Unit), Stated: valueIn(l, f.Stated, f.Unit), SourceKey: f.SourceKey, Definition: d.defs[i]})
@@ -570,7 +572,7 @@ func (b *builder) runPage(l locales.Locale, d *runData) (*runPageView, error) {
 			Severity: f.Severity, SeverityText: l.T("audit.severity." + f.Severity), Text: b.redText(text), Message: b.redText(f.Message)})
 	}
 	groups := runview.GroupProvenance(v.Provenance)
-	p.Provenance = make([]provenanceView, 0, len(groups))
+	p.Provenance = slices.Grow(p.Provenance, len(groups))
 	for _, g := range groups {
 		p.Provenance = append(p.Provenance, provenanceView{Field: g.Field, Label: b.fieldLabel(l, g.Field), Value: g.Value, Sources: g.Sources})
 	}
@@ -659,6 +661,18 @@ func releaseBuffer(b []byte) {
 
 // releaseCharts hands the page's chart options, written out, back to
 // scratchBuffers.
+// runPageViews are run pages' views used again: runPages drops a page's
+// view once the page is written, and the next page's view keeps the
+// room of its lists (the figures' and provenance rows were a run page's
+// largest allocations after its charts).
+var runPageViews = sync.Pool{New: func() any { return new(runPageView) }}
+
+// reset empties p, keeping its lists' room.
+func (p *runPageView) reset() {
+	*p = runPageView{Files: p.Files[:0], Figures: p.Figures[:0], Disagree: p.Disagree[:0], Charts: p.Charts[:0],
+		Caveats: p.Caveats[:0], Findings: p.Findings[:0], Provenance: p.Provenance[:0], Links: p.Links[:0]}
+}
+
 func (p *runPageView) releaseCharts() {
 	for i := range p.Charts {
 		releaseBuffer(p.Charts[i].raw)
