@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/benchledger/benchledger/internal/escape"
 	"github.com/benchledger/benchledger/runview"
 	"github.com/benchledger/benchledger/store"
 )
@@ -140,5 +141,28 @@ func TestTrendRowsEscapeLikeTheTemplate(t *testing.T) {
 	}
 	if got := string(trendRows(rows)); got != want.String() {
 		t.Errorf("rows differ from the template's escaping\ngot  %s\nwant %s", got, want.String())
+	}
+}
+
+// TestCodeSpansMatchesSplit: codeSpans, which cuts its text in place,
+// writes what splitting it at every backtick and escaping each part
+// wrote, for texts with no, paired, unpaired, empty and adjacent spans
+// and escaped bytes inside and outside them.
+func TestCodeSpansMatchesSplit(t *testing.T) {
+	ref := func(s string) string {
+		var sb strings.Builder
+		for i, part := range strings.Split(s, "`") {
+			if i%2 == 1 {
+				sb.WriteString("<code>" + escape.HTML(part) + "</code>")
+			} else {
+				sb.WriteString(escape.HTML(part))
+			}
+		}
+		return sb.String()
+	}
+	for _, s := range []string{"", "plain", "`", "``", "```", "a `b` c", "run `r-1` <all> `x&y` +", "`<b>`", "tail `open", "`a``b`", "\x00`\x00`"} {
+		if got, want := string(codeSpans(s)), ref(s); got != want {
+			t.Errorf("%q: %q, want %q", s, got, want)
+		}
 	}
 }

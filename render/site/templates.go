@@ -197,13 +197,20 @@ func (ts *templateSet) static(name string) ([]byte, error) {
 // rest is text, escaped.
 func codeSpans(s string) htmltemplate.HTML {
 	var sb strings.Builder
-	for i, part := range strings.Split(s, "`") {
-		esc := escape.HTML(part)
+	sb.Grow(len(s) + 13*strings.Count(s, "`")/2) // the tags; more if escaped
+	for i := 0; ; i++ {
+		part, rest, more := strings.Cut(s, "`")
 		if i%2 == 1 {
-			sb.WriteString("<code>" + esc + "</code>")
+			sb.WriteString("<code>")
+			escape.WriteHTMLTo(&sb, part)
+			sb.WriteString("</code>")
 		} else {
-			sb.WriteString(esc)
+			escape.WriteHTMLTo(&sb, part)
 		}
+		if !more {
+			break
+		}
+		s = rest
 	}
 	return htmltemplate.HTML(sb.String())
 }
