@@ -478,6 +478,7 @@ func (l Locale) render(key string, m entry, args []any, strict bool) (string, er
 	used := map[string]bool{}
 	usedPositional := false
 	var b strings.Builder
+	b.Grow(len(text) + 32) // the text and a few values' room: one allocation for most messages
 	for i := 0; i < len(text); {
 		open := strings.IndexByte(text[i:], '{')
 		if open < 0 {
