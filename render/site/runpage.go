@@ -142,13 +142,16 @@ func (b *builder) runPages(rec *store.RunRecord, s store.RunSummary, key string,
 	}
 	d.findings = audit.Stored(rec, derived)
 	d.client = runview.Client(rec.Run)
+	d.defs = make([]string, 0, len(d.view.Figures)) // made once, not grown definition by definition
 	for _, f := range d.view.Figures {
 		d.defs = append(d.defs, runview.ClientDefinition(rec.Run, f.Metric))
 	}
 
-	var files []string
 	// The raw files: the one the run was read from, then its companions.
 	raws := append([]store.RunFile{{Blob: rec.BlobSHA256, FileName: rec.FileName}}, companions...)
+	// The run's files: its raw files, its page in each language and its
+	// data shard.
+	files := make([]string, 0, len(raws)+len(b.locs)+1)
 	for _, f := range raws {
 		rf, err := b.rawFile(f.Blob, f.FileName)
 		if err != nil {
