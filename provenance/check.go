@@ -78,13 +78,29 @@ func ParseSet(s string) (Entry, error) {
 // neither workload.concurrency nor workload.request_rate is known it lists
 // RateOrConcurrency. An empty list means the provenance is complete.
 func Missing(eff map[string]string) []string {
-	var out []string
+	missing := func(f Field) bool { return f.Required && strings.TrimSpace(eff[f.Name]) == "" }
+	noRate := strings.TrimSpace(eff["workload.concurrency"]) == "" && strings.TrimSpace(eff["workload.request_rate"]) == ""
+	// Counted first, so the list is made once (it grew field by field for
+	// every run a site or an audit reads).
+	n := 0
 	for _, f := range Fields {
-		if f.Required && strings.TrimSpace(eff[f.Name]) == "" {
+		if missing(f) {
+			n++
+		}
+	}
+	if noRate {
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	out := make([]string, 0, n)
+	for _, f := range Fields {
+		if missing(f) {
 			out = append(out, f.Name)
 		}
 	}
-	if strings.TrimSpace(eff["workload.concurrency"]) == "" && strings.TrimSpace(eff["workload.request_rate"]) == "" {
+	if noRate {
 		out = append(out, RateOrConcurrency)
 	}
 	sort.Strings(out)

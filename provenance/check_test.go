@@ -128,6 +128,14 @@ func TestMissing(t *testing.T) {
 		t.Errorf("got %v", got)
 	}
 
+	// The list is made once, whatever its length.
+	if n := testing.AllocsPerRun(10, func() { Missing(nil) }); n != 1 {
+		t.Errorf("Missing(nil): %v allocations, want 1", n)
+	}
+	if n := testing.AllocsPerRun(10, func() { Missing(complete()) }); n > testing.AllocsPerRun(10, func() { complete() }) {
+		t.Errorf("a complete record's Missing allocates %v", n)
+	}
+
 	got := Missing(nil)
 	if !slices.IsSorted(got) {
 		t.Errorf("not sorted: %v", got)
