@@ -232,9 +232,13 @@ func (b *builder) trendPage(l locales.Locale, ts *trendSeries, rows []runRow, ru
 	first := rows[ts.Rows[0]]
 	p := &trendView{P: b.page(l, rel, l.T("site.trend.title", "config", configText(first))), Config: configText(first), Rule: rule}
 	msg := b.labels(l)
-	var labels []string
-	var values [2][]any
+	// A point of each series and a row for every run, made at their size
+	// once (the flagged points stay nil, "null", when there are none).
+	n := len(ts.Rows)
+	labels := make([]string, 0, n)
+	values := [2][]any{make([]any, 0, n), make([]any, 0, n)}
 	var flagged [2][]any
+	p.Rows = make([]trendRow, 0, n)
 	for _, i := range ts.Rows {
 		r := rows[i]
 		row := trendRow{ID: r.ID, Href: p.P.Home + "run/" + r.ID + ".html", Date: r.Date, Version: r.Version, Throughput: "–", Latency: "–"}
