@@ -184,10 +184,21 @@ func New(code string, kv ...string) Caveat {
 // Key is a canonical text of the caveat: the code, then its parameters in
 // their documented order (Params), then any others by name.
 func (c Caveat) Key() string {
+	ks := c.paramOrder()
+	n := len(c.Code)
+	for _, k := range ks {
+		n += 2 + len(k) + len(c.Params[k])
+	}
+	// Written piece by piece into a builder made at its size (a string
+	// concatenated per parameter was an allocation each).
 	var b strings.Builder
+	b.Grow(n)
 	b.WriteString(c.Code)
-	for _, k := range c.paramOrder() {
-		b.WriteString("|" + k + "=" + c.Params[k])
+	for _, k := range ks {
+		b.WriteByte('|')
+		b.WriteString(k)
+		b.WriteByte('=')
+		b.WriteString(c.Params[k])
 	}
 	return b.String()
 }
