@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -390,7 +391,13 @@ func TestSiteHostileStrings(t *testing.T) {
 // integrity failure, and the runs table counts it.
 func TestSiteDamagedRawFile(t *testing.T) {
 	t.Parallel()
-	dir, db, id := oneVLLMRun(t, 2)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "a.db")
+	writeVLLM(t, filepath.Join(dir, "r.json"), vllmSpec{n: 30, seed: 2})
+	if r := bl(t, "ingest", "--db", db, filepath.Join(dir, "r.json")); r.code != 0 {
+		t.Fatal(r)
+	}
+	id := strings.TrimSpace(bl(t, "runs", "--db", db, "-q").stdout)
 	corruptFirstChunk(t, openRaw(t, db), id)
 	out := filepath.Join(dir, "site")
 	if r := bl(t, "site", "--db", db, "--out", out, "--lang", "en"); r.code != 0 {
@@ -553,37 +560,47 @@ func readFileT(t *testing.T, path string) []byte {
 // TestSiteRunPageUnwritable: a run page that cannot be written fails the
 // build, naming the page, and no build record is written: the writer of
 // the run pages finishes after the listing pages are made, and its error
-// still stops the build before the record.
+// still stops the build before the record. With many runs (read in bulk)
+// the first page fails and the page makers stop short of the others: the
+// writer's error, not the count of runs made, is what the build reports.
 func TestSiteRunPageUnwritable(t *testing.T) {
 	t.Parallel()
-	dir, db, id := oneVLLMRun(t, 3)
-	out := filepath.Join(dir, "site")
-	// A folder where the page goes, with a file in it.
-	page := filepath.Join(out, "en", "run", id+".html")
-	if err := os.MkdirAll(page, 0o755); err != nil {
-		t.Fatal(err)
+	for _, runs := range []int{1, 40} {
+		t.Run(strconv.Itoa(runs)+" runs", func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			db := filepath.Join(dir, "a.db")
+			files := filepath.Join(dir, "files")
+			if err := os.Mkdir(files, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for i := range runs {
+				writeVLLM(t, filepath.Join(files, fmt.Sprintf("r%02d.json", i)), vllmSpec{n: 30, seed: float64(3 + i)})
+			}
+			if r := bl(t, "ingest", "--db", db, files); r.code != 0 {
+				t.Fatal(r)
+			}
+			ids := strings.Fields(bl(t, "runs", "--db", db, "-q").stdout)
+			if len(ids) != runs {
+				t.Fatalf("%d runs archived, want %d", len(ids), runs)
+			}
+			id := slices.Min(ids) // read first
+			out := filepath.Join(dir, "site")
+			// A folder where the page goes, with a file in it.
+			page := filepath.Join(out, "en", "run", id+".html")
+			if err := os.MkdirAll(page, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(page, "keep"), []byte("x"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r := bl(t, "site", "--db", db, "--out", out, "--lang", "en")
+			if r.code == 0 || !strings.Contains(r.stderr, id+".html") {
+				t.Fatalf("site with a run page's path taken by a folder: %v, want a failure naming %s.html", r, id)
+			}
+			if _, err := os.Stat(filepath.Join(out, ".benchledger-site.json")); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("a failed build wrote its record (%v)", err)
+			}
+		})
 	}
-	if err := os.WriteFile(filepath.Join(page, "keep"), []byte("x"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	r := bl(t, "site", "--db", db, "--out", out, "--lang", "en")
-	if r.code == 0 || !strings.Contains(r.stderr, id+".html") {
-		t.Fatalf("site with its run page's path taken by a folder: %v, want a failure naming %s.html", r, id)
-	}
-	if _, err := os.Stat(filepath.Join(out, ".benchledger-site.json")); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("a failed build wrote its record (%v)", err)
-	}
-}
-
-// oneVLLMRun archives one run of 30 requests (vllmSpec's seed) in a
-// temporary folder and returns the folder, the archive and the run's id.
-func oneVLLMRun(t *testing.T, seed float64) (dir, db, id string) {
-	t.Helper()
-	dir = t.TempDir()
-	db = filepath.Join(dir, "a.db")
-	writeVLLM(t, filepath.Join(dir, "r.json"), vllmSpec{n: 30, seed: seed})
-	if r := bl(t, "ingest", "--db", db, filepath.Join(dir, "r.json")); r.code != 0 {
-		t.Fatal(r)
-	}
-	return dir, db, strings.TrimSpace(bl(t, "runs", "--db", db, "-q").stdout)
 }

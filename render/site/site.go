@@ -591,6 +591,11 @@ func (b *builder) buildRuns(summaries []store.RunSummary, rows []runRow, todo []
 		return errors.Join(readErr, b.writesDone())
 	}
 	if n := done.Load(); n != int64(len(todo)) {
+		// A file the writer could not write stops the page makers: its
+		// error says why runs are missing.
+		if err := b.writesDone(); err != nil {
+			return err
+		}
 		return fmt.Errorf("site: %d of %d runs read from the archive", n, len(todo))
 	}
 	return nil
