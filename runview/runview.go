@@ -192,7 +192,8 @@ func BuildWith(rec *store.RunRecord, reqs []benchrun.Request, d *figures.Derived
 	// The figures of the catalogue a run's view shows, recomputed beside
 	// the stated ones; a row with neither is left out.
 	// The rows' values, in one array: FinitePtr's, without an allocation
-	// for each.
+	// for each. It is made with room for two values a row and never
+	// grows, so the pointers into it stay valid.
 	sms := summaryMetrics()
 	values := make([]float64, 0, 2*len(sms))
 	finite := func(x float64) *float64 {

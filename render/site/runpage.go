@@ -662,8 +662,6 @@ func releaseBuffer(b []byte) {
 	}
 }
 
-// releaseCharts hands the page's chart options, written out, back to
-// scratchBuffers.
 // runPageViews are run pages' views used again: runPages drops a page's
 // view once the page is written, and the next page's view keeps the
 // room of its lists (the figures' and provenance rows were a run page's
@@ -676,6 +674,8 @@ func (p *runPageView) reset() {
 		Caveats: p.Caveats[:0], Findings: p.Findings[:0], Provenance: p.Provenance[:0], Links: p.Links[:0]}
 }
 
+// releaseCharts hands the page's chart options, written out, back to
+// scratchBuffers.
 func (p *runPageView) releaseCharts() {
 	for i := range p.Charts {
 		releaseBuffer(p.Charts[i].raw)
