@@ -411,6 +411,9 @@ func auditBlob(ctx context.Context, a *store.Archive, sha string, ids []string, 
 				out = append(out, f)
 			}
 		}
+		if key, msg, params, ok := pass.pack.finding(); ok {
+			add(rec, key, CheckRecords, Fail, msg, params)
+		}
 		for _, f := range auditRun(rec, pass.derived(rec.Run, eff), tool, pass) {
 			f.Run, f.File = rec.ID, rec.FileName
 			out = append(out, f)

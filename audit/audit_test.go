@@ -170,6 +170,16 @@ func find(fs []Finding, check, run string) *Finding {
 	return nil
 }
 
+// findKey is the finding of run with the message key, nil if none.
+func findKey(fs []Finding, key, run string) *Finding {
+	for i := range fs {
+		if fs[i].MessageKey == key && fs[i].Run == run {
+			return &fs[i]
+		}
+	}
+	return nil
+}
+
 func TestCleanRunHasNoFindings(t *testing.T) {
 	a, _, ids := archiveOf(t, map[string]vllmFile{"clean.json": {n: 40}}, true)
 	fs := findings(t, a)

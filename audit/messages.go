@@ -22,6 +22,9 @@ const (
 	MsgRecordsCompanionNoRun    = "integrity.records.companion_no_run"
 	MsgRecordsCompanionMismatch = "integrity.records.companion_mismatch"
 	MsgRecordsDiffer            = "integrity.records.differ"
+	MsgRecordsPackUnreadable    = "integrity.records.pack_unreadable"
+	MsgRecordsPackCount         = "integrity.records.pack_count"
+	MsgRecordsPackDiffer        = "integrity.records.pack_differ"
 
 	MsgStated            = "recompute.stated"
 	MsgDefinitionAgrees  = "recompute.definition"
@@ -67,6 +70,7 @@ const (
 var shapeKeys = []string{MsgSQLite, MsgChainBroken, MsgChainChanged, MsgChainMissing, MsgChainUnrecorded, MsgChainTriggers,
 	MsgChainPublishable, MsgChainUnstarted, MsgBlobHash, MsgBlobHashCompanion, MsgRecordsParse, MsgRecordsNoRun,
 	MsgRecordsCompanionParse, MsgRecordsCompanionNoRun, MsgRecordsCompanionMismatch, MsgRecordsDiffer,
+	MsgRecordsPackUnreadable, MsgRecordsPackCount, MsgRecordsPackDiffer,
 	MsgStated, MsgDefinitionAgrees, MsgDefinitionBounded, MsgWindowAgrees, MsgWindowBounded,
 	MsgTPOT, MsgDurationWindow, MsgDurationThroughput, MsgImpossibleStated, MsgPeakOverTotal, MsgPeakUnderMean,
 	MsgNonFinite, MsgNonFiniteExtra, MsgZeroStated, MsgZeroRecords, MsgOfferedRate, MsgOfferedRateConcurrency,

@@ -18,6 +18,7 @@ type requestPass struct {
 	n         int
 	recompute *figures.RunRecomputer // nil when the caller has the figures
 	digest    *digester              // nil unless the records are compared with the raw file
+	pack      *packCheck             // nil unless the run has packed records
 	declared  *figures.DeclaredCheck
 
 	// plausibility.non_streamed: completed multi-token requests, and those
@@ -71,6 +72,9 @@ func (p *requestPass) add(q *benchrun.Request) {
 	}
 	if p.digest != nil {
 		p.digest.add(q)
+	}
+	if p.pack != nil {
+		p.pack.add(q)
 	}
 	p.declared.Add(q)
 	if tool := p.tool; tool != nil && !p.outside && benchrun.IsKnown(q.Start) && benchrun.IsKnown(q.Latency) {
@@ -137,10 +141,14 @@ func streamPass(ctx context.Context, a *store.Archive, rec *store.RunRecord, eff
 		sizeHint = int(n)
 	}
 	p := newRequestPass(rec.Run, eff, true, digest, raw, sizeHint)
+	var err error
+	if p.pack, err = newPackCheck(a, rec.ID); err != nil {
+		return nil, err
+	}
 	if !rec.Run.HasRequests {
 		return p, nil
 	}
-	err := a.EachRequest(ctx, rec.ID, func(q *benchrun.Request) error {
+	err = a.EachRequest(ctx, rec.ID, func(q *benchrun.Request) error {
 		p.add(q)
 		return nil
 	})

@@ -19,6 +19,7 @@ var copyTables = []struct{ name, order string }{
 	{"provenance", "run_id, field, source"},
 	{"stated", "run_id, seq"},
 	{"requests", "run_id, idx"},
+	{"request_packs", "run_id"},
 	{"run_files", "blob, ordinal"},
 	{"run_aliases", "alias"},
 	{"events", "id"},
@@ -32,7 +33,7 @@ var copyTables = []struct{ name, order string }{
 
 // binaryColumns hold bytes on both engines; every other column read as
 // bytes is text (or PostgreSQL's bytea requests.error, see dialect).
-var binaryColumns = map[string]bool{"blob_chunks.data": true, "archive_keys.value": true}
+var binaryColumns = map[string]bool{"blob_chunks.data": true, "archive_keys.value": true, "request_packs.data": true}
 
 // CopyStats counts what Copy copied, by table.
 type CopyStats map[string]int64

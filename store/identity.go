@@ -113,14 +113,16 @@ func (tx *Tx) RekeyRun(old, new, reason string) (bool, error) {
 		return false, err
 	}
 	tx.deferred = true
-	ok, err := rekey(tx.a.d, tx.tx, old, new, reason)
+	ok, err := rekey(tx.a.d, tx.tx, old, new, reason, true)
 	if err != nil {
 		return false, tx.wrap(op, err)
 	}
 	return ok, nil
 }
 
-func rekey(d *dialect, tx *sql.Tx, old, new, reason string) (bool, error) {
+// packs says the schema has request_packs (version 8 on): the upgrade to
+// version 6 renames runs too.
+func rekey(d *dialect, tx *sql.Tx, old, new, reason string, packs bool) (bool, error) {
 	if old == new {
 		return false, nil
 	}
@@ -146,6 +148,11 @@ func rekey(d *dialect, tx *sql.Tx, old, new, reason string) (bool, error) {
 		"UPDATE run_aliases SET run_id = ?2 WHERE run_id = ?1",
 	} {
 		if _, err := tx.Exec(q, old, new); err != nil {
+			return false, err
+		}
+	}
+	if packs {
+		if _, err := tx.Exec("UPDATE request_packs SET run_id = ?2 WHERE run_id = ?1", old, new); err != nil {
 			return false, err
 		}
 	}
@@ -245,7 +252,7 @@ func rekeyContentIDs(tx *sql.Tx, archivePath string) error {
 		if id == "" {
 			continue
 		}
-		if _, err := rekey(sqliteDialect, tx, o.id, id, reason); err != nil {
+		if _, err := rekey(sqliteDialect, tx, o.id, id, reason, false); err != nil {
 			return fmt.Errorf("rename run %s: %w", o.id, err)
 		}
 	}

@@ -61,6 +61,10 @@ func (a *Archive) ScanRuns(ctx context.Context, wanted map[string]bool, fn func(
 	if err != nil {
 		return a.wrap(op, err)
 	}
+	packs, err := conn.Prepare(`SELECT data FROM request_packs WHERE run_id = ?`)
+	if err != nil {
+		return a.wrap(op, err)
+	}
 
 	corrections, err := correctionsByRun(a)
 	if err != nil {
@@ -68,7 +72,11 @@ func (a *Archive) ScanRuns(ctx context.Context, wanted map[string]bool, fn func(
 	}
 	return mergeRuns(ctx, func(err error) error { return a.wrap(op, err) }, runs, prov, stated, corrections, wanted, fn,
 		func(rec *RunRecord, keep bool, requestCount int64) (err error) {
-			if keep && rec.Run.HasRequests {
+			if !keep || !rec.Run.HasRequests {
+				return nil
+			}
+			var packed bool
+			if packed, rec.Run.Requests, err = packedRequests(packs, rec.ID); err == nil && !packed {
 				rec.Run.Requests, err = bulkRequests(reqs, rec.ID, requestCount)
 			}
 			return err

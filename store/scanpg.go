@@ -13,7 +13,8 @@ import (
 // table is read once in run order, streamed over its own connection, and
 // the connections read one snapshot (the first exports it, the others
 // take it), so the runs, their provenance, stated figures and requests
-// agree even while writers work.
+// agree even while writers work. It reads no pack (request_packs): the
+// requests come in one stream over all runs, not a query per run.
 func (a *Archive) scanRunsPostgres(ctx context.Context, wanted map[string]bool, fn func(*RunRecord) error) error {
 	const op = "scan runs"
 	corrections, err := correctionsByRun(a)

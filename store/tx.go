@@ -50,6 +50,8 @@ type Tx struct {
 	// large: a blob of writebackFrom bytes or more is stored (its commit
 	// asks for early writeback, see writeback.go).
 	large bool
+	// pack is putRequestPack's buffer, reused from run to run.
+	pack []byte
 }
 
 // Begin starts a write transaction. While another process holds the
@@ -519,7 +521,7 @@ func (tx *Tx) putRequests(runID string, reqs []benchrun.Request) error {
 			return fmt.Errorf("requests %d to %d: %w", batch[0].Index, batch[len(batch)-1].Index, err)
 		}
 	}
-	return nil
+	return tx.putRequestPack(runID, reqs)
 }
 
 // nullFloat stores benchrun.Unknown (NaN) as NULL.
