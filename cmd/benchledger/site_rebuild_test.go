@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"database/sql"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -42,32 +43,72 @@ func TestSiteRebuildAsFullBuild(t *testing.T) {
 		t.Fatalf("the rebuild: %s", got)
 	}
 	site(full, "--force")
-	read := func(root string) map[string][]byte {
-		t.Helper()
-		files := map[string][]byte{}
-		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || d.Name() == ".benchledger-site.json" {
-				return err
-			}
-			rel, _ := filepath.Rel(root, path)
-			files[filepath.ToSlash(rel)], err = os.ReadFile(path)
-			return err
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return files
-	}
-	rebuilt, made := read(out), read(full)
-	if len(rebuilt) != len(made) {
-		t.Errorf("the rebuilt site has %d files, the full build %d", len(rebuilt), len(made))
-	}
-	for f, data := range made {
-		if !bytes.Equal(rebuilt[f], data) {
-			t.Errorf("%s differs between the rebuilt site and a full build", f)
-		}
-	}
+	rebuilt, made := siteFiles(t, out), siteFiles(t, full)
+	sameSite(t, "the rebuilt site", rebuilt, "a full build", made)
 	if page := string(made["en/run/"+newID+".html"]); !strings.Contains(page, `<table class="history">`) || !strings.Contains(page, "ingest") {
 		t.Error("the new run's page shows no history")
 	}
+}
+
+// siteFiles reads every file of a built site but its build record, by
+// slash-separated path.
+func siteFiles(t *testing.T, root string) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || d.Name() == ".benchledger-site.json" {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		files[filepath.ToSlash(rel)], err = os.ReadFile(path)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// sameSite fails unless two sites (siteFiles) hold the same files with the
+// same bytes.
+func sameSite(t *testing.T, nameA string, a map[string][]byte, nameB string, b map[string][]byte) {
+	t.Helper()
+	if len(a) != len(b) {
+		t.Errorf("%s has %d files, %s %d", nameA, len(a), nameB, len(b))
+	}
+	for f, data := range b {
+		if !bytes.Equal(a[f], data) {
+			t.Errorf("%s differs between %s and %s", f, nameA, nameB)
+		}
+	}
+}
+
+// TestSiteSameWithoutRequestPacks: the site reads each run's records from
+// its pack (request_packs) and makes the same bytes as from the rows, which
+// it reads for a run without one (archived before packs).
+func TestSiteSameWithoutRequestPacks(t *testing.T) {
+	t.Parallel()
+	db, _ := smallDemoArchive(t)
+	build := func() map[string][]byte {
+		t.Helper()
+		out := filepath.Join(t.TempDir(), "site")
+		if r := bl(t, "site", "--db", db, "--out", out, "--lang", "en,zh"); r.code != 0 {
+			t.Fatal(r)
+		}
+		return siteFiles(t, out)
+	}
+	withPacks := build()
+	raw, err := sql.Open("sqlite3", "file:"+db+"?mode=rw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	res, err := raw.Exec("DELETE FROM request_packs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := res.RowsAffected(); n < 32 {
+		t.Fatalf("the archive held %d packs; the test wants the site's one pass over 32 runs or more", n)
+	}
+	sameSite(t, "the site from the packs", withPacks, "the site from the rows", build())
 }
