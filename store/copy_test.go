@@ -89,7 +89,7 @@ func TestCopyRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatalf("copy %s to %s: %v", hop.from.Engine(), hop.to.Engine(), err)
 		}
-		if stats["runs"] != 2 || stats["blob_chunks"] == 0 {
+		if stats["runs"] != 2 || stats["blob_chunks"] == 0 || stats["request_packs"] != 2 {
 			t.Errorf("copy stats %v", stats)
 		}
 	}
@@ -142,4 +142,35 @@ func readBlob(t *testing.T, a *Archive, sha string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestCopyTablesCoverSchema: every table of the schema is copied (a table
+// added by a migration and left out of copyTables would vanish from every
+// copy), but archive_keys, whose one row CopyTo carries on its own.
+func TestCopyTablesCoverSchema(t *testing.T) {
+	t.Parallel()
+	a := newArchive(t)
+	rows, err := a.r.Query(`SELECT name FROM sqlite_schema WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	listed := map[string]bool{"archive_keys": true}
+	for _, tb := range copyTables {
+		listed[strings.Trim(tb.name, `"`)] = true
+	}
+	n := 0
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		if !listed[name] {
+			t.Errorf("table %s is not in copyTables", name)
+		}
+	}
+	if err := rows.Err(); err != nil || n != len(copyTables)+1 {
+		t.Errorf("%d tables in the schema (%v), copyTables lists %d", n, err, len(copyTables))
+	}
 }
