@@ -98,13 +98,63 @@ func TestPostgresRoles(t *testing.T) {
 		t.Errorf("the chain after the refused rewrites: %+v, %v", rep.Problems, err)
 	}
 
+	// A richer file of another run renames it, its records and their pack
+	// (the chain is ingest's to extend, ingest/runs.go).
+	tx = begin(t, w)
+	sha2 := writeBlob(t, tx, []byte("another raw file"), "b.json")
+	rec2 := runRecord(sha2, sampleRun(1))
+	if err := tx.PutRun(rec2); err != nil {
+		t.Fatalf("PutRun as the writer: %v", err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	tx = begin(t, w)
+	if renamed, err := tx.RekeyRun(rec2.ID, "0123456789ab", "a richer file"); err != nil || !renamed {
+		t.Fatalf("rename as the writer: %v, %v", renamed, err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatalf("rename as the writer: %v", err)
+	}
+
 	r := openArchive(t, readerURL, Options{ReadOnly: true})
-	if runs, err := r.ListRuns(Filter{}); err != nil || len(runs) != 1 {
+	if runs, err := r.ListRuns(Filter{}); err != nil || len(runs) != 2 {
 		t.Errorf("the reader lists %d runs: %v", len(runs), err)
 	}
 	rw := openArchive(t, readerURL, Options{})
 	tx = begin(t, rw)
 	if _, err := tx.PutBytes([]byte("x"), "x.json"); err == nil || !errors.Is(err, ErrReadOnly) {
 		t.Errorf("a write as the reader: %v, want ErrReadOnly", err)
+	}
+}
+
+// TestPostgresUpgradeKeepsGrants: an archive of version 7 whose roles were
+// granted as docs/team-archive.md says, upgraded by its owner, lets the
+// writer ingest (which writes request_packs, new in version 8) and the
+// reader read without granting again.
+func TestPostgresUpgradeKeepsGrants(t *testing.T) {
+	t.Parallel()
+	url := pgtest.NewDatabase(t)
+	db := pgtest.DatabaseName(url)
+	pgtest.Exec(t, docsSQL(t, "-- benchledger roles", db, db))
+	pgtest.Exec(t, fmt.Sprintf("ALTER DATABASE %s OWNER TO owner_%s", db, db))
+	ownerURL, writerURL, readerURL := pgtest.URL(db, "owner_"+db), pgtest.URL(db, "writer_"+db), pgtest.URL(db, "reader_"+db)
+	openArchive(t, ownerURL, Options{}).Close()
+	// The archive as version 7 left it, granted then.
+	owner := rawPostgres(t, ownerURL)
+	if _, err := owner.Exec("DROP TABLE request_packs; UPDATE benchledger_archive SET schema_version = 7"); err != nil {
+		t.Fatal(err)
+	}
+	grants7 := strings.Replace(docsSQL(t, "-- benchledger grants", db, db), " request_packs,", "", 1)
+	if _, err := owner.Exec(grants7); err != nil {
+		t.Fatalf("the documented grants of version 7: %v", err)
+	}
+	openArchive(t, ownerURL, Options{}).Close() // the upgrade
+
+	w := openArchive(t, writerURL, Options{})
+	rec := putOneRun(t, w)
+	r := openArchive(t, readerURL, Options{ReadOnly: true})
+	if _, ok, err := r.RequestPack(rec.ID); !ok || err != nil {
+		t.Errorf("the reader reads the writer's pack: %v, %v", ok, err)
 	}
 }
