@@ -37,18 +37,26 @@ func docsSQL(t *testing.T, marker, db, suffix string) string {
 		Replace(strings.Join(keep, "\n"))
 }
 
+// teamArchive is a new PostgreSQL archive made by its owner, with the roles
+// of docs/team-archive.md (not granted yet): the database's name and each
+// role's URL.
+func teamArchive(t *testing.T) (db, ownerURL, writerURL, readerURL string) {
+	t.Helper()
+	db = pgtest.DatabaseName(pgtest.NewDatabase(t))
+	pgtest.Exec(t, docsSQL(t, "-- benchledger roles", db, db))
+	pgtest.Exec(t, fmt.Sprintf("ALTER DATABASE %s OWNER TO owner_%s", db, db))
+	ownerURL, writerURL, readerURL = pgtest.URL(db, "owner_"+db), pgtest.URL(db, "writer_"+db), pgtest.URL(db, "reader_"+db)
+	openArchive(t, ownerURL, Options{}).Close()
+	return db, ownerURL, writerURL, readerURL
+}
+
 // TestPostgresRoles sets up the roles and grants exactly as docs/team-archive.md
 // says: the writer ingests and amends but cannot rewrite history even by
 // connecting directly, the owner's direct rewrites hit the triggers, and
 // the reader reads only.
 func TestPostgresRoles(t *testing.T) {
 	t.Parallel()
-	url := pgtest.NewDatabase(t)
-	db := pgtest.DatabaseName(url)
-	pgtest.Exec(t, docsSQL(t, "-- benchledger roles", db, db))
-	pgtest.Exec(t, fmt.Sprintf("ALTER DATABASE %s OWNER TO owner_%s", db, db))
-	ownerURL, writerURL, readerURL := pgtest.URL(db, "owner_"+db), pgtest.URL(db, "writer_"+db), pgtest.URL(db, "reader_"+db)
-	openArchive(t, ownerURL, Options{}).Close()
+	db, ownerURL, writerURL, readerURL := teamArchive(t)
 	if _, err := rawPostgres(t, ownerURL).Exec(docsSQL(t, "-- benchledger grants", db, db)); err != nil {
 		t.Fatalf("the documented grants: %v", err)
 	}
@@ -134,12 +142,7 @@ func TestPostgresRoles(t *testing.T) {
 // reader read without granting again.
 func TestPostgresUpgradeKeepsGrants(t *testing.T) {
 	t.Parallel()
-	url := pgtest.NewDatabase(t)
-	db := pgtest.DatabaseName(url)
-	pgtest.Exec(t, docsSQL(t, "-- benchledger roles", db, db))
-	pgtest.Exec(t, fmt.Sprintf("ALTER DATABASE %s OWNER TO owner_%s", db, db))
-	ownerURL, writerURL, readerURL := pgtest.URL(db, "owner_"+db), pgtest.URL(db, "writer_"+db), pgtest.URL(db, "reader_"+db)
-	openArchive(t, ownerURL, Options{}).Close()
+	db, ownerURL, writerURL, readerURL := teamArchive(t)
 	// The archive as version 7 left it, granted then.
 	owner := rawPostgres(t, ownerURL)
 	if _, err := owner.Exec("DROP TABLE request_packs; UPDATE benchledger_archive SET schema_version = 7"); err != nil {

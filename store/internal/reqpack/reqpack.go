@@ -150,17 +150,14 @@ func (d *decoder) uvarint() uint64 {
 	return v
 }
 
+// varint undoes binary.AppendVarint's zigzag encoding of a uvarint.
 func (d *decoder) varint() int64 {
-	if d.err != nil {
-		return 0
+	u := d.uvarint()
+	x := int64(u >> 1)
+	if u&1 != 0 {
+		x = ^x
 	}
-	v, k := binary.Varint(d.b)
-	if k <= 0 {
-		d.fail("bad or truncated number")
-		return 0
-	}
-	d.b = d.b[k:]
-	return v
+	return x
 }
 
 func (d *decoder) int32() int32 {
