@@ -93,7 +93,7 @@ func (c *packCheck) finding() (key, msg string, params map[string]string, ok boo
 	case c.n != len(c.packed):
 		return MsgRecordsPackCount, "the packed copy of the run's records, which the site reads, holds " + strconv.Itoa(len(c.packed)) +
 				" requests; the archive holds " + strconv.Itoa(c.n),
-			map[string]string{"packed": strconv.Itoa(len(c.packed)), "stored": strconv.Itoa(c.n)}, true
+			map[string]string{"packed": strconv.Itoa(len(c.packed)), "archived": strconv.Itoa(c.n)}, true
 	case c.field != "":
 		return MsgRecordsPackDiffer, "the packed copy of the run's records, which the site reads, differs from the archived records at the request of idx " +
 				strconv.Itoa(c.at) + ", column " + c.field,

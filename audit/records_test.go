@@ -72,7 +72,7 @@ func TestPackHeldToRows(t *testing.T) {
 		{"another run's", "UPDATE request_packs SET data = (SELECT data FROM request_packs WHERE run_id = :y) WHERE run_id = :x",
 			MsgRecordsPackDiffer, map[string]string{"idx": "0", "field": "start"}},
 		{"another count", "UPDATE request_packs SET data = (SELECT data FROM request_packs WHERE run_id = :z) WHERE run_id = :x",
-			MsgRecordsPackCount, map[string]string{"packed": "30", "stored": "40"}},
+			MsgRecordsPackCount, map[string]string{"packed": "30", "archived": "40"}},
 		{"unreadable", "UPDATE request_packs SET data = x'01' WHERE run_id = :x", MsgRecordsPackUnreadable, nil},
 		{"none", "DELETE FROM request_packs WHERE run_id = :x", "", nil},
 	} {

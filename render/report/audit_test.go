@@ -265,7 +265,7 @@ func TestAuditMessagesLocalised(t *testing.T) {
 		audit.MsgRecordsCompanionMismatch: {"blob": "ab12", "format": "guidellm", "companion": "true"},
 		audit.MsgRecordsDiffer:            {"blob": "ab12", "field": "request 3 TTFT", "stored": "0.5", "raw": "0.6", "request": "3"},
 		audit.MsgRecordsPackUnreadable:    {"error": "not a packed list of requests: ends early"},
-		audit.MsgRecordsPackCount:         {"packed": "30", "stored": "40"},
+		audit.MsgRecordsPackCount:         {"packed": "30000", "archived": "40000"},
 		audit.MsgRecordsPackDiffer:        {"idx": "5", "field": "ttft"},
 		audit.MsgStated:                   stated,
 		audit.MsgDefinitionAgrees:         definition,
@@ -340,6 +340,10 @@ func TestAuditMessagesLocalised(t *testing.T) {
 	zh := locales.MustMatch("zh")
 	if got, _ := auditMessage(zh, audit.Finding{Check: "integrity.changed", Params: params[audit.MsgChainChanged], MessageKey: audit.MsgChainChanged}, label); !strings.Contains(got, zh.T("audit.msg.kind.run")) || strings.Contains(got, "run ") {
 		t.Errorf("zh: %q, want the chain's run named in Chinese", got)
+	}
+	// Counts of requests grouped as the page groups numbers.
+	if got, _ := auditMessage(zh, audit.Finding{Check: audit.CheckRecords, Params: params[audit.MsgRecordsPackCount], MessageKey: audit.MsgRecordsPackCount}, label); !strings.Contains(got, "30,000 个请求") || !strings.Contains(got, "40,000 个") {
+		t.Errorf("zh: %q, want the pack's 30,000 requests and the archive's 40,000 grouped", got)
 	}
 	en := locales.MustMatch("en")
 	// The English catalogue has every sentence too, with no placeholder

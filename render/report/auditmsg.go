@@ -67,7 +67,7 @@ func auditParamText(l locales.Locale, key, v string, label func(string) string, 
 			return l.Percent(f*100, 2, false)
 		}
 	case "line", "age_days", "max_age_days", "short", "completed", "requested", "equal", "requests", "failed",
-		"ordinal", "event", "correction":
+		"ordinal", "event", "correction", "packed", "archived":
 		if n, err := strconv.Atoi(v); err == nil {
 			return l.Integer(n)
 		}
