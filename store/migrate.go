@@ -23,6 +23,7 @@ var migrationFS embed.FS
 // its transaction.
 var goSteps = map[int]func(tx *sql.Tx, archivePath string) error{
 	6: rekeyContentIDs,
+	8: packArchivedRequests,
 }
 
 type migration struct {

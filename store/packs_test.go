@@ -189,14 +189,39 @@ func TestRequestPackLimit(t *testing.T) {
 	}
 }
 
-// TestUpgradeAddsRequestPacks: an archive of version 7 gets the table, its
-// runs none (they are read from their rows).
+// TestUpgradeAddsRequestPacks: the upgrade to version 8 packs the records
+// of the runs archived before it (an archive of version 7: this one with
+// request_packs dropped), each as its rows give them; a run without
+// records gets none.
 func TestUpgradeAddsRequestPacks(t *testing.T) {
 	t.Parallel()
 	path := tempArchivePath(t)
-	createAtVersion(t, path, 7)
-	openArchive(t, path, Options{}).Close()
-	if n := countRows(t, rawDB(t, path), "request_packs"); n != 0 {
-		t.Errorf("%d packs after the upgrade", n)
+	a := openArchive(t, path, Options{})
+	rec := putOneRun(t, a)
+	tx := begin(t, a)
+	sha := writeBlob(t, tx, []byte("summary only"), "s.json")
+	summary := sampleRun(1)
+	summary.Requests, summary.HasRequests = nil, false
+	if err := tx.PutRun(runRecord(sha, summary)); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	want, err := a.Requests(rec.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	if _, err := rawDB(t, path).Exec("DROP TABLE request_packs; PRAGMA user_version = 7"); err != nil {
+		t.Fatal(err)
+	}
+	a = openArchive(t, path, Options{})
+	if n := countRows(t, rawDB(t, path), "request_packs"); n != 1 {
+		t.Errorf("%d packs after the upgrade, want the one run with records'", n)
+	}
+	got, ok, err := a.RequestPack(rec.ID)
+	if !ok || err != nil || printedRequests(got) != printedRequests(want) {
+		t.Errorf("the upgrade's pack (%v, %v):\n%s\nthe rows:\n%s", ok, err, printedRequests(got), printedRequests(want))
 	}
 }

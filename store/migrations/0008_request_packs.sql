@@ -3,8 +3,9 @@
 -- thousands of runs (the site) reads a run's pack instead of decoding a
 -- dozen columns of each of its requests. The rows stay what the archive
 -- is: audit checks every pack against them (docs/audit.md), and a run
--- without a pack (archived before this version, or of more than
--- store.MaxPackedRequests requests) is read from its rows.
+-- without a pack (of more than store.MaxPackedRequests requests) is read
+-- from its rows. The upgrade packs the runs already archived
+-- (store/packs.go, packArchivedRequests).
 --
 -- A table with rowids, unlike requests: a pack of a few kilobytes fits in
 -- one of its pages, where a WITHOUT ROWID row that size spills into an
