@@ -95,8 +95,8 @@ func packArchivedRequests(tx *sql.Tx, _ string) error {
 }
 
 // packedRequests reads a run's records from its pack (request_packs);
-// packed is false when the run has none (archived before packs, or too
-// many requests), and its rows are to be read instead.
+// packed is false when the run has none (more than MaxPackedRequests
+// records, or the pack was deleted), and its rows are to be read instead.
 func packedRequests(stmt *sqlitebulk.Stmt, runID string) (packed bool, reqs []benchrun.Request, err error) {
 	rows, err := stmt.Query(runID)
 	if err != nil {
