@@ -3,7 +3,6 @@ package site
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	htmltemplate "html/template"
 	"math"
 	"runtime"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/benchledger/benchledger/figures"
 	"github.com/benchledger/benchledger/locales"
+	"github.com/benchledger/benchledger/render/charts"
 )
 
 // Trends: runs of one configuration (figures.SeriesKey: every compared
@@ -233,11 +233,12 @@ func (b *builder) trendPage(l locales.Locale, ts *trendSeries, rows []runRow, ru
 	p := &trendView{P: b.page(l, rel, l.T("site.trend.title", "config", configText(first))), Config: configText(first), Rule: rule}
 	msg := b.labels(l)
 	// A point of each series and a row for every run, made at their size
-	// once (the flagged points stay nil, "null", when there are none).
+	// once (NaN: a run without the figure; the flagged points are indexes
+	// into them, nil when there are none).
 	n := len(ts.Rows)
 	labels := make([]string, 0, n)
-	values := [2][]any{make([]any, 0, n), make([]any, 0, n)}
-	var flagged [2][]any
+	values := [2][]float64{make([]float64, 0, n), make([]float64, 0, n)}
+	var flagged [2][]int
 	p.Rows = make([]trendRow, 0, n)
 	for _, i := range ts.Rows {
 		r := rows[i]
@@ -254,7 +255,7 @@ func (b *builder) trendPage(l locales.Locale, ts *trendSeries, rows []runRow, ru
 		for m := range trendMetrics {
 			pt, ok := ts.Judged[m][r.ID]
 			if !ok {
-				values[m] = append(values[m], nil)
+				values[m] = append(values[m], math.NaN())
 				continue
 			}
 			values[m] = append(values[m], round6(pt.Value))
@@ -274,37 +275,29 @@ func (b *builder) trendPage(l locales.Locale, ts *trendSeries, rows []runRow, ru
 					way = l.T("site.cmp.better")
 				}
 				flags = append(flags, l.Colon(b.figureName(l, trendMetrics[m]), l.Paren(l.T("site.trends.outside"), way)))
-				flagged[m] = append(flagged[m], []any{label, round6(pt.Value)})
+				flagged[m] = append(flagged[m], len(labels)-1)
 			}
 		}
 		row.Range, row.Flag = l.List(ranges), l.List(flags)
 		p.Rows = append(p.Rows, row)
 	}
+	// Both options are written in one scratch buffer, each copied out as
+	// the view's text.
+	buf := scratchBuffer()
+	defer func() { releaseBuffer(buf) }()
 	for m, metric := range trendMetrics {
 		name := b.figureName(l, metric)
 		unit := "tok/s"
 		if m == 1 {
 			unit = "s"
 		}
-		option := map[string]any{
-			"animation": false,
-			"title":     map[string]any{"text": name, "left": "center"},
-			"legend":    map[string]any{"show": true, "bottom": "0"},
-			"grid":      map[string]any{"top": "60", "left": "3%", "right": "6%", "bottom": "70", "containLabel": true},
-			"tooltip":   map[string]any{"show": true, "trigger": "axis"},
-			"xAxis":     []any{map[string]any{"type": "category", "data": labels, "name": msg["trends_x"], "nameLocation": "middle", "nameGap": 30}},
-			"yAxis":     []any{map[string]any{"type": "value", "name": l.Paren(name, unit), "scale": true, "nameTextStyle": map[string]any{"align": "left"}}},
-			"series": []any{
-				map[string]any{"name": name, "type": "line", "data": values[m], "connectNulls": true, "itemStyle": map[string]any{"color": "#5470c6"}},
-				map[string]any{"name": msg["trends_flagged"], "type": "scatter", "data": flagged[m], "symbolSize": 14, "itemStyle": map[string]any{"color": "#ee6666"}},
-			},
-		}
-		data, err := json.Marshal(option) // escapes <, >, & as the other charts do
+		c, err := charts.AppendTrend(buf, "trend-"+strconv.Itoa(m), labels, values[m], flagged[m],
+			charts.Labels{Title: name, Flagged: msg["trends_flagged"], XAxis: msg["trends_x"], YAxis: l.Paren(name, unit)})
 		if err != nil {
 			return err
 		}
-		id := "trend-" + strconv.Itoa(m)
-		p.Charts = append(p.Charts, chartView{ID: id, Kind: "trend", Title: name, Option: htmltemplate.JS(data),
+		buf = c.Option
+		p.Charts = append(p.Charts, chartView{ID: c.ID, Kind: "trend", Title: name, Option: htmltemplate.JS(c.Option),
 			Caption: l.T("site.trends.caption", "metric", name, "runs", l.Integer(len(ts.Rows)))})
 	}
 	p.ChartFigures, p.RowsHTML = chartFigures(p.Charts), trendRows(p.Rows)
@@ -328,7 +321,7 @@ func (b *builder) trendKey(l locales.Locale, ts *trendSeries, rows []runRow, rul
 	}
 	for _, i := range ts.Rows {
 		r := rows[i]
-		buf = strconv.AppendQuote(buf, r.ID+"\x00"+r.Date+"\x00"+r.Version+"\x00"+r.Model+"\x00"+r.Engine+"\x00"+r.GPU+"\x00"+r.Workload)
+		buf = appendQuoteJoined(buf, "\x00", r.ID, r.Date, r.Version, r.Model, r.Engine, r.GPU, r.Workload)
 		buf = optional(optional(buf, r.Throughput), r.MedianLatency)
 		for m := range trendMetrics {
 			pt, ok := ts.Judged[m][r.ID]
@@ -355,6 +348,29 @@ func (b *builder) trendKey(l locales.Locale, ts *trendSeries, rows []runRow, rul
 		buf = buf[:0]
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// appendQuoteJoined appends strconv.Quote(strings.Join(parts, sep)) without
+// making the joined string (a trend page's key quotes one for each of its
+// runs): Quote escapes rune by rune, and an ASCII sep ends any rune before
+// it, so the quoted parts joined by the quoted sep are the same bytes.
+func appendQuoteJoined(b []byte, sep string, parts ...string) []byte {
+	b = append(b, '"')
+	for i, s := range parts {
+		if i > 0 {
+			b = appendQuoted(b, sep)
+		}
+		b = appendQuoted(b, s)
+	}
+	return append(b, '"')
+}
+
+// appendQuoted is strconv.AppendQuote without the quotes.
+func appendQuoted(b []byte, s string) []byte {
+	start := len(b)
+	b = strconv.AppendQuote(b, s)
+	n := copy(b[start:], b[start+1:len(b)-1])
+	return b[:start+n]
 }
 
 // round6 keeps six significant decimals of a chart's value: the page stays
