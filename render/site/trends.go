@@ -43,9 +43,16 @@ type trendSeries struct {
 	// Rows are the indices of its runs in the rows the series was found
 	// in, in the series' order (date, engine version, run id).
 	Rows []int
-	// Judged holds each metric's points by run id.
-	Judged [2]map[string]figures.TrendPoint
+	// Judged holds each metric's point of each run, in the order of Rows
+	// (a run without the figure has the zero point, with no RunID).
+	Judged [2][]figures.TrendPoint
 	Flags  int // points flagged, over both metrics
+}
+
+// point is the k-th run's point for metric m, if it has one.
+func (ts *trendSeries) point(m, k int) (figures.TrendPoint, bool) {
+	p := ts.Judged[m][k]
+	return p, p.RunID != ""
 }
 
 // findTrends groups the rows into series of two runs or more that span
@@ -84,37 +91,33 @@ func findTrends(rows []runRow) []*trendSeries {
 	for i, r := range rows {
 		index[r.ID] = i
 	}
+	// A series' runs are those judged for either metric: each row is in
+	// one series at most, so whether a row is in its series yet and its
+	// place in the series' Rows are kept by row, not in maps per series.
+	inSeries := make([]bool, len(rows))
+	place := make([]int32, len(rows))
 	series := map[string]*trendSeries{}
 	var out []*trendSeries
-	for m, ss := range byMetric {
+	for _, ss := range byMetric {
 		for _, s := range ss {
 			ts := series[s.Key]
 			if ts == nil {
-				ts = &trendSeries{ID: strings.TrimPrefix(s.Key, "series:"), Judged: [2]map[string]figures.TrendPoint{{}, {}}}
+				ts = &trendSeries{ID: strings.TrimPrefix(s.Key, "series:")}
 				series[s.Key] = ts
 				out = append(out, ts)
 			}
 			for _, p := range s.Points {
-				ts.Judged[m][p.RunID] = p
-				if p.Flagged {
-					ts.Flags++
+				if i := index[p.RunID]; !inSeries[i] {
+					inSeries[i] = true
+					ts.Rows = append(ts.Rows, i)
 				}
 			}
 		}
 	}
 	kept := out[:0]
 	for _, ts := range out {
-		seen := map[string]bool{}
-		for m := range ts.Judged {
-			for id := range ts.Judged[m] {
-				if !seen[id] {
-					seen[id] = true
-					ts.Rows = append(ts.Rows, index[id])
-				}
-			}
-		}
 		sort.Slice(ts.Rows, func(i, j int) bool {
-			a, b := rows[ts.Rows[i]], rows[ts.Rows[j]]
+			a, b := &rows[ts.Rows[i]], &rows[ts.Rows[j]]
 			if a.Date != b.Date {
 				return a.Date < b.Date
 			}
@@ -123,12 +126,26 @@ func findTrends(rows []runRow) []*trendSeries {
 			}
 			return a.ID < b.ID
 		})
-		points := map[string]bool{}
-		for _, i := range ts.Rows {
-			points[rows[i].Date+"\x00"+rows[i].Version] = true
+		first := &rows[ts.Rows[0]]
+		spans := false
+		for k, i := range ts.Rows {
+			place[i] = int32(k)
+			spans = spans || rows[i].Date != first.Date || rows[i].Version != first.Version
 		}
-		if len(points) > 1 {
+		ts.Judged = [2][]figures.TrendPoint{make([]figures.TrendPoint, len(ts.Rows)), make([]figures.TrendPoint, len(ts.Rows))}
+		if spans {
 			kept = append(kept, ts)
+		}
+	}
+	for m, ss := range byMetric {
+		for _, s := range ss {
+			ts := series[s.Key]
+			for _, p := range s.Points {
+				ts.Judged[m][place[index[p.RunID]]] = p
+				if p.Flagged {
+					ts.Flags++
+				}
+			}
 		}
 	}
 	sort.Slice(kept, func(i, j int) bool { return kept[i].ID < kept[j].ID })
@@ -240,7 +257,7 @@ func (b *builder) trendPage(l locales.Locale, ts *trendSeries, rows []runRow, ru
 	values := [2][]float64{make([]float64, 0, n), make([]float64, 0, n)}
 	var flagged [2][]int
 	p.Rows = make([]trendRow, 0, n)
-	for _, i := range ts.Rows {
+	for k, i := range ts.Rows {
 		r := rows[i]
 		row := trendRow{ID: r.ID, Href: p.P.Home + "run/" + r.ID + ".html", Date: r.Date, Version: r.Version, Throughput: "–", Latency: "–"}
 		if r.Throughput != nil {
@@ -253,7 +270,7 @@ func (b *builder) trendPage(l locales.Locale, ts *trendSeries, rows []runRow, ru
 		labels = append(labels, label)
 		var ranges, flags []string
 		for m := range trendMetrics {
-			pt, ok := ts.Judged[m][r.ID]
+			pt, ok := ts.point(m, k)
 			if !ok {
 				values[m] = append(values[m], math.NaN())
 				continue
@@ -275,7 +292,7 @@ func (b *builder) trendPage(l locales.Locale, ts *trendSeries, rows []runRow, ru
 					way = l.T("site.cmp.better")
 				}
 				flags = append(flags, l.Colon(b.figureName(l, trendMetrics[m]), l.Paren(l.T("site.trends.outside"), way)))
-				flagged[m] = append(flagged[m], len(labels)-1)
+				flagged[m] = append(flagged[m], k)
 			}
 		}
 		row.Range, row.Flag = l.List(ranges), l.List(flags)
@@ -319,12 +336,12 @@ func (b *builder) trendKey(l locales.Locale, ts *trendSeries, rows []runRow, rul
 		}
 		return num(buf, *v)
 	}
-	for _, i := range ts.Rows {
+	for k, i := range ts.Rows {
 		r := rows[i]
 		buf = appendQuoteJoined(buf, "\x00", r.ID, r.Date, r.Version, r.Model, r.Engine, r.GPU, r.Workload)
 		buf = optional(optional(buf, r.Throughput), r.MedianLatency)
 		for m := range trendMetrics {
-			pt, ok := ts.Judged[m][r.ID]
+			pt, ok := ts.point(m, k)
 			if !ok {
 				buf = append(buf, " none"...)
 				continue
