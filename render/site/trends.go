@@ -256,6 +256,24 @@ func (b *builder) trendPage(l locales.Locale, ts *trendSeries, rows []runRow, ru
 	labels := make([]string, 0, n)
 	values := [2][]float64{make([]float64, 0, n), make([]float64, 0, n)}
 	var flagged [2][]int
+	// The texts every flagged run of a figure repeats, made once a page:
+	// the figures' names, and "name: outside (worse)" or "(better)".
+	names := [2]string{b.figureName(l, trendMetrics[0]), b.figureName(l, trendMetrics[1])}
+	var flagTexts [2][2]string
+	flagText := func(m int, better bool) string {
+		w := 0
+		if better {
+			w = 1
+		}
+		if flagTexts[m][w] == "" {
+			way := l.T("site.cmp.worse")
+			if better {
+				way = l.T("site.cmp.better")
+			}
+			flagTexts[m][w] = l.Colon(names[m], l.Paren(l.T("site.trends.outside"), way))
+		}
+		return flagTexts[m][w]
+	}
 	p.Rows = make([]trendRow, 0, n)
 	for k, i := range ts.Rows {
 		r := rows[i]
@@ -284,14 +302,10 @@ func (b *builder) trendPage(l locales.Locale, ts *trendSeries, rows []runRow, ru
 				vs := valuesIn(l, "s", pt.Min, pt.Max)
 				lo, hi = vs[0], vs[1]
 			}
-			ranges = append(ranges, l.Colon(b.figureName(l, trendMetrics[m]), lo+" – "+hi))
+			ranges = append(ranges, l.Colon(names[m], lo+" – "+hi))
 			if pt.Flagged {
 				row.Flagged = true
-				way := l.T("site.cmp.worse")
-				if pt.Better != nil && *pt.Better {
-					way = l.T("site.cmp.better")
-				}
-				flags = append(flags, l.Colon(b.figureName(l, trendMetrics[m]), l.Paren(l.T("site.trends.outside"), way)))
+				flags = append(flags, flagText(m, pt.Better != nil && *pt.Better))
 				flagged[m] = append(flagged[m], k)
 			}
 		}
@@ -302,8 +316,8 @@ func (b *builder) trendPage(l locales.Locale, ts *trendSeries, rows []runRow, ru
 	// the view's text.
 	buf := scratchBuffer()
 	defer func() { releaseBuffer(buf) }()
-	for m, metric := range trendMetrics {
-		name := b.figureName(l, metric)
+	for m := range trendMetrics {
+		name := names[m]
 		unit := "tok/s"
 		if m == 1 {
 			unit = "s"
@@ -382,8 +396,18 @@ func appendQuoteJoined(b []byte, sep string, parts ...string) []byte {
 	return append(b, '"')
 }
 
-// appendQuoted is strconv.AppendQuote without the quotes.
+// appendQuoted is strconv.AppendQuote without the quotes: printable ASCII
+// other than a quote or backslash, which it writes as it is, is copied at
+// once (the fields of most runs are all of it).
 func appendQuoted(b []byte, s string) []byte {
+	plain := true
+	for i := 0; i < len(s) && plain; i++ {
+		c := s[i]
+		plain = c >= 0x20 && c < 0x7f && c != '"' && c != '\\'
+	}
+	if plain {
+		return append(b, s...)
+	}
 	start := len(b)
 	b = strconv.AppendQuote(b, s)
 	n := copy(b[start:], b[start+1:len(b)-1])
