@@ -207,6 +207,10 @@ const vocabPrefix = "vocab."
 type vocabReplacer struct {
 	res  []*regexp.Regexp
 	with []string
+	// rests are each word after its first letter, which a text must hold
+	// for the word's pattern to match: most texts hold none, and are not
+	// run through the patterns (every process loads the catalogues).
+	rests []string
 }
 
 func vocabulary(c catalogue) vocabReplacer {
@@ -219,12 +223,16 @@ func vocabulary(c catalogue) vocabReplacer {
 		r, w := utf8.DecodeRuneInString(from)
 		v.res = append(v.res, regexp.MustCompile(`(^|[^\p{L}])([`+string(r)+string(unicode.ToUpper(r))+`]`+regexp.QuoteMeta(from[w:])+`)($|[^\p{L}])`))
 		v.with = append(v.with, c[k].other)
+		v.rests = append(v.rests, from[w:])
 	}
 	return v
 }
 
 func (v vocabReplacer) Replace(s string) string {
 	for i, re := range v.res {
+		if !strings.Contains(s, v.rests[i]) {
+			continue
+		}
 		with := v.with[i]
 		s = re.ReplaceAllStringFunc(s, func(m string) string {
 			sub := re.FindStringSubmatch(m)

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 var placeholderRE = regexp.MustCompile(`\{([^{}]*)\}`)
@@ -351,6 +353,75 @@ func TestPercentilesOneCase(t *testing.T) {
 			if got := l.Figure("ttft." + p); !strings.Contains(got, p) {
 				t.Errorf("%s: ttft.%s reads %q", tag, p, got)
 			}
+		}
+	}
+}
+
+// TestVocabularyReplacesAsThePatterns: an overlay's vocabulary, which
+// runs a word's pattern only on texts that hold the word after its first
+// letter, writes every text of its parent's catalogue (and capitalised,
+// at a text's ends and beside punctuation) as the patterns alone write it.
+func TestVocabularyReplacesAsThePatterns(t *testing.T) {
+	for tag, parent := range overlays {
+		c, err := loadCatalogue(tag + ".yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := loadCatalogue(parent + ".yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := vocabulary(c)
+		if len(v.res) == 0 {
+			t.Fatalf("%s: no vocabulary", tag)
+		}
+		patterns := func(s string) string {
+			for i, re := range v.res {
+				with := v.with[i]
+				s = re.ReplaceAllStringFunc(s, func(m string) string {
+					sub := re.FindStringSubmatch(m)
+					w := with
+					if r, _ := utf8.DecodeRuneInString(sub[2]); unicode.IsUpper(r) {
+						fr, n := utf8.DecodeRuneInString(w)
+						w = string(unicode.ToUpper(fr)) + w[n:]
+					}
+					return sub[1] + w + sub[3]
+				})
+			}
+			return s
+		}
+		texts := []string{""}
+		for _, e := range p {
+			texts = append(texts, e.other, e.one)
+		}
+		for k := range c {
+			if w, ok := strings.CutPrefix(k, vocabPrefix); ok {
+				texts = append(texts, w, strings.ToUpper(w[:1])+w[1:]+".", "«"+w+"»", "x"+w, w+"s")
+			}
+		}
+		changed := 0
+		for _, s := range texts {
+			got, want := v.Replace(s), patterns(s)
+			if got != want {
+				t.Errorf("%s: %q: got %q, want %q", tag, s, got, want)
+			}
+			if got != s {
+				changed++
+			}
+		}
+		if changed == 0 {
+			t.Errorf("%s: the vocabulary changed no text", tag)
+		}
+	}
+}
+
+// BenchmarkLoad: the catalogues, glossary and overlays, as every process
+// that writes a text loads them once.
+func BenchmarkLoad(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := load(); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
