@@ -54,8 +54,24 @@ func ListKeyOf(date, campaign, role string, eff map[string]string) ListKey {
 
 // CompareListed orders two runs' list keys (0 when the keys tie; a caller
 // keeps its own order then).
+//
+// Each part is compared only when the ones before it tie (a site sorts
+// 10,000 runs, and the date decides most pairs).
 func CompareListed(x, y ListKey) int {
-	return cmp.Or(cmp.Compare(x.Date, y.Date), cmp.Compare(x.Campaign, y.Campaign),
-		cmp.Compare(x.roleRank, y.roleRank), cmp.Compare(x.Role, y.Role), cmp.Compare(x.Group, y.Group),
-		cmp.Compare(x.LoadValue, y.LoadValue), cmp.Compare(x.Replica, y.Replica))
+	if c := strings.Compare(x.Date, y.Date); c != 0 {
+		return c
+	}
+	if c := strings.Compare(x.Campaign, y.Campaign); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(x.roleRank, y.roleRank); c != 0 {
+		return c
+	}
+	if c := strings.Compare(x.Role, y.Role); c != 0 {
+		return c
+	}
+	if c := strings.Compare(x.Group, y.Group); c != 0 {
+		return c
+	}
+	return cmp.Or(cmp.Compare(x.LoadValue, y.LoadValue), cmp.Compare(x.Replica, y.Replica))
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/benchledger/benchledger/figures"
+	"github.com/benchledger/benchledger/store"
 )
 
 // TestAppendQuoteJoinedMatchesQuote: the parts quoted one by one are the
@@ -200,5 +201,23 @@ func TestFindTrendsMatchesRef(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// BenchmarkOrderRuns: 10,000 runs put in the order the runs page lists
+// them.
+func BenchmarkOrderRuns(b *testing.B) {
+	rows := trendTestRows(10000)
+	for i := range rows {
+		r := &rows[i]
+		r.Campaign, r.Role, r.Group = "c"+strconv.Itoa(i%7), []string{"baseline", "tuned", "", "reference"}[i%4], "g"+strconv.Itoa(i%5)
+		r.Concurrency, r.Replica = strconv.Itoa(1<<(i%8)), strconv.Itoa(1+i%3)+"/3"
+	}
+	summaries := make([]store.RunSummary, len(rows))
+	shuffled := make([]runRow, len(rows))
+	b.ReportAllocs()
+	for b.Loop() {
+		copy(shuffled, rows)
+		orderRuns(summaries, shuffled)
 	}
 }
