@@ -332,7 +332,10 @@ func (b *builder) trendPage(l locales.Locale, ts *trendSeries, rows []runRow, ru
 			Caption: l.T("site.trends.caption", "metric", name, "runs", l.Integer(len(ts.Rows)))})
 	}
 	p.ChartFigures, p.RowsHTML = chartFigures(p.Charts), trendRows(p.Rows)
-	return b.render(l, l.Tag()+"/"+rel, "trend", p.P, p)
+	// Made in a buffer with room for the page: the rows and charts and
+	// 16 KB of the rest (it grew five or six times for each of a big
+	// site's pages).
+	return b.renderSized(l, l.Tag()+"/"+rel, "trend", p.P, p, len(p.ChartFigures)+len(p.RowsHTML)+16<<10)
 }
 
 // trendKey is everything a trend page is made of besides what every page
@@ -351,7 +354,7 @@ func (b *builder) trendKey(l locales.Locale, ts *trendSeries, rows []runRow, rul
 		return num(buf, *v)
 	}
 	for k, i := range ts.Rows {
-		r := rows[i]
+		r := &rows[i]
 		buf = appendQuoteJoined(buf, "\x00", r.ID, r.Date, r.Version, r.Model, r.Engine, r.GPU, r.Workload)
 		buf = optional(optional(buf, r.Throughput), r.MedianLatency)
 		for m := range trendMetrics {
