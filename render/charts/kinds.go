@@ -222,19 +222,7 @@ func AppendLatency(dst []byte, id string, seconds []float64, l Labels, f Format)
 	if l.XAxis != "" {
 		b = append(jsonw.AppendString(append(b, `"name":`...), l.XAxis), ',')
 	}
-	b = append(b, `"nameLocation":"middle","nameGap":30,"data":`...)
-	if names == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '[')
-		for i, n := range names {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = jsonw.AppendString(b, n)
-		}
-		b = append(b, ']')
-	}
+	b = jsonw.AppendStrings(append(b, `"nameLocation":"middle","nameGap":30,"data":`...), names)
 	b = append(b, `}],"yAxis":[{`...)
 	if l.YAxis != "" {
 		b = append(jsonw.AppendString(append(b, `"name":`...), l.YAxis), ',')
@@ -539,8 +527,9 @@ func placeholderJSON(p string) []byte {
 // AppendTrend writes, in dst's room, the option of a trend page's chart of
 // one figure over a series' runs: a line through values at the category
 // labels x (values[i] is run i's; NaN, a run without one, is null, and the
-// line goes on over it), and the points at the indexes flagged as a
-// scatter series of their own (each [x[i], values[i]]; none: null).
+// line goes on over it; a nil x is null), and the points at the indexes
+// flagged as a scatter series of their own (each [x[i], values[i]]; none:
+// null).
 // l.Title names the chart and the line, l.Flagged the scatter series,
 // l.XAxis and l.YAxis the axes.
 //
@@ -595,14 +584,8 @@ func AppendTrend(dst []byte, id string, x []string, values []float64, flagged []
 	b = jsonw.AppendString(append(b, `},"name":`...), l.Flagged)
 	b = append(b, `,"symbolSize":14,"type":"scatter"}],"title":{"left":"center","text":`...)
 	b = jsonw.AppendString(b, l.Title)
-	b = append(b, `},"tooltip":{"show":true,"trigger":"axis"},"xAxis":[{"data":[`...)
-	for i, s := range x {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = jsonw.AppendString(b, s)
-	}
-	b = jsonw.AppendString(append(b, `],"name":`...), l.XAxis)
+	b = jsonw.AppendStrings(append(b, `},"tooltip":{"show":true,"trigger":"axis"},"xAxis":[{"data":`...), x)
+	b = jsonw.AppendString(append(b, `,"name":`...), l.XAxis)
 	b = append(b, `,"nameGap":30,"nameLocation":"middle","type":"category"}],"yAxis":[{"name":`...)
 	b = jsonw.AppendString(b, l.YAxis)
 	b = append(b, `,"nameTextStyle":{"align":"left"},"scale":true,"type":"value"}]}`...)

@@ -309,7 +309,7 @@ func manifestHead(format int, runs map[string]manifestRun) ([]byte, error) {
 		r := runs[id]
 		b = append(jsonw.AppendString(b, id), ':')
 		b = jsonw.AppendString(append(b, `{"key":`...), r.Key)
-		b = appendStrings(append(b, `,"files":`...), r.Files)
+		b = jsonw.AppendStrings(append(b, `,"files":`...), r.Files)
 		b = append(b, `,"row":`...)
 		start := len(b)
 		if b = rowJSON(b, r.Row); len(b) == start {
@@ -323,7 +323,7 @@ func manifestHead(format int, runs map[string]manifestRun) ([]byte, error) {
 // appendManifestTail appends the rest of manifestJSON(m) to its head: the
 // files, the reports and the pages.
 func appendManifestTail(b []byte, m manifest) []byte {
-	b = appendStrings(append(b, `,"files":`...), m.Files)
+	b = jsonw.AppendStrings(append(b, `,"files":`...), m.Files)
 	for _, kv := range [...]struct {
 		name string
 		m    map[string]string
@@ -341,19 +341,4 @@ func appendManifestTail(b []byte, m manifest) []byte {
 		b = append(b, '}')
 	}
 	return append(b, '}')
-}
-
-// appendStrings writes a list of strings as json.Marshal does (nil: null).
-func appendStrings(b []byte, ss []string) []byte {
-	if ss == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, s := range ss {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = jsonw.AppendString(b, s)
-	}
-	return append(b, ']')
 }
