@@ -33,6 +33,16 @@ func mustData(t *testing.T) *data {
 	return d
 }
 
+// mustLocale is the supported locale tag of d.
+func mustLocale(t *testing.T, d *data, tag string) *locale {
+	t.Helper()
+	l, err := d.locale(tag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
 // Every locale has every English key and no key English lacks; the raw
 // files are checked too, so an overlay cannot hide a gap in its parent.
 func TestCataloguesComplete(t *testing.T) {
@@ -61,8 +71,8 @@ func TestCataloguesComplete(t *testing.T) {
 		}
 	}
 	d := mustData(t)
-	for tag, l := range d.locales {
-		if len(l.msgs) != len(en) {
+	for _, tag := range supported {
+		if l := mustLocale(t, d, tag); len(l.msgs) != len(en) {
 			t.Errorf("%s: %d keys after merging, en has %d", tag, len(l.msgs), len(en))
 		}
 	}
@@ -77,9 +87,9 @@ var choosePlaceholders = map[string][]string{
 // Every form of a message uses the placeholders of the English message.
 func TestPlaceholdersConsistent(t *testing.T) {
 	d := mustData(t)
-	en := d.locales["en"].msgs
+	en := mustLocale(t, d, "en").msgs
 	for _, tag := range supported {
-		for k, m := range d.locales[tag].msgs {
+		for k, m := range mustLocale(t, d, tag).msgs {
 			want := placeholders(en[k].other)
 			for _, form := range []string{m.other, m.one} {
 				if form == "" {
@@ -126,7 +136,7 @@ func TestGlossaryComplete(t *testing.T) {
 		}
 	}
 	for _, tag := range supported {
-		if n := len(d.locales[tag].terms); n != len(d.terms) {
+		if n := len(mustLocale(t, d, tag).terms); n != len(d.terms) {
 			t.Errorf("%s: %d terms, glossary has %d", tag, n, len(d.terms))
 		}
 	}
@@ -222,7 +232,7 @@ func TestMessageArgs(t *testing.T) {
 // TOrEnglish.
 func TestEnglishFallbackIsExplicit(t *testing.T) {
 	d := mustData(t)
-	ja := d.locales["ja"]
+	ja := mustLocale(t, d, "ja")
 	saved := ja.msgs
 	ja.msgs = maps.Clone(saved)
 	delete(ja.msgs, "section.summary")
@@ -241,7 +251,7 @@ func TestEnglishFallbackIsExplicit(t *testing.T) {
 
 func TestPositional(t *testing.T) {
 	d := mustData(t)
-	en := d.locales["en"]
+	en := mustLocale(t, d, "en")
 	saved := en.msgs
 	en.msgs = maps.Clone(saved)
 	en.msgs["test.pos"] = entry{other: "{1} before {0}"}
@@ -325,11 +335,7 @@ func TestDigest(t *testing.T) {
 func TestReviewedTerms(t *testing.T) {
 	d := mustData(t)
 	for tag, old := range map[string][]string{"zh": {"端到端延迟", "端到端的延迟"}, "ja": {"エンドツーエンド遅延", "エンドツーエンドの遅延"}} {
-		l, ok := d.locales[tag]
-		if !ok {
-			t.Fatalf("no %s catalogue", tag)
-		}
-		for k, m := range l.msgs {
+		for k, m := range mustLocale(t, d, tag).msgs {
 			for _, o := range old {
 				if strings.Contains(m.other, o) {
 					t.Errorf("%s %s = %q says %q", tag, k, m.other, o)
@@ -415,13 +421,41 @@ func TestVocabularyReplacesAsThePatterns(t *testing.T) {
 	}
 }
 
-// BenchmarkLoad: the catalogues, glossary and overlays, as every process
-// that writes a text loads them once.
+// BenchmarkLoad: what a process that writes English loads once, the
+// glossary and English's catalogue.
 func BenchmarkLoad(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := load(); err != nil {
+		d, err := load()
+		if err == nil {
+			_, err = d.locale("en")
+		}
+		if err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestLocalesMadeWhenAskedFor: a catalogue is parsed when a locale that
+// needs it is first asked for, once: es-419 needs its own, es's and
+// English's; English then needs nothing more.
+func TestLocalesMadeWhenAskedFor(t *testing.T) {
+	d, err := load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, step := range []struct {
+		tag    string
+		parsed int32
+	}{{"", 0}, {"es-419", 3}, {"en", 3}, {"es", 3}, {"zh", 4}, {"zh", 4}} {
+		if step.tag != "" {
+			mustLocale(t, d, step.tag)
+		}
+		if n := d.parsed.Load(); n != step.parsed {
+			t.Errorf("after %q: %d catalogues parsed, want %d", step.tag, n, step.parsed)
+		}
+	}
+	if _, err := d.locale("xx"); err == nil {
+		t.Error("an unsupported tag: no error")
 	}
 }
