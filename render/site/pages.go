@@ -475,7 +475,7 @@ func runRowViewOf(l locales.Locale, r runRow) runRowView {
 		if r.ThroughputSource == figures.SourceStated {
 			row.ThroughputText = l.Paren(row.ThroughputText, l.T("value_source.kind.stated"))
 		}
-		row.ThroughputSort = fmt.Sprintf("%.6f", *r.Throughput)
+		row.ThroughputSort = sortText(*r.Throughput)
 	}
 	row.LatencyText = "–"
 	if r.MedianLatency != nil {
@@ -483,7 +483,7 @@ func runRowViewOf(l locales.Locale, r runRow) runRowView {
 		if r.LatencySource == figures.SourceStated {
 			row.LatencyText += " (" + l.T("value_source.kind.stated") + ")"
 		}
-		row.LatencySort = fmt.Sprintf("%.6f", *r.MedianLatency)
+		row.LatencySort = sortText(*r.MedianLatency)
 	}
 	k := r.listKey()
 	row.ReplicaText, row.ReplicaSort = r.Replica, k.Replica
@@ -512,6 +512,10 @@ func runRowViewOf(l locales.Locale, r runRow) runRowView {
 	}
 	return row
 }
+
+// sortText is a figure as the runs table sorts it, fmt's "%.6f" (written
+// by strconv: two of them for each run).
+func sortText(v float64) string { return strconv.FormatFloat(v, 'f', 6, 64) }
 
 // runsPage writes the runs table, of a row for each of rows. The
 // embedded template writes the rows once, in the table: they are written

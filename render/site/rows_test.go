@@ -2,7 +2,10 @@ package site
 
 import (
 	"bytes"
+	"fmt"
 	htmltemplate "html/template"
+	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -233,5 +236,21 @@ func TestRunsPageSplicedLikeTheTemplate(t *testing.T) {
 	}
 	if user.embedded["runs"] || !user.embedded["trend"] {
 		t.Errorf("with runs.html.tmpl replaced: embedded %v", user.embedded)
+	}
+}
+
+// TestSortTextLikeSprintf: a figure's sort text is fmt's %.6f, for
+// values of every size and sign, and those that are not numbers.
+func TestSortTextLikeSprintf(t *testing.T) {
+	vs := []float64{0, math.Copysign(0, -1), 1, -1, 0.1234565, 1234.5678, 1e-7, 1e21, -3.5e300, math.MaxFloat64,
+		math.SmallestNonzeroFloat64, math.NaN(), math.Inf(1), math.Inf(-1)}
+	rng := rand.New(rand.NewPCG(15, 16))
+	for range 10000 {
+		vs = append(vs, rng.NormFloat64()*math.Pow(10, float64(rng.IntN(20)-8)))
+	}
+	for _, v := range vs {
+		if got, want := sortText(v), fmt.Sprintf("%.6f", v); got != want {
+			t.Errorf("%v: %q, want %q", v, got, want)
+		}
 	}
 }

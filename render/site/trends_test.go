@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/benchledger/benchledger/figures"
+	"github.com/benchledger/benchledger/locales"
 	"github.com/benchledger/benchledger/store"
 )
 
@@ -219,5 +220,20 @@ func BenchmarkOrderRuns(b *testing.B) {
 	for b.Loop() {
 		copy(shuffled, rows)
 		orderRuns(summaries, shuffled)
+	}
+}
+
+// BenchmarkRunRowViews: the runs table's views of 10,000 runs in English.
+func BenchmarkRunRowViews(b *testing.B) {
+	rows := trendTestRows(10000)
+	for i := range rows {
+		rows[i].Concurrency, rows[i].Replica = strconv.Itoa(1<<(i%8)), strconv.Itoa(1+i%3)+"/3"
+	}
+	l := locales.MustMatch("en")
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, r := range rows {
+			_ = runRowViewOf(l, r)
+		}
 	}
 }
