@@ -73,7 +73,7 @@ func TestSymbolsFromCLDR(t *testing.T) {
 	}
 	d := mustData(t)
 	for tag, s := range want {
-		if got := d.locales[tag].syms; got != s {
+		if got := mustLocale(t, d, tag).syms; got != s {
 			t.Errorf("%s symbols = %+v, want %+v", tag, got, s)
 		}
 	}

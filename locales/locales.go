@@ -28,6 +28,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -96,64 +97,86 @@ type locale struct {
 // Match, MustMatch or Fallback; the zero value is not usable.
 type Locale struct{ l *locale }
 
+// data is the glossary, and each supported locale made the first time it
+// is asked for (a process that writes one language parses one or two of
+// the six catalogues, not all).
 type data struct {
-	locales map[string]*locale
-	terms   map[string]map[string]string // term id -> locale -> text
+	terms      map[string]map[string]string // term id -> locale -> text
+	locales    map[string]func() (*locale, error)
+	catalogues map[string]func() (catalogue, error) // the files as they are, by tag
+	parsed     atomic.Int32                         // catalogue files parsed so far
+}
+
+// locale is the supported locale tag, made once.
+func (d *data) locale(tag string) (*locale, error) {
+	get, ok := d.locales[tag]
+	if !ok {
+		return nil, fmt.Errorf("locales: %q is not a supported locale", tag)
+	}
+	return get()
 }
 
 var loadData = sync.OnceValues(load)
 
 func load() (*data, error) {
-	d := &data{locales: map[string]*locale{}}
 	terms, err := loadGlossary()
 	if err != nil {
 		return nil, err
 	}
-	d.terms = terms
-	raw := map[string]catalogue{}
+	d := &data{terms: terms, locales: map[string]func() (*locale, error){}, catalogues: map[string]func() (catalogue, error){}}
 	for _, tag := range supported {
-		c, err := loadCatalogue(tag + ".yaml")
+		d.catalogues[tag] = sync.OnceValues(func() (catalogue, error) {
+			d.parsed.Add(1)
+			return loadCatalogue(tag + ".yaml")
+		})
+		d.locales[tag] = sync.OnceValues(func() (*locale, error) { return d.makeLocale(tag) })
+	}
+	return d, nil
+}
+
+// makeLocale makes a supported locale from its catalogue: an overlay's
+// is its parent's texts with its vocabulary, and its own texts over them.
+func (d *data) makeLocale(tag string) (*locale, error) {
+	c, err := d.catalogues[tag]()
+	if err != nil {
+		return nil, err
+	}
+	if parent, ok := overlays[tag]; ok {
+		pc, err := d.catalogues[parent]()
 		if err != nil {
 			return nil, err
 		}
-		raw[tag] = c
-	}
-	for _, tag := range supported {
-		c := raw[tag]
-		if parent, ok := overlays[tag]; ok {
-			vocab := vocabulary(c)
-			merged := catalogue{}
-			for k, v := range raw[parent] {
-				merged[k] = entry{other: vocab.Replace(v.other), one: vocab.Replace(v.one)}
-			}
-			for k, v := range c {
-				if !strings.HasPrefix(k, vocabPrefix) {
-					merged[k] = v
-				}
-			}
-			c = merged
+		vocab := vocabulary(c)
+		merged := catalogue{}
+		for k, v := range pc {
+			merged[k] = entry{other: vocab.Replace(v.other), one: vocab.Replace(v.one)}
 		}
-		lt := language.MustParse(tag)
-		base, _ := lt.Base()
-		l := &locale{tag: tag, langTag: lt, msgs: c, cjk: cjk[base.String()],
-			syms: symbolsFor(lt), minGroup: max(1, minGrouping[tag]), terms: map[string]string{}}
-		for id, byLang := range terms {
-			if s, ok := byLang[tag]; ok {
+		for k, v := range c {
+			if !strings.HasPrefix(k, vocabPrefix) {
+				merged[k] = v
+			}
+		}
+		c = merged
+	}
+	lt := language.MustParse(tag)
+	base, _ := lt.Base()
+	l := &locale{tag: tag, langTag: lt, msgs: c, cjk: cjk[base.String()],
+		syms: symbolsFor(lt), minGroup: max(1, minGrouping[tag]), terms: map[string]string{}}
+	for id, byLang := range d.terms {
+		if s, ok := byLang[tag]; ok {
+			l.terms[id] = s
+		} else if p, ok := overlays[tag]; ok {
+			if s, ok := byLang[p]; ok {
 				l.terms[id] = s
-			} else if p, ok := overlays[tag]; ok {
-				if s, ok := byLang[p]; ok {
-					l.terms[id] = s
-				}
 			}
 		}
-		d.locales[tag] = l
 	}
-	for _, l := range d.locales {
-		if l.tag != "en" {
-			l.en = d.locales["en"]
+	if tag != "en" {
+		if l.en, err = d.locale("en"); err != nil {
+			return nil, err
 		}
 	}
-	return d, nil
+	return l, nil
 }
 
 func loadCatalogue(name string) (catalogue, error) {
@@ -207,6 +230,10 @@ const vocabPrefix = "vocab."
 type vocabReplacer struct {
 	res  []*regexp.Regexp
 	with []string
+	// rests are each word after its first letter, which a text must hold
+	// for the word's pattern to match: most texts hold none, and are not
+	// run through the patterns (every process loads the catalogues).
+	rests []string
 }
 
 func vocabulary(c catalogue) vocabReplacer {
@@ -219,12 +246,16 @@ func vocabulary(c catalogue) vocabReplacer {
 		r, w := utf8.DecodeRuneInString(from)
 		v.res = append(v.res, regexp.MustCompile(`(^|[^\p{L}])([`+string(r)+string(unicode.ToUpper(r))+`]`+regexp.QuoteMeta(from[w:])+`)($|[^\p{L}])`))
 		v.with = append(v.with, c[k].other)
+		v.rests = append(v.rests, from[w:])
 	}
 	return v
 }
 
 func (v vocabReplacer) Replace(s string) string {
 	for i, re := range v.res {
+		if !strings.Contains(s, v.rests[i]) {
+			continue
+		}
 		with := v.with[i]
 		s = re.ReplaceAllStringFunc(s, func(m string) string {
 			sub := re.FindStringSubmatch(m)
@@ -270,7 +301,11 @@ func Match(tag string) (Locale, error) {
 	if err != nil {
 		return Locale{}, err
 	}
-	fallback := Locale{d.locales["en"]}
+	en, err := d.locale("en")
+	if err != nil {
+		return Locale{}, err
+	}
+	fallback := Locale{en}
 	t, perr := language.Parse(strings.TrimSpace(tag))
 	if perr != nil || tag == "" {
 		return fallback, fmt.Errorf("locales: %q: %w (supported: %s)", tag, ErrUnsupported, strings.Join(Supported(), ", "))
@@ -279,7 +314,11 @@ func Match(tag string) (Locale, error) {
 	if conf == language.No {
 		return fallback, fmt.Errorf("locales: %q: %w (supported: %s)", tag, ErrUnsupported, strings.Join(Supported(), ", "))
 	}
-	return Locale{variant(t, d.locales[supported[idx]])}, nil
+	l, err := d.locale(supported[idx])
+	if err != nil {
+		return Locale{}, err
+	}
+	return Locale{variant(t, l)}, nil
 }
 
 var variants sync.Map // tag -> *locale

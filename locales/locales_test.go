@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 )
 
 var placeholderRE = regexp.MustCompile(`\{([^{}]*)\}`)
@@ -29,6 +31,16 @@ func mustData(t *testing.T) *data {
 		t.Fatal(err)
 	}
 	return d
+}
+
+// mustLocale is the supported locale tag of d.
+func mustLocale(t *testing.T, d *data, tag string) *locale {
+	t.Helper()
+	l, err := d.locale(tag)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
 }
 
 // Every locale has every English key and no key English lacks; the raw
@@ -59,8 +71,8 @@ func TestCataloguesComplete(t *testing.T) {
 		}
 	}
 	d := mustData(t)
-	for tag, l := range d.locales {
-		if len(l.msgs) != len(en) {
+	for _, tag := range supported {
+		if l := mustLocale(t, d, tag); len(l.msgs) != len(en) {
 			t.Errorf("%s: %d keys after merging, en has %d", tag, len(l.msgs), len(en))
 		}
 	}
@@ -75,9 +87,9 @@ var choosePlaceholders = map[string][]string{
 // Every form of a message uses the placeholders of the English message.
 func TestPlaceholdersConsistent(t *testing.T) {
 	d := mustData(t)
-	en := d.locales["en"].msgs
+	en := mustLocale(t, d, "en").msgs
 	for _, tag := range supported {
-		for k, m := range d.locales[tag].msgs {
+		for k, m := range mustLocale(t, d, tag).msgs {
 			want := placeholders(en[k].other)
 			for _, form := range []string{m.other, m.one} {
 				if form == "" {
@@ -124,7 +136,7 @@ func TestGlossaryComplete(t *testing.T) {
 		}
 	}
 	for _, tag := range supported {
-		if n := len(d.locales[tag].terms); n != len(d.terms) {
+		if n := len(mustLocale(t, d, tag).terms); n != len(d.terms) {
 			t.Errorf("%s: %d terms, glossary has %d", tag, n, len(d.terms))
 		}
 	}
@@ -220,7 +232,7 @@ func TestMessageArgs(t *testing.T) {
 // TOrEnglish.
 func TestEnglishFallbackIsExplicit(t *testing.T) {
 	d := mustData(t)
-	ja := d.locales["ja"]
+	ja := mustLocale(t, d, "ja")
 	saved := ja.msgs
 	ja.msgs = maps.Clone(saved)
 	delete(ja.msgs, "section.summary")
@@ -239,7 +251,7 @@ func TestEnglishFallbackIsExplicit(t *testing.T) {
 
 func TestPositional(t *testing.T) {
 	d := mustData(t)
-	en := d.locales["en"]
+	en := mustLocale(t, d, "en")
 	saved := en.msgs
 	en.msgs = maps.Clone(saved)
 	en.msgs["test.pos"] = entry{other: "{1} before {0}"}
@@ -323,11 +335,7 @@ func TestDigest(t *testing.T) {
 func TestReviewedTerms(t *testing.T) {
 	d := mustData(t)
 	for tag, old := range map[string][]string{"zh": {"端到端延迟", "端到端的延迟"}, "ja": {"エンドツーエンド遅延", "エンドツーエンドの遅延"}} {
-		l, ok := d.locales[tag]
-		if !ok {
-			t.Fatalf("no %s catalogue", tag)
-		}
-		for k, m := range l.msgs {
+		for k, m := range mustLocale(t, d, tag).msgs {
 			for _, o := range old {
 				if strings.Contains(m.other, o) {
 					t.Errorf("%s %s = %q says %q", tag, k, m.other, o)
@@ -352,5 +360,102 @@ func TestPercentilesOneCase(t *testing.T) {
 				t.Errorf("%s: ttft.%s reads %q", tag, p, got)
 			}
 		}
+	}
+}
+
+// TestVocabularyReplacesAsThePatterns: an overlay's vocabulary, which
+// runs a word's pattern only on texts that hold the word after its first
+// letter, writes every text of its parent's catalogue (and capitalised,
+// at a text's ends and beside punctuation) as the patterns alone write it.
+func TestVocabularyReplacesAsThePatterns(t *testing.T) {
+	for tag, parent := range overlays {
+		c, err := loadCatalogue(tag + ".yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := loadCatalogue(parent + ".yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := vocabulary(c)
+		if len(v.res) == 0 {
+			t.Fatalf("%s: no vocabulary", tag)
+		}
+		patterns := func(s string) string {
+			for i, re := range v.res {
+				with := v.with[i]
+				s = re.ReplaceAllStringFunc(s, func(m string) string {
+					sub := re.FindStringSubmatch(m)
+					w := with
+					if r, _ := utf8.DecodeRuneInString(sub[2]); unicode.IsUpper(r) {
+						fr, n := utf8.DecodeRuneInString(w)
+						w = string(unicode.ToUpper(fr)) + w[n:]
+					}
+					return sub[1] + w + sub[3]
+				})
+			}
+			return s
+		}
+		texts := []string{""}
+		for _, e := range p {
+			texts = append(texts, e.other, e.one)
+		}
+		for k := range c {
+			if w, ok := strings.CutPrefix(k, vocabPrefix); ok {
+				texts = append(texts, w, strings.ToUpper(w[:1])+w[1:]+".", "«"+w+"»", "x"+w, w+"s")
+			}
+		}
+		changed := 0
+		for _, s := range texts {
+			got, want := v.Replace(s), patterns(s)
+			if got != want {
+				t.Errorf("%s: %q: got %q, want %q", tag, s, got, want)
+			}
+			if got != s {
+				changed++
+			}
+		}
+		if changed == 0 {
+			t.Errorf("%s: the vocabulary changed no text", tag)
+		}
+	}
+}
+
+// BenchmarkLoad: what a process that writes English loads once, the
+// glossary and English's catalogue.
+func BenchmarkLoad(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		d, err := load()
+		if err == nil {
+			_, err = d.locale("en")
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// TestLocalesMadeWhenAskedFor: a catalogue is parsed when a locale that
+// needs it is first asked for, once: es-419 needs its own, es's and
+// English's; English then needs nothing more.
+func TestLocalesMadeWhenAskedFor(t *testing.T) {
+	d, err := load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, step := range []struct {
+		tag    string
+		parsed int32
+	}{{"", 0}, {"es-419", 3}, {"en", 3}, {"es", 3}, {"zh", 4}, {"zh", 4}} {
+		if step.tag != "" {
+			mustLocale(t, d, step.tag)
+		}
+		if n := d.parsed.Load(); n != step.parsed {
+			t.Errorf("after %q: %d catalogues parsed, want %d", step.tag, n, step.parsed)
+		}
+	}
+	if _, err := d.locale("xx"); err == nil {
+		t.Error("an unsupported tag: no error")
 	}
 }

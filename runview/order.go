@@ -30,8 +30,23 @@ type ListKey struct {
 // ListKeyOf is the list key of a run of the given date, campaign and role
 // with the effective provenance eff.
 func ListKeyOf(date, campaign, role string, eff map[string]string) ListKey {
-	k := ListKey{Date: date, Campaign: campaign, Role: role, Group: eff["group"], roleRank: provenance.RoleRank(role),
-		Concurrency: eff["workload.concurrency"], Rate: eff["workload.request_rate"]}
+	return ListKeyOfFields(date, campaign, role, ListFields{Group: eff["group"], Replica: eff["replica"], Repeat: eff["repeat"],
+		Concurrency: eff["workload.concurrency"], Rate: eff["workload.request_rate"]})
+}
+
+// ListFields are the fields of a run's effective provenance its list key
+// reads: group, replica, repeat, workload.concurrency and
+// workload.request_rate.
+type ListFields struct {
+	Group, Replica, Repeat, Concurrency, Rate string
+}
+
+// ListKeyOfFields is ListKeyOf of a run whose effective provenance has
+// the fields f (a caller that keeps them apart, such as the site's runs
+// table, needs no map for each run).
+func ListKeyOfFields(date, campaign, role string, f ListFields) ListKey {
+	k := ListKey{Date: date, Campaign: campaign, Role: role, Group: f.Group, roleRank: provenance.RoleRank(role),
+		Concurrency: f.Concurrency, Rate: f.Rate}
 	switch c, rate := k.Concurrency, k.Rate; {
 	case c != "":
 		k.Load = "conc " + c
@@ -42,9 +57,9 @@ func ListKeyOf(date, campaign, role string, eff map[string]string) ListKey {
 		k.Load = "rate " + rate + "/s"
 		k.LoadValue, _ = strconv.ParseFloat(rate, 64)
 	}
-	if n, _, ok := strings.Cut(eff["replica"], "/"); ok {
+	if n, _, ok := strings.Cut(f.Replica, "/"); ok {
 		k.Replica, _ = strconv.Atoi(strings.TrimSpace(n))
-	} else if r := eff["repeat"]; r != "" { // "" is no number (and its error an allocation)
+	} else if r := f.Repeat; r != "" { // "" is no number (and its error an allocation)
 		if rep, err := strconv.Atoi(r); err == nil {
 			k.Replica = rep
 		}
@@ -54,8 +69,24 @@ func ListKeyOf(date, campaign, role string, eff map[string]string) ListKey {
 
 // CompareListed orders two runs' list keys (0 when the keys tie; a caller
 // keeps its own order then).
+//
+// Each part is compared only when the ones before it tie (a site sorts
+// 10,000 runs, and the date decides most pairs).
 func CompareListed(x, y ListKey) int {
-	return cmp.Or(cmp.Compare(x.Date, y.Date), cmp.Compare(x.Campaign, y.Campaign),
-		cmp.Compare(x.roleRank, y.roleRank), cmp.Compare(x.Role, y.Role), cmp.Compare(x.Group, y.Group),
-		cmp.Compare(x.LoadValue, y.LoadValue), cmp.Compare(x.Replica, y.Replica))
+	if c := strings.Compare(x.Date, y.Date); c != 0 {
+		return c
+	}
+	if c := strings.Compare(x.Campaign, y.Campaign); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(x.roleRank, y.roleRank); c != 0 {
+		return c
+	}
+	if c := strings.Compare(x.Role, y.Role); c != 0 {
+		return c
+	}
+	if c := strings.Compare(x.Group, y.Group); c != 0 {
+		return c
+	}
+	return cmp.Or(cmp.Compare(x.LoadValue, y.LoadValue), cmp.Compare(x.Replica, y.Replica))
 }

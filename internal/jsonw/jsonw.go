@@ -51,6 +51,22 @@ var plain = func() (t [3][utf8.RuneSelf]bool) {
 // replaced by \ufffd.
 func AppendString(b []byte, s string) []byte { return AppendStringAs(b, s, HTMLSafe) }
 
+// AppendStrings writes ss as json.Marshal writes a []string: a list of
+// AppendString's strings, or null for a nil list.
+func AppendStrings(b []byte, ss []string) []byte {
+	if ss == nil {
+		return append(b, "null"...)
+	}
+	b = append(b, '[')
+	for i, s := range ss {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = AppendString(b, s)
+	}
+	return append(b, ']')
+}
+
 // AppendStringAs writes s as a JSON string with the escaping e.
 func AppendStringAs(b []byte, s string, e Escaping) []byte {
 	const hex = "0123456789abcdef"

@@ -119,3 +119,14 @@ func perByteValid(s string) string {
 	}
 	return b.String()
 }
+
+// TestStringsMatchesMarshal: a nil list, an empty one and lists of
+// strings json.Marshal escapes give json.Marshal's bytes.
+func TestStringsMatchesMarshal(t *testing.T) {
+	for _, ss := range [][]string{nil, {}, {""}, {"a", `<b>&"c"`, "\u2028", "bad \xff"}} {
+		want, _ := json.Marshal(ss)
+		if got := AppendStrings([]byte("x"), ss); string(got) != "x"+string(want) {
+			t.Errorf("%q: got %s, json.Marshal %s", ss, got, want)
+		}
+	}
+}

@@ -52,6 +52,9 @@ type Labels struct {
 	// Window names the common window's shaded area.
 	Replica string
 	Window  string
+	// Trend: Flagged names the series of the points outside the range of
+	// the runs before them.
+	Flagged string
 }
 
 // Format tells how values are written in labels. (Value-axis ticks are

@@ -257,11 +257,9 @@ func removeInside(dir, rel string) (bool, error) {
 	return true, nil
 }
 
-func writeManifest(dir string, m manifest) error {
-	data, err := manifestJSON(m)
-	if err != nil {
-		return err
-	}
+// writeManifest writes the build record, data (manifestJSON's), unless
+// the file already holds it.
+func writeManifest(dir string, data []byte) error {
 	path := filepath.Join(dir, manifestName)
 	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
 		return nil
@@ -273,43 +271,59 @@ func writeManifest(dir string, m manifest) error {
 
 // manifestJSON is json.Marshal(m), byte for byte (TestManifestJSON),
 // without reflection: the record of 10,000 runs is 6 MB, and a rebuild
-// writes it again whenever a run changed.
+// writes it again whenever a run changed. It is manifestHead, then
+// appendManifestTail.
 func manifestJSON(m manifest) ([]byte, error) {
-	n := 64
-	for id, r := range m.Runs {
+	b, err := manifestHead(m.Format, m.Runs)
+	if err != nil {
+		return nil, err
+	}
+	return appendManifestTail(b, m), nil
+}
+
+// manifestHead is the start of manifestJSON(m) for a record of this
+// format and runs: everything up to its list of files, which a build
+// knows only at its end. The runs are most of the record, and are known
+// once the run pages are made, so a build writes them beside its other
+// pages. The buffer has room for the rest: each run's files listed again
+// and a few hundred more.
+func manifestHead(format int, runs map[string]manifestRun) ([]byte, error) {
+	n := 64 << 10
+	for id, r := range runs {
 		n += len(id) + len(r.Key) + len(r.MAC) + 512
 		for _, f := range r.Files {
-			n += len(f) + 3
+			n += 2 * (len(f) + 3) // here and in the record's files
 		}
-	}
-	for _, f := range m.Files {
-		n += len(f) + 3
 	}
 	b := make([]byte, 0, n+n/8)
-	b = strconv.AppendInt(append(b, `{"format":`...), int64(m.Format), 10)
+	b = strconv.AppendInt(append(b, `{"format":`...), int64(format), 10)
 	b = append(b, `,"runs":`...)
-	if m.Runs == nil {
-		b = append(b, "null"...)
-	} else {
-		b = append(b, '{')
-		for i, id := range slices.Sorted(maps.Keys(m.Runs)) {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			r := m.Runs[id]
-			b = append(jsonw.AppendString(b, id), ':')
-			b = jsonw.AppendString(append(b, `{"key":`...), r.Key)
-			b = appendStrings(append(b, `,"files":`...), r.Files)
-			b = append(b, `,"row":`...)
-			start := len(b)
-			if b = rowJSON(b, r.Row); len(b) == start {
-				return nil, fmt.Errorf("site: run %s: its row has a figure JSON cannot hold", id)
-			}
-			b = append(jsonw.AppendString(append(b, `,"mac":`...), r.MAC), '}')
-		}
-		b = append(b, '}')
+	if runs == nil {
+		return append(b, "null"...), nil
 	}
-	b = appendStrings(append(b, `,"files":`...), m.Files)
+	b = append(b, '{')
+	for i, id := range slices.Sorted(maps.Keys(runs)) {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		r := runs[id]
+		b = append(jsonw.AppendString(b, id), ':')
+		b = jsonw.AppendString(append(b, `{"key":`...), r.Key)
+		b = jsonw.AppendStrings(append(b, `,"files":`...), r.Files)
+		b = append(b, `,"row":`...)
+		start := len(b)
+		if b = rowJSON(b, r.Row); len(b) == start {
+			return nil, fmt.Errorf("site: run %s: its row has a figure JSON cannot hold", id)
+		}
+		b = append(jsonw.AppendString(append(b, `,"mac":`...), r.MAC), '}')
+	}
+	return append(b, '}'), nil
+}
+
+// appendManifestTail appends the rest of manifestJSON(m) to its head: the
+// files, the reports and the pages.
+func appendManifestTail(b []byte, m manifest) []byte {
+	b = jsonw.AppendStrings(append(b, `,"files":`...), m.Files)
 	for _, kv := range [...]struct {
 		name string
 		m    map[string]string
@@ -326,20 +340,5 @@ func manifestJSON(m manifest) ([]byte, error) {
 		}
 		b = append(b, '}')
 	}
-	return append(b, '}'), nil
-}
-
-// appendStrings writes a list of strings as json.Marshal does (nil: null).
-func appendStrings(b []byte, ss []string) []byte {
-	if ss == nil {
-		return append(b, "null"...)
-	}
-	b = append(b, '[')
-	for i, s := range ss {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = jsonw.AppendString(b, s)
-	}
-	return append(b, ']')
+	return append(b, '}')
 }

@@ -408,60 +408,14 @@ func (b *builder) langPages(l locales.Locale, summaries []store.RunSummary, rows
 	}
 
 	// Runs table.
-	rv := &runsView{P: b.page(l, "runs.html", l.T("site.runs.title")), Rows: make([]runRowView, 0, len(rows))}
+	rv := &runsView{P: b.page(l, "runs.html", l.T("site.runs.title"))}
 	roles := map[string]bool{}
 	for _, r := range rows {
-		row := runRowView{runRow: r, Href: sitepath.Run(r.ID), PublishableText: yesNo(l, r.Publishable), RequestsText: "–", ThroughputText: "–"}
-		if r.Requests >= 0 {
-			row.RequestsText = l.Integer(int(r.Requests))
-		}
-		if r.Throughput != nil {
-			row.ThroughputText = l.Number(*r.Throughput, 0)
-			if r.ThroughputSource == figures.SourceStated {
-				row.ThroughputText = l.Paren(row.ThroughputText, l.T("value_source.kind.stated"))
-			}
-			row.ThroughputSort = fmt.Sprintf("%.6f", *r.Throughput)
-		}
-		row.LatencyText = "–"
-		if r.MedianLatency != nil {
-			row.LatencyText = l.Number(*r.MedianLatency, 3) // in seconds, as the heading says
-			if r.LatencySource == figures.SourceStated {
-				row.LatencyText += " (" + l.T("value_source.kind.stated") + ")"
-			}
-			row.LatencySort = fmt.Sprintf("%.6f", *r.MedianLatency)
-		}
-		k := r.listKey()
-		row.ReplicaText, row.ReplicaSort = r.Replica, k.Replica
-		if row.ReplicaText == "" {
-			row.ReplicaText = r.Repeat
-		}
-		switch {
-		case r.Concurrency != "":
-			row.LoadText = r.Concurrency
-		case r.Rate != "":
-			row.LoadText = r.Rate + " req/s"
-		}
-		switch {
-		case math.IsInf(k.LoadValue, 1):
-			row.LoadSort = "Infinity" // as the page's parseFloat reads it
-		case k.Load != "":
-			row.LoadSort = strconv.FormatFloat(k.LoadValue, 'g', -1, 64)
-		}
-		switch {
-		case r.Fails > 0:
-			row.AuditText, row.AuditClass = l.T("audit.severity.fail")+" "+l.Integer(r.Fails), "fail"
-		case r.Warns > 0:
-			row.AuditText, row.AuditClass = l.T("audit.severity.warn")+" "+l.Integer(r.Warns), "warn"
-		default:
-			row.AuditText, row.AuditClass = "✓", "pass"
-		}
 		if r.Role != "" {
 			roles[r.Role] = true
 		}
-		rv.Rows = append(rv.Rows, row)
 	}
 	rv.Roles = sortedSet(roles)
-	rv.RowsHTML = runRows(rv.Rows)
 	var hidden []string
 	for i, c := range runsColumns {
 		col := runsColumn{Key: c.key, Label: rv.P.L[c.label], Number: c.number, N: i + 2, HiddenAtFirst: c.hide}
@@ -491,7 +445,7 @@ func (b *builder) langPages(l locales.Locale, summaries []store.RunSummary, rows
 	}
 	rv.BuiltMap = js
 	rv.Shown = l.T("site.runs.shown", "shown", "{shown}", "total", "{total}")
-	if err := b.renderSized(l, tag+"/runs.html", "runs", rv.P, rv, len(rv.RowsHTML)+64<<10); err != nil {
+	if err := b.runsPage(l, rv, rows); err != nil {
 		return err
 	}
 
@@ -508,6 +462,83 @@ func (b *builder) langPages(l locales.Locale, summaries []store.RunSummary, rows
 		}
 	}
 	return nil
+}
+
+// runRowViewOf is a run's row of the runs table in l.
+func runRowViewOf(l locales.Locale, r runRow) runRowView {
+	row := runRowView{runRow: r, Href: sitepath.Run(r.ID), PublishableText: yesNo(l, r.Publishable), RequestsText: "–", ThroughputText: "–"}
+	if r.Requests >= 0 {
+		row.RequestsText = l.Integer(int(r.Requests))
+	}
+	if r.Throughput != nil {
+		row.ThroughputText = l.Number(*r.Throughput, 0)
+		if r.ThroughputSource == figures.SourceStated {
+			row.ThroughputText = l.Paren(row.ThroughputText, l.T("value_source.kind.stated"))
+		}
+		row.ThroughputSort = sortText(*r.Throughput)
+	}
+	row.LatencyText = "–"
+	if r.MedianLatency != nil {
+		row.LatencyText = l.Number(*r.MedianLatency, 3) // in seconds, as the heading says
+		if r.LatencySource == figures.SourceStated {
+			row.LatencyText += " (" + l.T("value_source.kind.stated") + ")"
+		}
+		row.LatencySort = sortText(*r.MedianLatency)
+	}
+	k := r.listKey()
+	row.ReplicaText, row.ReplicaSort = r.Replica, k.Replica
+	if row.ReplicaText == "" {
+		row.ReplicaText = r.Repeat
+	}
+	switch {
+	case r.Concurrency != "":
+		row.LoadText = r.Concurrency
+	case r.Rate != "":
+		row.LoadText = r.Rate + " req/s"
+	}
+	switch {
+	case math.IsInf(k.LoadValue, 1):
+		row.LoadSort = "Infinity" // as the page's parseFloat reads it
+	case k.Load != "":
+		row.LoadSort = strconv.FormatFloat(k.LoadValue, 'g', -1, 64)
+	}
+	switch {
+	case r.Fails > 0:
+		row.AuditText, row.AuditClass = l.T("audit.severity.fail")+" "+l.Integer(r.Fails), "fail"
+	case r.Warns > 0:
+		row.AuditText, row.AuditClass = l.T("audit.severity.warn")+" "+l.Integer(r.Warns), "warn"
+	default:
+		row.AuditText, row.AuditClass = "✓", "pass"
+	}
+	return row
+}
+
+// sortText is a figure as the runs table sorts it, fmt's "%.6f" (written
+// by strconv: two of them for each run).
+func sortText(v float64) string { return strconv.FormatFloat(v, 'f', 6, 64) }
+
+// runsPage writes the runs table, of a row for each of rows. The
+// embedded template writes the rows once, in the table: they are written
+// straight into the page as they are made (renderSpliced), with no list
+// of their views and no 10 MB of markup made apart from it for 10,000
+// runs. A template of the user's gets the views and their markup.
+func (b *builder) runsPage(l locales.Locale, rv *runsView, rows []runRow) error {
+	rel := l.Tag() + "/runs.html"
+	if b.tpl.embedded["runs"] && len(rows) > 0 {
+		return b.renderSpliced(l, rel, "runs", rv.P, rv, &rv.RowsHTML, len(rows)*runRowSize, func(h htmlBuilder) {
+			var v runRowView
+			for _, r := range rows {
+				v = runRowViewOf(l, r)
+				writeRunRow(h, &v)
+			}
+		})
+	}
+	rv.Rows = make([]runRowView, len(rows))
+	for i, r := range rows {
+		rv.Rows[i] = runRowViewOf(l, r)
+	}
+	rv.RowsHTML = runRows(rv.Rows)
+	return b.renderSized(l, rel, "runs", rv.P, rv, len(rv.RowsHTML)+64<<10)
 }
 
 func yesNo(l locales.Locale, v bool) string {
@@ -736,11 +767,47 @@ func (b *builder) renderSized(l locales.Locale, rel, name string, p *Page, data 
 	if err := b.tpl.execute(&buf, l.Tag(), b.labels(l), p, name, data); err != nil {
 		return err
 	}
+	return b.writePage(rel, &buf)
+}
+
+// writePage writes a page made in buf, with its Content-Security-Policy
+// put in in place (the runs page of 10,000 runs is 10 MB).
+func (b *builder) writePage(rel string, buf *bytes.Buffer) error {
 	if strings.HasSuffix(rel, ".html") {
-		csp.ApplyBuffer(&buf, csp.Site) // in place: the runs page of 10,000 runs is 10 MB
+		csp.ApplyBuffer(buf, csp.Site)
 	}
 	return b.write(rel, buf.Bytes())
 }
+
+// renderSpliced is render of a page whose template writes one long part,
+// *part, once and where markup may stand (the rows of a table): the
+// template runs with a marker in the part's place, and the page is
+// written around the part, which write writes, in one buffer with room
+// for size bytes of it. Should the marker not be there once, the part is
+// made first and the page rendered as render does.
+func (b *builder) renderSpliced(l locales.Locale, rel, name string, p *Page, data any, part *htmltemplate.HTML, size int, write func(htmlBuilder)) error {
+	*part = partMarker
+	var shell bytes.Buffer
+	if err := b.tpl.execute(&shell, l.Tag(), b.labels(l), p, name, data); err != nil {
+		return err
+	}
+	head, tail, ok := bytes.Cut(shell.Bytes(), []byte(partMarker))
+	if !ok || bytes.Contains(tail, []byte(partMarker)) {
+		h := newHTML(size)
+		write(h)
+		*part = h.html()
+		return b.renderSized(l, rel, name, p, data, len(*part)+shell.Len())
+	}
+	h := newHTML(len(head) + size + len(tail))
+	h.Write(head)
+	write(h)
+	h.Write(tail)
+	return b.writePage(rel, h.Buffer)
+}
+
+// partMarker stands for the part renderSpliced writes into the page: a
+// comment, which no escaped text can be.
+const partMarker = "<!--benchledger: part-->"
 
 // pageUnchanged records key as the one page rel (relative to out, with /)
 // is made under, and says whether the previous build made it under the

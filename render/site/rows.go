@@ -110,12 +110,23 @@ func writeProvenanceRows(h htmlBuilder, ps []provenanceView) {
 }
 
 // runRows are the runs table's rows (the same markup the template would
-// write; rows_test.go compares them). A cell whose text may be cut to fit
-// its column carries the whole text in its title. Every part is written
-// into one builder as it comes: the table of 10,000 runs is 10 MB, and a
-// rebuild after one new run writes it again.
+// write; rows_test.go compares them). Every part is written into one
+// builder as it comes: the table of 10,000 runs is 10 MB, and a rebuild
+// after one new run writes it again.
 func runRows(rows []runRowView) htmltemplate.HTML {
-	h := newHTML(len(rows) * 1100)
+	h := newHTML(len(rows) * runRowSize)
+	for i := range rows {
+		writeRunRow(h, &rows[i])
+	}
+	return h.html()
+}
+
+// runRowSize is about the markup of a run's row (1 KB and a little).
+const runRowSize = 1100
+
+// writeRunRow writes a run's row of the runs table. A cell whose text may
+// be cut to fit its column carries the whole text in its title.
+func writeRunRow(h htmlBuilder, r *runRowView) {
 	// titled writes a cell whose text may be cut: <td title="x">x</td>.
 	titled := func(s string) {
 		h.m(`<td title="`)
@@ -128,73 +139,70 @@ func runRows(rows []runRowView) htmltemplate.HTML {
 		h.m(`" data-`, name, `="`)
 		h.t(v)
 	}
-	for _, r := range rows {
-		pub := "no"
-		if r.Publishable {
-			pub = "yes"
-		}
-		engine := esc(r.Engine) + " " + esc(r.Version) // escaped once, written four times
-		h.m(`<tr data-id="`)
-		h.t(r.ID)
-		attr("campaign", r.Campaign)
-		attr("role", r.Role)
-		attr("group", r.Group)
-		attr("sweep", r.Sweep)
-		h.m(`" data-replica="`, strconv.Itoa(r.ReplicaSort))
-		attr("load", r.LoadSort)
-		attr("model", r.Model)
-		h.m(`" data-engine="`, engine)
-		attr("gpu", r.GPU)
-		attr("date", r.Date)
-		attr("workload", r.Workload)
-		h.m(`" data-requests="`, strconv.FormatInt(r.Requests, 10))
-		attr("throughput", r.ThroughputSort)
-		attr("latency", r.LatencySort)
-		h.m(`" data-publishable="`, pub, `" data-audit="`, strconv.Itoa(r.Fails), ".", strconv.Itoa(r.Warns))
-		h.m(`"><td><input type="checkbox" class="pick" value="`)
-		h.t(r.ID)
-		h.m(`" aria-label="`)
-		h.t(r.ID)
-		h.m(`"></td><td><a href="`)
-		h.t(r.Href)
-		h.m(`"><code>`)
-		h.t(r.ID)
-		h.m(`</code></a></td>`)
-		titled(r.Campaign)
-		titled(r.Role)
-		titled(r.Group)
-		titled(r.Sweep)
-		h.m(`<td>`)
-		h.t(r.ReplicaText)
-		h.m(`</td><td class="num">`)
-		h.t(r.LoadText)
-		h.m(`</td>`)
-		titled(r.Model)
-		h.m(`<td title="`, engine, `">`, engine, `</td>`)
-		titled(r.GPU)
-		h.m(`<td>`)
-		h.t(r.Date)
-		h.m(`</td>`)
-		titled(r.Workload)
-		h.m(`<td class="num">`)
-		h.t(r.RequestsText)
-		h.m(`</td><td class="num" title="`)
-		h.t(r.ThroughputText)
-		h.m(`">`)
-		h.t(r.ThroughputText)
-		h.m(`</td><td class="num" title="`)
-		h.t(r.LatencyText)
-		h.m(`">`)
-		h.t(r.LatencyText)
-		h.m(`</td><td>`)
-		h.t(r.PublishableText)
-		h.m(`</td><td class="audit `)
-		h.t(r.AuditClass)
-		h.m(`">`)
-		h.t(r.AuditText)
-		h.m("</td></tr>\n")
+	pub := "no"
+	if r.Publishable {
+		pub = "yes"
 	}
-	return h.html()
+	engine := esc(r.Engine) + " " + esc(r.Version) // escaped once, written four times
+	h.m(`<tr data-id="`)
+	h.t(r.ID)
+	attr("campaign", r.Campaign)
+	attr("role", r.Role)
+	attr("group", r.Group)
+	attr("sweep", r.Sweep)
+	h.m(`" data-replica="`, strconv.Itoa(r.ReplicaSort))
+	attr("load", r.LoadSort)
+	attr("model", r.Model)
+	h.m(`" data-engine="`, engine)
+	attr("gpu", r.GPU)
+	attr("date", r.Date)
+	attr("workload", r.Workload)
+	h.m(`" data-requests="`, strconv.FormatInt(r.Requests, 10))
+	attr("throughput", r.ThroughputSort)
+	attr("latency", r.LatencySort)
+	h.m(`" data-publishable="`, pub, `" data-audit="`, strconv.Itoa(r.Fails), ".", strconv.Itoa(r.Warns))
+	h.m(`"><td><input type="checkbox" class="pick" value="`)
+	h.t(r.ID)
+	h.m(`" aria-label="`)
+	h.t(r.ID)
+	h.m(`"></td><td><a href="`)
+	h.t(r.Href)
+	h.m(`"><code>`)
+	h.t(r.ID)
+	h.m(`</code></a></td>`)
+	titled(r.Campaign)
+	titled(r.Role)
+	titled(r.Group)
+	titled(r.Sweep)
+	h.m(`<td>`)
+	h.t(r.ReplicaText)
+	h.m(`</td><td class="num">`)
+	h.t(r.LoadText)
+	h.m(`</td>`)
+	titled(r.Model)
+	h.m(`<td title="`, engine, `">`, engine, `</td>`)
+	titled(r.GPU)
+	h.m(`<td>`)
+	h.t(r.Date)
+	h.m(`</td>`)
+	titled(r.Workload)
+	h.m(`<td class="num">`)
+	h.t(r.RequestsText)
+	h.m(`</td><td class="num" title="`)
+	h.t(r.ThroughputText)
+	h.m(`">`)
+	h.t(r.ThroughputText)
+	h.m(`</td><td class="num" title="`)
+	h.t(r.LatencyText)
+	h.m(`">`)
+	h.t(r.LatencyText)
+	h.m(`</td><td>`)
+	h.t(r.PublishableText)
+	h.m(`</td><td class="audit `)
+	h.t(r.AuditClass)
+	h.m(`">`)
+	h.t(r.AuditText)
+	h.m("</td></tr>\n")
 }
 
 // trendRows are a trend page's rows, a run each (the markup the template

@@ -2,11 +2,18 @@ package site
 
 import (
 	"bytes"
+	"fmt"
 	htmltemplate "html/template"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/benchledger/benchledger/figures"
 	"github.com/benchledger/benchledger/internal/escape"
+	"github.com/benchledger/benchledger/locales"
 	"github.com/benchledger/benchledger/runview"
 	"github.com/benchledger/benchledger/store"
 )
@@ -163,6 +170,87 @@ func TestCodeSpansMatchesSplit(t *testing.T) {
 	for _, s := range []string{"", "plain", "`", "``", "```", "a `b` c", "run `r-1` <all> `x&y` +", "`<b>`", "tail `open", "`a``b`", "\x00`\x00`"} {
 		if got, want := string(codeSpans(s)), ref(s); got != want {
 			t.Errorf("%q: %q, want %q", s, got, want)
+		}
+	}
+}
+
+// TestRunsPageSplicedLikeTheTemplate: the runs page written around its
+// rows (the embedded templates) is the page the template writes with the
+// rows' markup in it (a template of the user's), byte for byte, for rows
+// with hostile text (the marker's own text among it) in every field; and
+// only the embedded templates are written so.
+func TestRunsPageSplicedLikeTheTemplate(t *testing.T) {
+	t.Parallel()
+	ts, err := loadTemplates("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ts.embedded["runs"] || !ts.embedded["trend"] {
+		t.Fatal("the embedded templates are not marked embedded")
+	}
+	l := locales.MustMatch("ja")
+	hostile := "\"><script>alert(1)</script>& " + partMarker + " \x00"
+	rows := trendTestRows(40)
+	for i := range rows {
+		if i%3 == 0 {
+			r := &rows[i]
+			r.Campaign, r.Role, r.Model, r.Workload, r.Group, r.Rate, r.Version = hostile, hostile, hostile, hostile, hostile, "2.5", hostile
+			r.ThroughputSource, r.Fails = figures.SourceStated, 2
+		}
+	}
+	pages := map[bool]string{}
+	for _, embedded := range []bool{true, false} {
+		out := t.TempDir()
+		tpl, err := loadTemplates("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tpl.embedded["runs"] = embedded
+		b := &builder{opt: Options{ToolVersion: "test"}, locs: []locales.Locale{l}, tpl: tpl, out: out, keep: map[string]bool{}}
+		rv := &runsView{P: b.page(l, "runs.html", "t"), Roles: []string{hostile}, Shown: hostile}
+		if err := b.runsPage(l, rv, rows); err != nil {
+			t.Fatal(err)
+		}
+		if (rv.Rows == nil) != embedded {
+			t.Errorf("embedded %v: the rows' views made: %v", embedded, rv.Rows != nil)
+		}
+		data, err := os.ReadFile(filepath.Join(out, l.Tag(), "runs.html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages[embedded] = string(data)
+	}
+	if pages[true] != pages[false] {
+		t.Errorf("the spliced page differs from the template's:\n%s\n\n%s", pages[true], pages[false])
+	}
+	if strings.Contains(pages[true], partMarker) || strings.Count(pages[true], "<tr data-id=") != len(rows) {
+		t.Errorf("the page has the marker or not a row for each run:\n%s", pages[true])
+	}
+	over := t.TempDir()
+	if err := os.WriteFile(filepath.Join(over, "runs.html.tmpl"), []byte(`{{define "content"}}{{.RowsHTML}}{{.RowsHTML}}{{end}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	user, err := loadTemplates(over)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if user.embedded["runs"] || !user.embedded["trend"] {
+		t.Errorf("with runs.html.tmpl replaced: embedded %v", user.embedded)
+	}
+}
+
+// TestSortTextLikeSprintf: a figure's sort text is fmt's %.6f, for
+// values of every size and sign, and those that are not numbers.
+func TestSortTextLikeSprintf(t *testing.T) {
+	vs := []float64{0, math.Copysign(0, -1), 1, -1, 0.1234565, 1234.5678, 1e-7, 1e21, -3.5e300, math.MaxFloat64,
+		math.SmallestNonzeroFloat64, math.NaN(), math.Inf(1), math.Inf(-1)}
+	rng := rand.New(rand.NewPCG(15, 16))
+	for range 10000 {
+		vs = append(vs, rng.NormFloat64()*math.Pow(10, float64(rng.IntN(20)-8)))
+	}
+	for _, v := range vs {
+		if got, want := sortText(v), fmt.Sprintf("%.6f", v); got != want {
+			t.Errorf("%v: %q, want %q", v, got, want)
 		}
 	}
 }

@@ -68,8 +68,8 @@ type runRow struct {
 
 // listKey is the row's place in a list of runs (runview.ListKey).
 func (r runRow) listKey() runview.ListKey {
-	return runview.ListKeyOf(r.Date, r.Campaign, r.Role, map[string]string{"group": r.Group, "replica": r.Replica, "repeat": r.Repeat,
-		"workload.concurrency": r.Concurrency, "workload.request_rate": r.Rate})
+	return runview.ListKeyOfFields(r.Date, r.Campaign, r.Role, runview.ListFields{Group: r.Group, Replica: r.Replica, Repeat: r.Repeat,
+		Concurrency: r.Concurrency, Rate: r.Rate})
 }
 
 // workloadText sums up a run's request spec in the archive's own terms

@@ -275,7 +275,13 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 	// them the trend pages (per language), side by side; the trends are
 	// found once, beside the other pages.
 	var trendsOnce sync.Once
-	pages := []func() error{func() error { return b.writeData(exists, fresh) }}
+	// The build record's runs are written beside them too: the record is
+	// the last file, and its runs (6 MB for 10,000) are known now.
+	var record []byte
+	pages := []func() error{func() error { return b.writeData(exists, fresh) }, func() (err error) {
+		record, err = manifestHead(b.next.Format, b.next.Runs)
+		return err
+	}}
 	for _, l := range locs {
 		pages = append(pages, func() error {
 			if err := ctx.Err(); err != nil {
@@ -324,7 +330,7 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 		b.next.Files = append(b.next.Files, f)
 	}
 	sort.Strings(b.next.Files)
-	if err := writeManifest(b.out, b.next); err != nil {
+	if err := writeManifest(b.out, appendManifestTail(record, b.next)); err != nil {
 		return st, err
 	}
 	st.Written, st.Unchanged, st.Removed = int(b.written.Load()), int(b.unchanged.Load()), int(b.removed.Load())

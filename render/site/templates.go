@@ -33,6 +33,9 @@ type templateSet struct {
 	// goRun says that the layout and run templates are those
 	// writeRunHTML writes (runhtml.go).
 	goRun bool
+	// embedded says, by page kind, that its template and the layout are
+	// the embedded files (none replaced by --templates).
+	embedded map[string]bool
 
 	mu     sync.Mutex
 	parsed map[string]map[string]*htmltemplate.Template // language -> kind (and fixed parts) -> template
@@ -54,11 +57,18 @@ func loadTemplates(dir string) (*templateSet, error) {
 		return data, nil
 	}
 	h := sha256.New()
-	ts := &templateSet{sources: map[string]string{}, files: map[string][]byte{}, parsed: map[string]map[string]*htmltemplate.Template{}}
+	ts := &templateSet{sources: map[string]string{}, files: map[string][]byte{}, parsed: map[string]map[string]*htmltemplate.Template{},
+		embedded: map[string]bool{}}
 	layout, err := read("layout.html.tmpl")
 	if err != nil {
 		return nil, err
 	}
+	base := templates.SiteFiles("")
+	isEmbedded := func(name string, data []byte) bool {
+		orig, err := fs.ReadFile(base, name)
+		return err == nil && bytes.Equal(orig, data)
+	}
+	layoutEmbedded := isEmbedded("layout.html.tmpl", layout)
 	ts.layout = string(layout)
 	fmt.Fprintf(h, "layout\n%s\n", layout)
 	for _, kind := range pageKinds {
@@ -69,6 +79,7 @@ func loadTemplates(dir string) (*templateSet, error) {
 		}
 		fmt.Fprintf(h, "%s\n%s\n", name, src)
 		ts.sources[kind] = string(src)
+		ts.embedded[kind] = layoutEmbedded && isEmbedded(name, src)
 		if _, err := ts.parse(kind, nil, nil); err != nil {
 			return nil, err
 		}

@@ -3,7 +3,6 @@ package site
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	htmltemplate "html/template"
 	"math"
 	"runtime"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/benchledger/benchledger/figures"
 	"github.com/benchledger/benchledger/locales"
+	"github.com/benchledger/benchledger/render/charts"
 )
 
 // Trends: runs of one configuration (figures.SeriesKey: every compared
@@ -43,9 +43,16 @@ type trendSeries struct {
 	// Rows are the indices of its runs in the rows the series was found
 	// in, in the series' order (date, engine version, run id).
 	Rows []int
-	// Judged holds each metric's points by run id.
-	Judged [2]map[string]figures.TrendPoint
+	// Judged holds each metric's point of each run, in the order of Rows
+	// (a run without the figure has the zero point, with no RunID).
+	Judged [2][]figures.TrendPoint
 	Flags  int // points flagged, over both metrics
+}
+
+// point is the k-th run's point for metric m, if it has one.
+func (ts *trendSeries) point(m, k int) (figures.TrendPoint, bool) {
+	p := ts.Judged[m][k]
+	return p, p.RunID != ""
 }
 
 // findTrends groups the rows into series of two runs or more that span
@@ -84,37 +91,33 @@ func findTrends(rows []runRow) []*trendSeries {
 	for i, r := range rows {
 		index[r.ID] = i
 	}
+	// A series' runs are those judged for either metric: each row is in
+	// one series at most, so whether a row is in its series yet and its
+	// place in the series' Rows are kept by row, not in maps per series.
+	inSeries := make([]bool, len(rows))
+	place := make([]int32, len(rows))
 	series := map[string]*trendSeries{}
 	var out []*trendSeries
-	for m, ss := range byMetric {
+	for _, ss := range byMetric {
 		for _, s := range ss {
 			ts := series[s.Key]
 			if ts == nil {
-				ts = &trendSeries{ID: strings.TrimPrefix(s.Key, "series:"), Judged: [2]map[string]figures.TrendPoint{{}, {}}}
+				ts = &trendSeries{ID: strings.TrimPrefix(s.Key, "series:")}
 				series[s.Key] = ts
 				out = append(out, ts)
 			}
 			for _, p := range s.Points {
-				ts.Judged[m][p.RunID] = p
-				if p.Flagged {
-					ts.Flags++
+				if i := index[p.RunID]; !inSeries[i] {
+					inSeries[i] = true
+					ts.Rows = append(ts.Rows, i)
 				}
 			}
 		}
 	}
 	kept := out[:0]
 	for _, ts := range out {
-		seen := map[string]bool{}
-		for m := range ts.Judged {
-			for id := range ts.Judged[m] {
-				if !seen[id] {
-					seen[id] = true
-					ts.Rows = append(ts.Rows, index[id])
-				}
-			}
-		}
 		sort.Slice(ts.Rows, func(i, j int) bool {
-			a, b := rows[ts.Rows[i]], rows[ts.Rows[j]]
+			a, b := &rows[ts.Rows[i]], &rows[ts.Rows[j]]
 			if a.Date != b.Date {
 				return a.Date < b.Date
 			}
@@ -123,12 +126,26 @@ func findTrends(rows []runRow) []*trendSeries {
 			}
 			return a.ID < b.ID
 		})
-		points := map[string]bool{}
-		for _, i := range ts.Rows {
-			points[rows[i].Date+"\x00"+rows[i].Version] = true
+		first := &rows[ts.Rows[0]]
+		spans := false
+		for k, i := range ts.Rows {
+			place[i] = int32(k)
+			spans = spans || rows[i].Date != first.Date || rows[i].Version != first.Version
 		}
-		if len(points) > 1 {
+		ts.Judged = [2][]figures.TrendPoint{make([]figures.TrendPoint, len(ts.Rows)), make([]figures.TrendPoint, len(ts.Rows))}
+		if spans {
 			kept = append(kept, ts)
+		}
+	}
+	for m, ss := range byMetric {
+		for _, s := range ss {
+			ts := series[s.Key]
+			for _, p := range s.Points {
+				ts.Judged[m][place[index[p.RunID]]] = p
+				if p.Flagged {
+					ts.Flags++
+				}
+			}
 		}
 	}
 	sort.Slice(kept, func(i, j int) bool { return kept[i].ID < kept[j].ID })
@@ -233,13 +250,32 @@ func (b *builder) trendPage(l locales.Locale, ts *trendSeries, rows []runRow, ru
 	p := &trendView{P: b.page(l, rel, l.T("site.trend.title", "config", configText(first))), Config: configText(first), Rule: rule}
 	msg := b.labels(l)
 	// A point of each series and a row for every run, made at their size
-	// once (the flagged points stay nil, "null", when there are none).
+	// once (NaN: a run without the figure; the flagged points are indexes
+	// into them, nil when there are none).
 	n := len(ts.Rows)
 	labels := make([]string, 0, n)
-	values := [2][]any{make([]any, 0, n), make([]any, 0, n)}
-	var flagged [2][]any
+	values := [2][]float64{make([]float64, 0, n), make([]float64, 0, n)}
+	var flagged [2][]int
+	// The texts every flagged run of a figure repeats, made once a page:
+	// the figures' names, and "name: outside (worse)" or "(better)".
+	names := [2]string{b.figureName(l, trendMetrics[0]), b.figureName(l, trendMetrics[1])}
+	var flagTexts [2][2]string
+	flagText := func(m int, better bool) string {
+		w := 0
+		if better {
+			w = 1
+		}
+		if flagTexts[m][w] == "" {
+			way := l.T("site.cmp.worse")
+			if better {
+				way = l.T("site.cmp.better")
+			}
+			flagTexts[m][w] = l.Colon(names[m], l.Paren(l.T("site.trends.outside"), way))
+		}
+		return flagTexts[m][w]
+	}
 	p.Rows = make([]trendRow, 0, n)
-	for _, i := range ts.Rows {
+	for k, i := range ts.Rows {
 		r := rows[i]
 		row := trendRow{ID: r.ID, Href: p.P.Home + "run/" + r.ID + ".html", Date: r.Date, Version: r.Version, Throughput: "–", Latency: "–"}
 		if r.Throughput != nil {
@@ -252,9 +288,9 @@ func (b *builder) trendPage(l locales.Locale, ts *trendSeries, rows []runRow, ru
 		labels = append(labels, label)
 		var ranges, flags []string
 		for m := range trendMetrics {
-			pt, ok := ts.Judged[m][r.ID]
+			pt, ok := ts.point(m, k)
 			if !ok {
-				values[m] = append(values[m], nil)
+				values[m] = append(values[m], math.NaN())
 				continue
 			}
 			values[m] = append(values[m], round6(pt.Value))
@@ -266,49 +302,40 @@ func (b *builder) trendPage(l locales.Locale, ts *trendSeries, rows []runRow, ru
 				vs := valuesIn(l, "s", pt.Min, pt.Max)
 				lo, hi = vs[0], vs[1]
 			}
-			ranges = append(ranges, l.Colon(b.figureName(l, trendMetrics[m]), lo+" – "+hi))
+			ranges = append(ranges, l.Colon(names[m], lo+" – "+hi))
 			if pt.Flagged {
 				row.Flagged = true
-				way := l.T("site.cmp.worse")
-				if pt.Better != nil && *pt.Better {
-					way = l.T("site.cmp.better")
-				}
-				flags = append(flags, l.Colon(b.figureName(l, trendMetrics[m]), l.Paren(l.T("site.trends.outside"), way)))
-				flagged[m] = append(flagged[m], []any{label, round6(pt.Value)})
+				flags = append(flags, flagText(m, pt.Better != nil && *pt.Better))
+				flagged[m] = append(flagged[m], k)
 			}
 		}
 		row.Range, row.Flag = l.List(ranges), l.List(flags)
 		p.Rows = append(p.Rows, row)
 	}
-	for m, metric := range trendMetrics {
-		name := b.figureName(l, metric)
+	// Both options are written in one scratch buffer, each copied out as
+	// the view's text.
+	buf := scratchBuffer()
+	defer func() { releaseBuffer(buf) }()
+	for m := range trendMetrics {
+		name := names[m]
 		unit := "tok/s"
 		if m == 1 {
 			unit = "s"
 		}
-		option := map[string]any{
-			"animation": false,
-			"title":     map[string]any{"text": name, "left": "center"},
-			"legend":    map[string]any{"show": true, "bottom": "0"},
-			"grid":      map[string]any{"top": "60", "left": "3%", "right": "6%", "bottom": "70", "containLabel": true},
-			"tooltip":   map[string]any{"show": true, "trigger": "axis"},
-			"xAxis":     []any{map[string]any{"type": "category", "data": labels, "name": msg["trends_x"], "nameLocation": "middle", "nameGap": 30}},
-			"yAxis":     []any{map[string]any{"type": "value", "name": l.Paren(name, unit), "scale": true, "nameTextStyle": map[string]any{"align": "left"}}},
-			"series": []any{
-				map[string]any{"name": name, "type": "line", "data": values[m], "connectNulls": true, "itemStyle": map[string]any{"color": "#5470c6"}},
-				map[string]any{"name": msg["trends_flagged"], "type": "scatter", "data": flagged[m], "symbolSize": 14, "itemStyle": map[string]any{"color": "#ee6666"}},
-			},
-		}
-		data, err := json.Marshal(option) // escapes <, >, & as the other charts do
+		c, err := charts.AppendTrend(buf, "trend-"+strconv.Itoa(m), labels, values[m], flagged[m],
+			charts.Labels{Title: name, Flagged: msg["trends_flagged"], XAxis: msg["trends_x"], YAxis: l.Paren(name, unit)})
 		if err != nil {
 			return err
 		}
-		id := "trend-" + strconv.Itoa(m)
-		p.Charts = append(p.Charts, chartView{ID: id, Kind: "trend", Title: name, Option: htmltemplate.JS(data),
+		buf = c.Option
+		p.Charts = append(p.Charts, chartView{ID: c.ID, Kind: "trend", Title: name, Option: htmltemplate.JS(c.Option),
 			Caption: l.T("site.trends.caption", "metric", name, "runs", l.Integer(len(ts.Rows)))})
 	}
 	p.ChartFigures, p.RowsHTML = chartFigures(p.Charts), trendRows(p.Rows)
-	return b.render(l, l.Tag()+"/"+rel, "trend", p.P, p)
+	// Made in a buffer with room for the page: the rows and charts and
+	// 16 KB of the rest (it grew five or six times for each of a big
+	// site's pages).
+	return b.renderSized(l, l.Tag()+"/"+rel, "trend", p.P, p, len(p.ChartFigures)+len(p.RowsHTML)+16<<10)
 }
 
 // trendKey is everything a trend page is made of besides what every page
@@ -326,12 +353,12 @@ func (b *builder) trendKey(l locales.Locale, ts *trendSeries, rows []runRow, rul
 		}
 		return num(buf, *v)
 	}
-	for _, i := range ts.Rows {
-		r := rows[i]
-		buf = strconv.AppendQuote(buf, r.ID+"\x00"+r.Date+"\x00"+r.Version+"\x00"+r.Model+"\x00"+r.Engine+"\x00"+r.GPU+"\x00"+r.Workload)
+	for k, i := range ts.Rows {
+		r := &rows[i]
+		buf = appendQuoteJoined(buf, "\x00", r.ID, r.Date, r.Version, r.Model, r.Engine, r.GPU, r.Workload)
 		buf = optional(optional(buf, r.Throughput), r.MedianLatency)
 		for m := range trendMetrics {
-			pt, ok := ts.Judged[m][r.ID]
+			pt, ok := ts.point(m, k)
 			if !ok {
 				buf = append(buf, " none"...)
 				continue
@@ -355,6 +382,39 @@ func (b *builder) trendKey(l locales.Locale, ts *trendSeries, rows []runRow, rul
 		buf = buf[:0]
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// appendQuoteJoined appends strconv.Quote(strings.Join(parts, sep)) without
+// making the joined string (a trend page's key quotes one for each of its
+// runs): Quote escapes rune by rune, and an ASCII sep ends any rune before
+// it, so the quoted parts joined by the quoted sep are the same bytes.
+func appendQuoteJoined(b []byte, sep string, parts ...string) []byte {
+	b = append(b, '"')
+	for i, s := range parts {
+		if i > 0 {
+			b = appendQuoted(b, sep)
+		}
+		b = appendQuoted(b, s)
+	}
+	return append(b, '"')
+}
+
+// appendQuoted is strconv.AppendQuote without the quotes: printable ASCII
+// other than a quote or backslash, which it writes as it is, is copied at
+// once (the fields of most runs are all of it).
+func appendQuoted(b []byte, s string) []byte {
+	plain := true
+	for i := 0; i < len(s) && plain; i++ {
+		c := s[i]
+		plain = c >= 0x20 && c < 0x7f && c != '"' && c != '\\'
+	}
+	if plain {
+		return append(b, s...)
+	}
+	start := len(b)
+	b = strconv.AppendQuote(b, s)
+	n := copy(b[start:], b[start+1:len(b)-1])
+	return b[:start+n]
 }
 
 // round6 keeps six significant decimals of a chart's value: the page stays
