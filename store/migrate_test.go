@@ -145,7 +145,7 @@ func TestFailedMigrationRollsBack(t *testing.T) {
 	t.Parallel()
 	path := tempArchivePath(t)
 	createAtVersion(t, path, 1)
-	db, err := openWriter(path, "rw")
+	db, err := openWriter(path, "rw", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

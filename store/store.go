@@ -12,6 +12,7 @@ import (
 	"context"
 	"crypto/rand"
 	"database/sql"
+	"database/sql/driver"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -21,10 +22,13 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
 	sqlite3 "github.com/mattn/go-sqlite3"
+
+	"github.com/benchledger/benchledger/store/internal/sqlitebulk"
 )
 
 // ApplicationID is the SQLite application_id of every benchledger archive
@@ -97,6 +101,10 @@ type Archive struct {
 	r *sql.DB // read-only connections for queries outside a Tx
 
 	chunkSize int // raw bytes per blob chunk; settable by tests
+
+	// writerHandle is the SQLite connection under w, for the rows a
+	// transaction inserts in bulk (see bulkInserter); nil when unknown.
+	writerHandle atomic.Pointer[sqlitebulk.Handle]
 
 	notices []string // see Notices
 
@@ -235,7 +243,7 @@ func (a *Archive) open() error {
 		return nil
 	}
 
-	if a.w, err = openWriter(a.path, "rw"); err != nil {
+	if a.w, err = openWriter(a.path, "rw", a.setWriterHandle); err != nil {
 		return a.wrap("open", err)
 	}
 	if a.version, err = a.identify(a.w, latest); err != nil {
@@ -367,7 +375,7 @@ func create(path string, target int) error {
 		}
 	}()
 
-	db, err := openWriter(tmp, "rw")
+	db, err := openWriter(tmp, "rw", nil)
 	if err != nil {
 		return fmt.Errorf("archive %s: create: %w", path, err)
 	}
@@ -433,16 +441,29 @@ func fileURI(path, query string) (string, error) {
 // writer's time. SQLite's lock around each call on the connection is left
 // out (_mutex=no): database/sql already uses a connection from one
 // goroutine at a time, and the lock was taken for every value bound.
-func openWriter(path, mode string) (*sql.DB, error) {
+//
+// The connection also carries what its DSN cannot: the WAL is
+// checkpointed into the archive every 64 MB (4,096 pages of 16 KiB)
+// instead of SQLite's 1,000 pages; each checkpoint syncs the archive file,
+// and an ingest of 1,000 ordinary result files took an eighth less time
+// with the longer interval. onConnect (may be nil) is given each
+// connection opened.
+func openWriter(path, mode string, onConnect func(*sqlite3.SQLiteConn)) (*sql.DB, error) {
 	uri, err := fileURI(path, fmt.Sprintf("mode=%s&_foreign_keys=on&_txlock=immediate&_synchronous=NORMAL&_stmt_cache_size=64&_mutex=no&_busy_timeout=%d",
 		mode, writerBusyTimeout.Milliseconds()))
 	if err != nil {
 		return nil, err
 	}
-	db, err := sql.Open(writerDriver, uri)
-	if err != nil {
-		return nil, err
-	}
+	drv := &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error {
+		if _, err := c.Exec("PRAGMA wal_autocheckpoint=4096", nil); err != nil {
+			return err
+		}
+		if onConnect != nil {
+			onConnect(c)
+		}
+		return nil
+	}}
+	db := sql.OpenDB(writerConnector{uri: uri, drv: drv})
 	db.SetMaxOpenConns(1)
 	db.SetMaxIdleConns(1)
 	db.SetConnMaxLifetime(0)
@@ -450,19 +471,22 @@ func openWriter(path, mode string) (*sql.DB, error) {
 	return db, nil
 }
 
-// writerDriver is go-sqlite3 with the writer's connection settings that its
-// DSN cannot carry: the WAL is checkpointed into the archive every 64 MB
-// (4,096 pages of 16 KiB) instead of SQLite's 1,000 pages. Each checkpoint
-// syncs the archive file: an ingest of 1,000 ordinary result files takes
-// an eighth less time with the longer interval.
-const writerDriver = "sqlite3-benchledger-writer"
-
-func init() {
-	sql.Register(writerDriver, &sqlite3.SQLiteDriver{ConnectHook: func(c *sqlite3.SQLiteConn) error {
-		_, err := c.Exec("PRAGMA wal_autocheckpoint=4096", nil)
-		return err
-	}})
+// setWriterHandle keeps the SQLite handle of the writer's connection
+// (openWriter's onConnect). The pool holds one connection, so a
+// transaction holds the connection this names.
+func (a *Archive) setWriterHandle(c *sqlite3.SQLiteConn) {
+	a.writerHandle.Store(sqlitebulk.HandleOf(c))
 }
+
+// writerConnector opens the writer's connections with its own driver
+// value, whose hook knows the archive.
+type writerConnector struct {
+	uri string
+	drv *sqlite3.SQLiteDriver
+}
+
+func (c writerConnector) Connect(context.Context) (driver.Conn, error) { return c.drv.Open(c.uri) }
+func (c writerConnector) Driver() driver.Driver                        { return c.drv }
 
 // openReader opens a pool of read-only connections; in WAL mode they read a
 // consistent snapshot while a writer works.

@@ -277,7 +277,7 @@ func TestSQLiteReadOnlyErrorMapped(t *testing.T) {
 	t.Parallel()
 	path := tempArchivePath(t)
 	openArchive(t, path, Options{}).Close()
-	db, err := openWriter(path, "ro")
+	db, err := openWriter(path, "ro", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -410,7 +410,7 @@ func TestEventsAreAppendOnly(t *testing.T) {
 }
 
 // TestWriterCheckpointInterval: the writer's connection carries the
-// checkpoint interval its DSN cannot (writerDriver).
+// checkpoint interval its DSN cannot (openWriter).
 func TestWriterCheckpointInterval(t *testing.T) {
 	t.Parallel()
 	a := newArchive(t)

@@ -1,14 +1,16 @@
-// Package sqlitebulk reads query results in batches: one cgo call steps a
-// statement over up to a few thousand rows and copies their cells into a
-// flat array, where database/sql makes a cgo call, boxes every value and
-// converts it through reflection for each row. A pass over every run of a
-// large archive (the site of 10,000 runs reads a million request rows)
-// spent most of its reading time in that per-row path.
+// Package sqlitebulk reads query results and inserts rows in batches: one
+// cgo call steps a statement over up to a few thousand rows, copying their
+// cells into a flat array or binding them from one, where database/sql
+// makes a cgo call for each row and for each value bound, and boxes every
+// value. A pass over every run of a large archive (the site of 10,000 runs
+// reads a million request rows) spent most of its reading time in that
+// per-row path.
 //
 // A Conn is its own read-only connection to an archive file, holding one
-// read transaction, so every statement on it sees one snapshot. It calls
-// the SQLite library that github.com/mattn/go-sqlite3 compiles into the
-// binary; the few functions it needs are declared below, since that
+// read transaction, so every statement on it sees one snapshot. An
+// Inserter works on a connection go-sqlite3 opened (Handle). Both call the
+// SQLite library that github.com/mattn/go-sqlite3 compiles into the
+// binary; the few functions they need are declared in bulk.h, since that
 // package's header is not reachable from here.
 package sqlitebulk
 
@@ -16,31 +18,7 @@ package sqlitebulk
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct sqlite3 sqlite3;
-typedef struct sqlite3_stmt sqlite3_stmt;
-extern int sqlite3_open_v2(const char*, sqlite3**, int, const char*);
-extern int sqlite3_close_v2(sqlite3*);
-extern int sqlite3_busy_timeout(sqlite3*, int);
-extern int sqlite3_exec(sqlite3*, const char*, int (*)(void*, int, char**, char**), void*, char**);
-extern const char *sqlite3_errmsg(sqlite3*);
-extern int sqlite3_prepare_v2(sqlite3*, const char*, int, sqlite3_stmt**, const char**);
-extern int sqlite3_bind_text(sqlite3_stmt*, int, const char*, int, void(*)(void*));
-extern int sqlite3_reset(sqlite3_stmt*);
-extern int sqlite3_step(sqlite3_stmt*);
-extern int sqlite3_finalize(sqlite3_stmt*);
-extern int sqlite3_column_count(sqlite3_stmt*);
-extern int sqlite3_column_type(sqlite3_stmt*, int);
-extern double sqlite3_column_double(sqlite3_stmt*, int);
-extern long long sqlite3_column_int64(sqlite3_stmt*, int);
-extern const void *sqlite3_column_blob(sqlite3_stmt*, int);
-extern int sqlite3_column_bytes(sqlite3_stmt*, int);
-typedef struct sqlite3_value sqlite3_value;
-extern sqlite3_value *sqlite3_column_value(sqlite3_stmt*, int);
-extern int sqlite3_value_type(sqlite3_value*);
-extern double sqlite3_value_double(sqlite3_value*);
-extern long long sqlite3_value_int64(sqlite3_value*);
-extern const void *sqlite3_value_blob(sqlite3_value*);
-extern int sqlite3_value_bytes(sqlite3_value*);
+#include "bulk.h"
 
 #define BULK_OPEN_READONLY 0x00000001
 #define BULK_OPEN_URI      0x00000040
@@ -48,15 +26,6 @@ extern int sqlite3_value_bytes(sqlite3_value*);
 #define BULK_ROW  100
 #define BULK_DONE 101
 
-// One cell: its storage class (SQLite's 1 integer, 2 float, 3 text,
-// 4 blob, 5 null) and value; text and blobs are copied into the batch's
-// byte buffer at off.
-typedef struct {
-	double f;
-	long long i;
-	int off, len;
-	int type, pad;
-} bulk_cell;
 
 static int bulk_open(const char *uri, int busy_ms, sqlite3 **db) {
 	int rc = sqlite3_open_v2(uri, db, BULK_OPEN_READONLY | BULK_OPEN_URI | BULK_OPEN_NOMUTEX, 0);
