@@ -49,14 +49,32 @@ func requestErrorBytes(s string) any {
 	return []byte(s)
 }
 
+const (
+	// groupCacheKiB is a group transaction's page cache on SQLite.
+	groupCacheKiB = 32 << 10
+	// sqliteDefaultCacheSize is SQLite's cache_size on a new connection
+	// (2,000 KiB), which a group's end restores.
+	sqliteDefaultCacheSize = -2000
+)
+
 var (
 	sqliteDialect = &dialect{name: "sqlite", deferForeignKeys: "PRAGMA defer_foreign_keys = ON",
 		immediateForeignKeys: "PRAGMA defer_foreign_keys = OFF",
 		// A part's savepoint journal holds the pages it changes as they
 		// were; in a temporary file (SQLite's default beyond 64 KiB) that
 		// was 500 MB written for 1,000 small files.
-		groupSettings: "PRAGMA temp_store = MEMORY", groupReset: "PRAGMA temp_store = DEFAULT", strpos: "instr",
-		requestError: func(s string) any { return nullString(s) }}
+		//
+		// A group's page cache is 32 MiB instead of SQLite's 2 MB
+		// (groupCacheKiB): each file's raw chunks went through the small
+		// cache and pushed out the b-tree pages the next file inserts into,
+		// which were read back from the write-ahead log: 38,000 reads (600
+		// MB) for 1,000 ordinary files, 11,600 with the larger cache, for a
+		// tenth less CPU and ~30 MB more at the peak. A large file has a
+		// transaction of its own and keeps the small cache (its peak).
+		groupSettings: "PRAGMA temp_store = MEMORY; PRAGMA cache_size = -" + strconv.Itoa(groupCacheKiB),
+		groupReset:    "PRAGMA temp_store = DEFAULT; PRAGMA cache_size = " + strconv.Itoa(sqliteDefaultCacheSize),
+		strpos:        "instr",
+		requestError:  func(s string) any { return nullString(s) }}
 	postgresDialect = &dialect{name: "postgres", deferForeignKeys: "SET CONSTRAINTS ALL DEFERRED",
 		immediateForeignKeys: "SET CONSTRAINTS ALL IMMEDIATE", strpos: "strpos",
 		requestError: requestErrorBytes, afterCopy: []string{

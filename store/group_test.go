@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 	"testing"
@@ -201,5 +202,47 @@ func TestGroupSettingNamesItsStep(t *testing.T) {
 	err = g.Commit()
 	if err == nil || !strings.Contains(err.Error(), "end a group") || strings.Contains(err.Error(), "begin a group") {
 		t.Fatalf("commit with a failing reset: %v, want an error naming \"end a group\"", err)
+	}
+}
+
+// TestGroupPageCache: a group's transaction has the larger page cache on
+// SQLite, and the writer gets its own default back after the group,
+// committed or rolled back, so a large file's transaction keeps the small
+// one.
+func TestGroupPageCache(t *testing.T) {
+	t.Parallel()
+	a := newArchive(t)
+	cacheSize := func(q interface {
+		QueryRow(string, ...any) *sql.Row
+	}) int {
+		t.Helper()
+		var n int
+		if err := q.QueryRow("PRAGMA cache_size").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if got := cacheSize(a.w); got != sqliteDefaultCacheSize {
+		t.Fatalf("a new writer connection has cache_size %d; the group's reset restores %d", got, sqliteDefaultCacheSize)
+	}
+	for _, commit := range []bool{true, false} {
+		g, err := a.BeginGroup(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cacheSize(g.tx.tx); got != -groupCacheKiB {
+			t.Errorf("cache_size in a group = %d, want %d", got, -groupCacheKiB)
+		}
+		if commit {
+			err = g.Commit()
+		} else {
+			err = g.Rollback()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cacheSize(a.w); got != sqliteDefaultCacheSize {
+			t.Errorf("cache_size after a group (commit %v) = %d, want %d", commit, got, sqliteDefaultCacheSize)
+		}
 	}
 }

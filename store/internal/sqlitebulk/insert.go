@@ -42,6 +42,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"sync"
 	"unsafe"
 
 	"github.com/mattn/go-sqlite3"
@@ -80,6 +81,8 @@ type Inserter struct {
 	buf   []byte
 	rows  int // rows complete in cells
 	done  int // rows flushed before the ones in cells
+	// pooled is where cells and buf came from, returned by Close.
+	pooled *insertBuffer
 }
 
 // insertBuf is the text bytes an Inserter collects before it flushes.
@@ -94,11 +97,24 @@ func NewInserter(h *Handle, query string) (*Inserter, error) {
 		return nil, in.errorf("prepare "+query, rc)
 	}
 	in.ncol = int(C.sqlite3_bind_parameter_count(in.st))
-	rows := max(batchCells/max(in.ncol, 1), 1)
-	in.cells = make([]C.bulk_cell, 0, rows*max(in.ncol, 1))
-	in.buf = make([]byte, 0, insertBuf)
+	in.pooled = insertBuffers.Get().(*insertBuffer)
+	// Whole rows in a batch: EndRow flushes when the next would not fit.
+	in.cells = in.pooled.cells[: 0 : max(batchCells/max(in.ncol, 1), 1)*max(in.ncol, 1)]
+	in.buf = in.pooled.buf[:0]
 	return in, nil
 }
+
+// insertBuffer is an Inserter's cells and bytes, reused: an ingest of
+// 1,000 small files makes an Inserter for each, and allocating 0.75 MB
+// each time cost more than their rows.
+type insertBuffer struct {
+	cells []C.bulk_cell
+	buf   []byte
+}
+
+var insertBuffers = sync.Pool{New: func() any {
+	return &insertBuffer{cells: make([]C.bulk_cell, batchCells), buf: make([]byte, 0, insertBuf)}
+}}
 
 // errorf is SQLite's error rc as its message says it, wrapping
 // go-sqlite3's Error (what callers test codes on); op names the step.
@@ -189,6 +205,13 @@ func (in *Inserter) Close() error {
 	if in.st != nil {
 		C.sqlite3_finalize(in.st)
 		in.st = nil
+	}
+	if in.pooled != nil {
+		if cap(in.buf) <= 4*insertBuf { // a huge text grew it: let it go
+			in.pooled.buf = in.buf[:0]
+		}
+		insertBuffers.Put(in.pooled)
+		in.pooled, in.cells, in.buf = nil, nil, nil
 	}
 	return err
 }
