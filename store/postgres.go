@@ -75,6 +75,7 @@ func (a *Archive) openPostgres() error {
 		return fmt.Errorf("archive %s does not exist: the database holds no archive yet: %w", a.path, fs.ErrNotExist)
 	}
 	if a.version < latest {
+		a.announceUpgrade(latest)
 		if err := a.migratePostgres(latest); err != nil {
 			return err
 		}

@@ -85,6 +85,11 @@ type Options struct {
 	// missing file, or a PostgreSQL database without an archive, is
 	// fs.ErrNotExist instead of a new archive.
 	Existing bool
+	// OnUpgrade (may be nil) is called before an archive at an older
+	// schema version is upgraded to the current one, with the archive's
+	// name (Path) and the two versions: an upgrade can rewrite much of a
+	// large archive, and a command says why it is waiting.
+	OnUpgrade func(archive string, from, to int)
 }
 
 // Archive is an open archive file. Reads may run concurrently; at most one
@@ -96,6 +101,8 @@ type Archive struct {
 	readOnly bool
 	existing bool // Options.Existing
 	version  int
+	// onUpgrade is Options.OnUpgrade.
+	onUpgrade func(archive string, from, to int)
 
 	w *sql.DB // the single writer connection; nil when read-only
 	r *sql.DB // read-only connections for queries outside a Tx
@@ -141,7 +148,8 @@ func Open(path string, opt Options) (*Archive, error) {
 	if path == "" {
 		return nil, errors.New("store: open archive: empty path")
 	}
-	a := &Archive{path: path, readOnly: opt.ReadOnly, existing: opt.Existing, chunkSize: DefaultChunkSize, d: sqliteDialect}
+	a := &Archive{path: path, readOnly: opt.ReadOnly, existing: opt.Existing, onUpgrade: opt.OnUpgrade,
+		chunkSize: DefaultChunkSize, d: sqliteDialect}
 	open := a.open
 	if IsPostgres(path) {
 		a.url, a.path, a.d = path, redactURL(path), postgresDialect
@@ -255,6 +263,7 @@ func (a *Archive) open() error {
 		return a.wrap("set WAL journal mode", err)
 	}
 	if a.version < latest {
+		a.announceUpgrade(latest)
 		if err := migrate(a.w, a.path, latest); err != nil {
 			return err
 		}
@@ -264,6 +273,14 @@ func (a *Archive) open() error {
 		return a.wrap("open", err)
 	}
 	return a.afterOpenForWriting()
+}
+
+// announceUpgrade calls OnUpgrade before an existing archive is upgraded
+// to latest (not when a new one is created).
+func (a *Archive) announceUpgrade(latest int) {
+	if a.onUpgrade != nil && a.version > 0 && a.version < latest {
+		a.onUpgrade(a.path, a.version, latest)
+	}
 }
 
 // afterOpenForWriting is what opening for writing does on either engine

@@ -88,7 +88,7 @@ func runAmend(ctx context.Context, e env, opts amendOptions, args []string) erro
 	if len(args) != 1 {
 		return usageErrorf("amend takes exactly one run id")
 	}
-	a, err := store.Open(opts.db, store.Options{})
+	a, err := store.Open(opts.db, writing(e, store.Options{}))
 	if err != nil {
 		return err
 	}

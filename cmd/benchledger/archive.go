@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/benchledger/benchledger/internal/escape"
 	"github.com/benchledger/benchledger/store"
 )
 
@@ -19,6 +20,16 @@ func sayNotices(e env, a *store.Archive) {
 	}
 }
 
+// writing are the store options of a command that writes to an archive:
+// it says on stderr, before the wait, that an older archive is being
+// upgraded.
+func writing(e env, opt store.Options) store.Options {
+	opt.OnUpgrade = func(archive string, from, to int) {
+		fmt.Fprintf(e.stderr, "note: upgrading %s from archive schema version %d to %d\n", escape.Terminal(archive), from, to)
+	}
+	return opt
+}
+
 // openForReading opens the archive read-only. An archive written by an older
 // benchledger is upgraded first when the file is writable (reading commands
 // then work across upgrades); a read-only one is refused with the reason.
@@ -27,11 +38,10 @@ func openForReading(path string, e env) (*store.Archive, error) {
 	if !errors.Is(err, store.ErrOlderSchema) {
 		return a, err
 	}
-	w, werr := store.Open(path, store.Options{})
+	w, werr := store.Open(path, writing(e, store.Options{}))
 	if werr != nil {
 		return nil, fmt.Errorf("%w (upgrading it failed: %v)", err, werr)
 	}
-	fmt.Fprintf(e.stderr, "note: upgraded %s to archive schema version %d\n", path, w.SchemaVersion())
 	sayNotices(e, w)
 	w.Close()
 	return store.Open(path, store.Options{ReadOnly: true})

@@ -2,6 +2,7 @@ package main
 
 import (
 	"database/sql"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/benchledger/benchledger/store"
 )
 
 func sqliteExec(t *testing.T, db string, stmts ...string) {
@@ -212,5 +215,49 @@ func sqliteCheck(t *testing.T, db string) {
 	var res string
 	if err := conn.QueryRow("PRAGMA integrity_check").Scan(&res); err != nil || res != "ok" {
 		t.Fatalf("integrity_check: %q %v", res, err)
+	}
+}
+
+// TestUpgradeIsAnnounced: a command that finds an archive at an older
+// schema says, before upgrading it, that it is upgrading it and between
+// which versions, once, whether it writes (ingest) or only reads (runs);
+// an archive already current or new gets no such note.
+func TestUpgradeIsAnnounced(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	files := []string{filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")}
+	for i, f := range files {
+		writeVLLM(t, f, vllmSpec{n: 8, seed: float64(i)})
+	}
+	// An archive as version 7 left it: without the request packs.
+	older := func(name string) string {
+		db := filepath.Join(dir, name)
+		if r := bl(t, "ingest", "--db", db, files[0]); r.code != 0 || strings.Contains(r.stderr, "upgrading") {
+			t.Fatalf("ingest into a new archive:\n%v", r)
+		}
+		sqliteExec(t, db, "DROP TABLE request_packs", "PRAGMA user_version = 7")
+		return db
+	}
+	for _, c := range []struct {
+		name string
+		args func(db string) []string
+	}{
+		{"ingest", func(db string) []string { return []string{"ingest", "--db", db, files[1]} }},
+		{"runs", func(db string) []string { return []string{"runs", "--db", db} }},
+	} {
+		db := older(c.name + ".db")
+		r := bl(t, c.args(db)...)
+		a, err := store.Open(db, store.Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprintf("note: upgrading %s from archive schema version 7 to %d\n", db, a.SchemaVersion())
+		a.Close()
+		if r.code != 0 || strings.Count(r.stderr, "upgrading") != 1 || !strings.Contains(r.stderr, want) {
+			t.Errorf("%s on an archive at version 7: want %q once on stderr\n%v", c.name, want, r)
+		}
+		if r := bl(t, c.args(db)...); strings.Contains(r.stderr, "upgrading") {
+			t.Errorf("%s on the upgraded archive says it upgrades again:\n%v", c.name, r)
+		}
 	}
 }

@@ -52,7 +52,7 @@ func runArchive(ctx context.Context, e env, _ archiveOptions, args []string) err
 			created = true
 		}
 	}
-	dst, err := store.Open(dstName, store.Options{})
+	dst, err := store.Open(dstName, writing(e, store.Options{}))
 	if err != nil {
 		return err
 	}

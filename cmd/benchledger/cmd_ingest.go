@@ -77,7 +77,7 @@ func runIngest(ctx context.Context, e env, opts ingestOptions, paths []string) e
 			return usageErrorf("unknown --format %q (known: %s)", opts.format, strings.Join(registry.IDs(), ", "))
 		}
 	}
-	a, err := store.Open(opts.db, store.Options{})
+	a, err := store.Open(opts.db, writing(e, store.Options{}))
 	if err != nil {
 		return err
 	}

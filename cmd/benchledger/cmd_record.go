@@ -85,7 +85,7 @@ func runRecord(ctx context.Context, e env, opts recordOptions, args []string) er
 		}
 		deep = append(deep, abs)
 	}
-	a, err := store.Open(opts.db, store.Options{})
+	a, err := store.Open(opts.db, writing(e, store.Options{}))
 	if err != nil {
 		return err
 	}

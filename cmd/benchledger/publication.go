@@ -16,7 +16,7 @@ import (
 // report of an archive that does not exist is a mistake, not a new archive.
 // A read-only archive is refused with the way out (a draft, without --publish).
 func openForPublishing(path string, e env) (*store.Archive, error) {
-	a, err := store.Open(path, store.Options{Existing: true})
+	a, err := store.Open(path, writing(e, store.Options{Existing: true}))
 	if errors.Is(err, store.ErrReadOnly) {
 		return nil, fmt.Errorf("%w; report records each published version of the case study in the archive, so it must be writable (without --publish, report renders a draft and records nothing)", err)
 	}
