@@ -67,6 +67,10 @@ func (tx *Tx) AttachCompanion(runID string, c Completion) error {
 	if err := tx.check(op); err != nil {
 		return err
 	}
+	// As PutRun: the records may be inserted in bulk on the connection a
+	// blob's storer shares (tx.stmts).
+	tx.stmts.Lock()
+	defer tx.stmts.Unlock()
 	f, run := c.File, c.Run
 	if ok, err := hasBlob(tx.tx, tx.a.path, f.Blob); err != nil {
 		return err

@@ -506,8 +506,10 @@ const insertRequestsSQL = `INSERT INTO requests (run_id, idx, start, queue_time,
 
 // insertRequests stores what execRequests stores, binding the values in
 // C: a run of a million records spent a third of its insert time in
-// database/sql and the cgo call for each value bound. The caller holds the
-// transaction, and with it the writer's one connection.
+// database/sql and the cgo call for each value bound. The transaction
+// holds the writer's one connection, and the caller tx.stmts, which a
+// blob's storer takes for each chunk it inserts on it: the Inserter goes
+// past database/sql's lock on the connection.
 func (tx *Tx) insertRequests(h *sqlitebulk.Handle, runID string, reqs []benchrun.Request) error {
 	in, err := sqlitebulk.NewInserter(h, insertText(insertRequestsSQL, requestColumns, 1))
 	if err != nil {
