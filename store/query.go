@@ -90,11 +90,7 @@ func (f Filter) summaries(rows interface {
 // call and boxed values per row (the site lists 10,000 runs on every
 // rebuild).
 func (a *Archive) listRunsBulk(q string, f Filter) ([]RunSummary, error) {
-	uri, err := fileURI(a.path, "mode=ro")
-	if err != nil {
-		return nil, a.wrap("list runs", err)
-	}
-	conn, err := sqlitebulk.Open(uri, int(readerBusyTimeout.Milliseconds()))
+	conn, err := a.openBulk()
 	if err != nil {
 		return nil, a.wrap("list runs", err)
 	}
@@ -106,6 +102,16 @@ func (a *Archive) listRunsBulk(q string, f Filter) ([]RunSummary, error) {
 	defer rows.Close()
 	out, err := f.summaries(rows)
 	return out, a.wrap("list runs", err)
+}
+
+// openBulk opens a read-only connection of the archive's own for reading
+// in batches (sqlitebulk), its read transaction begun (SQLite only).
+func (a *Archive) openBulk() (*sqlitebulk.Conn, error) {
+	uri, err := fileURI(a.path, "mode=ro")
+	if err != nil {
+		return nil, err
+	}
+	return sqlitebulk.Open(uri, int(readerBusyTimeout.Milliseconds()))
 }
 
 // selects says whether a run passes the filter's substring matches, which
