@@ -12,34 +12,41 @@ import (
 // and every amend a correction, so an unchanged stamp means an unchanged
 // run: the site rebuilds only the pages of runs whose stamp moved. The time
 // tells apart two archives whose event ids happen to match.
-func (a *Archive) RunStamps() (map[string]string, error) {
-	const op = "read run stamps"
-	if a.d == postgresDialect {
-		out, err := runStamps(func(q string) (stampRows, error) { return a.r.Query(q) })
-		return out, a.wrap(op, err)
-	}
-	// On SQLite through a connection of its own, in batches (sqlitebulk),
-	// not a cgo call and boxed values for each of the 10,000 rows.
-	conn, err := a.openBulk()
-	if err != nil {
-		return nil, a.wrap(op, err)
-	}
-	defer conn.Close()
-	out, err := runStamps(func(q string) (stampRows, error) { return conn.Query(q) })
-	return out, a.wrap(op, err)
+func (a *Archive) RunStamps() (out map[string]string, err error) {
+	err = a.readBulk(func(query func(string) (bulkRows, error)) (err error) {
+		out, err = runStamps(query)
+		return err
+	})
+	return out, a.wrap("read run stamps", err)
 }
 
-// stampRows are the rows of RunStamps' queries, database/sql's or
+// bulkRows are rows of a query of readBulk's, database/sql's or
 // sqlitebulk's.
-type stampRows interface {
+type bulkRows interface {
 	Next() bool
 	Scan(...any) error
 	Err() error
 	Close() error
 }
 
+// readBulk calls read with a query function for reading many rows: on
+// SQLite it queries a connection of its own (one snapshot), in batches
+// (sqlitebulk), not a cgo call and boxed values for each row as
+// database/sql makes them; on PostgreSQL it is database/sql's.
+func (a *Archive) readBulk(read func(query func(string) (bulkRows, error)) error) error {
+	if a.d == postgresDialect {
+		return read(func(q string) (bulkRows, error) { return a.r.Query(q) })
+	}
+	conn, err := a.openBulk()
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	return read(func(q string) (bulkRows, error) { return conn.Query(q) })
+}
+
 // runStamps is RunStamps through query.
-func runStamps(query func(string) (stampRows, error)) (map[string]string, error) {
+func runStamps(query func(string) (bulkRows, error)) (map[string]string, error) {
 	// Every event of a run, the latest kept here: one pass over the table
 	// in its own order. (The latest of each run by MAX(id) and a join
 	// back to its time was several times the CPU time on SQLite: a lookup
@@ -93,22 +100,25 @@ func runStamps(query func(string) (stampRows, error)) (map[string]string, error)
 }
 
 // BlobSizes maps every archived raw file's SHA-256 to its size in bytes.
-func (a *Archive) BlobSizes() (map[string]int64, error) {
-	rows, err := a.r.Query(`SELECT sha256, size FROM blobs`)
-	if err != nil {
-		return nil, a.wrap("read blob sizes", err)
-	}
-	defer rows.Close()
-	out := map[string]int64{}
-	for rows.Next() {
-		var sha string
-		var size int64
-		if err := rows.Scan(&sha, &size); err != nil {
-			return nil, a.wrap("read blob sizes", err)
+func (a *Archive) BlobSizes() (out map[string]int64, err error) {
+	err = a.readBulk(func(query func(string) (bulkRows, error)) error {
+		rows, err := query(`SELECT sha256, size FROM blobs`)
+		if err != nil {
+			return err
 		}
-		out[sha] = size
-	}
-	return out, a.wrap("read blob sizes", rows.Err())
+		defer rows.Close()
+		out = map[string]int64{}
+		for rows.Next() {
+			var sha string
+			var size int64
+			if err := rows.Scan(&sha, &size); err != nil {
+				return err
+			}
+			out[sha] = size
+		}
+		return rows.Err()
+	})
+	return out, a.wrap("read blob sizes", err)
 }
 
 // PublishedCases lists the ids of the case studies with a recorded

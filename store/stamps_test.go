@@ -76,6 +76,15 @@ func TestRunStamps(t *testing.T) {
 		if s := got[ids[0]]; s != "9001 2000-01-01T00:00:00Z" {
 			t.Errorf("run 0's stamp %q, want its event of the highest id", s)
 		}
+
+		// BlobSizes reads through readBulk as well.
+		sizes, err := a.BlobSizes()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(sizes) != 3 || sizes[sha256Hex([]byte("raw 2"))] != int64(len("raw 2")) {
+			t.Errorf("blob sizes %v, want the 3 raw files' sizes", sizes)
+		}
 	})
 }
 
