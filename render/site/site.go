@@ -602,9 +602,10 @@ func (b *builder) buildRuns(summaries []store.RunSummary, rows []runRow, todo []
 
 // recordsQueued is how many runs' records the reader may hold ready
 // for the page makers; earlyQueued when it begins with the build, before
-// they start (the scan keeps ahead of them through the build's set-up:
-// ~30 MB more at the peak of a 10,000-run build).
-const recordsQueued, earlyQueued = 128, 1024
+// they start: about what the scan reads in the build's set-up, sharing
+// the cores with it (at ~56 us of CPU a run). Each record queued is peak
+// memory (~30 MB for 512 of 100 requests).
+const recordsQueued, earlyQueued = 128, 512
 
 // runReads is the reading of the runs whose pages a build makes: one
 // goroutine reads their records into recs, closing it at the end (readErr
