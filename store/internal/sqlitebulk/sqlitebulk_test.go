@@ -220,25 +220,43 @@ func TestErrors(t *testing.T) {
 	}
 }
 
+// textDB writes a table t(columns) of n rows, row k's values from row,
+// and returns its path.
+func textDB(tb testing.TB, columns string, n int, row func(k int) []any) string {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), "t.db")
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`CREATE TABLE t (` + columns + `)`); err != nil {
+		tb.Fatal(err)
+	}
+	tx, err := db.Begin()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for k := range n {
+		v := row(k)
+		if _, err := tx.Exec(`INSERT INTO t VALUES (?`+strings.Repeat(", ?", len(v)-1)+`)`, v...); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		tb.Fatal(err)
+	}
+	return path
+}
+
 // TestStringInterns: a column's repeated short texts are one string, a
 // column whose texts mostly differ stops being looked up, and either way
 // every text reads back as it is.
 func TestStringInterns(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "i.db")
-	db, err := sql.Open("sqlite3", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.Exec(`CREATE TABLE t (k INTEGER PRIMARY KEY, same TEXT, uniq TEXT)`); err != nil {
-		t.Fatal(err)
-	}
 	const n = 1000
-	for k := range n {
-		if _, err := db.Exec(`INSERT INTO t VALUES (?, ?, ?)`, k, fmt.Sprintf("unit %d", k%3), fmt.Sprintf("run-%06d", k)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	path := textDB(t, "k INTEGER PRIMARY KEY, same TEXT, uniq TEXT", n, func(k int) []any {
+		return []any{k, fmt.Sprintf("unit %d", k%3), fmt.Sprintf("run-%06d", k)}
+	})
 	c, err := Open(uri(path), 1000)
 	if err != nil {
 		t.Fatal(err)
@@ -276,25 +294,10 @@ func TestStringInterns(t *testing.T) {
 // an id and a time unique to each row, a date shared by a few, a campaign
 // and an engine shared by many.
 func BenchmarkStrings(b *testing.B) {
-	path := filepath.Join(b.TempDir(), "s.db")
-	db, err := sql.Open("sqlite3", path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.Exec(`CREATE TABLE t (id TEXT, at TEXT, day TEXT, campaign TEXT, engine TEXT)`); err != nil {
-		b.Fatal(err)
-	}
-	tx, _ := db.Begin()
-	for k := range 10000 {
-		if _, err := tx.Exec(`INSERT INTO t VALUES (?, ?, ?, ?, ?)`, fmt.Sprintf("%012x", k*7919), fmt.Sprintf("2026-12-03T10:%02d:%02d.%09dZ", k/60%60, k%60, k),
-			fmt.Sprintf("2026-11-%02d", k/400+1), fmt.Sprintf("campaign-%d", k%9), "vllm"); err != nil {
-			b.Fatal(err)
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		b.Fatal(err)
-	}
+	path := textDB(b, "id TEXT, at TEXT, day TEXT, campaign TEXT, engine TEXT", 10000, func(k int) []any {
+		return []any{fmt.Sprintf("%012x", k*7919), fmt.Sprintf("2026-12-03T10:%02d:%02d.%09dZ", k/60%60, k%60, k),
+			fmt.Sprintf("2026-11-%02d", k/400+1), fmt.Sprintf("campaign-%d", k%9), "vllm"}
+	})
 	b.ResetTimer()
 	for range b.N {
 		c, err := Open(uri(path), 1000)
