@@ -34,6 +34,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -178,6 +179,18 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 		return st, err
 	}
 	defer opt.enterGC(GCBuild)()
+	// A build that makes every run (into a folder without a build record,
+	// or --force) begins reading them as soon as they are listed, beside
+	// the other reads below: by the time the runs' keys are made, many
+	// runs' records are ready, and their events and companion files too.
+	// The scan's snapshot is taken after the list's, so it holds every run
+	// listed (and runs archived since, which buildRuns passes over).
+	makesAll := opt.Force || !slices.ContainsFunc(ents, func(e os.DirEntry) bool { return e.Name() == manifestName })
+	defer func() {
+		if b.early != nil {
+			b.early.stop()
+		}
+	}()
 
 	// What the build starts from, read side by side: the previous build's
 	// record (6 MB of JSON for 10,000 runs) and the archive's lists.
@@ -204,7 +217,12 @@ func Build(ctx context.Context, a *store.Archive, opt Options) (Stats, error) {
 			}
 			return nil
 		},
-		func() (err error) { summaries, err = a.ListRuns(store.Filter{}); return err },
+		func() (err error) {
+			if summaries, err = a.ListRuns(store.Filter{}); err == nil && makesAll && len(summaries) >= bulkThreshold {
+				b.early = b.readBulk(ctx, nil, earlyQueued)
+			}
+			return err
+		},
 		func() (err error) { stamps, err = a.RunStamps(); return err },
 		func() (err error) { b.blobSizes, err = a.BlobSizes(); return err },
 		func() (err error) { b.cases, err = b.caseViews(); return err })
@@ -386,6 +404,9 @@ type builder struct {
 	pageSize                    atomic.Int64 // of the last run page made
 	// listed are the site folder's files as filesExist finds them.
 	listed *siteFiles
+	// early reads every run from the build's start when it will make
+	// them all (buildRuns takes it over).
+	early *runReads
 }
 
 // runKey is everything a run's pages are made of besides the run itself,
@@ -459,37 +480,37 @@ func (b *builder) buildRuns(summaries []store.RunSummary, rows []runRow, todo []
 	if len(todo) >= bulkThreshold {
 		defer b.opt.enterGC(GCBulkRuns)()
 	}
-	ctx, cancel := context.WithCancel(b.ctx)
-	defer cancel()
-	// The runs' events and companion files load while the reader starts;
-	// the page makers wait for them. A few runs (a rebuild after an
-	// ingest) read their own, not those of the whole archive.
-	var events map[string][]store.Event
-	var companions map[string][]store.RunFile
-	var sideErr error
-	sideReady := make(chan struct{})
-	go func() {
-		defer close(sideReady)
-		if len(todo) >= bulkThreshold {
-			if events, sideErr = b.a.EventsByRun(); sideErr == nil {
-				companions, sideErr = b.a.RunFilesByRun()
-			}
-			return
-		}
-		events, companions = map[string][]store.Event{}, map[string][]store.RunFile{}
-		for _, i := range todo {
-			id := summaries[i].ID
-			if events[id], sideErr = b.a.Events(id); sideErr != nil {
-				return
-			}
-			if companions[id], sideErr = b.a.RunFiles(id); sideErr != nil {
-				return
-			}
-		}
-	}()
+	ctx, cancelBuild := context.WithCancel(b.ctx)
+	defer cancelBuild()
 	index := make(map[string]int, len(todo))
 	for _, i := range todo {
 		index[summaries[i].ID] = i
+	}
+	// The reading: begun with the build when it makes every run, else
+	// begun here for the runs to make.
+	rd := b.early
+	b.early = nil
+	switch {
+	case rd != nil && len(todo) >= bulkThreshold:
+	case len(todo) >= bulkThreshold:
+		if rd != nil {
+			rd.stop()
+		}
+		wanted := make(map[string]bool, len(todo))
+		for id := range index {
+			wanted[id] = true
+		}
+		rd = b.readBulk(ctx, wanted, recordsQueued)
+	default:
+		if rd != nil {
+			rd.stop()
+		}
+		rd = b.readEach(ctx, summaries, todo)
+	}
+	defer rd.stop()
+	cancel := func() {
+		cancelBuild()
+		rd.cancel()
 	}
 
 	// The writer.
@@ -511,39 +532,6 @@ func (b *builder) buildRuns(summaries []store.RunSummary, rows []runRow, todo []
 		}
 	}()
 
-	// The reader.
-	recs := make(chan *store.RunRecord, 128)
-	var readErr error
-	go func() {
-		defer close(recs)
-		send := func(rec *store.RunRecord) error {
-			select {
-			case recs <- rec:
-				return nil
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-		}
-		if len(todo) >= bulkThreshold {
-			wanted := make(map[string]bool, len(todo))
-			for id := range index {
-				wanted[id] = true
-			}
-			readErr = b.a.ScanRuns(ctx, wanted, send)
-			return
-		}
-		for _, i := range todo {
-			rec, err := b.a.Run(summaries[i].ID)
-			if err == nil {
-				err = send(rec)
-			}
-			if err != nil {
-				readErr = err
-				return
-			}
-		}
-	}()
-
 	// The page makers.
 	workers := min(max(runtime.GOMAXPROCS(0), 1), 8, len(todo))
 	errs := make([]error, workers)
@@ -553,15 +541,20 @@ func (b *builder) buildRuns(summaries []store.RunSummary, rows []runRow, todo []
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			if <-sideReady; sideErr != nil {
+			if <-rd.sideReady; rd.sideErr != nil {
 				cancel() // reported once, below
 			}
-			for rec := range recs {
+			for rec := range rd.recs {
 				if errs[w] != nil || ctx.Err() != nil {
 					continue
 				}
-				i := index[rec.ID]
-				m, err := b.runPages(rec, summaries[i], rows[i].key, events[rec.ID], companions[rec.ID])
+				i, ok := index[rec.ID]
+				if !ok {
+					// Read by the scan of every run begun with the build
+					// (Build): archived after the runs were listed.
+					continue
+				}
+				m, err := b.runPages(rec, summaries[i], rows[i].key, rd.events[rec.ID], rd.companions[rec.ID])
 				if err != nil {
 					errs[w] = fmt.Errorf("site: run %s: %w", rec.ID, err)
 					cancel()
@@ -584,8 +577,8 @@ func (b *builder) buildRuns(summaries []store.RunSummary, rows []runRow, todo []
 	// it is waited for here.
 	close(b.writes)
 	b.writes = nil
-	if sideErr != nil {
-		return errors.Join(sideErr, b.writesDone())
+	if rd.sideErr != nil {
+		return errors.Join(rd.sideErr, b.writesDone())
 	}
 	if err := errors.Join(errs...); err != nil {
 		return errors.Join(err, b.writesDone())
@@ -593,8 +586,8 @@ func (b *builder) buildRuns(summaries []store.RunSummary, rows []runRow, todo []
 	if err := b.ctx.Err(); err != nil {
 		return errors.Join(err, b.writesDone())
 	}
-	if readErr != nil {
-		return errors.Join(readErr, b.writesDone())
+	if rd.readErr != nil {
+		return errors.Join(rd.readErr, b.writesDone())
 	}
 	if n := done.Load(); n != int64(len(todo)) {
 		// A file the writer could not write stops the page makers: its
@@ -605,6 +598,100 @@ func (b *builder) buildRuns(summaries []store.RunSummary, rows []runRow, todo []
 		return fmt.Errorf("site: %d of %d runs read from the archive", n, len(todo))
 	}
 	return nil
+}
+
+// recordsQueued is how many runs' records the reader may hold ready
+// for the page makers; earlyQueued when it begins with the build, before
+// they start: about what the scan reads in the build's set-up, sharing
+// the cores with it (at ~56 us of CPU a run). Each record queued is peak
+// memory (~30 MB for 512 of 100 requests).
+const recordsQueued, earlyQueued = 128, 512
+
+// runReads is the reading of the runs whose pages a build makes: one
+// goroutine reads their records into recs, closing it at the end (readErr
+// then says why it stopped short), and another their events and companion
+// files (sideErr), closing sideReady when done.
+type runReads struct {
+	cancel     context.CancelFunc
+	recs       chan *store.RunRecord
+	readErr    error
+	sideReady  chan struct{}
+	events     map[string][]store.Event
+	companions map[string][]store.RunFile
+	sideErr    error
+}
+
+// stop ends the reads and waits for their goroutines: what they read is
+// not used.
+func (r *runReads) stop() {
+	r.cancel()
+	for range r.recs {
+	}
+	<-r.sideReady
+}
+
+// send hands rec to the page makers unless ctx ends first.
+func (r *runReads) send(ctx context.Context, rec *store.RunRecord) error {
+	select {
+	case r.recs <- rec:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// readBulk reads the runs wanted holds (every run when nil) in one pass
+// over the archive (store.ScanRuns), queued records at most ahead of the
+// page makers, and the events and companion files of every run.
+func (b *builder) readBulk(ctx context.Context, wanted map[string]bool, queued int) *runReads {
+	ctx, cancel := context.WithCancel(ctx)
+	r := &runReads{cancel: cancel, recs: make(chan *store.RunRecord, queued), sideReady: make(chan struct{})}
+	go func() {
+		defer close(r.sideReady)
+		if r.events, r.sideErr = b.a.EventsByRun(); r.sideErr == nil {
+			r.companions, r.sideErr = b.a.RunFilesByRun()
+		}
+	}()
+	go func() {
+		defer close(r.recs)
+		r.readErr = b.a.ScanRuns(ctx, wanted, func(rec *store.RunRecord) error { return r.send(ctx, rec) })
+	}()
+	return r
+}
+
+// readEach reads the runs at the todo indexes one by one, with their
+// events and companion files (a rebuild after an ingest reads a few runs,
+// not the whole archive).
+func (b *builder) readEach(ctx context.Context, summaries []store.RunSummary, todo []int) *runReads {
+	ctx, cancel := context.WithCancel(ctx)
+	r := &runReads{cancel: cancel, recs: make(chan *store.RunRecord, recordsQueued), sideReady: make(chan struct{}),
+		events: map[string][]store.Event{}, companions: map[string][]store.RunFile{}}
+	go func() {
+		defer close(r.sideReady)
+		for _, i := range todo {
+			id := summaries[i].ID
+			if r.events[id], r.sideErr = b.a.Events(id); r.sideErr != nil {
+				return
+			}
+			if r.companions[id], r.sideErr = b.a.RunFiles(id); r.sideErr != nil {
+				return
+			}
+		}
+	}()
+	go func() {
+		defer close(r.recs)
+		for _, i := range todo {
+			rec, err := b.a.Run(summaries[i].ID)
+			if err == nil {
+				err = r.send(ctx, rec)
+			}
+			if err != nil {
+				r.readErr = err
+				return
+			}
+		}
+	}()
+	return r
 }
 
 // eachOnCores splits 0 to n-1 into as many ranges as there are cores and

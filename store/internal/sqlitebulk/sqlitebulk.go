@@ -259,7 +259,14 @@ type Rows struct {
 	done    bool
 	pending C.int
 	err     error
-	interns map[string]string
+	interns []interns // by column, made by String
+}
+
+// interns are a column's short texts as String shares them.
+type interns struct {
+	m           map[string]string
+	seen, added int
+	off         bool // the texts mostly differ: not shared
 }
 
 // Next moves to the next row, reading the next batch when the current one
@@ -332,21 +339,38 @@ func (r *Rows) Bytes(col int) []byte {
 }
 
 // String is a TEXT or BLOB cell as a string. Short strings are shared
-// between rows: field names, units and sources repeat on every run.
+// between rows, each column's apart (field names, units and sources repeat
+// on every run), unless the column's texts mostly differ (ids, times): a
+// column in which more than half of the first 256 texts were new is no
+// longer looked up (a map of every run's id and time was most of the
+// time of listing the runs).
 func (r *Rows) String(col int) string {
 	b := r.Bytes(col)
 	if len(b) > 48 {
 		return string(b)
 	}
-	if s, ok := r.interns[string(b)]; ok {
+	if r.interns == nil {
+		r.interns = make([]interns, r.s.ncol)
+	}
+	in := &r.interns[col]
+	if in.off {
+		return string(b)
+	}
+	in.seen++
+	if s, ok := in.m[string(b)]; ok {
 		return s
 	}
 	s := string(b)
-	if r.interns == nil {
-		r.interns = map[string]string{}
+	in.added++
+	if in.seen >= 256 && 2*in.added > in.seen {
+		in.off, in.m = true, nil
+		return s
 	}
-	if len(r.interns) < 1<<14 {
-		r.interns[s] = s
+	if in.m == nil {
+		in.m = map[string]string{}
+	}
+	if len(in.m) < 1<<14 {
+		in.m[s] = s
 	}
 	return s
 }

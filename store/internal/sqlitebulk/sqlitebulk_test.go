@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	_ "github.com/mattn/go-sqlite3"
 )
@@ -216,5 +217,102 @@ func TestErrors(t *testing.T) {
 	rows, _ := c.Query(`INSERT INTO t (k) VALUES (5)`)
 	if rows.Next() || rows.Err() == nil {
 		t.Errorf("a write on the read-only connection: next without error (%v)", rows.Err())
+	}
+}
+
+// textDB writes a table t(columns) of n rows, row k's values from row,
+// and returns its path.
+func textDB(tb testing.TB, columns string, n int, row func(k int) []any) string {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), "t.db")
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`CREATE TABLE t (` + columns + `)`); err != nil {
+		tb.Fatal(err)
+	}
+	tx, err := db.Begin()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for k := range n {
+		v := row(k)
+		if _, err := tx.Exec(`INSERT INTO t VALUES (?`+strings.Repeat(", ?", len(v)-1)+`)`, v...); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		tb.Fatal(err)
+	}
+	return path
+}
+
+// TestStringInterns: a column's repeated short texts are one string, a
+// column whose texts mostly differ stops being looked up, and either way
+// every text reads back as it is.
+func TestStringInterns(t *testing.T) {
+	const n = 1000
+	path := textDB(t, "k INTEGER PRIMARY KEY, same TEXT, uniq TEXT", n, func(k int) []any {
+		return []any{k, fmt.Sprintf("unit %d", k%3), fmt.Sprintf("run-%06d", k)}
+	})
+	c, err := Open(uri(path), 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	rows, err := c.Query(`SELECT same, uniq FROM t ORDER BY k`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := map[string]*byte{}
+	k := 0
+	for ; rows.Next(); k++ {
+		same, uniq := rows.String(0), rows.String(1)
+		if want := fmt.Sprintf("unit %d", k%3); same != want {
+			t.Fatalf("row %d: %q, want %q", k, same, want)
+		}
+		if want := fmt.Sprintf("run-%06d", k); uniq != want {
+			t.Fatalf("row %d: %q, want %q", k, uniq, want)
+		}
+		if p, ok := first[same]; !ok {
+			first[same] = unsafe.StringData(same)
+		} else if p != unsafe.StringData(same) {
+			t.Fatalf("row %d: %q is not the string read first", k, same)
+		}
+	}
+	if err := rows.Err(); err != nil || k != n {
+		t.Fatalf("%d rows, %v", k, err)
+	}
+	if in := rows.interns; in[0].off || len(in[0].m) != 3 || !in[1].off || in[1].m != nil {
+		t.Errorf("the repeated column shared in %d strings (off %v), the unique one off %v with %d", len(in[0].m), in[0].off, in[1].off, len(in[1].m))
+	}
+}
+
+// BenchmarkStrings reads 10,000 rows of texts as a list of runs has them:
+// an id and a time unique to each row, a date shared by a few, a campaign
+// and an engine shared by many.
+func BenchmarkStrings(b *testing.B) {
+	path := textDB(b, "id TEXT, at TEXT, day TEXT, campaign TEXT, engine TEXT", 10000, func(k int) []any {
+		return []any{fmt.Sprintf("%012x", k*7919), fmt.Sprintf("2026-12-03T10:%02d:%02d.%09dZ", k/60%60, k%60, k),
+			fmt.Sprintf("2026-11-%02d", k/400+1), fmt.Sprintf("campaign-%d", k%9), "vllm"}
+	})
+	b.ResetTimer()
+	for range b.N {
+		c, err := Open(uri(path), 1000)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rows, err := c.Query(`SELECT id, at, day, campaign, engine FROM t`)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for rows.Next() {
+			for col := range 5 {
+				_ = rows.String(col)
+			}
+		}
+		c.Close()
 	}
 }
