@@ -138,7 +138,8 @@ type Page struct {
 // Open starts a fresh headless Chromium, loads fileOrURL (a path is turned into
 // a file:// URL), waits for the load event and then for opt.ReadyExpr. ctx
 // bounds only the opening; the browser lives until Close. On error nothing is
-// left running.
+// left running. While Share is on, the page is a new tab of the shared
+// browser instead, and Close closes the tab.
 func Open(ctx context.Context, fileOrURL string, opt Options) (*Page, error) {
 	exe, ok := Available()
 	if !ok {

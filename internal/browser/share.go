@@ -56,12 +56,16 @@ func Share() (stop func()) {
 
 // browser is the shared browser's context (a new tab's parent) and its
 // output, started at the first call; a failed start is tried again by the
-// next.
+// next, and a browser that has gone (its context ended) is started again.
 func (sh *shared) browser(ctx context.Context, exe string, timeout time.Duration) (context.Context, *tailBuffer, error) {
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	if sh.ctx != nil {
+	if sh.ctx != nil && sh.ctx.Err() == nil {
 		return sh.ctx, sh.output, nil
+	}
+	if sh.stop != nil {
+		sh.stop()
+		sh.stop, sh.ctx = nil, nil
 	}
 	out := &tailBuffer{max: 4096}
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), allocatorOptions(exe, out)...)

@@ -8,13 +8,16 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
 // TestShare: with Share on, pages opened at the same time are tabs of one
 // Chromium (one profile dir under TMPDIR), each recording only its own
 // console messages, each with its own storage (what one page keeps in
 // localStorage the next does not see, as with a fresh browser); printing
-// goes through it too; stop ends the browser (its profile dir goes) and
+// goes through it too; a browser that has gone is started again; stop
+// ends the browser (its profile dir goes) and
 // Open starts a browser of its own again.
 func TestShare(t *testing.T) {
 	needChromium(t)
@@ -66,6 +69,20 @@ func TestShare(t *testing.T) {
 			t.Errorf("page %d: localStorage held %v before the page set it (err %v), want a fresh browser's nothing", i+1, before, err)
 		}
 	}
+
+	// A shared browser that has gone (killed here) is started again.
+	for _, p := range pages {
+		p.Close()
+	}
+	sh := sharing()
+	sh.mu.Lock()
+	proc := chromedp.FromContext(sh.ctx).Browser.Process()
+	sh.mu.Unlock()
+	if err := proc.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	proc.Wait()
+	pages["report.html"] = open(t, "report.html", Options{})
 
 	pdf := filepath.Join(dir, "report.pdf")
 	if err := PrintPDF(context.Background(), testdata(t, "report.html"), pdf); err != nil {
