@@ -44,14 +44,12 @@ vet:
 
 # The fuzz targets (one per parser) also run, bounded by a count of inputs
 # (a time bound can end in a spurious "context deadline exceeded" on a loaded machine).
-# They run beside the tests, whose last minutes (the command's tests, waiting
-# on Chromium, LibreOffice and PostgreSQL) leave a core idle; their output
-# follows the tests', and either failing fails the target.
+# scripts/test.sh runs the command's tests first, at normal priority (they
+# are the critical path), and the other packages' tests (four packages at a
+# time) and the fuzz targets beside them at a lower priority, in the cores
+# the command's tests leave idle while they wait on Chromium, LibreOffice
+# and PostgreSQL; the others' output follows, and any failing fails the target.
 # Minimising a new input is bounded by a count too (see scripts/fuzz.sh).
-# -p 4: four packages' tests at a time, not one per core. Many of them mostly
-# wait (on PostgreSQL, Chromium, LibreOffice); two at a time, the packages
-# other than cmd/benchledger ran one after another beside it and ended up to
-# a minute after it.
 # 3,000 inputs a target keep the loop short; CI fuzzes again at 10,000
 # (.ci/run), and `make fuzz` for as long as FUZZTIME says.
 # GOGC=200: the test binaries (the command's above all: one demo archive,
@@ -61,10 +59,7 @@ FUZZTIME_TEST ?= 3000x
 FUZZMINIMIZE_TEST ?= 200x
 TEST_GOGC ?= 200
 test: assets vet
-	@log=$$(mktemp); GO=$(GO) ./scripts/fuzz.sh $(FUZZTIME_TEST) $(FUZZMINIMIZE_TEST) >$$log 2>&1 & fuzz=$$!; \
-	GOGC=$(TEST_GOGC) $(GO) test -count=1 -p 4 ./...; tests=$$?; \
-	wait $$fuzz; fuzzed=$$?; cat $$log; rm -f $$log; \
-	test $$tests = 0 && test $$fuzzed = 0
+	@GO=$(GO) TEST_GOGC=$(TEST_GOGC) ./scripts/test.sh $(FUZZTIME_TEST) $(FUZZMINIMIZE_TEST)
 
 # Side-by-side speed figures against the fixed yardsticks in ../shared/bench.
 bench: build

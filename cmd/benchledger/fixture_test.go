@@ -16,6 +16,7 @@ import (
 
 	_ "github.com/mattn/go-sqlite3"
 
+	"github.com/benchledger/benchledger/internal/browser"
 	"github.com/benchledger/benchledger/internal/democampaign"
 )
 
@@ -37,6 +38,9 @@ func TestMain(m *testing.M) {
 	// the chart renderer's lock): four at a time keep two cores busy where
 	// GOMAXPROCS of them left one idle. -parallel, when given, wins.
 	pgtest.Parallel(4)
+	// The pages the tests open (and the reports they print) are tabs of
+	// one Chromium, not a browser each (browser.Share).
+	stopBrowser := browser.Share()
 	if f := flag.Lookup("test.run"); f != nil && f.Value.String() == "" {
 		// Every test runs: build the demos (and print the workbooks) at
 		// once, beside the tests that do not need them, rather than when
@@ -46,6 +50,7 @@ func TestMain(m *testing.M) {
 		go printedWorkbooksOnce()
 	}
 	code := m.Run()
+	stopBrowser()
 	pgtest.Stop()
 	if sharedRoot != "" {
 		os.RemoveAll(sharedRoot)

@@ -19,8 +19,12 @@ func gcNow() (percent int, limit int64) {
 }
 
 // keepGC sets the process's collector back as it was when the test ends.
-// Tests that use it change process-wide settings: they must not be
-// parallel.
+// Tests that use it change process-wide settings: they must not run beside
+// each other. TestTuneGC and TestReserveMemory are not parallel, so they
+// end before any parallel test starts; TestSiteGCPhases, the one parallel
+// test that uses it, then runs beside tests whose commands never touch
+// the collector (run leaves it alone: env.gc is nil in the tests), and
+// what it checks is what its own hooks set.
 func keepGC(t *testing.T) {
 	percent, limit := gcNow()
 	t.Cleanup(func() {
@@ -94,12 +98,15 @@ func TestReserveMemory(t *testing.T) {
 }
 
 // A site build tells main of its phases, and main's settings hold in each:
-// a first build of the demo (34 runs) makes its runs' pages in bulk; a
-// rebuild with nothing new does not; afterwards the process's settings
-// are back.
+// a first build of the (small) demo (34 runs) makes its runs' pages in
+// bulk; a rebuild with nothing new does not; afterwards the process's
+// settings are back. It is parallel (see keepGC): as the package's one
+// test that was not, it held every other test back until the demo it
+// waited for was built.
 func TestSiteGCPhases(t *testing.T) {
+	t.Parallel()
 	keepGC(t)
-	d := sharedDemo(t)
+	d := smallDemo(t)
 	a, err := store.Open(d.db, store.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)

@@ -138,7 +138,8 @@ type Page struct {
 // Open starts a fresh headless Chromium, loads fileOrURL (a path is turned into
 // a file:// URL), waits for the load event and then for opt.ReadyExpr. ctx
 // bounds only the opening; the browser lives until Close. On error nothing is
-// left running.
+// left running. While Share is on, the page is a new tab of the shared
+// browser instead, and Close closes the tab.
 func Open(ctx context.Context, fileOrURL string, opt Options) (*Page, error) {
 	exe, ok := Available()
 	if !ok {
@@ -167,12 +168,38 @@ func Open(ctx context.Context, fileOrURL string, opt Options) (*Page, error) {
 		p.localDir = strings.TrimSuffix(dir, "/") + "/"
 	}
 
-	// The flags are the ones known to work on this project's machines: the
-	// background-networking ones keep Chromium from dialling Google (refused
-	// by the closed network, and noise in NetworkRequests). No --user-data-dir
-	// is given, so chromedp makes a fresh temp dir and removes it when the
-	// allocator is cancelled (in Close).
-	allocOpts := []chromedp.ExecAllocatorOption{
+	if sh := sharing(); sh != nil {
+		// A tab of the shared browser (Share), in a browser context of
+		// its own, as isolated as a fresh browser's profile.
+		base, out, err := sh.browser(ctx, exe, opt.Timeout)
+		if err != nil {
+			return nil, err
+		}
+		p.output = out
+		p.ctx, p.cancelTab = chromedp.NewContext(base, chromedp.WithNewBrowserContext())
+		p.cancelAlloc = func() {}
+	} else {
+		// No --user-data-dir is given, so chromedp makes a fresh temp dir
+		// and removes it when the allocator is cancelled (in Close). The
+		// browser is used after Open returns, so it must not die with ctx;
+		// Close ends it.
+		allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.WithoutCancel(ctx), allocatorOptions(exe, p.output)...)
+		tabCtx, cancelTab := chromedp.NewContext(allocCtx)
+		p.ctx, p.cancelTab, p.cancelAlloc = tabCtx, cancelTab, cancelAlloc
+	}
+
+	if err := p.open(ctx, opt); err != nil {
+		p.Close()
+		return nil, err
+	}
+	return p, nil
+}
+
+// allocatorOptions are the flags known to work on this project's
+// machines: the background-networking ones keep Chromium from dialling
+// Google (refused by the closed network, and noise in NetworkRequests).
+func allocatorOptions(exe string, output *tailBuffer) []chromedp.ExecAllocatorOption {
+	return []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(exe),
 		chromedp.Flag("headless", true),
 		chromedp.Flag("no-sandbox", true),
@@ -182,37 +209,34 @@ func Open(ctx context.Context, fileOrURL string, opt Options) (*Page, error) {
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-sync", true),
 		chromedp.Flag("disable-quic", true),
-		chromedp.CombinedOutput(p.output),
+		chromedp.CombinedOutput(output),
 	}
-	// The browser is used after Open returns, so it must not die with ctx;
-	// Close ends it.
-	base := context.WithoutCancel(ctx)
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(base, allocOpts...)
-	tabCtx, cancelTab := chromedp.NewContext(allocCtx)
-	p.ctx, p.cancelTab, p.cancelAlloc = tabCtx, cancelTab, cancelAlloc
+}
 
-	if err := p.open(ctx, opt); err != nil {
-		p.Close()
-		return nil, err
+// started runs the first call on a new context (which starts the browser
+// or creates the tab) and waits for it, bounded by ctx and timeout but
+// without giving it a deadline: the first Run's deadline would kill the
+// browser.
+func started(ctx context.Context, first func() error, timeout time.Duration) error {
+	done := make(chan error, 1)
+	go func() { done <- first() }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(timeout):
+		return fmt.Errorf("browser did not start within %s", timeout)
 	}
-	return p, nil
 }
 
 func (p *Page) open(ctx context.Context, opt Options) error {
-	// The first Run starts the browser; it must not carry a deadline (the
-	// deadline would kill the browser), so start it with the tab context and
-	// bound the wait separately.
-	started := make(chan error, 1)
-	go func() { started <- chromedp.Listen(p.ctx, p.record) }()
-	select {
-	case err := <-started:
-		if err != nil {
-			return p.launchError(err)
+	// The first Run starts the browser (or opens the shared browser's tab).
+	if err := started(ctx, func() error { return chromedp.Listen(p.ctx, p.record) }, opt.Timeout); err != nil {
+		if ctx.Err() != nil {
+			return err
 		}
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-time.After(opt.Timeout):
-		return p.launchError(fmt.Errorf("browser did not start within %s", opt.Timeout))
+		return p.launchError(err)
 	}
 
 	lctx, cancel := p.callContext(ctx)
