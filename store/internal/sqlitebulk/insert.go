@@ -99,7 +99,11 @@ func NewInserter(h *Handle, query string) (*Inserter, error) {
 	in.ncol = int(C.sqlite3_bind_parameter_count(in.st))
 	in.pooled = insertBuffers.Get().(*insertBuffer)
 	// Whole rows in a batch: EndRow flushes when the next would not fit.
-	in.cells = in.pooled.cells[: 0 : max(batchCells/max(in.ncol, 1), 1)*max(in.ncol, 1)]
+	n := max(batchCells/max(in.ncol, 1), 1) * max(in.ncol, 1)
+	if n > len(in.pooled.cells) { // a statement of more values than a batch
+		in.pooled.cells = make([]C.bulk_cell, n)
+	}
+	in.cells = in.pooled.cells[:0:n]
 	in.buf = in.pooled.buf[:0]
 	return in, nil
 }
