@@ -1,7 +1,9 @@
 package sqlitebulk
 
 import (
+	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -9,7 +11,7 @@ import (
 	"testing"
 	"unsafe"
 
-	_ "github.com/mattn/go-sqlite3"
+	"github.com/mattn/go-sqlite3"
 )
 
 // newDB writes a table t(k, i, f, s, b) of n rows with every storage class,
@@ -314,5 +316,54 @@ func BenchmarkStrings(b *testing.B) {
 			}
 		}
 		c.Close()
+	}
+}
+
+// TestInserterWideStatement: a statement taking more values than a batch
+// of cells (here 20,000 in one row of 20,000 placeholders) is inserted
+// whole, with cells of its own size.
+func TestInserterWideStatement(t *testing.T) {
+	t.Parallel()
+	db, err := sql.Open("sqlite3", filepath.Join(t.TempDir(), "w.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`CREATE TABLE t (v INTEGER)`); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	const n = 20_000
+	err = conn.Raw(func(dc any) error {
+		h := HandleOf(dc.(*sqlite3.SQLiteConn))
+		if h == nil {
+			return errors.New("no handle under go-sqlite3's connection")
+		}
+		in, err := NewInserter(h, "INSERT INTO t (v) VALUES (?)"+strings.Repeat(", (?)", n-1))
+		if err != nil {
+			return err
+		}
+		for i := range n {
+			in.Int(int64(i))
+		}
+		if err := in.EndRow(); err != nil {
+			in.Close()
+			return err
+		}
+		return in.Close()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var count, sum int64
+	if err := conn.QueryRowContext(context.Background(), `SELECT count(*), sum(v) FROM t`).Scan(&count, &sum); err != nil {
+		t.Fatal(err)
+	}
+	if count != n || sum != n*(n-1)/2 {
+		t.Errorf("%d rows summing to %d, want %d summing to %d", count, sum, n, n*(n-1)/2)
 	}
 }
