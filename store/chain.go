@@ -182,6 +182,21 @@ func (tx *Tx) extendChain() error {
 	}
 	// Known to the group once this part is kept (Commit).
 	defer func() { tx.head = &chainPos{hash: prev, seq: seq} }()
+	// The links go to PostgreSQL in one round trip after the reads, none
+	// of which reads a link queued before it (touched holds each thing once).
+	tx.startPipeline()
+	if err := tx.linkTouched(&prev, &seq); err != nil {
+		tx.pipe = nil // the transaction is rolled back
+		return err
+	}
+	return tx.flushPipeline()
+}
+
+// linkTouched appends the links of what the transaction touched after
+// *prev, the link numbered *seq, and leaves both at the last.
+func (tx *Tx) linkTouched(prevp *string, seqp *int64) error {
+	prev, seq := *prevp, *seqp
+	defer func() { *prevp, *seqp = prev, seq }()
 	for _, t := range tx.touched {
 		k, ok := chainKindOf(t.kind)
 		if !ok {
@@ -203,13 +218,12 @@ func (tx *Tx) extendChain() error {
 		if last == rec || last != "" && !k.mutable {
 			continue
 		}
-		seq++
 		h := linkHash(prev, t.kind, ref, rec)
-		if _, err := tx.tx.Exec(`INSERT INTO chain (seq, kind, ref, record, prev, hash) VALUES (?, ?, ?, ?, ?, ?)`,
-			seq, t.kind, ref, rec, prev, h); err != nil {
-			return tx.wrap("extend the chain", err)
+		if err := tx.exec(`INSERT INTO chain (seq, kind, ref, record, prev, hash) VALUES (?, ?, ?, ?, ?, ?)`,
+			[]any{seq + 1, t.kind, ref, rec, prev, h}, func(err error) error { return tx.wrap("extend the chain", err) }); err != nil {
+			return err
 		}
-		prev = h
+		seq, prev = seq+1, h
 	}
 	return nil
 }

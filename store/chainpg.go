@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -33,15 +34,13 @@ func (a *Archive) chainRecords(ctx context.Context, q contextQueryer, k chainKin
 		if ref == "" {
 			order = " ORDER BY 1"
 		}
-		return readRecords(ctx, q, k.query(where)+order, args, func(_ string, vals []any) (string, error) { return vals[0].(string), nil })
+		return readRecords(ctx, q, k.query(where)+order, args, false)
 	}
 	cols := strings.TrimSuffix(strings.TrimPrefix(k.record, "json_array("), ")")
 	if k.kind == "run" {
 		cols = runRecordColumns
 	}
-	recs, err := readRecords(ctx, q, "SELECT "+k.ref+", "+cols+" FROM "+k.from+" "+where, args, func(_ string, vals []any) (string, error) {
-		return sqliteJSONArray(vals)
-	})
+	recs, err := readRecords(ctx, q, "SELECT "+k.ref+", "+cols+" FROM "+k.from+" "+where, args, true)
 	// ORDER BY on the ref expression would follow the database's
 	// collation; SQLite's is bytewise.
 	sort.Slice(recs, func(i, j int) bool { return recs[i].ref < recs[j].ref })
@@ -54,18 +53,22 @@ func (a *Archive) chainRecords(ctx context.Context, q contextQueryer, k chainKin
 	if err != nil {
 		return nil, err
 	}
+	arrays := make([][]any, len(recs))
 	for i, r := range recs {
 		c, ok := children[r.ref]
 		if !ok {
 			c = []any{"[]", "[]", "[]"}
 		}
-		// SQLite's subqueries hand json_array the children's arrays as
-		// text, which it quotes: so they are strings in the record.
-		quoted, err := sqliteJSONArray(c)
-		if err != nil {
-			return nil, err
-		}
-		recs[i].text = "[" + r.text + "," + quoted[1:len(quoted)-1] + "]"
+		arrays[i] = c
+	}
+	// SQLite's subqueries hand json_array the children's arrays as text,
+	// which it quotes: so they are strings in the record.
+	quoted, err := sqliteJSONArrays(arrays)
+	if err != nil {
+		return nil, err
+	}
+	for i, r := range recs {
+		recs[i].text = "[" + r.text + "," + quoted[i][1:len(quoted[i])-1] + "]"
 	}
 	return recs, nil
 }
@@ -94,20 +97,19 @@ func runChildren(ctx context.Context, q contextQueryer, ref string) (map[string]
 			args = []any{ref}
 		}
 		query += " ORDER BY run_id, " + p.order
-		elems := map[string][]string{}
-		_, err := readRecords(ctx, q, query, args, func(run string, vals []any) (string, error) {
-			text, err := sqliteJSONArray(vals)
-			if _, ok := arrays[run]; !ok {
-				arrays[run] = make([]string, len(parts))
-			}
-			elems[run] = append(elems[run], text)
-			return "", err
-		})
+		elems, err := readRecords(ctx, q, query, args, true)
 		if err != nil {
 			return nil, err
 		}
-		for run, es := range elems {
-			arrays[run][i] = "[" + strings.Join(es, ",") + "]"
+		for j := 0; j < len(elems); {
+			run, texts := elems[j].ref, []string{}
+			for ; j < len(elems) && elems[j].ref == run; j++ {
+				texts = append(texts, elems[j].text)
+			}
+			if _, ok := arrays[run]; !ok {
+				arrays[run] = make([]string, len(parts))
+			}
+			arrays[run][i] = "[" + strings.Join(texts, ",") + "]"
 		}
 	}
 	out := map[string][]any{}
@@ -123,7 +125,10 @@ func runChildren(ctx context.Context, q contextQueryer, ref string) (map[string]
 	return out, nil
 }
 
-func readRecords(ctx context.Context, q contextQueryer, query string, args []any, text func(ref string, vals []any) (string, error)) ([]chainRecord, error) {
+// readRecords reads query's rows, each a text key and then the record's
+// values: with asJSON SQLite's json_array of those values (made for all
+// rows at once), else the one value, which is the record's text already.
+func readRecords(ctx context.Context, q contextQueryer, query string, args []any, asJSON bool) ([]chainRecord, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
@@ -139,6 +144,7 @@ func readRecords(ctx context.Context, q contextQueryer, query string, args []any
 		ptrs[i] = &vals[i]
 	}
 	var out []chainRecord
+	var values [][]any
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
 			return nil, err
@@ -147,35 +153,82 @@ func readRecords(ctx context.Context, q contextQueryer, query string, args []any
 		if !ok {
 			return nil, fmt.Errorf("chain record: key %v is not text", vals[0])
 		}
-		t, err := text(ref, vals[1:])
+		rec := chainRecord{ref: ref}
+		if asJSON {
+			values = append(values, slices.Clone(vals[1:]))
+		} else if rec.text, ok = vals[1].(string); !ok {
+			return nil, fmt.Errorf("chain record of %s: %T is not text", ref, vals[1])
+		}
+		out = append(out, rec)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if asJSON {
+		texts, err := sqliteJSONArrays(values)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, chainRecord{ref: ref, text: t})
-	}
-	return out, rows.Err()
-}
-
-// sqliteJSONArray is SQLite's json_array over values as database/sql
-// gives them, made by SQLite itself (an in-memory database): its REAL
-// formatting is its own, and only SQLite gives the same digits.
-func sqliteJSONArray(vals []any) (string, error) {
-	db, err := jsonEngine()
-	if err != nil {
-		return "", err
-	}
-	for i, v := range vals {
-		switch v.(type) {
-		case nil, int64, float64, string:
-		case int32:
-			vals[i] = int64(v.(int32))
-		default:
-			return "", fmt.Errorf("chain record: a %T value has no SQLite JSON form", v)
+		for i := range out {
+			out[i].text = texts[i]
 		}
 	}
-	var text string
-	err = db.QueryRow("SELECT json_array("+strings.TrimSuffix(strings.Repeat("?,", len(vals)), ",")+")", vals...).Scan(&text)
-	return text, err
+	return out, nil
+}
+
+// sqliteJSONArrays is SQLite's json_array over each list of values as
+// database/sql gives them, made by SQLite itself (an in-memory database):
+// its REAL formatting is its own, and only SQLite gives the same digits.
+// Many lists go in one query (a query costs far more than an array).
+func sqliteJSONArrays(lists [][]any) ([]string, error) {
+	db, err := jsonEngine()
+	if err != nil {
+		return nil, err
+	}
+	// Under SQLite's default limits of 2,000 result columns and 32,766
+	// variables.
+	const maxArrays, maxValues = 1000, 30000
+	out := make([]string, 0, len(lists))
+	var query strings.Builder
+	var args []any
+	for start := 0; start < len(lists); {
+		query.Reset()
+		args = args[:0]
+		query.WriteString("SELECT ")
+		end := start
+		for ; end < len(lists) && end-start < maxArrays && (end == start || len(args)+len(lists[end]) <= maxValues); end++ {
+			if end > start {
+				query.WriteByte(',')
+			}
+			query.WriteString("json_array(")
+			for i, v := range lists[end] {
+				switch v := v.(type) {
+				case nil, int64, float64, string:
+				case int32:
+					lists[end][i] = int64(v)
+				default:
+					return nil, fmt.Errorf("chain record: a %T value has no SQLite JSON form", v)
+				}
+				if i > 0 {
+					query.WriteByte(',')
+				}
+				query.WriteByte('?')
+			}
+			query.WriteByte(')')
+			args = append(args, lists[end]...)
+		}
+		texts := make([]string, end-start)
+		ptrs := make([]any, len(texts))
+		for i := range texts {
+			ptrs[i] = &texts[i]
+		}
+		if err := db.QueryRow(query.String(), args...).Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		out = append(out, texts...)
+		start = end
+	}
+	return out, nil
 }
 
 var jsonEngine = sync.OnceValues(func() (*sql.DB, error) {

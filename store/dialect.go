@@ -158,11 +158,17 @@ var rebound sync.Map
 // URL names, through pgx, with the placeholders rewritten. readOnly makes
 // every transaction of the pool read-only on the server's side.
 func openPostgresDB(rawURL string, readOnly bool, conns int) (*sql.DB, error) {
+	return openPostgresPool(rawURL, readOnly, conns, nil)
+}
+
+// openPostgresPool is openPostgresDB with a hook called with each new
+// connection's pgx connection (nil: none).
+func openPostgresPool(rawURL string, readOnly bool, conns int, connected func(*pgx.Conn)) (*sql.DB, error) {
 	cfg, err := postgresConfig(rawURL, readOnly)
 	if err != nil {
 		return nil, err
 	}
-	db := sql.OpenDB(pgConnector{stdlib.GetConnector(*cfg)})
+	db := sql.OpenDB(pgConnector{inner: stdlib.GetConnector(*cfg), connected: connected})
 	db.SetMaxOpenConns(conns)
 	db.SetMaxIdleConns(conns)
 	return db, nil
@@ -187,14 +193,21 @@ func postgresConfig(rawURL string, readOnly bool) (*pgx.ConnConfig, error) {
 
 // pgConnector and pgConn wrap pgx's database/sql connections so that every
 // statement goes through rebind.
-type pgConnector struct{ inner driver.Connector }
+type pgConnector struct {
+	inner     driver.Connector
+	connected func(*pgx.Conn)
+}
 
 func (c pgConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	cn, err := c.inner.Connect(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return &pgConn{cn.(*stdlib.Conn)}, nil
+	sc := cn.(*stdlib.Conn)
+	if c.connected != nil {
+		c.connected(sc.Conn())
+	}
+	return &pgConn{sc}, nil
 }
 
 func (c pgConnector) Driver() driver.Driver { return c.inner.Driver() }

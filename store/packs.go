@@ -23,15 +23,9 @@ func (tx *Tx) putRequestPack(runID string, reqs []benchrun.Request) error {
 	if len(reqs) > MaxPackedRequests {
 		return nil
 	}
+	// Reused by the next run: a pipeline is sent before PutRun returns.
 	tx.pack = appendPack(tx.pack[:0], reqs)
-	stmt, err := tx.stmt(insertPackSQL)
-	if err != nil {
-		return err
-	}
-	if _, err := stmt.Exec(runID, tx.pack); err != nil {
-		return fmt.Errorf("packed requests: %w", err)
-	}
-	return nil
+	return tx.exec(insertPackSQL, []any{runID, tx.pack}, prefixed("packed requests"))
 }
 
 const insertPackSQL = `INSERT INTO request_packs (run_id, data) VALUES (?, ?)`

@@ -65,7 +65,7 @@ func (a *Archive) openPostgres() error {
 		}
 		return nil
 	}
-	if a.w, err = openPostgresDB(a.url, false, 1); err != nil {
+	if a.w, err = openPostgresPool(a.url, false, 1, a.writerPG.Store); err != nil {
 		return a.wrap("open", err)
 	}
 	if a.version, err = a.identifyPostgres(a.w, latest); err != nil {

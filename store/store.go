@@ -29,6 +29,7 @@ import (
 	sqlite3 "github.com/mattn/go-sqlite3"
 
 	"github.com/benchledger/benchledger/store/internal/sqlitebulk"
+	"github.com/jackc/pgx/v5"
 )
 
 // ApplicationID is the SQLite application_id of every benchledger archive
@@ -112,6 +113,9 @@ type Archive struct {
 	// writerHandle is the SQLite connection under w, for the rows a
 	// transaction inserts in bulk (see bulkInserter); nil when unknown.
 	writerHandle atomic.Pointer[sqlitebulk.Handle]
+	// writerPG is the pgx connection under w on PostgreSQL (its one
+	// connection), for the statements a transaction pipelines (pipeline.go).
+	writerPG atomic.Pointer[pgx.Conn]
 
 	notices []string // see Notices
 

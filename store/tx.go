@@ -26,6 +26,7 @@ import (
 type Tx struct {
 	a     *Archive
 	tx    *sql.Tx
+	ctx   context.Context // governs tx
 	blobs []*BlobWriter
 	done  bool
 	// touched are the recorded things this transaction changed, in order:
@@ -53,6 +54,8 @@ type Tx struct {
 	large bool
 	// pack is putRequestPack's buffer, reused from run to run.
 	pack []byte
+	// pipe queues the statements of a PutRun on PostgreSQL (pipeline.go).
+	pipe *pipeline
 }
 
 // Begin starts a write transaction. While another process holds the
@@ -82,7 +85,7 @@ func (a *Archive) begin(ctx, acquire context.Context, onWait func()) (*Tx, error
 			return nil, a.wrap("begin: waiting for the write lock", err)
 		}
 	}
-	return &Tx{a: a, tx: tx, local: map[string]*sql.Stmt{}}, nil
+	return &Tx{a: a, tx: tx, ctx: ctx, local: map[string]*sql.Stmt{}}, nil
 }
 
 func (tx *Tx) wrap(op string, err error) error { return tx.a.wrap(op, err) }
@@ -321,33 +324,47 @@ func (tx *Tx) PutRun(rec *RunRecord) error {
 	}
 	sum := summarize(entries.Effective())
 
-	_, err = tx.tx.Exec(`INSERT INTO runs (id, blob, ordinal, file_name, location, format, format_variant,
-		source_tool, percentile_method, clock, has_requests, completed, failed, extra, notes,
-		campaign, role, model, engine, engine_version, gpu, run_date, publishable, missing, ingested_at, request_count, companion, invocation)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		id, sha, run.Ordinal, rec.FileName, run.Location, run.Format, run.FormatVariant,
-		run.SourceTool, run.PercentileMethod, string(run.Clock), run.HasRequests, run.Completed, run.Failed, extra, notes,
-		sum.campaign, sum.role, sum.model, sum.engine, sum.engineVersion, sum.gpu, sum.date,
-		rec.Publishable, missing, formatTime(at), run.RequestCount(), run.Companion, rec.Invocation)
+	if !run.HasRequests && len(run.Requests) > 0 {
+		return fmt.Errorf("archive %s: %s: run has %d requests but HasRequests is false", tx.a.path, op, len(run.Requests))
+	}
+	// The inserts go to PostgreSQL in one round trip (pipeline.go).
+	tx.startPipeline()
+	err = tx.putRunRows(id, sha, rec, entries, sum, extra, notes, missing, at)
+	if ferr := tx.flushPipeline(); err == nil {
+		err = ferr
+	}
 	if err != nil {
 		return tx.wrap(op, err)
-	}
-	if err := tx.putProvenance(id, entries, false); err != nil {
-		return tx.wrap(op, err)
-	}
-	if err := tx.putStated(id, 0, run.Stated); err != nil {
-		return tx.wrap(op, err)
-	}
-	if run.HasRequests {
-		if err := tx.putRequests(id, run.Requests); err != nil {
-			return tx.wrap(op, err)
-		}
-	} else if len(run.Requests) > 0 {
-		return fmt.Errorf("archive %s: %s: run has %d requests but HasRequests is false", tx.a.path, op, len(run.Requests))
 	}
 	rec.ID = id
 	if rec.IngestedAt.IsZero() {
 		rec.IngestedAt = at.UTC()
+	}
+	return nil
+}
+
+// putRunRows inserts a new run's row and the rows that belong to it.
+func (tx *Tx) putRunRows(id, sha string, rec *RunRecord, entries provenance.Record, sum summaryColumns, extra, notes, missing string, at time.Time) error {
+	run := rec.Run
+	err := tx.exec(`INSERT INTO runs (id, blob, ordinal, file_name, location, format, format_variant,
+		source_tool, percentile_method, clock, has_requests, completed, failed, extra, notes,
+		campaign, role, model, engine, engine_version, gpu, run_date, publishable, missing, ingested_at, request_count, companion, invocation)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, []any{
+		id, sha, run.Ordinal, rec.FileName, run.Location, run.Format, run.FormatVariant,
+		run.SourceTool, run.PercentileMethod, string(run.Clock), run.HasRequests, run.Completed, run.Failed, extra, notes,
+		sum.campaign, sum.role, sum.model, sum.engine, sum.engineVersion, sum.gpu, sum.date,
+		rec.Publishable, missing, formatTime(at), run.RequestCount(), run.Companion, rec.Invocation}, asIs)
+	if err != nil {
+		return err
+	}
+	if err := tx.putProvenance(id, entries, false); err != nil {
+		return err
+	}
+	if err := tx.putStated(id, 0, run.Stated); err != nil {
+		return err
+	}
+	if run.HasRequests {
+		return tx.putRequests(id, run.Requests)
 	}
 	return nil
 }
@@ -423,10 +440,7 @@ func (tx *Tx) putProvenance(runID string, entries provenance.Record, upsert bool
 	for _, e := range entries {
 		args = append(args, runID, e.Field, string(e.Source), e.Value)
 	}
-	if err := tx.insertRows("INSERT INTO provenance (run_id, field, source, value) VALUES ", 4, args); err != nil {
-		return fmt.Errorf("provenance: %w", err)
-	}
-	return nil
+	return tx.insertRows("INSERT INTO provenance (run_id, field, source, value) VALUES ", 4, args, prefixed("provenance"))
 }
 
 // putStated inserts stated figures numbered from first (0 for a new run;
@@ -436,25 +450,18 @@ func (tx *Tx) putStated(runID string, first int, stated []benchrun.Stated) error
 	for i, s := range stated {
 		args = append(args, runID, int64(first+i), s.Metric, nullFloat(s.Value), s.Unit, s.SourceKey, s.SourceUnit, s.Printed)
 	}
-	if err := tx.insertRows(`INSERT INTO stated (run_id, seq, metric, value, unit, source_key, source_unit, printed) VALUES `, 8, args); err != nil {
-		return fmt.Errorf("stated figures: %w", err)
-	}
-	return nil
+	return tx.insertRows(`INSERT INTO stated (run_id, seq, metric, value, unit, source_key, source_unit, printed) VALUES `, 8, args, prefixed("stated figures"))
 }
 
 // insertRows runs insert, an INSERT statement up to its VALUES, for the
 // rows in args (width values each) in as few executions as it can: each
 // costs a round of database/sql and cgo, and on PostgreSQL a round trip
-// to the server, whatever its number of rows.
-func (tx *Tx) insertRows(insert string, width int, args []any) error {
+// to the server, whatever its number of rows. wrap describes an error.
+func (tx *Tx) insertRows(insert string, width int, args []any, wrap func(error) error) error {
 	rows := len(args) / width
 	for start := 0; start < rows; start += requestBatch {
 		n := min(requestBatch, rows-start)
-		stmt, err := tx.stmt(insertText(insert, width, n))
-		if err != nil {
-			return err
-		}
-		if _, err := stmt.Exec(args[start*width : (start+n)*width]...); err != nil {
+		if err := tx.exec(insertText(insert, width, n), args[start*width:(start+n)*width], wrap); err != nil {
 			return err
 		}
 	}
@@ -557,11 +564,8 @@ func (tx *Tx) insertRequests(h *sqlitebulk.Handle, runID string, reqs []benchrun
 // execRequests inserts the records with one prepared multi-row statement
 // (and one for the remainder), reusing one argument slice throughout.
 func (tx *Tx) execRequests(runID string, reqs []benchrun.Request) error {
-	prepare := func(rows int) (*sql.Stmt, error) {
-		return tx.stmt(insertText(insertRequestsSQL, requestColumns, rows))
-	}
 	args := make([]any, 0, requestBatch*requestColumns)
-	var full *sql.Stmt
+	full := insertText(insertRequestsSQL, requestColumns, requestBatch)
 	for start := 0; start < len(reqs); start += requestBatch {
 		batch := reqs[start:min(start+requestBatch, len(reqs))]
 		args = args[:0]
@@ -574,18 +578,12 @@ func (tx *Tx) execRequests(runID string, reqs []benchrun.Request) error {
 				nullCount(r.InputTokens), nullCount(r.OutputTokens), tx.a.d.requestError(r.Error),
 				int64(r.Gaps.Count), nullFloat(r.Gaps.Sum), nullFloat(r.Gaps.Min), nullFloat(r.Gaps.Max))
 		}
-		stmt := full
-		if len(batch) < requestBatch || full == nil {
-			var err error
-			if stmt, err = prepare(len(batch)); err != nil {
-				return err
-			}
-			if len(batch) == requestBatch {
-				full = stmt
-			}
+		query := full
+		if len(batch) < requestBatch {
+			query = insertText(insertRequestsSQL, requestColumns, len(batch))
 		}
-		if _, err := stmt.Exec(args...); err != nil {
-			return fmt.Errorf("requests %d to %d: %w", batch[0].Index, batch[len(batch)-1].Index, err)
+		if err := tx.exec(query, args, prefixed(fmt.Sprintf("requests %d to %d", batch[0].Index, batch[len(batch)-1].Index))); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -1,0 +1,98 @@
+package store
+
+import (
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// On PostgreSQL every statement is a round trip to the server, and an
+// ingest of many small files spent more time waiting for those than the
+// server spent executing them. A PutRun's inserts need no answer but
+// success, so they are queued on a pipeline and sent in one batch (pgx's
+// extended-protocol pipeline, on the writer's one connection, inside the
+// transaction database/sql began on it). Each queued statement and its
+// arguments are what database/sql would have sent, so the rows are the
+// same (TestRunsStoredAlike compares both engines).
+
+// pipeline is the statements queued so far and, for each, how its error
+// is described.
+type pipeline struct {
+	conn  *pgx.Conn
+	batch pgx.Batch
+	wraps []func(error) error
+}
+
+// startPipeline makes tx queue its inserts until flushPipeline, on
+// PostgreSQL when the writer's pgx connection is known; elsewhere it does
+// nothing and the statements run as they come.
+func (tx *Tx) startPipeline() {
+	if tx.a.d != postgresDialect {
+		return
+	}
+	if c := tx.a.writerPG.Load(); c != nil {
+		tx.pipe = &pipeline{conn: c}
+	}
+}
+
+// flushPipeline sends the queued statements and ends the pipeline. The
+// first statement refused gives the error, described as it would have
+// been had it run alone; the server then refuses the rest of the
+// transaction, as after any failed statement.
+func (tx *Tx) flushPipeline() error {
+	p := tx.pipe
+	tx.pipe = nil
+	if p == nil || p.batch.Len() == 0 {
+		return nil
+	}
+	res := p.conn.SendBatch(tx.ctx, &p.batch)
+	for _, wrap := range p.wraps {
+		if _, err := res.Exec(); err != nil {
+			res.Close()
+			return wrap(err)
+		}
+	}
+	return res.Close()
+}
+
+// exec runs query with args, or queues it on the pipeline; wrap describes
+// its error. args may be reused once exec returns.
+func (tx *Tx) exec(query string, args []any, wrap func(error) error) error {
+	if p := tx.pipe; p != nil {
+		p.batch.Queue(rebind(query), pgArgs(args)...)
+		p.wraps = append(p.wraps, wrap)
+		return nil
+	}
+	stmt, err := tx.stmt(query)
+	if err != nil {
+		return wrap(err)
+	}
+	if _, err := stmt.Exec(args...); err != nil {
+		return wrap(err)
+	}
+	return nil
+}
+
+// pgArgs copies args as pgConn.CheckNamedValue passes them to pgx:
+// booleans as 0 or 1, the rest as they are.
+func pgArgs(args []any) []any {
+	out := make([]any, len(args))
+	for i, v := range args {
+		if b, ok := v.(bool); ok {
+			v = int64(0)
+			if b {
+				v = int64(1)
+			}
+		}
+		out[i] = v
+	}
+	return out
+}
+
+// asIs describes an error by itself.
+func asIs(err error) error { return err }
+
+// prefixed describes an error after what.
+func prefixed(what string) func(error) error {
+	return func(err error) error { return fmt.Errorf("%s: %w", what, err) }
+}
