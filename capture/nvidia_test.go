@@ -2,10 +2,14 @@ package capture
 
 import (
 	"context"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/benchledger/benchledger/provenance"
 )
@@ -15,8 +19,23 @@ import (
 func stubTool(t *testing.T, name, script string) string {
 	t.Helper()
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, name), []byte("#!/bin/sh\n"+script+"\n"), 0o755); err != nil {
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte("#!/bin/sh\n"+script+"\n"), 0o755); err != nil {
 		t.Fatal(err)
+	}
+	// A process another test forks while the file is open for writing
+	// holds it open until that process execs: running the stub then
+	// fails with "text file busy", and capture records the fact as
+	// unknown. Wait until it runs (the tests run in parallel).
+	for try := 0; ; try++ {
+		err := exec.Command(path).Run()
+		if !errors.Is(err, syscall.ETXTBSY) {
+			break
+		}
+		if try == 200 {
+			t.Fatalf("stub %s: %v", name, err)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 	return dir
 }

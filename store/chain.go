@@ -197,23 +197,24 @@ func (tx *Tx) extendChain() error {
 func (tx *Tx) linkTouched(prevp *string, seqp *int64) error {
 	prev, seq := *prevp, *seqp
 	defer func() { *prevp, *seqp = prev, seq }()
-	for _, t := range tx.touched {
-		k, ok := chainKindOf(t.kind)
-		if !ok {
-			return fmt.Errorf("archive %s: extend the chain: unknown kind %q", tx.a.path, t.kind)
-		}
-		recs, err := tx.a.chainRecords(context.Background(), tx.tx, k, t.ref)
-		if err != nil {
-			return tx.wrap("extend the chain: read "+t.kind+" "+t.ref, err)
-		}
+	states, err := tx.touchedStates()
+	if err != nil {
+		return err
+	}
+	for i, t := range tx.touched {
+		k, _ := chainKindOf(t.kind)
+		recs, ref := states[i].recs, t.ref
 		if len(recs) == 0 {
 			continue // written and removed in one transaction: nothing to vouch for
 		}
-		ref, rec := recs[0].ref, recordHash(recs[0].text)
-		var last string
-		err = tx.tx.QueryRow(`SELECT record FROM chain WHERE kind = ? AND ref = ? ORDER BY seq DESC LIMIT 1`, t.kind, ref).Scan(&last)
-		if err != nil && err != sql.ErrNoRows {
-			return tx.wrap("extend the chain", err)
+		rec, last := recordHash(recs[0].text), states[i].last
+		if recs[0].ref != ref {
+			// Its record names it otherwise (no kind does so far): the
+			// latest link is under that name.
+			ref = recs[0].ref
+			if last, err = lastRecord(tx.tx, t.kind, ref); err != nil {
+				return tx.wrap("extend the chain", err)
+			}
 		}
 		if last == rec || last != "" && !k.mutable {
 			continue
@@ -226,6 +227,54 @@ func (tx *Tx) linkTouched(prevp *string, seqp *int64) error {
 		seq, prev = seq+1, h
 	}
 	return nil
+}
+
+// touchedState is what linkTouched reads of a touched thing: its record
+// and the record its latest link holds ("": none).
+type touchedState struct {
+	recs []chainRecord
+	last string
+}
+
+const lastRecordSQL = `SELECT record FROM chain WHERE kind = ? AND ref = ? ORDER BY seq DESC LIMIT 1`
+
+func lastRecord(q queryer, kind, ref string) (string, error) {
+	var last string
+	err := q.QueryRow(lastRecordSQL, kind, ref).Scan(&last)
+	if err == sql.ErrNoRows {
+		err = nil
+	}
+	return last, err
+}
+
+// touchedStates reads the state of each touched thing: on PostgreSQL all
+// in one round trip (touchedStatesPipelined), else query by query.
+func (tx *Tx) touchedStates() ([]touchedState, error) {
+	kinds := make([]chainKind, len(tx.touched))
+	for i, t := range tx.touched {
+		k, ok := chainKindOf(t.kind)
+		if !ok {
+			return nil, fmt.Errorf("archive %s: extend the chain: unknown kind %q", tx.a.path, t.kind)
+		}
+		kinds[i] = k
+	}
+	if c := tx.a.writerPG.Load(); c != nil && tx.a.d == postgresDialect {
+		return tx.touchedStatesPipelined(c, kinds)
+	}
+	out := make([]touchedState, len(tx.touched))
+	for i, t := range tx.touched {
+		recs, err := tx.a.chainRecords(context.Background(), tx.tx, kinds[i], t.ref)
+		if err != nil {
+			return nil, tx.wrap("extend the chain: read "+t.kind+" "+t.ref, err)
+		}
+		out[i].recs = recs
+		if len(recs) > 0 && recs[0].ref == t.ref {
+			if out[i].last, err = lastRecord(tx.tx, t.kind, t.ref); err != nil {
+				return nil, tx.wrap("extend the chain", err)
+			}
+		}
+	}
+	return out, nil
 }
 
 // chainPos is the chain's last link: its hash and seq ("" and 0: none).

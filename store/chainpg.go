@@ -25,6 +25,42 @@ type contextQueryer interface {
 // chainRecords reads the records of kind k: of the thing ref only, or of
 // every thing of the kind when ref is "", in ref order.
 func (a *Archive) chainRecords(ctx context.Context, q contextQueryer, k chainKind, ref string) ([]chainRecord, error) {
+	qs := a.recordQueries(k, ref)
+	sets := make([][]recordRow, len(qs))
+	for i, rq := range qs {
+		rows, err := readRecordRows(ctx, q, rq)
+		if err != nil {
+			return nil, err
+		}
+		sets[i] = rows
+		if i == 0 && len(rows) == 0 {
+			// A run not stored yet (a write about to create it) has no
+			// children to read.
+			break
+		}
+	}
+	return a.assembleRecords(k, sets)
+}
+
+// recordQuery is one query whose rows make chain records: each row a text
+// key, then values.
+type recordQuery struct {
+	sql  string
+	args []any
+}
+
+// recordRow is one row of a recordQuery.
+type recordRow struct {
+	ref  string
+	vals []any
+}
+
+// recordQueries are the queries whose rows make the records of kind k (of
+// the thing ref, or of all when ref is ""), in the order assembleRecords
+// takes their rows. On SQLite a row's one value is the record's text; on
+// PostgreSQL a row's values are the record's (a run's row, then the rows
+// of its provenance, stated figures and companion files).
+func (a *Archive) recordQueries(k chainKind, ref string) []recordQuery {
 	where, args := "", []any(nil)
 	if ref != "" {
 		where, args = k.one, []any{ref}
@@ -34,43 +70,105 @@ func (a *Archive) chainRecords(ctx context.Context, q contextQueryer, k chainKin
 		if ref == "" {
 			order = " ORDER BY 1"
 		}
-		return readRecords(ctx, q, k.query(where)+order, args, false)
+		return []recordQuery{{k.query(where) + order, args}}
 	}
 	cols := strings.TrimSuffix(strings.TrimPrefix(k.record, "json_array("), ")")
 	if k.kind == "run" {
 		cols = runRecordColumns
 	}
-	recs, err := readRecords(ctx, q, "SELECT "+k.ref+", "+cols+" FROM "+k.from+" "+where, args, true)
-	// ORDER BY on the ref expression would follow the database's
-	// collation; SQLite's is bytewise.
-	sort.Slice(recs, func(i, j int) bool { return recs[i].ref < recs[j].ref })
-	if err != nil || k.kind != "run" || len(recs) == 0 {
-		// A run not stored yet (a write about to create it) has no
-		// children to read.
-		return recs, err
+	qs := []recordQuery{{"SELECT " + k.ref + ", " + cols + " FROM " + k.from + " " + where, args}}
+	if k.kind == "run" {
+		for _, p := range runChildParts {
+			query := "SELECT run_id, " + p.cols + " FROM " + p.from
+			if ref != "" {
+				query += " WHERE run_id = ?1"
+			}
+			qs = append(qs, recordQuery{query + " ORDER BY run_id, " + p.order, args})
+		}
 	}
-	children, err := runChildren(ctx, q, ref)
+	return qs
+}
+
+// runChildParts are the three arrays that follow a run's row in its
+// record: provenance, stated figures, companion files.
+var runChildParts = []struct{ cols, from, order string }{
+	{"field, source, value", "provenance", "field, source"},
+	{"seq, metric, value, unit, source_key, source_unit, printed", "stated", "seq"},
+	{"blob, ordinal, file_name, format, added, added_at", "run_files", "blob, ordinal"},
+}
+
+// assembleRecords makes the records of kind k from the rows of its
+// recordQueries (a run's children may be missing when it has no row).
+func (a *Archive) assembleRecords(k chainKind, sets [][]recordRow) ([]chainRecord, error) {
+	out := make([]chainRecord, len(sets[0]))
+	if a.d != postgresDialect {
+		for i, r := range sets[0] {
+			text, ok := r.vals[0].(string)
+			if !ok {
+				return nil, fmt.Errorf("chain record of %s: %T is not text", r.ref, r.vals[0])
+			}
+			out[i] = chainRecord{ref: r.ref, text: text}
+		}
+		return out, nil
+	}
+	texts, err := recordTexts(sets[0])
 	if err != nil {
 		return nil, err
 	}
-	arrays := make([][]any, len(recs))
-	for i, r := range recs {
-		c, ok := children[r.ref]
-		if !ok {
-			c = []any{"[]", "[]", "[]"}
+	for i, r := range sets[0] {
+		out[i] = chainRecord{ref: r.ref, text: texts[i]}
+	}
+	// ORDER BY on the ref expression would follow the database's
+	// collation; SQLite's is bytewise.
+	sort.Slice(out, func(i, j int) bool { return out[i].ref < out[j].ref })
+	if k.kind != "run" || len(out) == 0 {
+		return out, nil
+	}
+	// Each run's three arrays: the rows come in run order.
+	arrays := map[string][]string{}
+	for part, rows := range sets[1:] {
+		texts, err := recordTexts(rows)
+		if err != nil {
+			return nil, err
 		}
-		arrays[i] = c
+		for j := 0; j < len(rows); {
+			run, elems := rows[j].ref, []string{}
+			for ; j < len(rows) && rows[j].ref == run; j++ {
+				elems = append(elems, texts[j])
+			}
+			if _, ok := arrays[run]; !ok {
+				arrays[run] = []string{"[]", "[]", "[]"}
+			}
+			arrays[run][part] = "[" + strings.Join(elems, ",") + "]"
+		}
+	}
+	lists := make([][]any, len(out))
+	for i, r := range out {
+		as, ok := arrays[r.ref]
+		if !ok {
+			as = []string{"[]", "[]", "[]"}
+		}
+		lists[i] = []any{as[0], as[1], as[2]}
 	}
 	// SQLite's subqueries hand json_array the children's arrays as text,
 	// which it quotes: so they are strings in the record.
-	quoted, err := sqliteJSONArrays(arrays)
+	quoted, err := sqliteJSONArrays(lists)
 	if err != nil {
 		return nil, err
 	}
-	for i, r := range recs {
-		recs[i].text = "[" + r.text + "," + quoted[i][1:len(quoted[i])-1] + "]"
+	for i, r := range out {
+		out[i].text = "[" + r.text + "," + quoted[i][1:len(quoted[i])-1] + "]"
 	}
-	return recs, nil
+	return out, nil
+}
+
+// recordTexts is SQLite's json_array over each row's values.
+func recordTexts(rows []recordRow) ([]string, error) {
+	lists := make([][]any, len(rows))
+	for i, r := range rows {
+		lists[i] = r.vals
+	}
+	return sqliteJSONArrays(lists)
 }
 
 // runRecordColumns are the run row's columns in the run record, as in
@@ -79,57 +177,9 @@ const runRecordColumns = `id, blob, ordinal, file_name, location, format, format
 	percentile_method, clock, has_requests, completed, failed, extra, notes, campaign, role, model, engine,
 	engine_version, gpu, run_date, publishable, missing, ingested_at, request_count, companion`
 
-// runChildren makes, for each run (or run ref), the three arrays that
-// follow its row in its record: provenance, stated figures, companion
-// files.
-func runChildren(ctx context.Context, q contextQueryer, ref string) (map[string][]any, error) {
-	parts := []struct{ cols, from, order string }{
-		{"field, source, value", "provenance", "field, source"},
-		{"seq, metric, value, unit, source_key, source_unit, printed", "stated", "seq"},
-		{"blob, ordinal, file_name, format, added, added_at", "run_files", "blob, ordinal"},
-	}
-	arrays := map[string][]string{}
-	for i, p := range parts {
-		query := "SELECT run_id, " + p.cols + " FROM " + p.from
-		var args []any
-		if ref != "" {
-			query += " WHERE run_id = ?1"
-			args = []any{ref}
-		}
-		query += " ORDER BY run_id, " + p.order
-		elems, err := readRecords(ctx, q, query, args, true)
-		if err != nil {
-			return nil, err
-		}
-		for j := 0; j < len(elems); {
-			run, texts := elems[j].ref, []string{}
-			for ; j < len(elems) && elems[j].ref == run; j++ {
-				texts = append(texts, elems[j].text)
-			}
-			if _, ok := arrays[run]; !ok {
-				arrays[run] = make([]string, len(parts))
-			}
-			arrays[run][i] = "[" + strings.Join(texts, ",") + "]"
-		}
-	}
-	out := map[string][]any{}
-	for run, as := range arrays {
-		out[run] = make([]any, len(as))
-		for i := range as {
-			if as[i] == "" {
-				as[i] = "[]"
-			}
-			out[run][i] = as[i]
-		}
-	}
-	return out, nil
-}
-
-// readRecords reads query's rows, each a text key and then the record's
-// values: with asJSON SQLite's json_array of those values (made for all
-// rows at once), else the one value, which is the record's text already.
-func readRecords(ctx context.Context, q contextQueryer, query string, args []any, asJSON bool) ([]chainRecord, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
+// readRecordRows reads the rows of one recordQuery.
+func readRecordRows(ctx context.Context, q contextQueryer, rq recordQuery) ([]recordRow, error) {
+	rows, err := q.QueryContext(ctx, rq.sql, rq.args...)
 	if err != nil {
 		return nil, err
 	}
@@ -143,37 +193,25 @@ func readRecords(ctx context.Context, q contextQueryer, query string, args []any
 	for i := range vals {
 		ptrs[i] = &vals[i]
 	}
-	var out []chainRecord
-	var values [][]any
+	var out []recordRow
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
 			return nil, err
 		}
-		ref, ok := vals[0].(string)
-		if !ok {
-			return nil, fmt.Errorf("chain record: key %v is not text", vals[0])
-		}
-		rec := chainRecord{ref: ref}
-		if asJSON {
-			values = append(values, slices.Clone(vals[1:]))
-		} else if rec.text, ok = vals[1].(string); !ok {
-			return nil, fmt.Errorf("chain record of %s: %T is not text", ref, vals[1])
-		}
-		out = append(out, rec)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	if asJSON {
-		texts, err := sqliteJSONArrays(values)
-		if err != nil {
+		if out, err = appendRecordRow(out, vals); err != nil {
 			return nil, err
 		}
-		for i := range out {
-			out[i].text = texts[i]
-		}
 	}
-	return out, nil
+	return out, rows.Err()
+}
+
+// appendRecordRow appends a row read as vals (a copy of them).
+func appendRecordRow(out []recordRow, vals []any) ([]recordRow, error) {
+	ref, ok := vals[0].(string)
+	if !ok {
+		return nil, fmt.Errorf("chain record: key %v is not text", vals[0])
+	}
+	return append(out, recordRow{ref: ref, vals: slices.Clone(vals[1:])}), nil
 }
 
 // sqliteJSONArrays is SQLite's json_array over each list of values as

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -95,4 +96,55 @@ func asIs(err error) error { return err }
 // prefixed describes an error after what.
 func prefixed(what string) func(error) error {
 	return func(err error) error { return fmt.Errorf("%s: %w", what, err) }
+}
+
+// touchedStatesPipelined is touchedStates on PostgreSQL: every query of
+// every touched thing's record, and its latest link, sent in one batch.
+// The rows are the values database/sql gives (the record's JSON text
+// takes an int32 as an int64), so the records are the same.
+func (tx *Tx) touchedStatesPipelined(c *pgx.Conn, kinds []chainKind) ([]touchedState, error) {
+	var batch pgx.Batch
+	queries := make([][]recordQuery, len(tx.touched))
+	for i, t := range tx.touched {
+		queries[i] = tx.a.recordQueries(kinds[i], t.ref)
+		for _, q := range queries[i] {
+			batch.Queue(rebind(q.sql), q.args...)
+		}
+		batch.Queue(rebind(lastRecordSQL), t.kind, t.ref)
+	}
+	res := c.SendBatch(tx.ctx, &batch)
+	defer res.Close()
+	out := make([]touchedState, len(tx.touched))
+	for i, t := range tx.touched {
+		read := "extend the chain: read " + t.kind + " " + t.ref
+		sets := make([][]recordRow, len(queries[i]))
+		for j := range queries[i] {
+			rows, err := res.Query()
+			if err != nil {
+				return nil, tx.wrap(read, err)
+			}
+			for rows.Next() {
+				vals, err := rows.Values()
+				if err == nil {
+					sets[j], err = appendRecordRow(sets[j], vals)
+				}
+				if err != nil {
+					rows.Close()
+					return nil, tx.wrap(read, err)
+				}
+			}
+			if rows.Close(); rows.Err() != nil {
+				return nil, tx.wrap(read, rows.Err())
+			}
+		}
+		recs, err := tx.a.assembleRecords(kinds[i], sets)
+		if err != nil {
+			return nil, tx.wrap(read, err)
+		}
+		out[i].recs = recs
+		if err := res.QueryRow().Scan(&out[i].last); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return nil, tx.wrap("extend the chain", err)
+		}
+	}
+	return out, res.Close()
 }

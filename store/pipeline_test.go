@@ -3,11 +3,13 @@ package store
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/internal/pgtest"
+	"github.com/benchledger/benchledger/provenance"
 	"github.com/jackc/pgx/v5/pgconn"
 )
 
@@ -201,5 +203,57 @@ func TestSQLiteJSONArraysInChunks(t *testing.T) {
 	}
 	if _, err := sqliteJSONArrays([][]any{{[]byte("x")}}); err == nil {
 		t.Error("a []byte value made a JSON text")
+	}
+}
+
+// TestPostgresChainStatesPipelinedAlike: the records and latest links a
+// commit reads in one batch are those read query by query, for a run with
+// children, an event and a thing linked before.
+func TestPostgresChainStatesPipelinedAlike(t *testing.T) {
+	t.Parallel()
+	a := newPostgresArchive(t)
+	tx := begin(t, a)
+	sha := writeBlob(t, tx, []byte("raw"), "a.json")
+	if err := tx.PutRun(runRecord(sha, sampleRun(0), manifest("hardware.gpu_model", "H100"))); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	id := runRecord(sha, sampleRun(0)).ID
+
+	tx = begin(t, a)
+	if err := tx.AddProvenance(id, provenance.Record{cli("runtime.engine", "vllm")}, true, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.AppendEvent(Event{Action: "test", RunID: id, Detail: `{"n": 1.5}`}); err != nil {
+		t.Fatal(err)
+	}
+	tx.touch("run", "no-such-run")
+	if len(tx.touched) < 3 {
+		t.Fatalf("touched %v, want the run, the event and the missing run", tx.touched)
+	}
+	piped, err := tx.touchedStates()
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn := a.writerPG.Load()
+	a.writerPG.Store(nil)
+	plain, err := tx.touchedStates()
+	a.writerPG.Store(conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(piped, plain) {
+		t.Fatalf("pipelined:\n%+v\nquery by query:\n%+v", piped, plain)
+	}
+	if len(plain[0].recs) != 1 || plain[0].last == "" || !strings.Contains(plain[0].recs[0].text, "H100") {
+		t.Errorf("the run's state %+v: want its record and the link of its first commit", plain[0])
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := a.VerifyChain(t.Context()); err != nil || len(rep.Problems) > 0 {
+		t.Fatalf("VerifyChain: %+v, %v", rep, err)
 	}
 }
