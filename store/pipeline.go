@@ -19,10 +19,15 @@ import (
 // pipeline is the statements queued so far and, for each, how its error
 // is described.
 type pipeline struct {
-	conn  *pgx.Conn
-	batch pgx.Batch
-	wraps []func(error) error
+	conn   *pgx.Conn
+	batch  pgx.Batch
+	wraps  []func(error) error
+	values int // the arguments queued
 }
+
+// pipelineValues bounds the arguments a pipeline holds before it sends
+// them: a run of a million records would otherwise hold them all, boxed.
+const pipelineValues = 1 << 16
 
 // startPipeline makes tx queue its inserts until flushPipeline, on
 // PostgreSQL when the writer's pgx connection is known; elsewhere it does
@@ -43,9 +48,15 @@ func (tx *Tx) startPipeline() {
 func (tx *Tx) flushPipeline() error {
 	p := tx.pipe
 	tx.pipe = nil
+	return p.send(tx)
+}
+
+// send sends what p holds and empties it.
+func (p *pipeline) send(tx *Tx) error {
 	if p == nil || p.batch.Len() == 0 {
 		return nil
 	}
+	defer func() { p.batch, p.wraps, p.values = pgx.Batch{}, nil, 0 }()
 	res := p.conn.SendBatch(tx.ctx, &p.batch)
 	for _, wrap := range p.wraps {
 		if _, err := res.Exec(); err != nil {
@@ -62,6 +73,12 @@ func (tx *Tx) exec(query string, args []any, wrap func(error) error) error {
 	if p := tx.pipe; p != nil {
 		p.batch.Queue(rebind(query), pgArgs(args)...)
 		p.wraps = append(p.wraps, wrap)
+		if p.values += len(args); p.values >= pipelineValues {
+			if err := p.send(tx); err != nil {
+				tx.pipe = nil // the transaction is rolled back
+				return err
+			}
+		}
 		return nil
 	}
 	stmt, err := tx.stmt(query)

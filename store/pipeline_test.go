@@ -38,6 +38,22 @@ func TestPostgresWriterConnFound(t *testing.T) {
 	}
 }
 
+// manyRequests are the awkward records and more, so that a pipeline
+// sends its statements in more than one batch.
+func manyRequests() []benchrun.Request {
+	reqs := awkwardRequests()
+	n := len(reqs)
+	for i := range n {
+		r := reqs[i]
+		r.Index += n
+		reqs = append(reqs, r)
+	}
+	if len(reqs)*requestColumns <= pipelineValues {
+		panic("too few records for two batches")
+	}
+	return reqs
+}
+
 // TestPostgresPipelineStoresAlike: a run stored through the pipeline is
 // the rows database/sql stores statement by statement, value for value,
 // with records of every awkward kind in more statements than one.
@@ -51,7 +67,7 @@ func TestPostgresPipelineStoresAlike(t *testing.T) {
 		tx := begin(t, a)
 		sha := writeBlob(t, tx, []byte("raw"), "a.json")
 		run := sampleRun(0)
-		run.Requests = awkwardRequests()
+		run.Requests = manyRequests()
 		if err := tx.PutRun(runRecord(sha, run, manifest("hardware.gpu_model", "H100 ✓"), manifest("runtime.engine", "vllm"))); err != nil {
 			t.Fatal(err)
 		}
@@ -86,35 +102,47 @@ func TestPostgresPipelineStoresAlike(t *testing.T) {
 // in a group, back to its part, the group going on.
 func TestPostgresPipelineErrorNamesTheStatement(t *testing.T) {
 	t.Parallel()
-	badRun := func() *benchrun.Run {
+	// A record repeated in the first batch the pipeline sends, or in the
+	// last.
+	badRun := func(early bool) *benchrun.Run {
 		run := sampleRun(1)
-		run.Requests = awkwardRequests()
-		run.Requests[2001].Index = 2000
+		run.Requests = manyRequests()
+		if early {
+			run.Requests[2001].Index = 2000
+		} else {
+			run.Requests[5801].Index = 5800
+		}
 		return run
 	}
-	check := func(err error) {
+	check := func(err error, early bool) {
 		t.Helper()
+		want := "requests 5760 to 5823: "
+		if early {
+			want = "requests 1984 to 2047: "
+		}
 		var pe *pgconn.PgError
-		if err == nil || !errors.As(err, &pe) || pe.Code != "23505" || !strings.Contains(err.Error(), "requests 1984 to 2047: ") {
-			t.Fatalf("PutRun = %v, want the server's unique violation naming requests 1984 to 2047", err)
+		if err == nil || !errors.As(err, &pe) || pe.Code != "23505" || !strings.Contains(err.Error(), want) {
+			t.Fatalf("PutRun = %v, want the server's unique violation naming %s", err, want)
 		}
 	}
 
-	t.Run("transaction", func(t *testing.T) {
-		t.Parallel()
-		a := newPostgresArchive(t)
-		tx := begin(t, a)
-		sha := writeBlob(t, tx, []byte("raw"), "a.json")
-		check(tx.PutRun(runRecord(sha, badRun())))
-		if err := tx.Rollback(); err != nil {
-			t.Fatal(err)
-		}
-		for _, table := range []string{"runs", "provenance", "stated", "requests", "request_packs"} {
-			if n := countRows(t, a.r, table); n != 0 {
-				t.Errorf("%d %s rows after the rollback", n, table)
+	for _, early := range []bool{true, false} {
+		t.Run(fmt.Sprint("transaction, early ", early), func(t *testing.T) {
+			t.Parallel()
+			a := newPostgresArchive(t)
+			tx := begin(t, a)
+			sha := writeBlob(t, tx, []byte("raw"), "a.json")
+			check(tx.PutRun(runRecord(sha, badRun(early))), early)
+			if err := tx.Rollback(); err != nil {
+				t.Fatal(err)
 			}
-		}
-	})
+			for _, table := range []string{"runs", "provenance", "stated", "requests", "request_packs"} {
+				if n := countRows(t, a.r, table); n != 0 {
+					t.Errorf("%d %s rows after the rollback", n, table)
+				}
+			}
+		})
+	}
 
 	t.Run("group", func(t *testing.T) {
 		t.Parallel()
@@ -132,11 +160,11 @@ func TestPostgresPipelineErrorNamesTheStatement(t *testing.T) {
 			sha := writeBlob(t, part, []byte(fmt.Sprint("raw ", i)), "a.json")
 			run := sampleRun(i)
 			if bad {
-				run = badRun()
+				run = badRun(false)
 			}
 			err = part.PutRun(runRecord(sha, run))
 			if bad {
-				check(err)
+				check(err, false)
 				if err := part.Rollback(); err != nil {
 					t.Fatal(err)
 				}
