@@ -7,14 +7,18 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// On PostgreSQL every statement is a round trip to the server, and an
-// ingest of many small files spent more time waiting for those than the
-// server spent executing them. A PutRun's inserts need no answer but
-// success, so they are queued on a pipeline and sent in one batch (pgx's
-// extended-protocol pipeline, on the writer's one connection, inside the
-// transaction database/sql began on it). Each queued statement and its
-// arguments are what database/sql would have sent, so the rows are the
-// same (TestRunsStoredAlike compares both engines).
+// On PostgreSQL every statement is a round trip to the server: an ingest
+// of many small files sent a file's twenty-odd statements one at a time,
+// each waiting for the answer to the last. A PutRun's inserts need no
+// answer but success, and a commit's reads of what it links do not depend
+// on each other, so each group goes in one batch (pgx's extended-protocol
+// pipeline) on the writer's one connection, inside the transaction
+// database/sql began on it. Each queued statement and its arguments are
+// what database/sql would have sent, so the rows are the same
+// (TestPostgresPipelineStoresAlike, TestPostgresChainStatesPipelinedAlike).
+// The batch bypasses database/sql's lock on the connection, as the SQLite
+// Inserter does: PutRun holds tx.stmts, which a blob's storer takes for
+// each chunk, and a commit runs after every storer has finished.
 
 // pipeline is the statements queued so far and, for each, how its error
 // is described.
