@@ -151,11 +151,11 @@ func (tx *Tx) touchBefore(kind, ref string) {
 	if err != nil || len(recs) == 0 {
 		return // not there yet (or unreadable: Commit's read reports it)
 	}
-	text, last := recs[0].text, ""
-	if err := tx.tx.QueryRow(`SELECT record FROM chain WHERE kind = ? AND ref = ? ORDER BY seq DESC LIMIT 1`, kind, ref).Scan(&last); err != nil {
+	last, err := lastRecord(tx.tx, kind, ref)
+	if err != nil || last == "" {
 		return // never linked: an archive whose chain starts with this write
 	}
-	if last != recordHash(text) {
+	if last != recordHash(recs[0].text) {
 		tx.tampered = append(tx.tampered, kind+" "+ref)
 	}
 }

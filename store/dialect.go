@@ -228,15 +228,21 @@ func (c *pgConn) QueryContext(ctx context.Context, q string, args []driver.Named
 	return c.Conn.QueryContext(ctx, rebind(q), args)
 }
 
-// CheckNamedValue stores a bool as SQLite does, 0 or 1: the flags are
-// integer columns on both engines.
+// CheckNamedValue passes each value as pgValue makes it.
 func (c *pgConn) CheckNamedValue(nv *driver.NamedValue) error {
-	if b, ok := nv.Value.(bool); ok {
-		nv.Value = int64(0)
-		if b {
-			nv.Value = int64(1)
-		}
-		return nil
-	}
+	nv.Value = pgValue(nv.Value)
 	return c.Conn.CheckNamedValue(nv)
+}
+
+// pgValue is a value as it goes to PostgreSQL: a bool as SQLite stores
+// it, 0 or 1 (the flags are integer columns on both engines); anything
+// else as it is, for pgx to encode.
+func pgValue(v any) any {
+	if b, ok := v.(bool); ok {
+		if b {
+			return int64(1)
+		}
+		return int64(0)
+	}
+	return v
 }

@@ -95,18 +95,11 @@ func (tx *Tx) exec(query string, args []any, wrap func(error) error) error {
 	return nil
 }
 
-// pgArgs copies args as pgConn.CheckNamedValue passes them to pgx:
-// booleans as 0 or 1, the rest as they are.
+// pgArgs copies args as database/sql would pass them to pgx (pgValue).
 func pgArgs(args []any) []any {
 	out := make([]any, len(args))
 	for i, v := range args {
-		if b, ok := v.(bool); ok {
-			v = int64(0)
-			if b {
-				v = int64(1)
-			}
-		}
-		out[i] = v
+		out[i] = pgValue(v)
 	}
 	return out
 }
