@@ -15,23 +15,10 @@ import (
 )
 
 // newDB writes a table t(k, i, f, s, b) of n rows with every storage class,
-// NULLs, empty and long texts, and returns its path.
+// NULLs, empty and long texts, in WAL mode, and returns its path.
 func newDB(t *testing.T, n int) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "a.db")
-	db, err := sql.Open("sqlite3", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.Exec(`PRAGMA journal_mode=WAL; CREATE TABLE t (k INTEGER PRIMARY KEY, i INTEGER, f REAL, s TEXT, b BLOB)`); err != nil {
-		t.Fatal(err)
-	}
-	tx, err := db.Begin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for k := 0; k < n; k++ {
+	path := textDB(t, "k INTEGER PRIMARY KEY, i INTEGER, f REAL, s TEXT, b BLOB", n, func(k int) []any {
 		var i, f, s, b any
 		switch k % 7 {
 		case 0:
@@ -48,11 +35,14 @@ func newDB(t *testing.T, n int) string {
 		case 6:
 			s = "<script>&'\""
 		}
-		if _, err := tx.Exec(`INSERT INTO t VALUES (?, ?, ?, ?, ?)`, k, i, f, s, b); err != nil {
-			t.Fatal(err)
-		}
+		return []any{k, i, f, s, b}
+	})
+	db, err := sql.Open("sqlite3", path)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if err := tx.Commit(); err != nil {
+	defer db.Close()
+	if _, err := db.Exec(`PRAGMA journal_mode=WAL`); err != nil {
 		t.Fatal(err)
 	}
 	return path
