@@ -111,7 +111,7 @@ type Archive struct {
 	chunkSize int // raw bytes per blob chunk; settable by tests
 
 	// writerHandle is the SQLite connection under w, for the rows a
-	// transaction inserts in bulk (see bulkInserter); nil when unknown.
+	// transaction inserts in bulk (Tx.insertRequests); nil when unknown.
 	writerHandle atomic.Pointer[sqlitebulk.Handle]
 	// writerPG is the pgx connection under w on PostgreSQL (its one
 	// connection), for the statements a transaction pipelines (pipeline.go).
