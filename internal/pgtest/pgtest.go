@@ -105,7 +105,7 @@ func startServer(o serverOptions) (*server, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp("", "blpg")
+	dir, err := os.MkdirTemp(folderRoot(o.durable), "blpg")
 	if err != nil {
 		return nil, err
 	}
