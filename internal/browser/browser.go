@@ -179,11 +179,13 @@ func Open(ctx context.Context, fileOrURL string, opt Options) (*Page, error) {
 		p.ctx, p.cancelTab = chromedp.NewContext(base, chromedp.WithNewBrowserContext())
 		p.cancelAlloc = func() {}
 	} else {
-		// No --user-data-dir is given, so chromedp makes a fresh temp dir
-		// and removes it when the allocator is cancelled (in Close). The
-		// browser is used after Open returns, so it must not die with ctx;
-		// Close ends it.
-		allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.WithoutCancel(ctx), allocatorOptions(exe, p.output)...)
+		// A fresh profile (newAllocator), removed when the allocator is
+		// cancelled (in Close). The browser is used after Open returns, so
+		// it must not die with ctx; Close ends it.
+		allocCtx, cancelAlloc, err := newAllocator(context.WithoutCancel(ctx), exe, p.output)
+		if err != nil {
+			return nil, err
+		}
 		tabCtx, cancelTab := chromedp.NewContext(allocCtx)
 		p.ctx, p.cancelTab, p.cancelAlloc = tabCtx, cancelTab, cancelAlloc
 	}
@@ -193,6 +195,41 @@ func Open(ctx context.Context, fileOrURL string, opt Options) (*Page, error) {
 		return nil, err
 	}
 	return p, nil
+}
+
+// newAllocator makes the allocator of a browser of its own, and the
+// function that ends it. Its profile is in a new folder of ours, removed
+// with everything in it once the browser has ended. Chromium also makes a
+// folder of its own under TMPDIR, for its singleton socket (linked from
+// the profile as SingletonSocket), and does not remove it when it is ended
+// as chromedp ends it: that folder is removed too. (Chromium's TMPDIR is
+// left as it is: under a folder of ours, the socket's path could exceed
+// the 107 bytes a Unix socket's path may have.)
+func newAllocator(parent context.Context, exe string, output *tailBuffer) (context.Context, context.CancelFunc, error) {
+	tmp, err := os.MkdirTemp("", "benchledger-chromium-")
+	if err != nil {
+		return nil, nil, fmt.Errorf("browser: a temporary folder for Chromium: %w", err)
+	}
+	profile := filepath.Join(tmp, "profile")
+	opts := append(allocatorOptions(exe, output), chromedp.UserDataDir(profile))
+	ctx, cancel := chromedp.NewExecAllocator(parent, opts...)
+	return ctx, func() {
+		socket, _ := os.Readlink(filepath.Join(profile, "SingletonSocket"))
+		cancel() // waits for the browser process
+		if dir := filepath.Dir(socket); socket != "" && strings.HasPrefix(filepath.Base(dir), "org.chromium.Chromium.") {
+			removeAll(dir)
+		}
+		removeAll(tmp)
+	}, nil
+}
+
+// removeAll removes dir, trying again for a little while: a child of
+// Chromium's (the crash handler) may still write there after the browser
+// has exited.
+func removeAll(dir string) {
+	for i := 0; os.RemoveAll(dir) != nil && i < 50; i++ {
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // allocatorOptions are the flags known to work on this project's

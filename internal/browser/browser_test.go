@@ -51,8 +51,8 @@ func open(t *testing.T, name string, opt Options) *Page {
 
 func TestReportPage(t *testing.T) {
 	needChromium(t)
-	// The profile dir is made under TMPDIR; a private one shows that Close
-	// removes it.
+	// The profile dir, and Chromium's own temporary folder, are made under
+	// TMPDIR; a private one shows that Close removes them.
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
 
@@ -60,6 +60,12 @@ func TestReportPage(t *testing.T) {
 
 	if n := countProfiles(t, tmp); n != 1 {
 		t.Errorf("want 1 fresh profile dir under TMPDIR while open, found %d", n)
+	}
+	// Chromium's own folder, for its singleton socket, which it would
+	// leave behind.
+	if own, _ := filepath.Glob(filepath.Join(tmp, "org.chromium.Chromium.*", "SingletonSocket")); len(own) != 1 {
+		entries, _ := os.ReadDir(tmp)
+		t.Errorf("want Chromium's singleton socket in a folder under TMPDIR, found %v (TMPDIR holds %v)", own, entries)
 	}
 
 	var ready bool
@@ -116,9 +122,12 @@ func TestReportPage(t *testing.T) {
 	if n := countProfiles(t, tmp); n != 0 {
 		t.Errorf("%d profile dirs left under TMPDIR after Close", n)
 	}
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("left under TMPDIR after Close: %v", left)
+	}
 }
 
-// countProfiles counts the browser profile dirs (chromedp-runner*) in dir.
+// countProfiles counts the browser profiles' folders (newAllocator's) in dir.
 func countProfiles(t *testing.T, dir string) int {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
@@ -127,7 +136,7 @@ func countProfiles(t *testing.T, dir string) int {
 	}
 	n := 0
 	for _, e := range entries {
-		if e.IsDir() && strings.HasPrefix(e.Name(), "chromedp-runner") {
+		if e.IsDir() && strings.HasPrefix(e.Name(), "benchledger-chromium-") {
 			n++
 		}
 	}

@@ -68,7 +68,10 @@ func (sh *shared) browser(ctx context.Context, exe string, timeout time.Duration
 		sh.stop, sh.ctx = nil, nil
 	}
 	out := &tailBuffer{max: 4096}
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), allocatorOptions(exe, out)...)
+	allocCtx, cancelAlloc, err := newAllocator(context.Background(), exe, out)
+	if err != nil {
+		return nil, nil, err
+	}
 	bctx, cancelBrowser := chromedp.NewContext(allocCtx)
 	stop := func() { cancelBrowser(); cancelAlloc() }
 	if err := started(ctx, func() error { return chromedp.Do(bctx) }, timeout); err != nil {
