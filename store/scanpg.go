@@ -3,18 +3,23 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/provenance"
+	"github.com/benchledger/benchledger/store/internal/reqpack"
 )
 
 // scanRunsPostgres is ScanRuns on PostgreSQL, with the same merge: each
 // table is read once in run order, streamed over its own connection, and
 // the connections read one snapshot (the first exports it, the others
 // take it), so the runs, their provenance, stated figures and requests
-// agree even while writers work. It reads no pack (request_packs): the
-// requests come in one stream over all runs, not a query per run.
+// agree even while writers work. A run's requests come from its pack
+// (request_packs, one stream over all runs) when it has one, as on SQLite,
+// and otherwise from a stream of the rows of the runs without one (a run of
+// more than MaxPackedRequests, or archived before packs): for 10,000 runs
+// of 100 requests, reading the rows took a third of the site's time.
 func (a *Archive) scanRunsPostgres(ctx context.Context, wanted map[string]bool, fn func(*RunRecord) error) error {
 	const op = "scan runs"
 	corrections, err := correctionsByRun(a)
@@ -23,13 +28,13 @@ func (a *Archive) scanRunsPostgres(ctx context.Context, wanted map[string]bool, 
 	}
 	// Connections of its own, as the SQLite scan has: fn may read the
 	// archive meanwhile.
-	db, err := openPostgresDB(a.url, true, 4)
+	db, err := openPostgresDB(a.url, true, 5)
 	if err != nil {
 		return a.wrap(op, err)
 	}
 	defer db.Close()
 	var snapshot string
-	txs := make([]*sql.Tx, 4)
+	txs := make([]*sql.Tx, 5)
 	var closers []func() error
 	defer func() {
 		for _, c := range closers {
@@ -84,7 +89,20 @@ func (a *Archive) scanRunsPostgres(ctx context.Context, wanted map[string]bool, 
 	if err != nil {
 		return a.wrap(op, err)
 	}
-	reqRows, err := query(txs[3], `SELECT run_id, `+requestColumnsSQL+` FROM requests ORDER BY run_id, idx`)
+	packRows, err := query(txs[3], `SELECT run_id, data FROM request_packs ORDER BY run_id`)
+	if err != nil {
+		return a.wrap(op, err)
+	}
+	packs, err := newRowCursor(packRows, func(scan func(...any) error, id *string) (data []byte, err error) {
+		return data, scan(id, &data)
+	})
+	if err != nil {
+		return a.wrap(op, err)
+	}
+	reqRows, err := query(txs[4], `SELECT run_id, `+requestColumnsSQL+` FROM requests
+		WHERE run_id IN (SELECT id FROM runs WHERE has_requests <> 0
+			AND NOT EXISTS (SELECT 1 FROM request_packs p WHERE p.run_id = runs.id))
+		ORDER BY run_id, idx`)
 	if err != nil {
 		return a.wrap(op, err)
 	}
@@ -98,14 +116,25 @@ func (a *Archive) scanRunsPostgres(ctx context.Context, wanted map[string]bool, 
 	return mergeRuns(ctx, func(err error) error { return a.wrap(op, err) }, runs, prov, stated, corrections, wanted, fn,
 		func(rec *RunRecord, keep bool, requestCount int64) error {
 			run := rec.Run
-			if keep && run.HasRequests {
-				run.Requests = make([]benchrun.Request, 0, max(requestCount, 0))
-			}
-			err := reqs.each(rec.ID, func(r benchrun.Request) {
-				if keep && run.HasRequests {
-					run.Requests = append(run.Requests, r)
+			want := keep && run.HasRequests
+			var packErr error
+			packed := false
+			err := packs.each(rec.ID, func(data []byte) {
+				packed = true
+				if want && packErr == nil {
+					if run.Requests, packErr = reqpack.Decode(data); packErr != nil {
+						packErr = fmt.Errorf("packed requests of run %s: %w: %w", rec.ID, ErrCorrupt, packErr)
+					}
 				}
 			})
+			if want && !packed {
+				run.Requests = make([]benchrun.Request, 0, max(requestCount, 0))
+			}
+			err = errors.Join(err, packErr, reqs.each(rec.ID, func(r benchrun.Request) {
+				if want && !packed {
+					run.Requests = append(run.Requests, r)
+				}
+			}))
 			if len(run.Requests) == 0 {
 				run.Requests = nil
 			}
