@@ -216,11 +216,20 @@ func newAllocator(parent context.Context, exe string, output *tailBuffer) (conte
 	return ctx, func() {
 		socket, _ := os.Readlink(filepath.Join(profile, "SingletonSocket"))
 		cancel() // waits for the browser process
-		if dir := filepath.Dir(socket); socket != "" && strings.HasPrefix(filepath.Base(dir), "org.chromium.Chromium.") {
+		if dir := filepath.Dir(socket); socket != "" && singletonFolder(dir) {
 			removeAll(dir)
 		}
 		removeAll(tmp)
 	}, nil
+}
+
+// singletonFolder reports whether dir is a folder Chromium (or Chrome)
+// made in the temporary folder for its singleton socket: only such a folder
+// is removed on the word of the profile's link.
+func singletonFolder(dir string) bool {
+	base := filepath.Base(dir)
+	return filepath.Dir(dir) == filepath.Clean(os.TempDir()) &&
+		(strings.HasPrefix(base, "org.chromium.Chromium.") || strings.HasPrefix(base, "com.google.Chrome."))
 }
 
 // removeAll removes dir, trying again for a little while: a child of
