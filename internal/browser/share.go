@@ -2,7 +2,10 @@ package browser
 
 import (
 	"context"
+	"errors"
+	"os"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/chromedp/chromedp"
@@ -54,13 +57,25 @@ func Share() (stop func()) {
 	}
 }
 
+// running reports whether the browser of ctx has a process that has not
+// been waited for: chromedp ends the context of a browser that has gone
+// only once it has read the end of its pipe, which can come after the
+// process has been reaped.
+func running(ctx context.Context) bool {
+	c := chromedp.FromContext(ctx)
+	if c == nil || c.Browser == nil || c.Browser.Process() == nil {
+		return false
+	}
+	return !errors.Is(c.Browser.Process().Signal(syscall.Signal(0)), os.ErrProcessDone)
+}
+
 // browser is the shared browser's context (a new tab's parent) and its
 // output, started at the first call; a failed start is tried again by the
 // next, and a browser that has gone (its context ended) is started again.
 func (sh *shared) browser(ctx context.Context, exe string, timeout time.Duration) (context.Context, *tailBuffer, error) {
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
-	if sh.ctx != nil && sh.ctx.Err() == nil {
+	if sh.ctx != nil && sh.ctx.Err() == nil && running(sh.ctx) {
 		return sh.ctx, sh.output, nil
 	}
 	if sh.stop != nil {
