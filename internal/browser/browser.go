@@ -198,43 +198,45 @@ func Open(ctx context.Context, fileOrURL string, opt Options) (*Page, error) {
 }
 
 // newAllocator makes the allocator of a browser of its own, and the
-// function that ends it. Its profile is in a new folder of ours, removed
-// with everything in it once the browser has ended. Chromium also makes a
-// folder of its own under TMPDIR, for its singleton socket (linked from
-// the profile as SingletonSocket), and does not remove it when it is ended
-// as chromedp ends it: that folder is removed too. (Chromium's TMPDIR is
-// left as it is: under a folder of ours, the socket's path could exceed
-// the 107 bytes a Unix socket's path may have.)
+// function that ends it. chromedp makes the profile, and at the end kills
+// what is left of the browser's processes and removes the profile. Chromium
+// also makes a folder under TMPDIR for its singleton socket, which it
+// leaves when ended as chromedp ends it: its TMPDIR is a new folder of
+// ours, removed once the browser has ended. Not when that folder's path is
+// so long that the socket's would exceed what a Unix socket's path may
+// have: Chromium would not start at all.
 func newAllocator(parent context.Context, exe string, output *tailBuffer) (context.Context, context.CancelFunc, error) {
-	tmp, err := os.MkdirTemp("", "benchledger-chromium-")
+	opts := allocatorOptions(exe, output)
+	tmp, err := os.MkdirTemp("", "blc")
 	if err != nil {
 		return nil, nil, fmt.Errorf("browser: a temporary folder for Chromium: %w", err)
 	}
-	profile := filepath.Join(tmp, "profile")
-	opts := append(allocatorOptions(exe, output), chromedp.UserDataDir(profile))
+	if len(tmp)+len(singletonSocket) <= maxSocketPath {
+		opts = append(opts, chromedp.Env("TMPDIR="+tmp))
+	} else {
+		os.Remove(tmp)
+		tmp = ""
+	}
 	ctx, cancel := chromedp.NewExecAllocator(parent, opts...)
 	return ctx, func() {
-		socket, _ := os.Readlink(filepath.Join(profile, "SingletonSocket"))
-		cancel() // waits for the browser process
-		if dir := filepath.Dir(socket); socket != "" && singletonFolder(dir) {
-			removeAll(dir)
+		cancel() // waits for the browser's processes and removes the profile
+		if tmp != "" {
+			removeAll(tmp)
 		}
-		removeAll(tmp)
 	}, nil
 }
 
-// singletonFolder reports whether dir is a folder Chromium (or Chrome)
-// made in the temporary folder for its singleton socket: only such a folder
-// is removed on the word of the profile's link.
-func singletonFolder(dir string) bool {
-	base := filepath.Base(dir)
-	return filepath.Dir(dir) == filepath.Clean(os.TempDir()) &&
-		(strings.HasPrefix(base, "org.chromium.Chromium.") || strings.HasPrefix(base, "com.google.Chrome."))
-}
+// singletonSocket is the longest path Chromium (or Chrome, whose folder's
+// name is shorter) gives its singleton socket under TMPDIR, and
+// maxSocketPath the most a Unix socket's path may have (sun_path's 108
+// bytes with the final NUL).
+const (
+	singletonSocket = "/org.chromium.Chromium.XXXXXX/SingletonSocket"
+	maxSocketPath   = 107
+)
 
-// removeAll removes dir, trying again for a little while: a child of
-// Chromium's (the crash handler) may still write there after the browser
-// has exited.
+// removeAll removes dir, trying again for a little while: a process that
+// outlives the browser for a moment may still write there.
 func removeAll(dir string) {
 	for i := 0; os.RemoveAll(dir) != nil && i < 50; i++ {
 		time.Sleep(20 * time.Millisecond)

@@ -62,10 +62,10 @@ func TestReportPage(t *testing.T) {
 		t.Errorf("want 1 fresh profile dir under TMPDIR while open, found %d", n)
 	}
 	// Chromium's own folder, for its singleton socket, which it would
-	// leave behind.
-	if own, _ := filepath.Glob(filepath.Join(tmp, "org.chromium.Chromium.*", "SingletonSocket")); len(own) != 1 {
+	// leave behind, is in a folder of the Page's.
+	if own, _ := filepath.Glob(filepath.Join(tmp, "blc*", "org.chromium.Chromium.*", "SingletonSocket")); len(own) != 1 {
 		entries, _ := os.ReadDir(tmp)
-		t.Errorf("want Chromium's singleton socket in a folder under TMPDIR, found %v (TMPDIR holds %v)", own, entries)
+		t.Errorf("want Chromium's singleton socket in the Page's folder under TMPDIR, found %v (TMPDIR holds %v)", own, entries)
 	}
 
 	var ready bool
@@ -127,7 +127,7 @@ func TestReportPage(t *testing.T) {
 	}
 }
 
-// countProfiles counts the browser profiles' folders (newAllocator's) in dir.
+// countProfiles counts the browser profile dirs (chromedp-runner*) in dir.
 func countProfiles(t *testing.T, dir string) int {
 	t.Helper()
 	entries, err := os.ReadDir(dir)
@@ -136,7 +136,7 @@ func countProfiles(t *testing.T, dir string) int {
 	}
 	n := 0
 	for _, e := range entries {
-		if e.IsDir() && strings.HasPrefix(e.Name(), "benchledger-chromium-") {
+		if e.IsDir() && strings.HasPrefix(e.Name(), "chromedp-runner") {
 			n++
 		}
 	}
@@ -311,5 +311,31 @@ func TestPageURL(t *testing.T) {
 	}
 	if u, _ := pageURL("http://127.0.0.1:8080/r.html"); u != "http://127.0.0.1:8080/r.html" {
 		t.Errorf("URL changed: %q", u)
+	}
+}
+
+// TestLongTempDir: under a TMPDIR so long that Chromium's singleton socket
+// could not be made in a folder of the Page's, the browser still starts
+// (newAllocator leaves Chromium's TMPDIR as it is) and Close leaves no
+// profile.
+func TestLongTempDir(t *testing.T) {
+	needChromium(t)
+	// Short enough for Chromium's own folder, too long for one more level
+	// ("/blc" and ten digits).
+	tmp := t.TempDir()
+	for len(tmp) < maxSocketPath-len(singletonSocket)-8 {
+		tmp = filepath.Join(tmp, "x")
+	}
+	if len(tmp)+len(singletonSocket) > maxSocketPath {
+		t.Skipf("the test's temporary folder %s is too long already", tmp)
+	}
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("TMPDIR", tmp)
+	p := open(t, "report.html", Options{})
+	p.Close()
+	if n := countProfiles(t, tmp); n != 0 {
+		t.Errorf("%d profile dirs left under TMPDIR after Close", n)
 	}
 }
