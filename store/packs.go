@@ -101,11 +101,21 @@ func packedRequests(stmt *sqlitebulk.Stmt, runID string) (packed bool, reqs []be
 		return false, nil, rows.Err()
 	}
 	// The table is STRICT: data is a BLOB.
-	reqs, err = reqpack.Decode(rows.Bytes(0))
+	reqs, err = decodePack(rows.Bytes(0))
 	if err != nil {
-		return false, nil, fmt.Errorf("packed requests: %w: %w", ErrCorrupt, err)
+		return false, nil, fmt.Errorf("packed requests: %w", err)
 	}
 	return true, reqs, nil
+}
+
+// decodePack decodes a pack as read from request_packs; a pack that cannot
+// be read is an error wrapping ErrCorrupt.
+func decodePack(data []byte) ([]benchrun.Request, error) {
+	reqs, err := reqpack.Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrCorrupt, err)
+	}
+	return reqs, nil
 }
 
 // RequestPack returns a run's records as its pack holds them (ok false: the
@@ -120,8 +130,8 @@ func (a *Archive) RequestPack(runID string) (reqs []benchrun.Request, ok bool, e
 	case err != nil:
 		return nil, false, a.wrap("read packed requests of run "+runID, err)
 	}
-	if reqs, err = reqpack.Decode(data); err != nil {
-		return nil, false, fmt.Errorf("archive %s: packed requests of run %s: %w: %w", a.path, runID, ErrCorrupt, err)
+	if reqs, err = decodePack(data); err != nil {
+		return nil, false, fmt.Errorf("archive %s: packed requests of run %s: %w", a.path, runID, err)
 	}
 	return reqs, true, nil
 }

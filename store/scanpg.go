@@ -8,7 +8,6 @@ import (
 
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/provenance"
-	"github.com/benchledger/benchledger/store/internal/reqpack"
 )
 
 // scanRunsPostgres is ScanRuns on PostgreSQL, with the same merge: each
@@ -122,8 +121,8 @@ func (a *Archive) scanRunsPostgres(ctx context.Context, wanted map[string]bool, 
 			err := packs.each(rec.ID, func(data []byte) {
 				packed = true
 				if want && packErr == nil {
-					if run.Requests, packErr = reqpack.Decode(data); packErr != nil {
-						packErr = fmt.Errorf("packed requests of run %s: %w: %w", rec.ID, ErrCorrupt, packErr)
+					if run.Requests, packErr = decodePack(data); packErr != nil {
+						packErr = fmt.Errorf("packed requests: %w", packErr)
 					}
 				}
 			})
