@@ -24,6 +24,7 @@ import (
 
 	"github.com/benchledger/benchledger/benchrun"
 	"github.com/benchledger/benchledger/ingest/format"
+	"github.com/benchledger/benchledger/ingest/pyjson"
 	"github.com/benchledger/benchledger/ingest/registry"
 	"github.com/benchledger/benchledger/provenance"
 	"github.com/benchledger/benchledger/store"
@@ -427,7 +428,7 @@ func (b *batch) prepare(ctx context.Context, c candidate) *prepared {
 	if p.known, p.fatal = b.opt.Archive.HasBlob(p.sum); p.known || p.fatal != nil {
 		return p
 	}
-	p.parseErr = p.parser.Parse(ctx, c.path, bytes.NewReader(data), func(r *benchrun.Run) error {
+	p.parseErr = p.parser.Parse(ctx, c.path, pyjson.NewInput(data), func(r *benchrun.Run) error {
 		p.runs = append(p.runs, r)
 		return nil
 	})
@@ -441,8 +442,9 @@ func (b *batch) prepare(ctx context.Context, c candidate) *prepared {
 
 // fileBuffers hold the bytes of small files read whole (*[]byte), for
 // the next files once prepare is done with them: nothing prepared refers
-// to them (the parsers read through an io.Reader into buffers of their
-// own, PrepareBlob compresses into new slices). 1,000 ordinary files
+// to them (a parser's decoder reads them in place, pyjson.Input, and what
+// it returns is copied out, as the bytes a Token points to are valid only
+// until the next token; PrepareBlob compresses into new slices). 1,000 ordinary files
 // otherwise allocated and cleared 290 MB.
 var fileBuffers sync.Pool
 

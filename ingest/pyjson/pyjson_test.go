@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"math/bits"
@@ -510,7 +511,73 @@ func FuzzDecoder(f *testing.F) {
 				t.Fatalf("valid JSON %q rejected: %v", in, err)
 			}
 		}
+		// Read in place, the same tokens and error, and the input unchanged.
+		kept := bytes.Clone(in)
+		if got, want := tokenTrail(NewDecoder(NewInput(in))), tokenTrail(NewDecoder(bytes.NewReader(in))); got != want {
+			t.Fatalf("read in place:\n%s\nread through a buffer:\n%s", got, want)
+		}
+		if !bytes.Equal(in, kept) {
+			t.Fatalf("decoding in place changed the input")
+		}
 	})
+}
+
+// tokenTrail renders every token a Decoder gives, then its error.
+func tokenTrail(d *Decoder) string {
+	var b strings.Builder
+	for {
+		tok, err := d.Next()
+		if err != nil {
+			fmt.Fprintf(&b, "error: %v\n", err)
+			return b.String()
+		}
+		fmt.Fprintf(&b, "%s %d:%d %q\n", tok.Kind, tok.Line, tok.Offset, tok.Bytes)
+		if tok.Kind == EOF {
+			return b.String()
+		}
+	}
+}
+
+// TestInputReadInPlace: a Decoder reads an Input's bytes where they are
+// (no copy), leaves the Input read to its end, and gives the tokens and
+// errors a buffered read gives; an Input already read from, or empty, is
+// read as any reader.
+func TestInputReadInPlace(t *testing.T) {
+	t.Parallel()
+	for _, text := range []string{
+		`{"ttfts": [0.0123, 1e-05, -2.5], "itls": [[0.001, 0.002], []], "name": "caf\u00e9"}`,
+		"{\"a\": [1, 2,\n 3]}\n{\"b\": tru}",
+		`[1, 2`,
+	} {
+		in := []byte(text)
+		r := NewInput(in)
+		d := NewDecoder(r)
+		if len(d.buf) == 0 || &d.buf[0] != &in[0] {
+			t.Errorf("%q: the decoder copied the input", text)
+		}
+		if r.Len() != 0 {
+			t.Errorf("%q: %d bytes of the Input left unread", text, r.Len())
+		}
+		if got, want := tokenTrail(d), tokenTrail(NewDecoder(bytes.NewReader(in))); got != want {
+			t.Errorf("%q read in place:\n%s\nthrough a buffer:\n%s", text, got, want)
+		}
+		if string(in) != text {
+			t.Errorf("%q: input changed to %q", text, in)
+		}
+	}
+	in := []byte(`[1, 2]`)
+	r := NewInput(in)
+	r.ReadByte()
+	d := NewDecoder(r)
+	if &d.buf[0] == &in[0] {
+		t.Errorf("an Input read from is read in place")
+	}
+	if got, want := tokenTrail(d), tokenTrail(NewDecoder(bytes.NewReader(in[1:]))); got != want {
+		t.Errorf("an Input read from:\n%s\nwant\n%s", got, want)
+	}
+	if got, want := tokenTrail(NewDecoder(NewInput(nil))), tokenTrail(NewDecoder(bytes.NewReader(nil))); got != want {
+		t.Errorf("an empty Input: %s, want %s", got, want)
+	}
 }
 
 func TestParseFloatMatchesStrconv(t *testing.T) {
