@@ -114,11 +114,12 @@ func Batch(ctx context.Context, paths []string, opt Options, report func(Outcome
 		preparing.Wait()
 	}()
 	workers := min(max(runtime.GOMAXPROCS(0), 1), 4)
-	// running bounds the files being prepared at once (a core each);
-	// ahead, the bytes of the small files prepared or being prepared but
-	// not yet written, and so memory. The queue lets the preparing go on
-	// while the writer waits for the disk (a group's commit, a checkpoint).
-	running := make(chan struct{}, workers)
+	// running bounds the files being prepared at once, and the writer, to
+	// a core each, the writer first (cores.go); ahead, the bytes of the
+	// small files prepared or being prepared but not yet written, and so
+	// memory. The queue lets the preparing go on while the writer waits
+	// for the disk (a group's commit, a checkpoint).
+	running := newCores(workers)
 	ahead := semaphore.NewWeighted(aheadBytes)
 	held := make([]int64, len(files)) // each file's share of ahead
 	slots := make([]chan *prepared, len(files))
@@ -131,14 +132,12 @@ func Batch(ctx context.Context, paths []string, opt Options, report func(Outcome
 			if ahead.Acquire(ctx, held[i]) != nil {
 				return
 			}
-			select {
-			case running <- struct{}{}:
-			case <-ctx.Done():
+			if running.take(ctx, false) != nil {
 				return
 			}
 			preparing.Go(func() {
 				p := b.prepare(ctx, files[i])
-				<-running
+				running.give()
 				slots[i] <- p
 			})
 		}
@@ -163,7 +162,11 @@ func Batch(ctx context.Context, paths []string, opt Options, report func(Outcome
 		if opt.OnFile != nil {
 			opt.OnFile(i+1, len(files), f.path)
 		}
+		if err := running.take(ctx, true); err != nil {
+			return errors.Join(err, b.flush())
+		}
 		err := b.write(ctx, p, hold)
+		running.give()
 		ahead.Release(held[i])
 		if err == nil {
 			err = ctx.Err()
