@@ -446,8 +446,8 @@ func (b *batch) prepare(ctx context.Context, c candidate) *prepared {
 // fileBuffers hold the bytes of small files read whole (*[]byte), for
 // the next files once prepare is done with them: nothing prepared refers
 // to them (a parser's decoder reads them in place, pyjson.Input, and what
-// it returns is copied out, as the bytes a Token points to are valid only
-// until the next token; PrepareBlob compresses into new slices). 1,000 ordinary files
+// it keeps it copies, as a Token's bytes are valid only until the next
+// token; PrepareBlob compresses into new slices). 1,000 ordinary files
 // otherwise allocated and cleared 290 MB.
 var fileBuffers sync.Pool
 
