@@ -194,7 +194,8 @@ type Decoder struct {
 
 	maxDepth int
 	maxToken int
-	target   int // buffer size to grow to once the input outgrows the first buffer
+	target   int  // buffer size to grow to once the input outgrows the first buffer
+	borrowed bool // buf is an Input's bytes, read in place (NewDecoderSize)
 }
 
 // Input is a byte slice that a Decoder reads in place instead of copying
@@ -228,6 +229,7 @@ func NewDecoderSize(r io.Reader, size int) *Decoder {
 		return &Decoder{
 			r:        in,
 			buf:      in.b,
+			borrowed: true,
 			end:      len(in.b),
 			atEOF:    true,
 			target:   len(in.b),
@@ -357,10 +359,12 @@ func (d *Decoder) fill(keep int) (int, error) {
 		// The input outgrew the first, small buffer: move to the full size.
 		size = d.target
 	}
-	if keep > 0 || size != len(d.buf) {
+	if keep > 0 || size != len(d.buf) || d.borrowed {
 		nb := d.buf
-		if size != len(d.buf) {
+		if size != len(d.buf) || d.borrowed {
+			// An Input's bytes are the caller's: never written.
 			nb = make([]byte, size)
+			d.borrowed = false
 		}
 		d.end = copy(nb, d.buf[keep:d.end])
 		d.buf = nb
