@@ -24,10 +24,17 @@ func newCores(n int) *cores { return &cores{free: n, changed: make(chan struct{}
 
 // take waits for a core; the writer (writer true, one goroutine) before
 // any other. It fails only when ctx ends first.
-func (c *cores) take(ctx context.Context, writer bool) error {
+func (c *cores) take(ctx context.Context, writer bool) (err error) {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	if writer {
 		c.writer = true
+		defer func() {
+			// Taken or given up, the writer waits no more: the preparing
+			// files may take what is left.
+			c.writer = false
+			c.wake()
+		}()
 	}
 	for c.free == 0 || !writer && c.writer {
 		changed := c.changed
@@ -35,22 +42,14 @@ func (c *cores) take(ctx context.Context, writer bool) error {
 		select {
 		case <-changed:
 		case <-ctx.Done():
-			if writer {
-				c.mu.Lock()
-				c.writer = false
-				c.wake()
-				c.mu.Unlock()
-			}
-			return ctx.Err()
+			err = ctx.Err()
 		}
 		c.mu.Lock()
+		if err != nil {
+			return err
+		}
 	}
 	c.free--
-	if writer {
-		c.writer = false
-		c.wake() // the preparing files may take what is left
-	}
-	c.mu.Unlock()
 	return nil
 }
 

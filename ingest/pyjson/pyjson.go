@@ -222,40 +222,36 @@ func NewDecoder(r io.Reader) *Decoder { return NewDecoderSize(r, DefaultBufferSi
 // 1,000 small files otherwise allocated, cleared and refilled a full-size
 // buffer for each.
 func NewDecoderSize(r io.Reader, size int) *Decoder {
-	if in, ok := r.(*Input); ok && len(in.b) > 0 && in.Len() == len(in.b) {
-		// Everything is there already: the Decoder reads it all at once,
-		// as it would read the Reader to its end.
-		in.Seek(0, io.SeekEnd)
-		return &Decoder{
-			r:        in,
-			buf:      in.b,
-			borrowed: true,
-			end:      len(in.b),
-			atEOF:    true,
-			target:   len(in.b),
-			line:     1,
-			maxDepth: DefaultMaxDepth,
-			maxToken: max(DefaultMaxToken, len(in.b)),
-			stack:    make([]byte, 0, 16),
-		}
-	}
+	in, inPlace := r.(*Input)
+	// An Input not read from yet is the whole input already: the Decoder
+	// reads it all at once, where it lies, as it would read it to its end.
+	inPlace = inPlace && len(in.b) > 0 && in.Len() == len(in.b)
 	// Start small so that parsing many small files does not allocate a
 	// large buffer each; fill grows it once the input proves long.
 	first := initialBufferSize
-	if l, ok := r.(interface{ Len() int }); ok && l.Len() < size {
+	switch l, ok := r.(interface{ Len() int }); {
+	case inPlace:
+		size = len(in.b)
+	case ok && l.Len() < size:
 		size = l.Len() + 1 // + 1: the read that finds the end
 		first = size
 	}
 	size = max(size, minBufferSize)
-	return &Decoder{
+	d := &Decoder{
 		r:        r,
-		buf:      make([]byte, min(size, first)),
 		target:   size,
 		line:     1,
 		maxDepth: DefaultMaxDepth,
 		maxToken: max(DefaultMaxToken, size),
 		stack:    make([]byte, 0, 16),
 	}
+	if inPlace {
+		in.Seek(0, io.SeekEnd)
+		d.buf, d.borrowed, d.end, d.atEOF = in.b, true, len(in.b), true
+	} else {
+		d.buf = make([]byte, min(size, first))
+	}
+	return d
 }
 
 // SetMaxDepth sets the deepest nesting accepted (default 512).
