@@ -120,6 +120,7 @@ func Batch(ctx context.Context, paths []string, opt Options, report func(Outcome
 	// memory. The queue lets the preparing go on while the writer waits
 	// for the disk (a group's commit, a checkpoint).
 	running := newCores(workers)
+	b.cores, b.workers = running, workers
 	ahead := semaphore.NewWeighted(aheadBytes)
 	held := make([]int64, len(files)) // each file's share of ahead
 	slots := make([]chan *prepared, len(files))
@@ -248,6 +249,10 @@ type batch struct {
 	groupBytes int64
 	held       []Outcome
 	report     func(Outcome)
+
+	// cores are the batch's cores, workers how many (see Batch).
+	cores   *cores
+	workers int
 }
 
 // A group of small files' transactions is committed once it has held the
@@ -632,13 +637,28 @@ func (b *batch) storeStreamed(ctx context.Context, p *prepared, declared func(*b
 	parseCtx, stopParse := context.WithCancel(ctx)
 	defer stopParse()
 	sideResult := func() sideHash { return sideHash{} }
-	if maybe, err := b.opt.Archive.HasBlobOfSize(p.size); err != nil {
+	maybe, err := b.opt.Archive.HasBlobOfSize(p.size)
+	if err != nil {
 		return nil, err
 	} else if maybe {
 		sideResult = b.sideHash(ctx, parseCtx, stopParse, path)
 	}
 
-	tx, err := b.opt.Archive.Begin(ctx, b.opt.OnWait)
+	begin := b.opt.Archive.Begin
+	if !maybe && b.opt.Archive.WritesDirect(p.size) {
+		// The transaction may lock the archive against readers (store
+		// BeginLarge): no file is prepared meanwhile, as preparing reads
+		// the archive. The parse keeps both cores busy anyway.
+		release, err := b.writerAlone(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+		begin = func(ctx context.Context, onWait func()) (*store.Tx, error) {
+			return b.opt.Archive.BeginLarge(ctx, onWait, p.size)
+		}
+	}
+	tx, err := begin(ctx, b.opt.OnWait)
 	if err != nil {
 		return nil, err
 	}
@@ -696,6 +716,25 @@ func (b *batch) storeStreamed(ctx context.Context, p *prepared, declared func(*b
 		return nil, err
 	}
 	return outs, tx.Commit()
+}
+
+// writerAlone has the writer, which holds one of the batch's cores, take
+// the others too; the function returned gives them back.
+func (b *batch) writerAlone(ctx context.Context) (release func(), err error) {
+	taken := 0
+	release = func() {
+		for ; taken > 0; taken-- {
+			b.cores.give()
+		}
+	}
+	for taken < b.workers-1 {
+		if err := b.cores.take(ctx, true); err != nil {
+			release()
+			return nil, err
+		}
+		taken++
+	}
+	return release, nil
 }
 
 // sideHash is the result of hashing a file on its own, beside the parse.

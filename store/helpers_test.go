@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,7 +17,12 @@ import (
 	"github.com/benchledger/benchledger/provenance"
 )
 
-func TestMain(m *testing.M) { pgtest.Main(m) }
+func TestMain(m *testing.M) {
+	if path := os.Getenv(killDirectEnv); path != "" {
+		killDirect(path) // exits
+	}
+	pgtest.Main(m)
+}
 
 func tempArchivePath(t testing.TB) string {
 	t.Helper()

@@ -76,6 +76,10 @@ var (
 	// ErrCorrupt: stored data fails its own checks (chunk size, compressed
 	// stream, SHA-256 of the reassembled bytes).
 	ErrCorrupt = errors.New("archive data is corrupt")
+	// ErrInterrupted: a transaction writing the archive directly (BeginLarge)
+	// was killed, and its rollback journal must be played back, which a
+	// connection opened read-only cannot do; opening it for writing does.
+	ErrInterrupted = errors.New("a write into the archive was interrupted, and only a command that may write to it can undo it")
 )
 
 // Options says how to open an archive.
@@ -91,6 +95,10 @@ type Options struct {
 	// name (Path) and the two versions: an upgrade can rewrite much of a
 	// large archive, and a command says why it is waiting.
 	OnUpgrade func(archive string, from, to int)
+	// OnBusy (may be nil) is called once when Open has to wait because
+	// another process is writing a large file directly into the archive
+	// (BeginLarge), which locks it until that file is committed.
+	OnBusy func(archive string)
 }
 
 // Archive is an open archive file. Reads may run concurrently; at most one
@@ -102,13 +110,17 @@ type Archive struct {
 	readOnly bool
 	existing bool // Options.Existing
 	version  int
-	// onUpgrade is Options.OnUpgrade.
+	// onUpgrade is Options.OnUpgrade, onBusy Options.OnBusy.
 	onUpgrade func(archive string, from, to int)
+	onBusy    func(archive string)
 
 	w *sql.DB // the single writer connection; nil when read-only
 	r *sql.DB // read-only connections for queries outside a Tx
 
 	chunkSize int // raw bytes per blob chunk; settable by tests
+	// directFrom is the blob size from which BeginLarge writes the file
+	// directly (direct.go); settable by tests.
+	directFrom int64
 
 	// writerHandle is the SQLite connection under w, for the rows a
 	// transaction inserts in bulk (Tx.insertRequests); nil when unknown.
@@ -132,7 +144,9 @@ const (
 	// that onWait (the "waiting for another ingest" message) comes promptly
 	// and a cancelled ctx is noticed soon.
 	writerBusyTimeout = 250 * time.Millisecond
-	readerBusyTimeout = 5 * time.Second
+	// readerBusyTimeout is long: in WAL mode a reader never waits, and in a
+	// direct transaction of another (BeginLarge) it waits for its commit.
+	readerBusyTimeout = lockedWait
 	// migrationLockWait bounds how long Open waits for another writer
 	// before applying a migration; Open has no ctx to cancel it by.
 	migrationLockWait = 2 * time.Minute
@@ -152,8 +166,8 @@ func Open(path string, opt Options) (*Archive, error) {
 	if path == "" {
 		return nil, errors.New("store: open archive: empty path")
 	}
-	a := &Archive{path: path, readOnly: opt.ReadOnly, existing: opt.Existing, onUpgrade: opt.OnUpgrade,
-		chunkSize: DefaultChunkSize, d: sqliteDialect}
+	a := &Archive{path: path, readOnly: opt.ReadOnly, existing: opt.Existing, onUpgrade: opt.OnUpgrade, onBusy: opt.OnBusy,
+		chunkSize: DefaultChunkSize, directFrom: directFrom, d: sqliteDialect}
 	open := a.open
 	if IsPostgres(path) {
 		a.url, a.path, a.d = path, redactURL(path), postgresDialect
@@ -242,11 +256,11 @@ func (a *Archive) open() error {
 	}
 
 	if a.readOnly {
-		if a.r, err = openReader(a.path); err != nil {
-			return a.wrap("open", err)
-		}
-		if a.version, err = a.identify(a.r, latest); err != nil {
+		if err := a.identifyReading(latest); err != nil {
 			return err
+		}
+		if a.r, err = openReader(a.path, readerBusyTimeout); err != nil {
+			return a.wrap("open", err)
 		}
 		if a.version < latest {
 			return fmt.Errorf("archive %s: %w: schema version %d, this benchledger uses %d; any benchledger command that writes to it upgrades it",
@@ -258,13 +272,19 @@ func (a *Archive) open() error {
 	if a.w, err = openWriter(a.path, "rw", a.setWriterHandle); err != nil {
 		return a.wrap("open", err)
 	}
-	if a.version, err = a.identify(a.w, latest); err != nil {
+	err = a.waitUnlocked(func() (err error) {
+		if a.version, err = a.identify(a.w, latest); err != nil {
+			return err
+		}
+		// Only now, with the file known to be ours: switching a foreign
+		// file to WAL would have changed it.
+		if err := setWAL(a.w); err != nil {
+			return a.wrap("set WAL journal mode", err)
+		}
+		return nil
+	})
+	if err != nil {
 		return err
-	}
-	// Only now, with the file known to be ours: switching a foreign file to
-	// WAL would have changed it.
-	if err := setWAL(a.w); err != nil {
-		return a.wrap("set WAL journal mode", err)
 	}
 	if a.version < latest {
 		a.announceUpgrade(latest)
@@ -273,10 +293,44 @@ func (a *Archive) open() error {
 		}
 		a.version = latest
 	}
-	if a.r, err = openReader(a.path); err != nil {
+	if a.r, err = openReader(a.path, readerBusyTimeout); err != nil {
 		return a.wrap("open", err)
 	}
 	return a.afterOpenForWriting()
+}
+
+// identifyReading is identify for an archive opened read-only, through
+// connections that wait for a lock only briefly (a connection reads the
+// schema as it opens), so that OnBusy says promptly why Open waits.
+func (a *Archive) identifyReading(latest int) error {
+	probe, err := openReader(a.path, writerBusyTimeout)
+	if err != nil {
+		return a.wrap("open", err)
+	}
+	defer probe.Close()
+	return a.waitUnlocked(func() (err error) {
+		a.version, err = a.identify(probe, latest)
+		return err
+	})
+}
+
+// waitUnlocked runs open's first reads again while they find the archive
+// locked: only a direct transaction (BeginLarge) of another process locks
+// it against them, and only until that transaction ends.
+func (a *Archive) waitUnlocked(read func() error) error {
+	deadline := time.Now().Add(lockedWait)
+	said := false
+	for {
+		err := read()
+		if !isBusy(err) || time.Now().After(deadline) {
+			return err
+		}
+		if !said && a.onBusy != nil {
+			a.onBusy(a.path)
+		}
+		said = true
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // announceUpgrade calls OnUpgrade before an existing archive is upgraded
@@ -315,7 +369,7 @@ func (a *Archive) Notices() []string { return a.notices }
 
 // identify reads the application id and schema version, refusing foreign
 // files and archives from a newer benchledger.
-func (a *Archive) identify(db *sql.DB, latest int) (int, error) {
+func (a *Archive) identify(db queryer, latest int) (int, error) {
 	var appID, version int64
 	if err := db.QueryRow("PRAGMA application_id").Scan(&appID); err != nil {
 		return 0, a.wrap("read application id", err)
@@ -511,8 +565,8 @@ func (c writerConnector) Driver() driver.Driver                        { return 
 
 // openReader opens a pool of read-only connections; in WAL mode they read a
 // consistent snapshot while a writer works.
-func openReader(path string) (*sql.DB, error) {
-	uri, err := fileURI(path, fmt.Sprintf("mode=ro&_foreign_keys=on&_busy_timeout=%d", readerBusyTimeout.Milliseconds()))
+func openReader(path string, busyTimeout time.Duration) (*sql.DB, error) {
+	uri, err := fileURI(path, fmt.Sprintf("mode=ro&_foreign_keys=on&_busy_timeout=%d", busyTimeout.Milliseconds()))
 	if err != nil {
 		return nil, err
 	}
@@ -554,6 +608,9 @@ func wrapErr(path, op string, err error) error {
 	if errors.As(err, &se) {
 		switch se.Code {
 		case sqlite3.ErrReadonly:
+			if se.ExtendedCode == sqlite3.ErrReadonlyRollback {
+				return fmt.Errorf("archive %s: %s: %w: %w", path, op, ErrInterrupted, err)
+			}
 			return fmt.Errorf("archive %s: %s: %w: %w", path, op, ErrReadOnly, err)
 		case sqlite3.ErrNotADB:
 			return fmt.Errorf("archive %s: %s: %w: %w", path, op, ErrNotArchive, err)

@@ -52,6 +52,12 @@ type Tx struct {
 	// large: a blob of writebackFrom bytes or more is stored (its commit
 	// asks for early writeback, see writeback.go).
 	large bool
+	// direct: the transaction writes the archive file directly (BeginLarge,
+	// direct.go); its end puts the archive back in WAL mode.
+	direct bool
+	// writeback writes the archive file back while a direct transaction
+	// writes it (writeback.go); nil when not.
+	writeback *writeback
 	// pack is putRequestPack's buffer, reused from run to run.
 	pack []byte
 	// pipe queues the statements of a PutRun on PostgreSQL (pipeline.go).
@@ -184,15 +190,28 @@ func (tx *Tx) Commit() error {
 		}
 		return err
 	}
-	if tx.large {
+	if tx.large && tx.writeback == nil {
 		// The commit checkpoints the write-ahead log into the archive
 		// file (wal_autocheckpoint), which the disk writes meanwhile.
 		defer tx.a.startWriteback().end()
 	}
 	if err := tx.tx.Commit(); err != nil {
-		return tx.wrap("commit", err)
+		return errors.Join(tx.wrap("commit", err), tx.endDirect())
 	}
+	// Committed, it stands, whatever the mode it leaves (endDirect).
+	tx.endDirect()
 	return nil
+}
+
+// endDirect ends the direct mode of a transaction that had it, once it
+// committed or rolled back.
+func (tx *Tx) endDirect() error {
+	if !tx.direct {
+		return nil
+	}
+	tx.writeback.end()
+	tx.direct, tx.writeback = false, nil
+	return tx.a.endDirect()
 }
 
 // Rollback discards the transaction's writes. It is safe to call after
@@ -211,10 +230,11 @@ func (tx *Tx) Rollback() error {
 		tx.group.head = nil
 		return tx.endPart(false)
 	}
-	if err := tx.tx.Rollback(); err != nil && !errors.Is(err, sql.ErrTxDone) {
-		return tx.wrap("rollback", err)
+	var err error
+	if rerr := tx.tx.Rollback(); rerr != nil && !errors.Is(rerr, sql.ErrTxDone) {
+		err = tx.wrap("rollback", rerr)
 	}
-	return nil
+	return errors.Join(err, tx.endDirect())
 }
 
 // HasBlob reports whether the blob is stored, as seen inside the

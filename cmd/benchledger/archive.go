@@ -27,15 +27,26 @@ func writing(e env, opt store.Options) store.Options {
 	opt.OnUpgrade = func(archive string, from, to int) {
 		fmt.Fprintf(e.stderr, "note: upgrading %s from archive schema version %d to %d\n", escape.Terminal(archive), from, to)
 	}
+	return waiting(e, opt)
+}
+
+// waiting are store options that say on stderr why opening the archive
+// waits: another benchledger is writing a large file into it.
+func waiting(e env, opt store.Options) store.Options {
+	opt.OnBusy = func(archive string) {
+		fmt.Fprintf(e.stderr, "note: waiting for another benchledger to finish writing a large file into %s\n", escape.Terminal(archive))
+	}
 	return opt
 }
 
 // openForReading opens the archive read-only. An archive written by an older
 // benchledger is upgraded first when the file is writable (reading commands
-// then work across upgrades); a read-only one is refused with the reason.
+// then work across upgrades), and one whose direct write was interrupted is
+// rolled back (store.ErrInterrupted); a read-only one is refused with the
+// reason.
 func openForReading(path string, e env) (*store.Archive, error) {
-	a, err := store.Open(path, store.Options{ReadOnly: true})
-	if !errors.Is(err, store.ErrOlderSchema) {
+	a, err := store.Open(path, waiting(e, store.Options{ReadOnly: true}))
+	if !errors.Is(err, store.ErrOlderSchema) && !errors.Is(err, store.ErrInterrupted) {
 		return a, err
 	}
 	w, werr := store.Open(path, writing(e, store.Options{}))
@@ -44,5 +55,5 @@ func openForReading(path string, e env) (*store.Archive, error) {
 	}
 	sayNotices(e, w)
 	w.Close()
-	return store.Open(path, store.Options{ReadOnly: true})
+	return store.Open(path, waiting(e, store.Options{ReadOnly: true}))
 }
