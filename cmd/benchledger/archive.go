@@ -51,7 +51,7 @@ func openForReading(path string, e env) (*store.Archive, error) {
 	}
 	w, werr := store.Open(path, writing(e, store.Options{}))
 	if werr != nil {
-		return nil, fmt.Errorf("%w (upgrading it failed: %v)", err, werr)
+		return nil, fmt.Errorf("%w; opening it for writing to do so failed: %v", err, werr)
 	}
 	sayNotices(e, w)
 	w.Close()

@@ -253,6 +253,17 @@ func TestDirectIngest(t *testing.T) {
 	if _, err := os.Stat(db + "-journal"); err != nil {
 		t.Fatalf("no rollback journal after the kill: %v", err)
 	}
+	// Read-only, the archive cannot be rolled back, and a reading command
+	// says why.
+	if err := os.Chmod(db, 0o444); err != nil {
+		t.Fatal(err)
+	}
+	if r := bl(t, "runs", "--db", db); r.code == 0 || !strings.Contains(r.stderr, "interrupted") || !strings.Contains(r.stderr, "no write permission") {
+		t.Errorf("runs on a read-only archive whose write was interrupted: want a failure saying so\n%v", r)
+	}
+	if err := os.Chmod(db, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	r := bl(t, "runs", "--db", db)
 	if r.code != 0 || strings.Count(strings.TrimSpace(r.stdout), "\n") != 1 {
 		t.Fatalf("runs after the killed direct ingest: want the header and the one run before it\n%v", r)
