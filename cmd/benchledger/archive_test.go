@@ -3,6 +3,7 @@ package main
 import (
 	"database/sql"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -231,27 +232,54 @@ func TestDirectIngest(t *testing.T) {
 	}
 	before := counts(t, db)
 
-	// Killed once the transaction writes the archive file.
-	cmd := commandProcess(t, "ingest", "--db", db, big)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	st0, _ := os.Stat(db)
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		_, jerr := os.Stat(db + "-journal")
-		st, err := os.Stat(db)
-		if jerr == nil && err == nil && st.Size() > st0.Size()+8<<20 {
-			break
+	// Interrupted (Ctrl-C), then killed, once the transaction writes the
+	// archive file.
+	interrupt := func(sig syscall.Signal) {
+		t.Helper()
+		cmd := commandProcess(t, "ingest", "--db", db, big)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
 		}
-		time.Sleep(time.Millisecond)
+		st0, _ := os.Stat(db)
+		deadline := time.Now().Add(20 * time.Second)
+		for time.Now().Before(deadline) {
+			_, jerr := os.Stat(db + "-journal")
+			st, err := os.Stat(db)
+			if jerr == nil && err == nil && st.Size() > st0.Size()+8<<20 {
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+		cmd.Process.Signal(sig)
+		if _, ok := cmd.Wait().(*exec.ExitError); !ok {
+			t.Fatalf("%v: the ingest finished before it could be interrupted; make the file bigger", sig)
+		}
 	}
-	cmd.Process.Kill()
-	if _, ok := cmd.Wait().(*exec.ExitError); !ok {
-		t.Fatal("the ingest finished before it could be killed; make the file bigger")
+	// walHeader reports whether the archive file's header says WAL mode
+	// (bytes 18 and 19 are 2), read without SQLite, which would play a
+	// journal back.
+	walHeader := func() bool {
+		head := make([]byte, 20)
+		f, err := os.Open(db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := io.ReadFull(f, head); err != nil {
+			t.Fatal(err)
+		}
+		return head[18] == 2 && head[19] == 2
 	}
-	if _, err := os.Stat(db + "-journal"); err != nil {
-		t.Fatalf("no rollback journal after the kill: %v", err)
+	interrupt(syscall.SIGINT)
+	if _, err := os.Stat(db + "-journal"); err == nil || !walHeader() {
+		t.Errorf("an interrupted direct ingest must roll back and leave the archive in WAL mode (journal left: %v, WAL header: %v)", err == nil, walHeader())
+	}
+	if after := counts(t, db); fmt.Sprint(after) != fmt.Sprint(before) {
+		t.Errorf("the interrupted ingest left rows: %v, before %v", after, before)
+	}
+	interrupt(syscall.SIGKILL)
+	if _, err := os.Stat(db + "-journal"); err != nil || walHeader() {
+		t.Fatalf("a killed direct ingest leaves its rollback journal and the archive out of WAL mode: %v", err)
 	}
 	// Read-only, the archive cannot be rolled back, and a reading command
 	// says why.
