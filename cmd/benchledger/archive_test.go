@@ -216,12 +216,7 @@ func TestDirectIngest(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "a.db")
-	var small []string
-	for i := range 3 {
-		f := filepath.Join(dir, fmt.Sprintf("small%d.json", i))
-		writeVLLM(t, f, vllmSpec{n: 200, seed: float64(i) * 0.01})
-		small = append(small, f)
-	}
+	small := vllmFiles(t, dir, "small", 3, func(i int) vllmSpec { return vllmSpec{n: 200, seed: float64(i) * 0.01} })
 	big := filepath.Join(dir, "big.json")
 	writeVLLM(t, big, vllmSpec{n: 120000, gaps: 70})
 	if st, err := os.Stat(big); err != nil || st.Size() < 64<<20 {

@@ -62,6 +62,19 @@ type vllmSpec struct {
 	seed     float64 // varies the timings so files differ
 }
 
+// vllmFiles writes count vLLM files named prefix0.json, prefix1.json, ...
+// in dir, the i-th as spec(i) describes, and returns their paths.
+func vllmFiles(t testing.TB, dir, prefix string, count int, spec func(i int) vllmSpec) []string {
+	t.Helper()
+	var paths []string
+	for i := range count {
+		f := filepath.Join(dir, fmt.Sprintf("%s%d.json", prefix, i))
+		writeVLLM(t, f, spec(i))
+		paths = append(paths, f)
+	}
+	return paths
+}
+
 // writeVLLM writes the file in the current serve.py layout.
 func writeVLLM(t testing.TB, path string, s vllmSpec) {
 	t.Helper()

@@ -3,7 +3,6 @@ package main
 import (
 	"database/sql"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -208,12 +207,7 @@ func TestUnpublishableWarningsFold(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "a.db")
-	var files []string
-	for i := range 5 {
-		f := filepath.Join(dir, fmt.Sprintf("run%d.json", i))
-		writeVLLM(t, f, vllmSpec{n: 10, seed: float64(i + 1)})
-		files = append(files, f)
-	}
+	files := vllmFiles(t, dir, "run", 5, func(i int) vllmSpec { return vllmSpec{n: 10, seed: float64(i + 1)} })
 	r := bl(t, append([]string{"ingest", "--db", db}, files...)...)
 	if r.code != 0 {
 		t.Fatal(r)

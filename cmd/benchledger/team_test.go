@@ -171,12 +171,7 @@ func TestPostgresConcurrentIngests(t *testing.T) {
 	dir := t.TempDir()
 	same := filepath.Join(dir, "same.json")
 	writeVLLM(t, same, vllmSpec{n: 5000, gaps: 8})
-	var other []string
-	for i := range 2 {
-		f := filepath.Join(dir, "other"+string(rune('0'+i))+".json")
-		writeVLLM(t, f, vllmSpec{n: 5000, gaps: 8, seed: float64(i+1) * 0.001})
-		other = append(other, f)
-	}
+	other := vllmFiles(t, dir, "other", 2, func(i int) vllmSpec { return vllmSpec{n: 5000, gaps: 8, seed: float64(i+1) * 0.001} })
 	jobs := [][]string{}
 	for range 6 {
 		jobs = append(jobs, []string{same})
