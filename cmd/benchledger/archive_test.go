@@ -281,8 +281,8 @@ func TestDirectIngest(t *testing.T) {
 	if err := os.Chmod(db, 0o444); err != nil {
 		t.Fatal(err)
 	}
-	if r := bl(t, "runs", "--db", db); r.code == 0 || !strings.Contains(r.stderr, "interrupted") || !strings.Contains(r.stderr, "no write permission") {
-		t.Errorf("runs on a read-only archive whose write was interrupted: want a failure saying so\n%v", r)
+	if r := bl(t, "runs", "--db", db); r.code != 1 || !strings.Contains(r.stderr, "interrupted") || !strings.Contains(r.stderr, "no write permission") {
+		t.Errorf("runs on a read-only archive whose write was interrupted: want exit 1 and a message saying so\n%v", r)
 	}
 	if err := os.Chmod(db, 0o644); err != nil {
 		t.Fatal(err)
