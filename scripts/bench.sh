@@ -316,8 +316,12 @@ fi
 # shell's import of SHELL_INPUT (the same files), each into a fresh database
 # ($work/bl-NAME.db, $work/shell-NAME.db), alternating for $INGEST_ROUNDS
 # rounds (default 3), each after settle. The best seconds and the largest
-# peak of each go to the caller's variables. benchledger's last database is
-# kept for the rows that read it.
+# peak of each go to the caller's variables, every round's seconds to
+# shell_rounds[NAME] and bl_rounds[NAME] (each_round prints them: the
+# shell's time varies much more than benchledger's from one hour to the
+# next on these machines). benchledger's last database is kept for the rows
+# that read it.
+declare -A shell_rounds bl_rounds
 ingest_pair() {
   local sb_=$1 sp_=$2 bb_=$3 bp_=$4 name_=$5 in_=$6 r_ t_ mb_
   shift 6
@@ -326,14 +330,19 @@ ingest_pair() {
     settle
     read -r t_ mb_ < <(measure "shell $name_" "$shared/bench/sqlite_import.sh" "$work/shell-$name_.db" "$@")
     keep_best "$sb_" "$t_"
+    shell_rounds[$name_]+=" $t_"
     ((mb_ <= ${!sp_})) || printf -v "$sp_" '%s' "$mb_"
-    rm -f "$work/bl-$name_.db" "$work/bl-$name_.db-wal" "$work/bl-$name_.db-shm"
+    rm -f "$work/bl-$name_.db" "$work/bl-$name_.db-wal" "$work/bl-$name_.db-shm" "$work/bl-$name_.db-journal"
     settle
     read -r t_ mb_ < <(measure "ingest $name_" "$bl" ingest --db "$work/bl-$name_.db" "$in_")
     keep_best "$bb_" "$t_"
+    bl_rounds[$name_]+=" $t_"
     ((mb_ <= ${!bp_})) || printf -v "$bp_" '%s' "$mb_"
   done
 }
+
+# each_round NAME prints every round's seconds of ingest_pair NAME.
+each_round() { echo "  each round, shell:${shell_rounds[$1]} s; benchledger:${bl_rounds[$1]} s"; }
 
 rm -f "$work"/*.db*
 rounds=${INGEST_ROUNDS:-3}
@@ -342,12 +351,14 @@ if [ "${TEAM_ONLY:-0}" != 1 ]; then
   ingest_pair s_large m_large b_large mb_large large "$large" "$large"
   row "sqlite3 shell, $(du -mL "$large" | cut -f1) MB file (best of $rounds)" "$s_large" "$m_large"
   row "benchledger ingest, same (best of $rounds)" "$b_large" "$mb_large"
+  each_round large
 fi
 
 s_many="" m_many=0 b_many="" mb_many=0
 ingest_pair s_many m_many b_many mb_many many "$work/runs" "$work"/runs/*.json
 row "sqlite3 shell, 1,000 files (best of $rounds)" "$s_many" "$m_many"
 row "benchledger ingest, 1,000 files (best of $rounds)" "$b_many" "$mb_many"
+each_round many
 
 if [ "${INGEST_ONLY:-0}" = 1 ]; then
   echo
