@@ -120,7 +120,7 @@ func Batch(ctx context.Context, paths []string, opt Options, report func(Outcome
 	// memory. The queue lets the preparing go on while the writer waits
 	// for the disk (a group's commit, a checkpoint).
 	running := newCores(workers)
-	b.cores, b.workers = running, workers
+	b.cores = running
 	ahead := semaphore.NewWeighted(aheadBytes)
 	held := make([]int64, len(files)) // each file's share of ahead
 	slots := make([]chan *prepared, len(files))
@@ -250,9 +250,8 @@ type batch struct {
 	held       []Outcome
 	report     func(Outcome)
 
-	// cores are the batch's cores, workers how many (see Batch).
-	cores   *cores
-	workers int
+	// cores are the batch's cores (see Batch).
+	cores *cores
 }
 
 // A group of small files' transactions is committed once it has held the
@@ -644,21 +643,20 @@ func (b *batch) storeStreamed(ctx context.Context, p *prepared, declared func(*b
 		sideResult = b.sideHash(ctx, parseCtx, stopParse, path)
 	}
 
-	begin := b.opt.Archive.Begin
+	var tx *store.Tx
 	if !maybe && b.opt.Archive.WritesDirect(p.size) {
 		// The transaction may lock the archive against readers (store
 		// BeginLarge): no file is prepared meanwhile, as preparing reads
 		// the archive. The parse keeps both cores busy anyway.
-		release, err := b.writerAlone(ctx)
-		if err != nil {
-			return nil, err
+		giveBack, terr := b.cores.takeOthers(ctx)
+		if terr != nil {
+			return nil, terr
 		}
-		defer release()
-		begin = func(ctx context.Context, onWait func()) (*store.Tx, error) {
-			return b.opt.Archive.BeginLarge(ctx, onWait, p.size)
-		}
+		defer giveBack()
+		tx, err = b.opt.Archive.BeginLarge(ctx, b.opt.OnWait, p.size)
+	} else {
+		tx, err = b.opt.Archive.Begin(ctx, b.opt.OnWait)
 	}
-	tx, err := begin(ctx, b.opt.OnWait)
 	if err != nil {
 		return nil, err
 	}
@@ -716,25 +714,6 @@ func (b *batch) storeStreamed(ctx context.Context, p *prepared, declared func(*b
 		return nil, err
 	}
 	return outs, tx.Commit()
-}
-
-// writerAlone has the writer, which holds one of the batch's cores, take
-// the others too; the function returned gives them back.
-func (b *batch) writerAlone(ctx context.Context) (release func(), err error) {
-	taken := 0
-	release = func() {
-		for ; taken > 0; taken-- {
-			b.cores.give()
-		}
-	}
-	for taken < b.workers-1 {
-		if err := b.cores.take(ctx, true); err != nil {
-			release()
-			return nil, err
-		}
-		taken++
-	}
-	return release, nil
 }
 
 // sideHash is the result of hashing a file on its own, beside the parse.

@@ -15,12 +15,13 @@ import (
 // alternating pairs).
 type cores struct {
 	mu      sync.Mutex
+	all     int // the cores handed out
 	free    int
 	writer  bool          // the writer waits for a core
 	changed chan struct{} // closed, and replaced, when free or writer change
 }
 
-func newCores(n int) *cores { return &cores{free: n, changed: make(chan struct{})} }
+func newCores(n int) *cores { return &cores{all: n, free: n, changed: make(chan struct{})} }
 
 // take waits for a core; the writer (writer true, one goroutine) before
 // any other. It fails only when ctx ends first.
@@ -51,6 +52,26 @@ func (c *cores) take(ctx context.Context, writer bool) (err error) {
 	}
 	c.free--
 	return nil
+}
+
+// takeOthers has the writer, which holds one core, take all the others
+// too, so that no file is being prepared; the function returned gives
+// them back.
+func (c *cores) takeOthers(ctx context.Context) (giveBack func(), err error) {
+	taken := 0
+	giveBack = func() {
+		for ; taken > 0; taken-- {
+			c.give()
+		}
+	}
+	for taken < c.all-1 {
+		if err := c.take(ctx, true); err != nil {
+			giveBack()
+			return nil, err
+		}
+		taken++
+	}
+	return giveBack, nil
 }
 
 // give returns a core taken.

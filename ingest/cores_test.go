@@ -104,3 +104,45 @@ func TestCoresContextEnds(t *testing.T) {
 		t.Fatalf("take with no core free and the context ended: %v", err)
 	}
 }
+
+// TestCoresTakeOthers: the writer, holding one core, takes the others
+// once the files being prepared give theirs back, before any file waiting
+// to be prepared; giving them back lets those go on.
+func TestCoresTakeOthers(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	c := newCores(3)
+	for range 2 { // the writer's core and a file being prepared
+		if err := c.take(ctx, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := make(chan string, 2)
+	var giveBack func()
+	go func() {
+		var err error
+		if giveBack, err = c.takeOthers(ctx); err == nil {
+			got <- "writer"
+		}
+	}()
+	go func() {
+		time.Sleep(20 * time.Millisecond) // after the writer asked
+		if c.take(ctx, false) == nil {
+			got <- "preparer"
+		}
+	}()
+	if s, ok := waitFor(got); ok {
+		t.Fatalf("%s went on while a file was still being prepared", s)
+	}
+	c.give() // that file is prepared
+	if s, ok := waitFor(got); !ok || s != "writer" {
+		t.Fatalf("after the file was prepared: %q went on, want the writer", s)
+	}
+	if s, ok := waitFor(got); ok {
+		t.Fatalf("%s went on while the writer held every core", s)
+	}
+	giveBack()
+	if s, ok := waitFor(got); !ok || s != "preparer" {
+		t.Fatalf("after the writer gave its cores back: %q, want the preparer", s)
+	}
+}
