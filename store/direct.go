@@ -76,22 +76,24 @@ func (a *Archive) startDirect(size int64) (bool, error) {
 	if !a.WritesDirect(size) {
 		return false, nil
 	}
-	// This process's idle readers would hold the archive open too.
+	// This process's idle readers would hold the archive open too. Once
+	// the switch is made or refused they may open again: idle, they hold
+	// no lock in either mode.
 	a.r.SetMaxIdleConns(0)
+	defer a.r.SetMaxIdleConns(readerConns)
 	// No waiting: another connection open is a plain no.
 	if err := a.writerTimeout(0); err != nil {
-		a.r.SetMaxIdleConns(readerConns)
 		return false, err
 	}
 	var mode string
 	err := a.w.QueryRow("PRAGMA journal_mode = DELETE").Scan(&mode)
-	if err != nil && !isBusy(err) {
-		a.r.SetMaxIdleConns(readerConns)
-		return false, errors.Join(a.wrap("begin writing directly", err), a.writerTimeout(writerBusyTimeout))
-	}
 	if err != nil || !strings.EqualFold(mode, "delete") {
-		a.r.SetMaxIdleConns(readerConns)
-		return false, a.writerTimeout(writerBusyTimeout)
+		if err != nil && !isBusy(err) {
+			err = a.wrap("begin writing directly", err)
+		} else {
+			err = nil
+		}
+		return false, errors.Join(err, a.writerTimeout(writerBusyTimeout))
 	}
 	// The rollback journal's sync before the archive file is written is
 	// what makes a transaction atomic there (NORMAL is enough in WAL
@@ -109,7 +111,6 @@ func (a *Archive) startDirect(size int64) (bool, error) {
 // lockedWait), the archive, consistent in either mode, stays in the
 // rollback journal's until the next Open for writing sets WAL again.
 func (a *Archive) endDirect() error {
-	defer a.r.SetMaxIdleConns(readerConns)
 	if err := setWAL(a.w); err != nil {
 		return a.wrap("set WAL journal mode after writing directly", err)
 	}

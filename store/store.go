@@ -315,22 +315,25 @@ func (a *Archive) identifyReading(latest int) error {
 }
 
 // waitUnlocked runs open's first reads again while they find the archive
-// locked: only a direct transaction (BeginLarge) of another process locks
-// it against them, and only until that transaction ends.
+// locked (retryBusy), for lockedWait at most: only a direct transaction
+// (BeginLarge) of another process locks it against them, and only until
+// that transaction ends.
 func (a *Archive) waitUnlocked(read func() error) error {
-	deadline := time.Now().Add(lockedWait)
-	said := false
-	for {
-		err := read()
-		if !isBusy(err) || time.Now().After(deadline) {
-			return err
-		}
-		if !said && a.onBusy != nil {
-			a.onBusy(a.path)
-		}
-		said = true
-		time.Sleep(20 * time.Millisecond)
+	acquire, cancel := context.WithTimeout(context.Background(), lockedWait)
+	defer cancel()
+	var onWait func()
+	if a.onBusy != nil {
+		onWait = func() { a.onBusy(a.path) }
 	}
+	var last error
+	err := retryBusy(acquire, onWait, func() error {
+		last = read()
+		return last
+	})
+	if errors.Is(err, context.DeadlineExceeded) && last != nil {
+		return last // still locked: say so, rather than that time ran out
+	}
+	return err
 }
 
 // announceUpgrade calls OnUpgrade before an existing archive is upgraded
@@ -629,17 +632,27 @@ func isBusy(err error) bool {
 // the first busy answer; acquire bounds the waiting, ctx governs the
 // transaction itself (database/sql rolls it back when ctx is done).
 func beginImmediate(ctx context.Context, acquire context.Context, db *sql.DB, onWait func()) (*sql.Tx, error) {
+	var tx *sql.Tx
+	err := retryBusy(acquire, onWait, func() (err error) {
+		tx, err = db.BeginTx(ctx, nil)
+		return err
+	})
+	return tx, err
+}
+
+// retryBusy runs op again while it finds the archive locked (SQLITE_BUSY)
+// and acquire is not done, whose error it then returns; the connection's
+// own busy timeout paces the tries. onWait (may be nil) is called once, on
+// the first busy answer.
+func retryBusy(acquire context.Context, onWait func(), op func() error) error {
 	waited := false
 	for {
 		if err := acquire.Err(); err != nil {
-			return nil, err
+			return err
 		}
-		tx, err := db.BeginTx(ctx, nil)
-		if err == nil {
-			return tx, nil
-		}
+		err := op()
 		if !isBusy(err) {
-			return nil, err
+			return err
 		}
 		if !waited {
 			waited = true
