@@ -2,8 +2,9 @@
 # Runs every parser's fuzz target (one per format, in the format packages
 # under ingest/format and in ingest/trace, and those of the shared readers
 # ingest/pyjson and ingest/jsonread: their fast number paths against the
-# plain ones, and the archive's decoder of packed requests,
-# store/internal/reqpack) for FUZZTIME each: `make test`
+# plain ones, the archive's decoder of packed requests,
+# store/internal/reqpack, and its chunk compressor, store/internal/huffdeflate,
+# read back by two inflaters) for FUZZTIME each: `make test`
 # for a few seconds, `make fuzz` for longer. Each package's test binary is
 # built with the fuzzing instrumentation go test -fuzz would add (on every
 # ingest package, so the shared readers are covered too), all in one go
@@ -26,12 +27,12 @@ trap 'rm -rf "$bin"' EXIT
 go=${GO:-go}
 module=github.com/benchledger/benchledger
 cache=${FUZZCACHE:-$($go env GOCACHE)/fuzz}
-dirs=$(cd "$here" && grep -rl --include='*_test.go' '^func Fuzz' ingest/format ingest/trace ingest/pyjson ingest/jsonread store/internal/reqpack | xargs -n1 dirname | sort -u)
+dirs=$(cd "$here" && grep -rl --include='*_test.go' '^func Fuzz' ingest/format ingest/trace ingest/pyjson ingest/jsonread store/internal/reqpack store/internal/huffdeflate | xargs -n1 dirname | sort -u)
 [ -n "$dirs" ] || { echo "fuzz: no fuzz targets found" >&2; exit 1; }
 # go test -c names each binary after its package's folder.
 dup=$(for dir in $dirs; do basename "$dir"; done | sort | uniq -d)
 [ -z "$dup" ] || { echo "fuzz: two fuzzed packages named $dup" >&2; exit 1; }
-(cd "$here" && $go test -c -ldflags='-s -w' -gcflags="$module/ingest/...=-d=libfuzzer" -gcflags="$module/store/internal/reqpack=-d=libfuzzer" -o "$bin/" $(printf './%s ' $dirs))
+(cd "$here" && $go test -c -ldflags='-s -w' -gcflags="$module/ingest/...=-d=libfuzzer" -gcflags="$module/store/internal/reqpack=-d=libfuzzer" -gcflags="$module/store/internal/huffdeflate=-d=libfuzzer" -o "$bin/" $(printf './%s ' $dirs))
 for dir in $dirs; do
   exe="$bin/$(basename "$dir").test"
   targets=$(cd "$here/$dir" && "$exe" -test.list '^Fuzz' | grep '^Fuzz' || true)

@@ -37,9 +37,11 @@ func chunkBuffers() int { return compressors + 2 }
 // are mostly digits, where entropy coding does nearly all the work: DEFLATE
 // with Huffman coding only (RFC 1951, readable by any inflater) runs about
 // 3.5x faster than zstd's fastest level for 86% of its ratio (2.2 vs 2.6 on
-// vLLM detailed files). Each chunk is its own stream, so a chunk decodes
-// without the others. Archives may also hold zstd chunks (the first format),
-// which OpenBlob still reads.
+// vLLM detailed files); store/internal/huffdeflate writes it about 1.8x as
+// fast as klauspost/compress's writer on lists of numbers, no slower on
+// other text, for the same size. Each chunk is its own stream, so a chunk
+// decodes without the others. Archives may also hold zstd chunks (the first
+// format), which OpenBlob still reads.
 const (
 	compressionDeflate = "deflate"
 	compressionZstd    = "zstd"
@@ -246,11 +248,7 @@ func (bw *BlobWriter) compress() {
 			case dst = <-bw.freeComp:
 			default:
 			}
-			comp, err := deflateChunk(dst[:0], c.raw)
-			if err != nil {
-				bw.fail(fmt.Errorf("archive %s: blob %s chunk %d: deflate: %w", bw.tx.a.path, bw.sha, c.seq, err))
-			}
-			c.comp = comp
+			c.comp = deflateChunk(dst[:0], c.raw)
 		}
 		bw.results <- c
 	}

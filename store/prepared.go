@@ -4,10 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"sync"
 	"time"
 
-	"github.com/klauspost/compress/flate"
+	"github.com/benchledger/benchledger/store/internal/huffdeflate"
 )
 
 // PreparedBlob is a small raw file hashed and compressed ahead of its
@@ -33,51 +32,33 @@ func PrepareBlob(raw []byte, sum string) (*PreparedBlob, error) {
 	p := &PreparedBlob{SHA256: sum, Size: int64(len(raw)), chunkSize: DefaultChunkSize}
 	for off := 0; off < len(raw); off += DefaultChunkSize {
 		piece := raw[off:min(off+DefaultChunkSize, len(raw))]
-		comp, err := deflateChunk(make([]byte, 0, len(piece)/2), piece)
-		if err != nil {
-			return nil, err
-		}
-		p.chunks = append(p.chunks, comp)
+		p.chunks = append(p.chunks, deflateChunk(make([]byte, 0, len(piece)/2), piece))
 		p.rawSizes = append(p.rawSizes, len(piece))
 	}
 	return p, nil
 }
 
-// deflaters are the chunk compressors (deflateChunk), each Reset for its
-// next use: an ingest of 1,000 small files otherwise made a compressor's
-// tables for each.
-var deflaters sync.Pool
-
-// sliceWriter appends to a byte slice (the compressed chunk).
-type sliceWriter struct{ b []byte }
-
-func (w *sliceWriter) Write(p []byte) (int, error) {
-	w.b = append(w.b, p...)
-	return len(p), nil
-}
+// deflaters holds the chunk compressors (deflateChunk) between uses: each
+// has some 300 KB of tables, which a sync.Pool would drop at every garbage
+// collection, and an ingest of 1,000 small files made them again for each.
+var deflaters = make(chan *huffdeflate.Encoder, 8)
 
 // deflateChunk appends raw to dst compressed as one chunk's own stream
 // (DEFLATE with Huffman coding only, see compressionDeflate): how
 // PrepareBlob and a BlobWriter's compressors store every new chunk.
-func deflateChunk(dst, raw []byte) ([]byte, error) {
-	out := &sliceWriter{b: dst}
-	enc, _ := deflaters.Get().(*flate.Writer)
-	if enc == nil {
-		var err error
-		if enc, err = flate.NewWriter(out, flate.HuffmanOnly); err != nil {
-			return nil, err
-		}
-	} else {
-		enc.Reset(out)
+func deflateChunk(dst, raw []byte) []byte {
+	var enc *huffdeflate.Encoder
+	select {
+	case enc = <-deflaters:
+	default:
+		enc = new(huffdeflate.Encoder)
 	}
-	defer deflaters.Put(enc)
-	if _, err := enc.Write(raw); err != nil {
-		return nil, err
+	out := enc.Append(dst, raw)
+	select {
+	case deflaters <- enc:
+	default:
 	}
-	if err := enc.Close(); err != nil {
-		return nil, err
-	}
-	return out.b, nil
+	return out
 }
 
 // PutPreparedBlob stores a prepared blob in the transaction. A blob already
