@@ -145,34 +145,30 @@ func TestCodingLoops(t *testing.T) {
 		geometric(r, blockSize, 0.6, 20),
 		geometric(r, blockSize, 0.55, 30),
 		geometric(r, blockSize, 0.5, 40),
+		geometric(r, blockSize, 0.03, 100),
+		geometric(r, blockSize, 0.1, 100),
 	} {
 		e.histogram(in, false)
-		e.huff.lengths(e.count[:], e.lens[:], maxCodeLen)
+		e.huff.lengths(e.count[:], e.lens[:], litCodeLen)
 		maxLen := uint8(0)
 		for _, l := range e.lens {
 			maxLen = max(maxLen, l)
 		}
-		used := 0
-		for _, l := range e.lens[:256] {
-			if l > 0 {
-				used++
-			}
-		}
-		switch {
-		case maxLen <= 7 && used <= 48:
-			seen["four pairs"] = true
-		case maxLen <= 9 && used <= 48:
-			seen["three pairs"] = true
+		loop := "four codes"
+		switch pairs := e.distinct() <= maxPaired; {
+		case pairs && maxLen <= 7:
+			loop = "four pairs"
+		case pairs && maxLen <= 9:
+			loop = "three pairs"
+		case pairs:
+			loop = "two pairs"
 		case maxLen <= 11:
-			seen["five codes"] = true
-		case maxLen <= 14:
-			seen["four codes"] = true
-		default:
-			seen["three codes"] = true
+			loop = "five codes"
 		}
-		roundTrip(t, &e, fmt.Sprintf("longest code %d", maxLen), in)
+		seen[loop] = true
+		roundTrip(t, &e, fmt.Sprintf("%s, longest code %d", loop, maxLen), in)
 	}
-	for _, loop := range []string{"four pairs", "three pairs", "five codes", "four codes", "three codes"} {
+	for _, loop := range []string{"four pairs", "three pairs", "two pairs", "five codes", "four codes"} {
 		if !seen[loop] {
 			t.Errorf("no input was coded by the loop of %s (seen: %v)", loop, seen)
 		}
