@@ -265,12 +265,11 @@ func (e *Encoder) literals(b []byte, maxLen uint32, pairs bool) (rest []byte, ok
 	acc, n := e.acc, e.nacc
 	// A step stores 8 bytes at pos and moves it on by 7 at most.
 	room := len(out) - 16
-	binary.LittleEndian.PutUint64(out[pos:], acc)
-	pos += int(n >> 3)
-	acc >>= (n >> 3 << 3) & 63
-	n &= 7
+	pos, acc, n = store(out, pos, acc, n)
 	// Each step: gather v, its n bits, then store; a byte without a code
-	// makes the sum 64 or more.
+	// makes the sum 64 or more. The loops are written out, one per number
+	// of codes a step takes: gathering through a shared function measured
+	// 4% slower.
 	switch {
 	case pairs && maxLen <= 7: // four pairs of at most 14 bits
 		for len(b) >= 8 && pos <= room {
@@ -284,10 +283,7 @@ func (e *Encoder) literals(b []byte, maxLen uint32, pairs bool) (rest []byte, ok
 			if n += s3 + t3.len(); n >= 64 {
 				return nil, false
 			}
-			binary.LittleEndian.PutUint64(out[pos:], acc)
-			pos += int(n >> 3)
-			acc >>= (n >> 3 << 3) & 63
-			n &= 7
+			pos, acc, n = store(out, pos, acc, n)
 			b = b[8:]
 		}
 	case pairs && maxLen <= 9: // three pairs of at most 18 bits
@@ -301,10 +297,7 @@ func (e *Encoder) literals(b []byte, maxLen uint32, pairs bool) (rest []byte, ok
 			if n += s2 + t2.len(); n >= 64 {
 				return nil, false
 			}
-			binary.LittleEndian.PutUint64(out[pos:], acc)
-			pos += int(n >> 3)
-			acc >>= (n >> 3 << 3) & 63
-			n &= 7
+			pos, acc, n = store(out, pos, acc, n)
 			b = b[6:]
 		}
 	case pairs: // two pairs of at most 24 bits
@@ -317,10 +310,7 @@ func (e *Encoder) literals(b []byte, maxLen uint32, pairs bool) (rest []byte, ok
 			if n += s1 + t1.len(); n >= 64 {
 				return nil, false
 			}
-			binary.LittleEndian.PutUint64(out[pos:], acc)
-			pos += int(n >> 3)
-			acc >>= (n >> 3 << 3) & 63
-			n &= 7
+			pos, acc, n = store(out, pos, acc, n)
 			b = b[4:]
 		}
 	case maxLen <= 11: // five codes (too many bytes for pairs)
@@ -336,10 +326,7 @@ func (e *Encoder) literals(b []byte, maxLen uint32, pairs bool) (rest []byte, ok
 			if n += s4 + t4.len(); n >= 64 {
 				return nil, false
 			}
-			binary.LittleEndian.PutUint64(out[pos:], acc)
-			pos += int(n >> 3)
-			acc >>= (n >> 3 << 3) & 63
-			n &= 7
+			pos, acc, n = store(out, pos, acc, n)
 			b = b[5:]
 		}
 	default: // four codes of at most 12 bits
@@ -354,10 +341,7 @@ func (e *Encoder) literals(b []byte, maxLen uint32, pairs bool) (rest []byte, ok
 			if n += s3 + t3.len(); n >= 64 {
 				return nil, false
 			}
-			binary.LittleEndian.PutUint64(out[pos:], acc)
-			pos += int(n >> 3)
-			acc >>= (n >> 3 << 3) & 63
-			n &= 7
+			pos, acc, n = store(out, pos, acc, n)
 			b = b[4:]
 		}
 	}
@@ -368,13 +352,18 @@ func (e *Encoder) literals(b []byte, maxLen uint32, pairs bool) (rest []byte, ok
 		if n += t.len(); n >= 64 {
 			return nil, false
 		}
-		binary.LittleEndian.PutUint64(out[pos:], acc)
-		pos += int(n >> 3)
-		acc >>= (n >> 3 << 3) & 63
-		n &= 7
+		pos, acc, n = store(out, pos, acc, n)
 	}
 	e.pos, e.acc, e.nacc = pos, acc, n
 	return b, true
+}
+
+// store writes the n bits waiting in acc (the first in its lowest bit) as
+// a whole word at pos, and keeps what is left of a byte: fewer than 8 bits
+// wait after it, whatever n was below 64. It returns the new pos, acc, n.
+func store(out []byte, pos int, acc uint64, n uint32) (int, uint64, uint32) {
+	binary.LittleEndian.PutUint64(out[pos:], acc)
+	return pos + int(n>>3), acc >> (n >> 3 << 3 & 63), n & 7
 }
 
 // stored writes b as stored blocks (BTYPE 00) of at most 65,535 bytes.
