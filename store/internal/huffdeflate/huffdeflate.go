@@ -17,6 +17,7 @@ package huffdeflate
 
 import (
 	"encoding/binary"
+	"math"
 	"math/bits"
 	"slices"
 )
@@ -39,6 +40,11 @@ const (
 	// misses some of them, often near the block's end.
 	minSampled         = 1 << 12
 	maxSampledDistinct = 32
+
+	// splitUnit is the smallest part split codes as a block of its own:
+	// 8 KB parts made the repository's result files 0.4% smaller than 64 KB
+	// blocks, 16 KB parts 0.2%.
+	splitUnit = 1 << 13
 
 	// maxPaired is the most distinct bytes whose pairs are coded: filling
 	// the table for 64 costs a tenth of coding the block.
@@ -72,6 +78,7 @@ type Encoder struct {
 	pairsSet bool
 	huff     huffman
 	hdr      header
+	parts    [8][numLiterals]uint32 // split's counts of a block's parts
 
 	out  []byte
 	pos  int
@@ -109,7 +116,7 @@ func (e *Encoder) Append(dst, src []byte) []byte {
 			if n >= minSampled {
 				e.resampled++
 			}
-			e.block(src[:n], n == len(src), false)
+			e.split(src[:n], n == len(src))
 		}
 		src = src[n:]
 	}
@@ -125,6 +132,80 @@ func (e *Encoder) Append(dst, src []byte) []byte {
 // sample missed.
 func (e *Encoder) block(b []byte, final, sampled bool) bool {
 	e.histogram(b, sampled)
+	return e.counted(b, final, sampled)
+}
+
+// split writes b, whose bytes are counted whole, as one block or as
+// several: a block whose bytes change kind midway (the end of a list of
+// numbers, then text) takes fewer bits as a block of each kind, each with
+// its own codes. It counts b in parts of splitUnit bytes (eight at most),
+// and joins each to the one before when the estimated size of the two
+// together is no more than that of the two apart.
+func (e *Encoder) split(b []byte, final bool) {
+	parts := min(len(b)/splitUnit, len(e.parts))
+	if parts < 2 {
+		e.block(b, final, false)
+		return
+	}
+	unit := (len(b) + parts - 1) / parts
+	for i := range parts {
+		e.histogram(b[min(i*unit, len(b)):min((i+1)*unit, len(b))], false)
+		e.parts[i] = e.count
+	}
+	start := 0 // of the part being grown
+	cur := e.parts[0]
+	curBits := estimate(&cur)
+	for i := 1; i <= parts; i++ {
+		if i < parts {
+			joined := cur
+			for s := range joined[:256] {
+				joined[s] += e.parts[i][s]
+			}
+			joinedBits := estimate(&joined)
+			if joinedBits <= curBits+estimate(&e.parts[i]) {
+				cur, curBits = joined, joinedBits
+				continue
+			}
+		}
+		piece := b[min(start*unit, len(b)):min(i*unit, len(b))]
+		e.count = cur
+		e.count[endOfBlock] = 1
+		e.counted(piece, final && i == parts, false)
+		if i < parts {
+			start, cur = i, e.parts[i]
+			curBits = estimate(&cur)
+		}
+	}
+}
+
+// estimate is about how many bits a block of these counts takes: the
+// bytes' entropy, and a header of some 70 bits and 5 a byte value used.
+func estimate(count *[numLiterals]uint32) float64 {
+	total := uint32(0)
+	for _, c := range count[:256] {
+		total += c
+	}
+	// Σ c·log2(total/c) = total·log2(total) - Σ c·log2(c)
+	bits := 70 + float64(total)*log2(float64(total))
+	for _, c := range count[:256] {
+		if c > 0 {
+			bits += 5 - float64(c)*log2(float64(c))
+		}
+	}
+	return bits
+}
+
+// log2 is a fast approximation of math.Log2 (within 0.01), good enough to
+// compare sizes: the exponent, and a parabola through the mantissa.
+func log2(x float64) float64 {
+	b := math.Float64bits(x)
+	e := float64(int(b>>52&0x7ff) - 1023)
+	m := math.Float64frombits(b&(1<<52-1) | 1023<<52) // in [1, 2)
+	return e + (-0.34484843*m+2.02466578)*m - 0.67487759
+}
+
+// counted is block with the bytes of b already counted into count.
+func (e *Encoder) counted(b []byte, final, sampled bool) bool {
 	if sampled && e.distinct() > maxSampledDistinct {
 		return false // text, whose rarer bytes a sample would miss
 	}
@@ -154,7 +235,7 @@ func (e *Encoder) block(b []byte, final, sampled bool) bool {
 		return true
 	}
 	canonical(e.lens[:], e.single[:])
-	pairs := e.setPairs()
+	pairs := e.setPairs(len(b))
 	start, acc, nacc := e.pos, e.acc, e.nacc
 	fin := uint64(0)
 	if final {
@@ -225,9 +306,11 @@ func (e *Encoder) distinct() int {
 }
 
 // setPairs fills the pair table for the bytes that have codes, when they
-// are few enough for that to pay, and says whether it did. The pairs of
-// the last block's bytes are cleared first.
-func (e *Encoder) setPairs() bool {
+// are few enough for that to pay in a block of n bytes (filling costs
+// about as much as coding an eighth of as many bytes as it fills
+// entries), and says whether it did. The pairs of the last block's bytes
+// are cleared first.
+func (e *Encoder) setPairs(n int) bool {
 	for _, a := range e.paired {
 		for _, c := range e.paired {
 			e.pairs[uint16(a)|uint16(c)<<8] = missing
@@ -239,7 +322,7 @@ func (e *Encoder) setPairs() bool {
 			e.paired = append(e.paired, uint8(s))
 		}
 	}
-	if len(e.paired) > maxPaired {
+	if m := len(e.paired); m > maxPaired || 8*m*m > n {
 		e.paired = e.paired[:0]
 		return false
 	}
