@@ -201,7 +201,7 @@ func log2(x float64) float64 {
 	b := math.Float64bits(x)
 	e := float64(int(b>>52&0x7ff) - 1023)
 	m := math.Float64frombits(b&(1<<52-1) | 1023<<52) // in [1, 2)
-	return e + (-0.34484843*m+2.02466578)*m - 0.67487759
+	return e + (-0.34484843*m+2.02466578)*m - 1.67487759
 }
 
 // counted is block with the bytes of b already counted into count.

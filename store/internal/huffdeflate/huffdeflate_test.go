@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -348,5 +349,17 @@ func BenchmarkKlauspost(b *testing.B) {
 		w.Reset(&kb)
 		w.Write(in)
 		w.Close()
+	}
+}
+
+// TestLog2: split's estimates use an approximation of log2.
+func TestLog2(t *testing.T) {
+	t.Parallel()
+	worst := 0.0
+	for x := 1.0; x < 1<<20; x *= 1.0137 {
+		worst = max(worst, math.Abs(log2(x)-math.Log2(x)))
+	}
+	if worst > 0.01 {
+		t.Errorf("log2 is off by up to %g", worst)
 	}
 }
