@@ -13,6 +13,10 @@
 // longer than 12 bits (RFC 1951 allows 15; the size differs by a few bytes
 // in a hundred thousand), so that two to four pairs, or four or five
 // bytes, are coded between two stores into the output.
+//
+// For the size, a block of text, or one whose bytes change kind midway
+// (the end of a list of numbers, then text), is coded in parts of 8 KB
+// with codes of their own where that is estimated to take fewer bits.
 package huffdeflate
 
 import (
