@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/internal/floatsort"
 )
 
 // DeclaredMismatch is a declared workload value the per-request records
@@ -172,9 +173,9 @@ func (c *InFlight) Add(r *benchrun.Request) {
 // times in place: call it once.
 func (c *InFlight) Peak() int {
 	if !slices.IsSorted(c.starts) { // records come in dispatch order
-		slices.Sort(c.starts)
+		floatsort.Sort(c.starts)
 	}
-	slices.Sort(c.ends)
+	floatsort.Sort(c.ends)
 	// The sends and completions in time order, a completion before a send
 	// at the same instant.
 	peak, cur, j := 0, 0, 0

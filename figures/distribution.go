@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/internal/floatsort"
 )
 
 // CDFPoint is one point of an empirical distribution function: the share
@@ -37,7 +38,7 @@ func ECDF(values []float64, max int) []CDFPoint {
 	if len(s) == 0 {
 		return nil
 	}
-	slices.Sort(s)
+	floatsort.Sort(s)
 	n := len(s)
 	ranks := make([]int, 0, min(n, max+1))
 	if n <= max {
@@ -110,9 +111,9 @@ func LoadOverTime(reqs []benchrun.Request, n int) []LoadPoint {
 	if len(starts) == 0 {
 		return nil
 	}
-	slices.Sort(starts)
-	slices.Sort(ends)
-	slices.Sort(dones)
+	floatsort.Sort(starts)
+	floatsort.Sort(ends)
+	floatsort.Sort(dones)
 	first, last := starts[0], starts[len(starts)-1]
 	if len(ends) > 0 {
 		last = math.Max(last, ends[len(ends)-1])

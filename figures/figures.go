@@ -14,6 +14,7 @@ import (
 	"sync"
 
 	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/internal/floatsort"
 )
 
 // Definition names how a figure is computed; the same text is in docs/metrics.md.
@@ -199,7 +200,7 @@ func SummariseWith(values []float64, ps []float64, m PercentileMethod) Stat {
 		}
 		return s
 	}
-	slices.Sort(values)
+	floatsort.Sort(values)
 	s.sorted = values
 	var sum float64
 	for _, v := range values {

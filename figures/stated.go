@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/benchledger/benchledger/benchrun"
+	"github.com/benchledger/benchledger/internal/floatsort"
 	"github.com/benchledger/benchledger/internal/memo"
 )
 
@@ -554,7 +555,7 @@ func byDefinition(c *StatedCheck, f RunFigures, opt StatedOptions) {
 		tools = append(tools, td.Tool+": E2E latency from "+td.E2E)
 		if opt.ToolE2E != nil {
 			vals = slices.Clone(opt.ToolE2E)
-			slices.Sort(vals)
+			floatsort.Sort(vals)
 		}
 	}
 	if isPct && td.Percentile != nil {
