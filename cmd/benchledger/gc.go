@@ -126,12 +126,14 @@ func (g *gcSettings) reserveMemory(bytes int64) (release func()) {
 
 // Settings of the site's phases (see site.GCPhase): a build runs with a
 // lazier collector (its live heap is mostly the previous build's record),
-// and the making of many runs' pages with GOGC 200 under a 1 GiB soft
+// and the making of many runs' pages with GOGC 400 under a 1 GiB soft
 // limit; after those pages, a big build goes on with the process's own
-// settings.
+// settings. Making 10,000 runs' pages with 400 instead of 200 took 0.955x
+// the time (12 alternating pairs) for 70 MB more at the peak (310 MB; Hugo
+// building as many simple pages peaks at 480 MB).
 const (
 	siteBuildGCPercent  = 400
-	siteBulkGCPercent   = 200
+	siteBulkGCPercent   = 400
 	siteBulkMemoryLimit = 1 << 30
 )
 

@@ -100,8 +100,8 @@ const (
 	GCBuild GCPhase = iota
 	// GCBulkRuns is the making of many runs' pages (bulkThreshold or
 	// more), nested in GCBuild: most of what it allocates (a run's
-	// records, its page) is garbage at once, so collecting half as often
-	// as by default saves time, and a soft limit bounds the heap.
+	// records, its page) is garbage at once, so collecting a quarter as
+	// often as by default saves time, and a soft limit bounds the heap.
 	GCBulkRuns
 )
 
