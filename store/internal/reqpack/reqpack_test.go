@@ -1,6 +1,7 @@
 package reqpack
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
@@ -168,6 +169,55 @@ func TestDecodeRefuses(t *testing.T) {
 	}
 }
 
+// TestFastAgreesWithChecked: decodeFast takes every request of a sound
+// pack with room after it, and on packs with bytes changed anywhere,
+// Decode gives what the checked decoder alone gives: the same records or
+// the same error.
+func TestFastAgreesWithChecked(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(7, 8))
+	reqs := randomRequests(rng, 200)
+	good := Append(nil, reqs)
+
+	// Sound: every request but those within fastRoom of the end is
+	// decoded by decodeFast.
+	in := good[1:]
+	_, k := binary.Uvarint(in)
+	in = in[k:]
+	prev, fast := int64(-1), 0
+	var r benchrun.Request
+	for len(in) >= fastRoom {
+		r = benchrun.Request{}
+		if !decodeFast(&r, &in, &prev) {
+			t.Fatalf("decodeFast refused sound request %d", fast)
+		}
+		if err := same([]benchrun.Request{r}, reqs[fast:fast+1]); err != nil {
+			t.Fatalf("request %d: %v", fast, err)
+		}
+		fast++
+	}
+	if fast < 190 {
+		t.Fatalf("decodeFast took %d of 200 requests", fast)
+	}
+
+	for trial := range 3000 {
+		data := append([]byte{}, good...)
+		for range 1 + rng.IntN(3) {
+			data[1+rng.IntN(len(data)-1)] = byte(rng.Uint32())
+		}
+		got, err := Decode(data)
+		want, wantErr := decode(data, false)
+		if fmt.Sprint(err) != fmt.Sprint(wantErr) {
+			t.Fatalf("trial %d: error %v, the checked decoder's %v", trial, err, wantErr)
+		}
+		if err == nil {
+			if err := same(got, want); err != nil {
+				t.Fatalf("trial %d: %v", trial, err)
+			}
+		}
+	}
+}
+
 // FuzzDecode: any bytes either decode to records that pack again to a value
 // decoding to the same records, or give ErrCorrupt; never a panic.
 func FuzzDecode(f *testing.F) {
@@ -178,6 +228,17 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte{1, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, err := Decode(data)
+		// The fast path decodes what the checked decoder decodes, and
+		// refuses what it refuses, with the same error.
+		checked, checkedErr := decode(data, false)
+		if fmt.Sprint(err) != fmt.Sprint(checkedErr) {
+			t.Fatalf("error %v; the checked decoder's %v", err, checkedErr)
+		}
+		if err == nil {
+			if err := same(got, checked); err != nil {
+				t.Fatalf("fast against checked: %v", err)
+			}
+		}
 		if err != nil {
 			if !errors.Is(err, ErrCorrupt) {
 				t.Fatalf("error %v does not wrap ErrCorrupt", err)
@@ -199,4 +260,24 @@ func FuzzDecode(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// BenchmarkDecode: a run of 100 requests, as a site reads 10,000 of them.
+func BenchmarkDecode(b *testing.B) {
+	data := Append(nil, randomRequests(rand.New(rand.NewPCG(9, 10)), 100))
+	for b.Loop() {
+		if _, err := Decode(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDecodeChecked is BenchmarkDecode without decodeFast.
+func BenchmarkDecodeChecked(b *testing.B) {
+	data := Append(nil, randomRequests(rand.New(rand.NewPCG(9, 10)), 100))
+	for b.Loop() {
+		if _, err := decode(data, false); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
