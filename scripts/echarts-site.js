@@ -10,6 +10,7 @@ import { use } from 'echarts/core';
 import { BarChart, LineChart, ScatterChart } from 'echarts/charts';
 import {
   DataZoomComponent,
+  DatasetComponent,
   GridComponent,
   LegendComponent,
   MarkAreaComponent,
@@ -22,7 +23,7 @@ import { SVGRenderer } from 'echarts/renderers';
 
 use([
   BarChart, LineChart, ScatterChart,
-  DataZoomComponent, GridComponent, LegendComponent, MarkAreaComponent, MarkLineComponent,
+  DataZoomComponent, DatasetComponent, GridComponent, LegendComponent, MarkAreaComponent, MarkLineComponent,
   MarkPointComponent, TitleComponent, TooltipComponent,
   SVGRenderer,
 ]);

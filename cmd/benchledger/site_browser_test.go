@@ -228,6 +228,31 @@ func TestSiteInBrowser(t *testing.T) {
 	if len(marks) != 2 || marks[0] == 0 || marks[1] == 0 {
 		t.Errorf("run page charts drew %v marks", marks)
 	}
+	// The request timeline's points are one table of rows (send, E2E
+	// latency, TTFT): the tooltip of a point of each series shows the
+	// series, the point's send time and its own value, not the row's other.
+	tips := eval[[]string](t, rp, `(function () {
+		var el = document.getElementById('chart-timeline'), chart = echarts.getInstanceByDom(el);
+		var opt = JSON.parse(document.getElementById('option-timeline').textContent), out = [];
+		opt.series.forEach(function (s, i) {
+			var k = opt.dataset.source.findIndex(function (r) { return r[s.encode.y] !== null; });
+			chart.dispatchAction({type: 'showTip', seriesIndex: i, dataIndex: k});
+			var tip = Array.from(el.querySelectorAll('div')).filter(function (d) { return d.style.zIndex === '9999999'; })[0];
+			var row = opt.dataset.source[k], other = s.encode.y === 1 ? 2 : 1;
+			out.push([s.name, String(row[0]), String(row[s.encode.y]), row.length > 2 ? String(row[other]) : '', tip ? tip.innerText : ''].join('\u0001'));
+		});
+		return out; })()`)
+	if len(tips) != 2 {
+		t.Errorf("timeline tooltips %q, want one for each of its two series", tips)
+	}
+	for _, tip := range tips {
+		f := strings.Split(tip, "\x01")
+		name, send, value, other, text := f[0], f[1], f[2], f[3], f[4]
+		t.Logf("timeline tooltip of %s: %q", name, text)
+		if !strings.Contains(text, name) || !strings.Contains(text, send) || !strings.Contains(text, value) || other != "" && other != value && strings.Contains(text, other) {
+			t.Errorf("timeline tooltip %q, want %s with %s and %s only (not %s)", text, name, send, value, other)
+		}
+	}
 	if n := eval[int](t, rp, `document.querySelectorAll('table.figures tbody tr').length`); n < 10 {
 		t.Errorf("%d figure rows", n)
 	}

@@ -31,7 +31,7 @@ const (
 // EChartsSiteSHA256 pins the site's smaller build of the same release
 // (echarts.site.js, built by scripts/fetch-echarts.sh from
 // scripts/echarts-site.js with esbuild; the script pins it too).
-const EChartsSiteSHA256 = "a3f8595e9e38eb4887c86816deea096a51b80f430104976d38066b0350e8e9a8"
+const EChartsSiteSHA256 = "21a2f0b31691145f22c6c84da40f1367ba6904e1775519262ae3778c40a26429"
 
 // ErrNoECharts says the binary was built without the fetched asset.
 var ErrNoECharts = errors.New("ECharts " + EChartsVersion + " is not in this build: charts need `make assets` (scripts/fetch-echarts.sh), then a rebuild")

@@ -368,11 +368,15 @@ func TestRequestTimeline(t *testing.T) {
 	if len(ss) != 2 || ss[0]["name"] != "E2E" || ss[1]["name"] != "TTFT" {
 		t.Fatalf("series %v", ss)
 	}
+	// One row a request: send, E2E latency, TTFT; an unknown value is null.
+	if got, want := string(mustJSON(t, m["dataset"].(map[string]any)["source"])), `[[0,1.5,0.1],[0.5,null,0.2],[1,2.25,null]]`; got != want {
+		t.Errorf("rows %s, want %s", got, want)
+	}
 	// The failed/unknown values are left out, each series keeps its own.
-	if e2e := ss[0]["data"].([]any); len(e2e) != 2 || e2e[1].([]any)[1].(float64) != 2.25 {
+	if e2e := timelinePoints(t, m, 0); len(e2e) != 2 || e2e[1][1] != 2.25 {
 		t.Errorf("E2E points %v", e2e)
 	}
-	if tt := ss[1]["data"].([]any); len(tt) != 2 || tt[1].([]any)[0].(float64) != 0.5 {
+	if tt := timelinePoints(t, m, 1); len(tt) != 2 || tt[1][0] != 0.5 {
 		t.Errorf("TTFT points %v", tt)
 	}
 	// One series alone, in each order, and a second chart of the same
@@ -392,13 +396,20 @@ func TestRequestTimeline(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ss := series(t, decode(t, c))
+		m := decode(t, c)
+		ss := series(t, m)
 		if len(ss) != 1 || ss[0]["name"] != tc.name {
 			t.Fatalf("points %v: series %v, want %s alone", tc.pts, ss, tc.name)
 		}
-		data := ss[0]["data"].([]any)
-		if len(data) != len(tc.pts) || data[0].([]any)[1].(float64) != tc.wantFirst {
+		data := timelinePoints(t, m, 0)
+		if len(data) != len(tc.pts) || data[0][1] != tc.wantFirst {
 			t.Errorf("points %v: %s data %v", tc.pts, tc.name, data)
+		}
+		// The table has the column of the one series drawn only.
+		for _, r := range m["dataset"].(map[string]any)["source"].([]any) {
+			if len(r.([]any)) != 2 {
+				t.Errorf("points %v: row %v, want send and %s", tc.pts, r, tc.name)
+			}
 		}
 	}
 	// A long run is drawn every k-th request.
@@ -410,7 +421,7 @@ func TestRequestTimeline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(series(t, decode(t, c))[0]["data"].([]any)); step != 6 || n > MaxTimelinePoints {
+	if n := len(timelinePoints(t, decode(t, c), 0)); step != 6 || n > MaxTimelinePoints {
 		t.Errorf("step %d, %d points drawn", step, n)
 	}
 	if _, _, err := RequestTimeline("timeline", []RequestPoint{{nan, nan, nan}}, Labels{}); !errors.Is(err, ErrNoData) {
@@ -424,11 +435,41 @@ func TestRequestTimeline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range series(t, decode(t, c)) {
-		if data := s["data"].([]any); len(data) != 1 || data[0].([]any)[0].(float64) != 2 {
+	m = decode(t, c)
+	for i, s := range series(t, m) {
+		if data := timelinePoints(t, m, i); len(data) != 1 || data[0][0] != 2 {
 			t.Errorf("%s: %v, want the one point sent at 2 s", s["name"], data)
 		}
 	}
+}
+
+// timelinePoints is what series i of a request timeline draws: the [send,
+// value] of each row of the option's table with a value in the series'
+// column (encode.y), as ECharts reads it.
+func timelinePoints(t *testing.T, m map[string]any, i int) [][2]float64 {
+	t.Helper()
+	enc := series(t, m)[i]["encode"].(map[string]any)
+	x, y := int(enc["x"].(float64)), int(enc["y"].(float64))
+	if tip := enc["tooltip"].([]any); len(tip) != 2 || int(tip[0].(float64)) != x || int(tip[1].(float64)) != y {
+		t.Errorf("series %d: tooltip columns %v, want its x and y (%d, %d)", i, tip, x, y)
+	}
+	var out [][2]float64
+	for _, r := range m["dataset"].(map[string]any)["source"].([]any) {
+		row := r.([]any)
+		if row[y] != nil {
+			out = append(out, [2]float64{row[x].(float64), row[y].(float64)})
+		}
+	}
+	return out
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 func TestAppendTenthMs(t *testing.T) {

@@ -351,8 +351,8 @@ func AppendRequestTimeline(dst []byte, id string, pts []RequestPoint, l Labels) 
 	// The option is written directly rather than through go-echarts: a
 	// site draws this chart for every run, and the reflection go-echarts
 	// does per point was most of the time.
-	// Which series have points decides the shell; the points are then
-	// written straight into the option, between its parts.
+	// Which series have points decides the shell; the rows are then
+	// written straight into the option, between its two parts.
 	hasE2E, hasTTFT := false, false
 	for i := 0; i < len(pts); i += step {
 		if p := &pts[i]; finite(p.Send) {
@@ -367,15 +367,10 @@ func AppendRequestTimeline(dst []byte, id string, pts []RequestPoint, l Labels) 
 		return Chart{}, 0, fmt.Errorf("chart %s: %w", id, err)
 	}
 	n := (len(pts) + step - 1) / step
-	b := slices.Grow(dst[:0], len(shell[0])+len(shell[1])+len(shell[2])+2*(n*24+2))
+	b := slices.Grow(dst[:0], len(shell[0])+len(shell[1])+n*24+2)
 	b = append(b, shell[0]...)
-	if hasE2E {
-		b = append(appendPoints(b, pts, step, false), shell[1]...)
-	}
-	if hasTTFT {
-		b = append(appendPoints(b, pts, step, true), shell[2]...)
-	}
-	return Chart{ID: id, Option: b}, step, nil
+	b = appendRows(b, pts, step, hasE2E, hasTTFT)
+	return Chart{ID: id, Option: append(b, shell[1]...)}, step, nil
 }
 
 // timelineShellKey is what a timeline's option depends on besides its
@@ -385,32 +380,43 @@ type timelineShellKey struct {
 	e2e, ttft bool
 }
 
-// timelineShells caches the option around the point arrays: a site draws
-// a timeline for every run in a handful of label sets, and encoding the
-// same option again was most of the chart's time.
+// timelineShells caches the option around the rows: a site draws a
+// timeline for every run in a handful of label sets, and encoding the same
+// option again was most of the chart's time.
 var timelineShells sync.Map
 
-// timelineShell is a timeline's option cut where the point arrays go: the
-// part before the E2E points, between them and the TTFT points, and after
-// (a series that is absent has no cut).
-func timelineShell(l Labels, hasE2E, hasTTFT bool) ([3][]byte, error) {
+// timelineShell is a timeline's option cut where its rows go: the part
+// before and the part after. The points are one table (the option's
+// dataset) of a row per request: its send time, then its end-to-end
+// latency and its TTFT (each column only when its series is drawn), which
+// each series picks its column from (encode). Two series of [send, y]
+// pairs wrote every send time twice; the table makes a run page a third
+// smaller, and ECharts draws the same marks from it.
+func timelineShell(l Labels, hasE2E, hasTTFT bool) ([2][]byte, error) {
 	key := timelineShellKey{l, hasE2E, hasTTFT}
 	if v, ok := timelineShells.Load(key); ok {
-		return v.([3][]byte), nil
+		return v.([2][]byte), nil
+	}
+	type encode struct {
+		X       int   `json:"x"`
+		Y       int   `json:"y"`
+		Tooltip []int `json:"tooltip"`
 	}
 	type series struct {
 		Name       string         `json:"name"`
 		Type       string         `json:"type"`
-		Data       string         `json:"data"`
+		Encode     encode         `json:"encode"`
 		SymbolSize int            `json:"symbolSize"`
 		ItemStyle  map[string]any `json:"itemStyle"`
 	}
 	var ss []series
+	col := 1
 	if hasE2E {
-		ss = append(ss, series{l.Baseline, "scatter", e2ePlaceholder, 5, map[string]any{"color": colorCandidate}})
+		ss = append(ss, series{l.Baseline, "scatter", encode{0, col, []int{0, col}}, 5, map[string]any{"color": colorCandidate}})
+		col++
 	}
 	if hasTTFT {
-		ss = append(ss, series{l.Candidate, "scatter", ttftPlaceholder, 4, map[string]any{"color": colorMark}})
+		ss = append(ss, series{l.Candidate, "scatter", encode{0, col, []int{0, col}}, 4, map[string]any{"color": colorMark}})
 	}
 	axis := func(name string, extra map[string]any) []map[string]any {
 		a := map[string]any{"type": "value", "name": name, "min": 0}
@@ -422,6 +428,7 @@ func timelineShell(l Labels, hasE2E, hasTTFT bool) ([3][]byte, error) {
 	option := map[string]any{
 		"title":     map[string]any{"text": l.Title, "subtext": l.Subtitle, "left": "center"},
 		"animation": false,
+		"dataset":   map[string]any{"sourceHeader": false, "source": rowsPlaceholder},
 		"legend":    map[string]any{"show": true, "bottom": "0"},
 		"grid":      map[string]any{"top": "70", "left": "3%", "right": "6%", "bottom": gridBottom(l, true), "containLabel": true},
 		"tooltip":   map[string]any{"show": true, "trigger": "item"},
@@ -431,34 +438,14 @@ func timelineShell(l Labels, hasE2E, hasTTFT bool) ([3][]byte, error) {
 	}
 	b, err := json.Marshal(option) // escapes <, >, & as in encode
 	if err != nil {
-		return [3][]byte{}, err
+		return [2][]byte{}, err
 	}
-	// The point arrays are spliced in where the placeholders were.
-	var segs [][]byte
-	rest := b
-	for _, p := range []struct {
-		present bool
-		text    string
-	}{{hasE2E, e2ePlaceholder}, {hasTTFT, ttftPlaceholder}} {
-		if !p.present {
-			continue
-		}
-		before, after, ok := bytes.Cut(rest, placeholderJSON(p.text))
-		if !ok {
-			return [3][]byte{}, fmt.Errorf("request timeline: option without its %q placeholder", p.text)
-		}
-		segs, rest = append(segs, before), after
+	// The rows are spliced in where the placeholder was.
+	before, after, ok := bytes.Cut(b, placeholderJSON(rowsPlaceholder))
+	if !ok {
+		return [2][]byte{}, fmt.Errorf("request timeline: option without its %q placeholder", rowsPlaceholder)
 	}
-	segs = append(segs, rest)
-	shell := [3][]byte{segs[0]}
-	switch {
-	case hasE2E && hasTTFT:
-		shell[1], shell[2] = segs[1], segs[2]
-	case hasE2E:
-		shell[1] = segs[1]
-	default:
-		shell[2] = segs[1]
-	}
+	shell := [2][]byte{before, after}
 	if n := timelineShellCount.Add(1); n <= 64 {
 		timelineShells.Store(key, shell)
 	}
@@ -467,28 +454,41 @@ func timelineShell(l Labels, hasE2E, hasTTFT bool) ([3][]byte, error) {
 
 var timelineShellCount atomic.Int32
 
-// appendPoints writes a timeline series as a JSON array of [send, y],
-// every step-th point with both finite (y the TTFT or else the latency), to
-// the tenth of a millisecond a chart can show.
-func appendPoints(b []byte, pts []RequestPoint, step int, ttft bool) []byte {
+// appendRows writes a timeline's rows as a JSON array of [send, e2e,
+// ttft] (the columns of the series drawn; an unknown value is null, which
+// ECharts draws no mark for), every step-th request from the first; a
+// request without a send time, or without a value in any column drawn,
+// has no row.
+func appendRows(b []byte, pts []RequestPoint, step int, e2e, ttft bool) []byte {
 	sep := byte('[')
 	for i := 0; i < len(pts); i += step {
 		p := &pts[i]
-		y := p.Latency
-		if ttft {
-			y = p.TTFT
-		}
-		if !finite(p.Send) || !finite(y) {
+		if !finite(p.Send) || !(e2e && finite(p.Latency) || ttft && finite(p.TTFT)) {
 			continue
 		}
 		b = append(b, sep, '[')
 		sep = ','
 		b = appendTenthMs(b, p.Send)
-		b = append(b, ',')
-		b = appendTenthMs(b, y)
+		if e2e {
+			b = appendCell(append(b, ','), p.Latency)
+		}
+		if ttft {
+			b = appendCell(append(b, ','), p.TTFT)
+		}
 		b = append(b, ']')
 	}
+	if sep == '[' {
+		b = append(b, '[')
+	}
 	return append(b, ']')
+}
+
+// appendCell writes a row's value: seconds to 0.0001, or null.
+func appendCell(b []byte, x float64) []byte {
+	if !finite(x) {
+		return append(b, "null"...)
+	}
+	return appendTenthMs(b, x)
 }
 
 // appendTenthMs writes seconds rounded to 0.0001 as a JSON number, with
@@ -515,9 +515,9 @@ func appendTenthMs(b []byte, x float64) []byte {
 	return append(b, digits...)
 }
 
-// The placeholders start with U+2028, which encoding/json always escapes:
-// no label a person writes reads like them.
-const e2ePlaceholder, ttftPlaceholder = "\u2028bl-e2e\u2028", "\u2028bl-ttft\u2028"
+// The placeholder starts with U+2028, which encoding/json always escapes:
+// no label a person writes reads like it.
+const rowsPlaceholder = "\u2028bl-rows\u2028"
 
 func placeholderJSON(p string) []byte {
 	b, _ := json.Marshal(p)

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 
 	"github.com/dop251/goja"
@@ -78,4 +80,92 @@ func TestSiteBundleDrawsEveryChart(t *testing.T) {
 			t.Errorf("%s: the site's build draws %d bytes of SVG, the full build %d: a chart type or component is missing from scripts/echarts-site.js", name, len(got), len(want))
 		}
 	}
+}
+
+// TestTimelineRowsDrawLikePairs: the run page's request timeline, whose
+// points are one table of rows (send time, end-to-end latency, TTFT) that
+// each series picks its column from, draws the same SVG as the same chart
+// given as two series of [send, value] pairs, the form it had before:
+// requests that failed, that have one of the two values, and a run long
+// enough to be drawn every k-th request.
+func TestTimelineRowsDrawLikePairs(t *testing.T) {
+	full := renderer(t)
+	nan := math.NaN()
+	var pts []charts.RequestPoint
+	for i := range 150 {
+		x := float64(i)
+		p := charts.RequestPoint{Send: x / 7, TTFT: 0.05 + float64(i%13)/400, Latency: 1 + float64(i%17)/10}
+		switch i % 11 {
+		case 3:
+			p.TTFT, p.Latency = nan, nan // failed
+		case 5:
+			p.Latency = nan
+		case 7:
+			p.TTFT = nan
+		}
+		pts = append(pts, p)
+	}
+	long := make([]charts.RequestPoint, 3*charts.MaxTimelinePoints+5)
+	for i := range long {
+		long[i] = charts.RequestPoint{Send: float64(i), TTFT: 0.1 + float64(i%5)/50, Latency: 2 + float64(i%9)/3}
+	}
+	e2eOnly := []charts.RequestPoint{{Send: 0, TTFT: nan, Latency: 1.5}, {Send: 1, TTFT: nan, Latency: 2.5}}
+	ttftOnly := []charts.RequestPoint{{Send: 0, TTFT: 0.25, Latency: nan}, {Send: 2, TTFT: 0.5, Latency: nan}}
+	labels := charts.Labels{Title: "Latency over the run", Baseline: "End-to-end latency", Candidate: "Time to first token", XAxis: "Send time (s)", YAxis: "Latency (s)"}
+	for name, p := range map[string][]charts.RequestPoint{"mixed": pts, "long": long, "e2e only": e2eOnly, "ttft only": ttftOnly} {
+		c, _, err := charts.RequestTimeline("timeline", p, labels)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := full.Render(c.Option, 800, 450)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		want, err := full.Render(asPairs(t, c.Option), 800, 450)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		// A mark's data index counts rows, which include the requests
+		// without the series' value; what is drawn is the same.
+		got, want = dataIndex.ReplaceAll(got, nil), dataIndex.ReplaceAll(want, nil)
+		if !bytes.Contains(got, []byte(`ecmeta_ssr_type="chart"`)) {
+			t.Fatalf("%s: no marks drawn", name)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s: the rows draw %d bytes of SVG, the pairs %d", name, len(got), len(want))
+		}
+	}
+}
+
+var dataIndex = regexp.MustCompile(` ecmeta_data_index="[0-9]+"`)
+
+// asPairs rewrites a timeline's option from its table of rows into a
+// series of [send, value] pairs each, leaving out the rows without the
+// series' value.
+func asPairs(t *testing.T, option json.RawMessage) json.RawMessage {
+	t.Helper()
+	var o map[string]any
+	if err := json.Unmarshal(option, &o); err != nil {
+		t.Fatal(err)
+	}
+	rows := o["dataset"].(map[string]any)["source"].([]any)
+	delete(o, "dataset")
+	for _, s := range o["series"].([]any) {
+		sm := s.(map[string]any)
+		y := int(sm["encode"].(map[string]any)["y"].(float64))
+		delete(sm, "encode")
+		data := []any{}
+		for _, r := range rows {
+			row := r.([]any)
+			if row[y] != nil {
+				data = append(data, []any{row[0], row[y]})
+			}
+		}
+		sm["data"] = data
+	}
+	b, err := json.Marshal(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
