@@ -369,8 +369,12 @@ func TestRequestTimeline(t *testing.T) {
 		t.Fatalf("series %v", ss)
 	}
 	// One row a request: send, E2E latency, TTFT; an unknown value is null.
-	if got, want := string(mustJSON(t, m["dataset"].(map[string]any)["source"])), `[[0,1.5,0.1],[0.5,null,0.2],[1,2.25,null]]`; got != want {
-		t.Errorf("rows %s, want %s", got, want)
+	rows, err := json.Marshal(m["dataset"].(map[string]any)["source"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `[[0,1.5,0.1],[0.5,null,0.2],[1,2.25,null]]`; string(rows) != want {
+		t.Errorf("rows %s, want %s", rows, want)
 	}
 	// The failed/unknown values are left out, each series keeps its own.
 	if e2e := timelinePoints(t, m, 0); len(e2e) != 2 || e2e[1][1] != 2.25 {
@@ -461,15 +465,6 @@ func timelinePoints(t *testing.T, m map[string]any, i int) [][2]float64 {
 		}
 	}
 	return out
-}
-
-func mustJSON(t *testing.T, v any) []byte {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
 }
 
 func TestAppendTenthMs(t *testing.T) {

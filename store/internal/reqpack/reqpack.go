@@ -132,8 +132,9 @@ const fastRoom = floatsPerRequest*8 + 4*binary.MaxVarintLen64
 // byte read in place. A request it cannot take (a bad varint, an index or
 // count out of range, an error text past the end) is left to the checked
 // decoder, which reads it again from its start and says what is wrong.
-// It is a third of the time of the checked decoder, which a site of 10,000
-// runs spent a twentieth of its time in.
+// 100 requests decode in 0.62x the checked decoder's time (their
+// allocation included), which a site of 10,000 runs spent a twentieth of
+// its time in.
 func decodeFast(r *benchrun.Request, b *[]byte, prev *int64) bool {
 	in := *b
 	p := 0
@@ -148,11 +149,7 @@ func decodeFast(r *benchrun.Request, b *[]byte, prev *int64) bool {
 			}
 			u, p = v, p+k
 		}
-		x := int64(u >> 1)
-		if u&1 != 0 {
-			x = ^x
-		}
-		return x, true
+		return unzigzag(u), true
 	}
 	inInt32 := func(v int64) bool { return v >= math.MinInt32 && v <= math.MaxInt32 }
 	step, ok := varint()
@@ -225,9 +222,11 @@ func (d *decoder) uvarint() uint64 {
 	return v
 }
 
-// varint undoes binary.AppendVarint's zigzag encoding of a uvarint.
-func (d *decoder) varint() int64 {
-	u := d.uvarint()
+// varint reads a varint binary.AppendVarint wrote.
+func (d *decoder) varint() int64 { return unzigzag(d.uvarint()) }
+
+// unzigzag undoes binary.AppendVarint's zigzag encoding of a uvarint.
+func unzigzag(u uint64) int64 {
 	x := int64(u >> 1)
 	if u&1 != 0 {
 		x = ^x
