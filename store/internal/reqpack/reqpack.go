@@ -101,7 +101,7 @@ func decode(data []byte, fast bool) ([]benchrun.Request, error) {
 			continue
 		}
 		idx := prev + 1 + d.varint()
-		if idx < 0 || idx > math.MaxInt32 || idx <= prev {
+		if !nextIndex(idx, prev) {
 			d.fail("index %d after %d", idx, prev)
 		}
 		prev = idx
@@ -151,10 +151,9 @@ func decodeFast(r *benchrun.Request, b *[]byte, prev *int64) bool {
 		}
 		return unzigzag(u), true
 	}
-	inInt32 := func(v int64) bool { return v >= math.MinInt32 && v <= math.MaxInt32 }
 	step, ok := varint()
 	idx := *prev + 1 + step
-	if !ok || idx < 0 || idx > math.MaxInt32 || idx <= *prev {
+	if !ok || !nextIndex(idx, *prev) {
 		return false
 	}
 	f := in[p : p+floatsPerRequest*8]
@@ -225,6 +224,13 @@ func (d *decoder) uvarint() uint64 {
 // varint reads a varint binary.AppendVarint wrote.
 func (d *decoder) varint() int64 { return unzigzag(d.uvarint()) }
 
+// nextIndex says whether idx may follow the index prev: the indexes of a
+// run's requests increase and fit an int32.
+func nextIndex(idx, prev int64) bool { return idx >= 0 && idx <= math.MaxInt32 && idx > prev }
+
+// inInt32 says whether a count fits the int32 the record holds it in.
+func inInt32(v int64) bool { return v >= math.MinInt32 && v <= math.MaxInt32 }
+
 // unzigzag undoes binary.AppendVarint's zigzag encoding of a uvarint.
 func unzigzag(u uint64) int64 {
 	x := int64(u >> 1)
@@ -236,7 +242,7 @@ func unzigzag(u uint64) int64 {
 
 func (d *decoder) int32() int32 {
 	v := d.varint()
-	if v < math.MinInt32 || v > math.MaxInt32 {
+	if !inInt32(v) {
 		d.fail("%d is out of range", v)
 		return 0
 	}
