@@ -38,6 +38,58 @@ extern int sqlite3_bind_parameter_count(sqlite3_stmt*);
 extern int sqlite3_clear_bindings(sqlite3_stmt*);
 extern int sqlite3_extended_errcode(sqlite3*);
 
+extern int sqlite3_get_autocommit(sqlite3*);
+
+// The virtual-table interface, as sqlite3.h lays it out (a stable ABI):
+// only the members up to xRename, which a module of iVersion 1 has.
+typedef struct sqlite3_context sqlite3_context;
+typedef struct bulk_vtab_base {
+	const void *pModule;
+	int nRef;
+	char *zErrMsg;
+} bulk_vtab_base;
+typedef struct bulk_cursor_base {
+	bulk_vtab_base *pVtab;
+} bulk_cursor_base;
+typedef struct bulk_index_info {
+	int nConstraint;
+	void *aConstraint;
+	int nOrderBy;
+	void *aOrderBy;
+	void *aConstraintUsage;
+	int idxNum;
+	char *idxStr;
+	int needToFreeIdxStr;
+	int orderByConsumed;
+	double estimatedCost;
+	long long estimatedRows; // from SQLite 3.8.2
+} bulk_index_info;
+typedef struct bulk_module {
+	int iVersion;
+	int (*xCreate)(sqlite3*, void*, int, const char *const*, bulk_vtab_base**, char**);
+	int (*xConnect)(sqlite3*, void*, int, const char *const*, bulk_vtab_base**, char**);
+	int (*xBestIndex)(bulk_vtab_base*, bulk_index_info*);
+	int (*xDisconnect)(bulk_vtab_base*);
+	int (*xDestroy)(bulk_vtab_base*);
+	int (*xOpen)(bulk_vtab_base*, bulk_cursor_base**);
+	int (*xClose)(bulk_cursor_base*);
+	int (*xFilter)(bulk_cursor_base*, int, const char*, int, void**);
+	int (*xNext)(bulk_cursor_base*);
+	int (*xEof)(bulk_cursor_base*);
+	int (*xColumn)(bulk_cursor_base*, sqlite3_context*, int);
+	int (*xRowid)(bulk_cursor_base*, long long*);
+	void *xUpdate, *xBegin, *xSync, *xCommit, *xRollback, *xFindFunction, *xRename;
+} bulk_module;
+extern int sqlite3_create_module_v2(sqlite3*, const char*, const bulk_module*, void*, void(*)(void*));
+extern int sqlite3_declare_vtab(sqlite3*, const char*);
+extern void *sqlite3_malloc(int);
+extern void sqlite3_free(void*);
+extern void sqlite3_result_int64(sqlite3_context*, long long);
+extern void sqlite3_result_double(sqlite3_context*, double);
+extern void sqlite3_result_text(sqlite3_context*, const char*, int, void(*)(void*));
+extern void sqlite3_result_blob(sqlite3_context*, const void*, int, void(*)(void*));
+extern void sqlite3_result_null(sqlite3_context*);
+
 // One cell: its storage class (SQLite's 1 integer, 2 float, 3 text,
 // 4 blob, 5 null) and value; text and blobs are in the batch's byte
 // buffer at off.

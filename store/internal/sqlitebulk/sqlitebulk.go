@@ -1,6 +1,6 @@
 // Package sqlitebulk reads query results and inserts rows in batches: one
 // cgo call steps a statement over up to a few thousand rows, copying their
-// cells into a flat array or binding them from one, where database/sql
+// cells into a flat array or inserting them from one, where database/sql
 // makes a cgo call for each row and for each value bound, and boxes every
 // value. A pass over every run of a large archive (the site of 10,000 runs
 // reads a million request rows) spent most of its reading time in that

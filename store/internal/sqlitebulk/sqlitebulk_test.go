@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -355,5 +356,240 @@ func TestInserterWideStatement(t *testing.T) {
 	}
 	if count != n || sum != n*(n-1)/2 {
 		t.Errorf("%d rows summing to %d, want %d summing to %d", count, sum, n, n*(n-1)/2)
+	}
+}
+
+// onConn runs the statements before, then f with the Handle, then check,
+// on one connection of a new database whose schema is schema (f holds the
+// connection: check reads it afterwards).
+func onConn(t *testing.T, schema, before string, f func(h *Handle) error, check func(conn *sql.Conn) error) {
+	t.Helper()
+	db, err := sql.Open("sqlite3", filepath.Join(t.TempDir(), "i.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(schema); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if before != "" {
+		if _, err := conn.ExecContext(context.Background(), before); err != nil {
+			t.Fatal(err)
+		}
+	}
+	err = conn.Raw(func(dc any) error {
+		h := HandleOf(dc.(*sqlite3.SQLiteConn))
+		if h == nil {
+			return errors.New("no handle under go-sqlite3's connection")
+		}
+		return f(h)
+	})
+	if err == nil {
+		err = check(conn)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// cellRows are rows of every storage class for a table (k, i, f, s, b):
+// NULLs, -0, empty texts and blobs, a NUL inside a text, and now and then
+// a text longer than an Inserter's bytes, which flushes early.
+func cellRows(n int) [][]any {
+	rows := make([][]any, n)
+	for k := range rows {
+		var i, f, s, b any
+		switch k % 6 {
+		case 0:
+			i, f, s, b = int64(k)*1e12, float64(k)/3, fmt.Sprintf("text %d ✓ 中文", k), []byte{0, 1, 2, byte(k)}
+		case 1: // all NULL
+		case 2:
+			i, f, s, b = int64(-k), math.Copysign(0, -1), "", []byte{}
+		case 3:
+			s = "short"
+			if k%1000 == 3 {
+				s = strings.Repeat("long ", 60000)
+			}
+		case 4:
+			s, f = "nul\x00inside", math.Inf(1)
+		case 5:
+			i, f = int64(math.MinInt64), -1e-300
+		}
+		rows[k] = []any{int64(k), i, f, s, b}
+	}
+	return rows
+}
+
+func addCells(in *Inserter, row []any) {
+	for _, v := range row {
+		switch v := v.(type) {
+		case nil:
+			in.Null()
+		case int64:
+			in.Int(v)
+		case float64:
+			in.Float(v)
+		case string:
+			in.Text(v)
+		case []byte:
+			in.Blob(v)
+		}
+	}
+}
+
+// dumpCells is every row of table, with each cell's storage class and
+// its float bits (so -0 and 0 differ).
+func dumpCells(t *testing.T, conn *sql.Conn, table string) []string {
+	t.Helper()
+	rows, err := conn.QueryContext(context.Background(), `SELECT k, typeof(i), i, typeof(f), f, typeof(s), s, typeof(b), hex(b) FROM `+table+` ORDER BY k`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var k int64
+		var ti, tf, ts, tb, hb string
+		var i, f, s any
+		if err := rows.Scan(&k, &ti, &i, &tf, &f, &ts, &s, &tb, &hb); err != nil {
+			t.Fatal(err)
+		}
+		if v, ok := f.(float64); ok {
+			f = math.Float64bits(v)
+		}
+		out = append(out, fmt.Sprintf("%d %s %v %s %v %s %q %s %s", k, ti, i, tf, f, ts, s, tb, hb))
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestTableInserterStoresWhatBindingStores: rows of every storage class,
+// over several flushes, inserted through sqlitebulk_rows (one step a
+// flush), row by row (a Handle without the table) and by NewInserter's
+// bound statement, read back cell for cell the same.
+func TestTableInserterStoresWhatBindingStores(t *testing.T) {
+	t.Parallel()
+	const schema = `CREATE TABLE a (k INTEGER PRIMARY KEY, i INTEGER, f REAL, s TEXT, b BLOB);
+		CREATE TABLE b (k INTEGER PRIMARY KEY, i INTEGER, f REAL, s TEXT, b BLOB);
+		CREATE TABLE c (k INTEGER PRIMARY KEY, i INTEGER, f REAL, s TEXT, b BLOB)`
+	rows := cellRows(9000)
+	onConn(t, schema, "BEGIN", func(h *Handle) error {
+		if h.rows == nil {
+			return errors.New("the connection has no sqlitebulk_rows")
+		}
+		for _, c := range []struct {
+			table string
+			open  func() (*Inserter, error)
+		}{
+			{"a", func() (*Inserter, error) { return NewTableInserter(h, "INSERT INTO a (k, i, f, s, b) ", 5) }},
+			{"b", func() (*Inserter, error) {
+				return NewTableInserter(&Handle{db: h.db}, "INSERT INTO b (k, i, f, s, b) ", 5)
+			}},
+			{"c", func() (*Inserter, error) {
+				return NewInserter(h, "INSERT INTO c (k, i, f, s, b) VALUES (?, ?, ?, ?, ?)")
+			}},
+		} {
+			in, err := c.open()
+			if err != nil {
+				return err
+			}
+			if c.table == "a" && in.bulk == nil || c.table != "a" && in.bulk != nil {
+				in.Close()
+				return fmt.Errorf("table %s: bulk statement %v", c.table, in.bulk != nil)
+			}
+			for _, row := range rows {
+				addCells(in, row)
+				if err := in.EndRow(); err != nil {
+					in.Close()
+					return err
+				}
+			}
+			if err := in.Close(); err != nil {
+				return err
+			}
+		}
+		return nil
+	}, func(conn *sql.Conn) error {
+		if _, err := conn.ExecContext(context.Background(), "COMMIT"); err != nil {
+			return err
+		}
+		a, b, c := dumpCells(t, conn, "a"), dumpCells(t, conn, "b"), dumpCells(t, conn, "c")
+		if len(a) != len(rows) || len(b) != len(rows) || len(c) != len(rows) {
+			return fmt.Errorf("%d, %d and %d rows, want %d", len(a), len(b), len(c), len(rows))
+		}
+		for k := range a {
+			if a[k] != c[k] || b[k] != c[k] {
+				return fmt.Errorf("row %d:\n in one step: %.200s\n row by row:  %.200s\n bound:       %.200s", k, a[k], b[k], c[k])
+			}
+		}
+		return nil
+	})
+}
+
+// TestTableInserterNamesTheFailingRow: a flush whose one step fails on a
+// constraint is undone by SQLite and goes again row by row: the error
+// names the row (counted over the Inserter's life, across flushes) and is
+// SQLite's constraint error; the rows before it stay inserted, in the
+// transaction that is still open.
+func TestTableInserterNamesTheFailingRow(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name string
+		bad  int
+		set  func(row []any)
+	}{
+		{"a repeated key in the second flush", 5000, func(row []any) { row[0] = int64(4990) }},
+		{"a CHECK refused in the first flush", 17, func(row []any) { row[1] = int64(-1) }},
+		{"a NULL where NOT NULL", 8999, func(row []any) { row[3] = nil }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			rows := cellRows(9000)
+			for _, row := range rows {
+				row[1], row[3] = int64(1), "x" // within the constraints
+			}
+			c.set(rows[c.bad])
+			schema := `CREATE TABLE t (k INTEGER PRIMARY KEY, i INTEGER CHECK (i >= 0), f REAL, s TEXT NOT NULL, b BLOB)`
+			onConn(t, schema, "BEGIN", func(h *Handle) error {
+				in, err := NewTableInserter(h, "INSERT INTO t (k, i, f, s, b) ", 5)
+				if err != nil {
+					return err
+				}
+				for _, row := range rows {
+					addCells(in, row)
+					if err = in.EndRow(); err != nil {
+						break
+					}
+				}
+				if cerr := in.Close(); err == nil {
+					err = cerr
+				}
+				var re *RowError
+				var se sqlite3.Error
+				if !errors.As(err, &re) || re.Row != c.bad || !errors.As(err, &se) || se.Code != sqlite3.ErrConstraint {
+					return fmt.Errorf("inserting = %v, want SQLite's constraint error at row %d", err, c.bad)
+				}
+				t.Logf("the error: %v", err)
+				return nil
+			}, func(conn *sql.Conn) error {
+				ctx := context.Background()
+				var n, last int64
+				if err := conn.QueryRowContext(ctx, "SELECT count(*), coalesce(max(k), -1) FROM t").Scan(&n, &last); err != nil {
+					return err
+				}
+				if n != int64(c.bad) || last != int64(c.bad)-1 {
+					return fmt.Errorf("%d rows up to key %d after the failure, want the %d before it", n, last, c.bad)
+				}
+				_, err := conn.ExecContext(ctx, "COMMIT") // the transaction is still open
+				return err
+			})
+		})
 	}
 }
