@@ -206,17 +206,40 @@ func (g *GapLists) Read(d *pyjson.Decoder, i int, emit func(benchrun.GapStats) e
 }
 
 // reduceGaps is what Gaps computes for a list that is valid; false for one
-// that is not, which Gaps then reads and reports.
+// that is not, which Gaps then reads and reports. It is GapStats.Add over
+// the list, in a loop of plain comparisons (a third of the time: the
+// 325,000 lists of the bench's large file spent 0.27 s in Add): the sum is
+// taken in the same order, so it is the same float. Go's min and max,
+// which Add uses, put -0 below +0, where a plain comparison keeps the zero
+// it saw first; a list whose least or greatest value is a zero therefore
+// goes through Add.
 func reduceGaps(vals []float64) (benchrun.GapStats, bool) {
 	g := benchrun.GapStats{Min: benchrun.Unknown, Max: benchrun.Unknown}
 	if len(vals) >= math.MaxInt32 {
 		return g, false
 	}
+	if len(vals) == 0 {
+		return g, true
+	}
+	sum, lo, hi := 0.0, vals[0], vals[0]
 	for _, v := range vals {
-		if v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		// Not negative, not NaN, not infinite (-0 passes, as in Gaps).
+		if !(v >= 0 && v <= math.MaxFloat64) {
 			return g, false
 		}
-		g.Add(v)
+		sum += v
+		if v < lo {
+			lo = v
+		}
+		if v > hi {
+			hi = v
+		}
 	}
-	return g, true
+	if lo == 0 || hi == 0 {
+		for _, v := range vals {
+			g.Add(v)
+		}
+		return g, true
+	}
+	return benchrun.GapStats{Count: int32(len(vals)), Sum: sum, Min: lo, Max: hi}, true
 }

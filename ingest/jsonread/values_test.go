@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
@@ -159,6 +160,61 @@ func BenchmarkGaps(b *testing.B) {
 		}
 		if sum.Count != 100*130 {
 			b.Fatalf("%d gaps", sum.Count)
+		}
+	}
+}
+
+// TestReduceGapsIsAdd: reduceGaps gives, bit for bit, what GapStats.Add
+// gives over the same list (the sum in the same order, -0 and +0 told
+// apart in the least and the greatest), and refuses every list Gaps
+// refuses.
+func TestReduceGapsIsAdd(t *testing.T) {
+	t.Parallel()
+	negZero := math.Copysign(0, -1)
+	lists := [][]float64{
+		{}, {0.25}, {0}, {negZero}, {0, negZero}, {negZero, 0}, {negZero, negZero},
+		{5, 0, negZero}, {5, negZero, 0}, {negZero, 5}, {0, 5, 3}, {3, 5, 0},
+		{math.MaxFloat64, math.MaxFloat64}, {5e-324, 1e-310, 2}, {1e300, 1e-300, 1},
+		{0.1, 0.2, 0.3}, {0.3, 0.2, 0.1}, {2, 2, 2},
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 2000 {
+		n := rng.IntN(300)
+		l := make([]float64, n)
+		for i := range l {
+			switch rng.IntN(40) {
+			case 0:
+				l[i] = 0
+			case 1:
+				l[i] = negZero
+			case 2:
+				l[i] = math.Ldexp(rng.Float64(), rng.IntN(2000)-1000)
+			default:
+				l[i] = 0.005 + 0.05*rng.Float64()
+			}
+		}
+		lists = append(lists, l)
+	}
+	bits := func(g benchrun.GapStats) [4]uint64 {
+		return [4]uint64{uint64(g.Count), math.Float64bits(g.Sum), math.Float64bits(g.Min), math.Float64bits(g.Max)}
+	}
+	for _, l := range lists {
+		want := benchrun.GapStats{Min: benchrun.Unknown, Max: benchrun.Unknown}
+		for _, v := range l {
+			want.Add(v)
+		}
+		got, ok := reduceGaps(l)
+		if !ok || bits(got) != bits(want) {
+			t.Fatalf("reduceGaps(%v) = %+v, %v; Add gives %+v", l, got, ok, want)
+		}
+	}
+	for _, bad := range []float64{-1e-9, -5, math.NaN(), math.Inf(1), math.Inf(-1)} {
+		for _, at := range []int{0, 1, 4} {
+			l := []float64{0.5, 0.25, 1, 2, 0.125}
+			l[at] = bad
+			if g, ok := reduceGaps(l); ok {
+				t.Errorf("reduceGaps(%v) = %+v, true; want it refused", l, g)
+			}
 		}
 	}
 }
