@@ -69,7 +69,7 @@ func (g *Group) Begin() (*Tx, error) {
 	if _, err := g.tx.tx.Exec("SAVEPOINT " + savepoint); err != nil {
 		return nil, g.a.wrap("begin a part", err)
 	}
-	g.open = &Tx{a: g.a, tx: g.tx.tx, ctx: g.tx.ctx, group: g, local: g.tx.local}
+	g.open = &Tx{a: g.a, tx: g.tx.tx, ctx: g.tx.ctx, group: g, local: g.tx.local, requests: g.tx.requests}
 	return g.open, nil
 }
 

@@ -1,7 +1,9 @@
 package store
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -140,5 +142,74 @@ func TestRequestsInsertErrorNamesTheRecord(t *testing.T) {
 	}
 	if n := countRows(t, a.r, "requests"); n != 0 {
 		t.Errorf("%d request rows after the rollback", n)
+	}
+}
+
+// TestGroupRequestsShareOneInserter: a group's parts insert their request
+// rows through the one Inserter of the group's transaction. A part whose
+// records SQLite refuses names the record of its own run (not a row count
+// over the group) and is rolled back alone; the parts before and after it
+// keep every record.
+func TestGroupRequestsShareOneInserter(t *testing.T) {
+	t.Parallel()
+	a := newArchive(t)
+	group, err := a.BeginGroup(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer group.Rollback()
+	ids := map[string]int{}
+	for part := range 3 {
+		tx, err := group.Begin()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sha := writeBlob(t, tx, []byte(fmt.Sprintf("raw %d", part)), fmt.Sprintf("f%d.json", part))
+		run := sampleRun(part)
+		run.Requests = awkwardRequests()
+		if part == 1 {
+			run.Requests[2001].Index = 2000
+		}
+		rec := runRecord(sha, run)
+		err = tx.PutRun(rec)
+		if part == 1 {
+			if err == nil || !strings.Contains(err.Error(), "request 2000: ") {
+				t.Fatalf("part 1: PutRun = %v, want SQLite's constraint error naming request 2000", err)
+			}
+			if err := tx.Rollback(); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("part %d: %v", part, err)
+		}
+		ids[rec.ID] = len(run.Requests)
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := group.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := a.r.Query("SELECT run_id, count(*), min(idx), max(idx) FROM requests GROUP BY run_id")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	got := map[string]int{}
+	for rows.Next() {
+		var id string
+		var n, lo, hi int
+		if err := rows.Scan(&id, &n, &lo, &hi); err != nil {
+			t.Fatal(err)
+		}
+		if lo != 0 || hi != n-1 {
+			t.Errorf("run %s: records %d to %d of %d", id, lo, hi, n)
+		}
+		got[id] = n
+	}
+	if !reflect.DeepEqual(got, ids) {
+		t.Errorf("records by run %v, want %v (parts 0 and 2)", got, ids)
 	}
 }

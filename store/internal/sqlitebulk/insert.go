@@ -367,6 +367,10 @@ func (in *Inserter) Blob(b []byte) {
 	in.buf = append(in.buf, b...)
 }
 
+// Rows is how many rows were ended (EndRow) over the Inserter's life,
+// flushed or not: the number the next row has in a RowError.
+func (in *Inserter) Rows() int { return in.done + in.rows }
+
 // RowError is the failure of one row, counted from 0 over the Inserter's
 // life.
 type RowError struct {
