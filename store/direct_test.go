@@ -52,8 +52,14 @@ func TestBeginLarge(t *testing.T) {
 		otherOpen  bool // another Archive has the file open
 		commit     bool
 		wantDirect bool
+		// provisional: the blob's hash is learnt from its bytes, and its
+		// chunks renamed at the end (BlobWriter.Close), as an ingest of
+		// a large file does.
+		provisional bool
 	}{
 		{name: "alone", size: directBlob, commit: true, wantDirect: true},
+		{name: "alone, hash learnt", size: directBlob, commit: true, wantDirect: true, provisional: true},
+		{name: "another connection open, hash learnt", size: directBlob, otherOpen: true, commit: true, provisional: true},
 		{name: "alone, rolled back", size: directBlob, wantDirect: true},
 		{name: "small", size: 1000, commit: true},
 		{name: "another connection open", size: directBlob, otherOpen: true, commit: true},
@@ -75,7 +81,24 @@ func TestBeginLarge(t *testing.T) {
 			if tx.direct != c.wantDirect {
 				t.Fatalf("direct = %v, want %v", tx.direct, c.wantDirect)
 			}
-			sha := writeBlob(t, tx, data, "large")
+			var sha string
+			if c.provisional {
+				bw, err := tx.NewBlob("", int64(len(data)), "large")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := bw.Write(data); err != nil {
+					t.Fatal(err)
+				}
+				if err := bw.Close(); err != nil {
+					t.Fatal(err)
+				}
+				if sha = bw.SHA256(); sha != sha256Hex(data) {
+					t.Fatalf("learnt %q, want %s", sha, sha256Hex(data))
+				}
+			} else {
+				sha = writeBlob(t, tx, data, "large")
+			}
 			if got := fileExists(path + "-journal"); got != c.wantDirect {
 				t.Errorf("during the transaction: rollback journal present %v, want %v", got, c.wantDirect)
 			}
