@@ -557,10 +557,10 @@ const insertRequestsSQL = requestsHead + "VALUES "
 // spent a third of its insert time in database/sql and the cgo call for
 // each value bound; binding each record's values and stepping once a
 // record took 0.28 s for the 325,000 records of the bench's large file,
-// one step a flush 0.24 s (CPU profiles). The transaction
-// holds the writer's one connection, and the caller tx.stmts, which a
-// blob's storer takes for each chunk it inserts on it: the Inserter goes
-// past database/sql's lock on the connection.
+// one step a flush 0.24 s (CPU profiles). The transaction holds the
+// writer's one connection, and the caller tx.stmts, which a blob's storer
+// takes for each chunk it inserts on it: the Inserter goes past
+// database/sql's lock on the connection.
 func (tx *Tx) insertRequests(h *sqlitebulk.Handle, runID string, reqs []benchrun.Request) error {
 	if tx.requests.in == nil {
 		in, err := sqlitebulk.NewTableInserter(h, requestsHead, requestColumns)
@@ -604,6 +604,8 @@ func (tx *Tx) insertRequests(h *sqlitebulk.Handle, runID string, reqs []benchrun
 	}
 	if err == nil {
 		err = in.Flush()
+	} else {
+		in.Discard() // the next run of the transaction starts clean
 	}
 	if re := (*sqlitebulk.RowError)(nil); errors.As(err, &re) && re.Row-first >= 0 && re.Row-first < len(reqs) {
 		return fmt.Errorf("request %d: %w", reqs[re.Row-first].Index, re.Err)
