@@ -72,7 +72,7 @@ type Tx struct {
 // Begin starts a write transaction. While another process holds the
 // archive's write lock, Begin calls onWait (may be nil) once and keeps
 // waiting until the lock is free or ctx is done. ctx governs the whole
-// transaction: when it is done, the transaction is rolled back.
+// transaction: once it is done, Commit refuses and rolls it back.
 func (a *Archive) Begin(ctx context.Context, onWait func()) (*Tx, error) {
 	return a.begin(ctx, ctx, onWait)
 }
@@ -86,7 +86,14 @@ func (a *Archive) begin(ctx, acquire context.Context, onWait func()) (*Tx, error
 	if err := a.prepareWanted(); err != nil {
 		return nil, a.wrap("begin", err)
 	}
-	tx, err := beginImmediate(ctx, acquire, a.w, onWait)
+	// database/sql rolls a transaction back on a goroutine of its own when
+	// the transaction's context is done, under its lock on the connection;
+	// the Inserter of request rows (the SQLite handle) and the PostgreSQL
+	// pipelines use the connection past that lock, and a rollback in the
+	// middle of their work is two threads on one connection (the race
+	// detector caught it on PostgreSQL, in pgx's statement cache). So the
+	// transaction's own context is never cancelled, and Commit checks ctx.
+	tx, err := beginImmediate(context.WithoutCancel(ctx), acquire, a.w, onWait)
 	if err != nil {
 		return nil, a.wrap("begin", err)
 	}
@@ -178,6 +185,10 @@ func (tx *Tx) check(op string) error {
 func (tx *Tx) Commit() error {
 	if err := tx.check("commit"); err != nil {
 		return err
+	}
+	if err := tx.ctx.Err(); err != nil {
+		rbErr := tx.Rollback()
+		return errors.Join(fmt.Errorf("archive %s: commit refused, transaction rolled back: %w", tx.a.path, err), rbErr)
 	}
 	for _, bw := range tx.blobs {
 		var problem error
