@@ -125,8 +125,11 @@ func TestCoresTakeOthers(t *testing.T) {
 			got <- "writer"
 		}
 	}()
+	// The preparer asks once the writer waits (it took the free core and
+	// wants the one still being prepared): a fixed sleep let a busy
+	// machine start the preparer first, and it took the free core.
+	waitingWriter(t, c)
 	go func() {
-		time.Sleep(20 * time.Millisecond) // after the writer asked
 		if c.take(ctx, false) == nil {
 			got <- "preparer"
 		}
