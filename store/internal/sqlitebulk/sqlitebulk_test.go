@@ -598,15 +598,14 @@ func TestTableInserterNamesTheFailingRow(t *testing.T) {
 // are dropped by Discard; the rows added after it go in alone.
 func TestInserterDiscard(t *testing.T) {
 	t.Parallel()
-	onConn(t, `CREATE TABLE t (k INTEGER PRIMARY KEY, s TEXT)`, "", func(h *Handle) error {
-		in, err := NewTableInserter(h, "INSERT INTO t (k, s) ", 2)
+	onConn(t, `CREATE TABLE t (k INTEGER PRIMARY KEY, i INTEGER, f REAL, s TEXT, b BLOB)`, "", func(h *Handle) error {
+		in, err := NewTableInserter(h, "INSERT INTO t (k, i, f, s, b) ", 5)
 		if err != nil {
 			return err
 		}
 		defer in.Close()
 		for k := range 3 {
-			in.Int(int64(k))
-			in.Text("dropped")
+			addCells(in, []any{int64(k), nil, nil, "dropped", nil})
 			if err := in.EndRow(); err != nil {
 				return err
 			}
@@ -616,35 +615,16 @@ func TestInserterDiscard(t *testing.T) {
 		if n := in.Rows(); n != 0 {
 			return fmt.Errorf("%d rows after Discard, want 0", n)
 		}
-		in.Int(10)
-		in.Text("kept")
+		addCells(in, []any{int64(10), nil, nil, "kept", nil})
 		if err := in.EndRow(); err != nil {
 			return err
 		}
 		return in.Flush()
 	}, func(conn *sql.Conn) error {
-		got := dumpRows(t, conn, "SELECT k || ' ' || s FROM t ORDER BY k")
-		if want := []string{"10 kept"}; !reflect.DeepEqual(got, want) {
-			return fmt.Errorf("table holds %q, want %q", got, want)
+		got := dumpCells(t, conn, "t")
+		if len(got) != 1 || !strings.HasPrefix(got[0], "10 ") || !strings.Contains(got[0], `"kept"`) {
+			return fmt.Errorf("table holds %q, want only row 10, kept", got)
 		}
 		return nil
 	})
-}
-
-func dumpRows(t *testing.T, conn *sql.Conn, query string) []string {
-	t.Helper()
-	rows, err := conn.QueryContext(context.Background(), query)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, s)
-	}
-	return out
 }
