@@ -406,6 +406,7 @@ func (in *Inserter) Flush() error {
 	if in.rows == 0 {
 		return nil
 	}
+	defer in.Discard() // inserted or failed, the rows leave the buffer
 	var failed C.int
 	buf := unsafe.Pointer(unsafe.SliceData(in.buf))
 	if len(in.buf) == 0 {
@@ -415,7 +416,6 @@ func (in *Inserter) Flush() error {
 		rc := C.insert_select(in.bulk, in.rowsSrc, C.int(in.ncol), unsafe.SliceData(in.cells), C.int(in.rows), (*C.char)(buf))
 		if rc == 0 {
 			in.done += in.rows
-			in.cells, in.buf, in.rows = in.cells[:0], in.buf[:0], 0
 			return nil
 		}
 		// A constraint failure undoes the statement and leaves the
@@ -423,25 +423,19 @@ func (in *Inserter) Flush() error {
 		// Any other error is the whole flush's.
 		const constraint = 19
 		if rc&0xff != constraint || C.sqlite3_get_autocommit(in.db) != 0 {
-			err := in.errorf("insert", rc)
-			in.cells, in.buf, in.rows = in.cells[:0], in.buf[:0], 0
-			return err
+			return in.errorf("insert", rc)
 		}
 		if in.st == nil {
 			if err := in.prepare(&in.st, in.query); err != nil {
-				in.cells, in.buf, in.rows = in.cells[:0], in.buf[:0], 0
 				return err
 			}
 		}
 	}
 	rc := C.insert_rows(in.st, C.int(in.ncol), unsafe.SliceData(in.cells), C.int(in.rows), (*C.char)(buf), &failed)
 	if rc != 0 {
-		err := &RowError{Row: in.done + int(failed), Err: in.errorf("insert", rc)}
-		in.cells, in.buf, in.rows = in.cells[:0], in.buf[:0], 0
-		return err
+		return &RowError{Row: in.done + int(failed), Err: in.errorf("insert", rc)}
 	}
 	in.done += in.rows
-	in.cells, in.buf, in.rows = in.cells[:0], in.buf[:0], 0
 	return nil
 }
 
