@@ -83,19 +83,7 @@ func TestBeginLarge(t *testing.T) {
 			}
 			var sha string
 			if c.provisional {
-				bw, err := tx.NewBlob("", int64(len(data)), "large")
-				if err != nil {
-					t.Fatal(err)
-				}
-				if _, err := bw.Write(data); err != nil {
-					t.Fatal(err)
-				}
-				if err := bw.Close(); err != nil {
-					t.Fatal(err)
-				}
-				if sha = bw.SHA256(); sha != sha256Hex(data) {
-					t.Fatalf("learnt %q, want %s", sha, sha256Hex(data))
-				}
+				sha = learnBlob(t, tx, data, "large")
 			} else {
 				sha = writeBlob(t, tx, data, "large")
 			}

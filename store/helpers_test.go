@@ -127,6 +127,26 @@ func begin(t testing.TB, a *Archive) *Tx {
 func writeBlob(t testing.TB, tx *Tx, data []byte, name string) string {
 	t.Helper()
 	sha := sha256Hex(data)
+	streamBlob(t, tx, sha, data, name)
+	return sha
+}
+
+// learnBlob stores data as a large file's ingest does: its hash learnt
+// from its bytes (NewBlob with no hash), and its chunks renamed to it at
+// Close. It returns the hash learnt, which must be data's.
+func learnBlob(t testing.TB, tx *Tx, data []byte, name string) string {
+	t.Helper()
+	sha := streamBlob(t, tx, "", data, name).SHA256()
+	if want := sha256Hex(data); sha != want {
+		t.Fatalf("BlobWriter.SHA256(%s): learnt %q, want %s", name, sha, want)
+	}
+	return sha
+}
+
+// streamBlob writes data through a BlobWriter announced with sha (empty:
+// learnt) and closes it.
+func streamBlob(t testing.TB, tx *Tx, sha string, data []byte, name string) *BlobWriter {
+	t.Helper()
 	bw, err := tx.NewBlob(sha, int64(len(data)), name)
 	if err != nil {
 		t.Fatalf("NewBlob(%s): %v", name, err)
@@ -137,7 +157,7 @@ func writeBlob(t testing.TB, tx *Tx, data []byte, name string) string {
 	if err := bw.Close(); err != nil {
 		t.Fatalf("BlobWriter.Close(%s): %v", name, err)
 	}
-	return sha
+	return bw
 }
 
 // sampleRun is a run using every field, with unknown values in several
