@@ -3,6 +3,7 @@ package audit
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -116,7 +117,11 @@ func zeroSeriesFindings(r *benchrun.Run, ff *figures.RunFigures, p *requestPass)
 	if ff != nil && ff.Completed > 0 && ff.OutputTokens <= int64(ff.Completed) {
 		multiToken = false
 	}
-	for _, m := range zeroSeriesMetrics {
+	stated := zeroSeriesMetrics
+	if !slices.ContainsFunc(r.Stated, func(s benchrun.Stated) bool { return s.Value == 0 }) {
+		stated = nil // most runs state no 0 at all: no name is looked up
+	}
+	for _, m := range stated {
 		if !multiToken && (strings.HasPrefix(m, "tpot.") || strings.HasPrefix(m, "itl.")) {
 			continue
 		}

@@ -145,3 +145,36 @@ func deref(p *float64) any {
 	}
 	return *p
 }
+
+// Each row's stated figure is the one StatedValue finds: the first of its
+// name, whatever else the run states and in whatever order.
+func TestBuildStatedAsStatedValue(t *testing.T) {
+	t.Parallel()
+	rec := record()
+	rec.Run.Stated = []benchrun.Stated{
+		{Metric: "not.a.summary", Value: 1, Unit: "s", SourceKey: "x"},
+		{Metric: "ttft.p99", Value: 9, Unit: "s", SourceKey: "p99_ttft_ms"},
+		{Metric: "e2el.median", Value: math.NaN(), Unit: "s", SourceKey: "median_e2el_ms"},
+		{Metric: "output_throughput", Value: 75, Unit: "tok/s", SourceKey: "output_throughput"},
+		{Metric: "ttft.p99", Value: 8, Unit: "s", SourceKey: "second"},
+		{Metric: "request_throughput", Value: 2, Unit: "req/s", SourceKey: "request_throughput"},
+	}
+	v := Build(rec, rec.Run.Requests)
+	seen := 0
+	for _, f := range v.Figures {
+		s, ok := rec.Run.StatedValue(f.Metric)
+		switch {
+		case !ok || math.IsNaN(s.Value):
+			if f.Stated != nil {
+				t.Errorf("%s: stated %v, but the run states %v", f.Metric, *f.Stated, s)
+			}
+		case f.Stated == nil || *f.Stated != s.Value || f.SourceKey != s.SourceKey:
+			t.Errorf("%s: stated %v (%q), want %v (%q)", f.Metric, deref(f.Stated), f.SourceKey, s.Value, s.SourceKey)
+		default:
+			seen++
+		}
+	}
+	if seen != 3 {
+		t.Errorf("%d rows show a stated figure, want 3 (ttft.p99, output_throughput, request_throughput)", seen)
+	}
+}
