@@ -27,12 +27,12 @@ trap 'rm -rf "$bin"' EXIT
 go=${GO:-go}
 module=github.com/benchledger/benchledger
 cache=${FUZZCACHE:-$($go env GOCACHE)/fuzz}
-dirs=$(cd "$here" && grep -rl --include='*_test.go' '^func Fuzz' ingest/format ingest/trace ingest/pyjson ingest/jsonread store/internal/reqpack store/internal/huffdeflate | xargs -n1 dirname | sort -u)
+dirs=$(cd "$here" && grep -rl --include='*_test.go' '^func Fuzz' ingest/format ingest/trace ingest/pyjson ingest/jsonread internal/jsonstr store/internal/reqpack store/internal/huffdeflate | xargs -n1 dirname | sort -u)
 [ -n "$dirs" ] || { echo "fuzz: no fuzz targets found" >&2; exit 1; }
 # go test -c names each binary after its package's folder.
 dup=$(for dir in $dirs; do basename "$dir"; done | sort | uniq -d)
 [ -z "$dup" ] || { echo "fuzz: two fuzzed packages named $dup" >&2; exit 1; }
-(cd "$here" && $go test -c -ldflags='-s -w' -gcflags="$module/ingest/...=-d=libfuzzer" -gcflags="$module/store/internal/reqpack=-d=libfuzzer" -gcflags="$module/store/internal/huffdeflate=-d=libfuzzer" -o "$bin/" $(printf './%s ' $dirs))
+(cd "$here" && $go test -c -ldflags='-s -w' -gcflags="$module/ingest/...=-d=libfuzzer" -gcflags="$module/store/internal/reqpack=-d=libfuzzer" -gcflags="$module/store/internal/huffdeflate=-d=libfuzzer" -gcflags="$module/internal/jsonstr=-d=libfuzzer" -o "$bin/" $(printf './%s ' $dirs))
 for dir in $dirs; do
   exe="$bin/$(basename "$dir").test"
   targets=$(cd "$here/$dir" && "$exe" -test.list '^Fuzz' | grep '^Fuzz' || true)

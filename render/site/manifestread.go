@@ -2,7 +2,6 @@ package site
 
 import (
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/benchledger/benchledger/internal/jsonstr"
 )
@@ -88,70 +87,18 @@ func (d *recordReader) next(c byte) bool {
 
 func (d *recordReader) null() bool { return d.maybe("null") }
 
-// str reads a string as json.Unmarshal does (jsonstr.Unescape, once its
-// escapes are found valid).
+// str reads a string as json.Unmarshal does (jsonstr.Read).
 func (d *recordReader) str() string {
-	if !d.next('"') {
+	if !d.ok {
+		return ""
+	}
+	s, next, ok := jsonstr.Read(d.b, d.i)
+	if !ok {
 		d.ok = false
 		return ""
 	}
-	start, plain := d.i, true
-	for d.i < len(d.b) {
-		c := d.b[d.i]
-		switch {
-		case c == '"':
-			s := d.b[start:d.i]
-			d.i++
-			if plain {
-				return string(s)
-			}
-			return string(jsonstr.Unescape(make([]byte, 0, len(s)), s))
-		case c == '\\':
-			plain = false
-			if !d.escape() {
-				d.ok = false
-				return ""
-			}
-		case c < 0x20:
-			d.ok = false
-			return ""
-		case c >= utf8.RuneSelf:
-			r, n := utf8.DecodeRune(d.b[d.i:])
-			if r == utf8.RuneError && n == 1 {
-				d.ok = false // json.Unmarshal would put U+FFFD in its place
-				return ""
-			}
-			d.i += n
-		default:
-			d.i++
-		}
-	}
-	d.ok = false
-	return ""
-}
-
-// escape reads one valid escape, the backslash first.
-func (d *recordReader) escape() bool {
-	if d.i+1 >= len(d.b) {
-		return false
-	}
-	switch d.b[d.i+1] {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		d.i += 2
-		return true
-	case 'u':
-		if d.i+6 > len(d.b) {
-			return false
-		}
-		for _, h := range d.b[d.i+2 : d.i+6] {
-			if !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
-				return false
-			}
-		}
-		d.i += 6
-		return true
-	}
-	return false
+	d.i = next
+	return s
 }
 
 // members reads an object, calling value after each key to read its value.
