@@ -504,6 +504,9 @@ func (l Locale) TOrEnglish(key string, args ...any) string {
 type Args = map[string]any
 
 func (l Locale) render(key string, m entry, args []any, strict bool) (string, error) {
+	if len(args) == 0 && strings.IndexByte(m.other, '{') < 0 {
+		return m.other, nil // a label or a punctuation mark: nothing to fill
+	}
 	named, positional, err := splitArgs(args)
 	if err != nil {
 		return "", fmt.Errorf("locales: %s: %s: %w", l.l.tag, key, err)
