@@ -195,26 +195,16 @@ func BuildWith(rec *store.RunRecord, reqs []benchrun.Request, d *figures.Derived
 	// for each. It is made with room for two values a row and never
 	// grows, so the pointers into it stay valid.
 	sms := summaryMetrics()
-	// Each row's stated figure, found in one pass over the run's (the
-	// first of a name, as StatedValue finds it) instead of a search of
-	// them for every row of the catalogue.
-	var statedOf [maxSummaryMetrics]int16
-	if len(sms) <= len(statedOf) {
-		idx := summaryIndex()
-		for i := len(r.Stated) - 1; i >= 0; i-- { // the first of a name is written last
-			if k, ok := idx[r.Stated[i].Metric]; ok {
-				statedOf[k] = int16(i + 1)
-			}
+	// Each row's stated figure (1 + its place in r.Stated, 0 for none),
+	// found in one pass over the run's instead of a search of them for
+	// every row of the catalogue; the first of a name, as StatedValue
+	// finds it, is written last.
+	statedOf := make([]int, len(sms))
+	idx := summaryIndex()
+	for i := len(r.Stated) - 1; i >= 0; i-- {
+		if k, ok := idx[r.Stated[i].Metric]; ok {
+			statedOf[k] = i + 1
 		}
-	}
-	stated := func(k int, name string) (benchrun.Stated, bool) {
-		if len(sms) > len(statedOf) {
-			return r.StatedValue(name)
-		}
-		if i := statedOf[sms[k].first]; i > 0 {
-			return r.Stated[i-1], true
-		}
-		return benchrun.Stated{}, false
 	}
 	values := make([]float64, 0, 2*len(sms))
 	finite := func(x float64) *float64 {
@@ -227,7 +217,8 @@ func BuildWith(rec *store.RunRecord, reqs []benchrun.Request, d *figures.Derived
 	for k, sm := range sms {
 		name, m := sm.name, sm.m
 		row := Figure{Metric: name, Unit: sm.unit, Definition: m.Metric.Formula, Impossible: impossible(name)}
-		if s, ok := stated(k, name); ok {
+		if i := statedOf[k]; i > 0 {
+			s := r.Stated[i-1]
 			row.Stated, row.SourceKey = finite(s.Value), s.SourceKey
 		}
 		if f != nil {
@@ -247,20 +238,14 @@ func BuildWith(rec *store.RunRecord, reqs []benchrun.Request, d *figures.Derived
 type summaryMetric struct {
 	name, unit string
 	m          figures.MetricName
-	first      int // the place of the first row of this name
 }
 
-// maxSummaryMetrics bounds the catalogue BuildWith indexes on the stack
-// (it has a few dozen rows); a longer one is searched name by name.
-const maxSummaryMetrics = 64
-
-// summaryIndex is each summary metric's first place in summaryMetrics.
+// summaryIndex is each summary metric's place in summaryMetrics (the
+// catalogue names each once: TestSummaryIndex).
 var summaryIndex = sync.OnceValue(func() map[string]int {
 	idx := map[string]int{}
 	for k, sm := range summaryMetrics() {
-		if _, dup := idx[sm.name]; !dup {
-			idx[sm.name] = k
-		}
+		idx[sm.name] = k
 	}
 	return idx
 })
@@ -269,13 +254,9 @@ var summaryIndex = sync.OnceValue(func() map[string]int {
 // walks them (a site of 10,000 runs made and parsed them 10,000 times).
 var summaryMetrics = sync.OnceValue(func() []summaryMetric {
 	var out []summaryMetric
-	for k, name := range figures.SummaryNames() {
+	for _, name := range figures.SummaryNames() {
 		m, _ := figures.ParseMetric(name)
-		first := slices.IndexFunc(out, func(sm summaryMetric) bool { return sm.name == name })
-		if first < 0 {
-			first = k
-		}
-		out = append(out, summaryMetric{name: name, unit: m.Unit(), m: m, first: first})
+		out = append(out, summaryMetric{name: name, unit: m.Unit(), m: m})
 	}
 	return out
 })

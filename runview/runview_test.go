@@ -178,3 +178,18 @@ func TestBuildStatedAsStatedValue(t *testing.T) {
 		t.Errorf("%d rows show a stated figure, want 3 (ttft.p99, output_throughput, request_throughput)", seen)
 	}
 }
+
+// BuildWith finds a row's stated figure by the row's place: the catalogue
+// names each summary metric once.
+func TestSummaryIndex(t *testing.T) {
+	t.Parallel()
+	sms, idx := summaryMetrics(), summaryIndex()
+	if len(idx) != len(sms) {
+		t.Fatalf("%d summary rows, %d names", len(sms), len(idx))
+	}
+	for k, sm := range sms {
+		if idx[sm.name] != k {
+			t.Errorf("%s: row %d, indexed as %d", sm.name, k, idx[sm.name])
+		}
+	}
+}
