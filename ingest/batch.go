@@ -390,7 +390,18 @@ func (b *batch) prepare(ctx context.Context, c candidate) *prepared {
 		return reject("", plainIOError(err))
 	}
 	p.size = st.Size()
-	head := make([]byte, min(format.HeadSize, max(p.size, 0)+1))
+	// A small file is read whole into a buffer of fileBuffers, detection
+	// looking at its first bytes as they arrive; a large one's first bytes
+	// are read alone, and the writer streams it from its start.
+	var whole *[]byte
+	var head []byte
+	if p.size <= smallFile {
+		whole = fileBuffer(max(p.size, 0))
+		defer fileBuffers.Put(whole)
+		head = (*whole)[:min(format.HeadSize, len(*whole))]
+	} else {
+		head = make([]byte, format.HeadSize)
+	}
 	n, err := io.ReadFull(f, head)
 	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
 		return reject("", plainIOError(err))
@@ -417,17 +428,15 @@ func (b *batch) prepare(ctx context.Context, c candidate) *prepared {
 			return reject("byte 0", "not a recognised benchmark result ("+describeHead(head)+"); known formats: "+strings.Join(registry.IDs(), ", "))
 		}
 	}
-	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return reject("", plainIOError(err))
-	}
-	if p.size > smallFile {
+	if whole == nil {
 		// Streamed by the writer, which hashes while it parses.
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return reject("", plainIOError(err))
+		}
 		return p
 	}
-	buf := fileBuffer(p.size)
-	defer fileBuffers.Put(buf)
-	data := *buf
-	if _, err := io.ReadFull(f, data); err != nil {
+	data := *whole
+	if _, err := io.ReadFull(f, data[n:]); err != nil {
 		return reject("", "the file changed while it was read: "+plainIOError(err))
 	}
 	sum := sha256.Sum256(data)

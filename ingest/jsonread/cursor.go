@@ -1,7 +1,6 @@
 package jsonread
 
 import (
-	"bytes"
 	"context"
 
 	"github.com/benchledger/benchledger/ingest/format"
@@ -152,7 +151,7 @@ func (c *Cursor) Keep(where string, t pyjson.Token) (string, error) {
 // over head that has read the opening '{' of a top-level object, or false
 // when head does not start with one.
 func HeadObject(head []byte) (*pyjson.Decoder, bool) {
-	d := pyjson.NewDecoderSize(bytes.NewReader(head), len(head)+16)
+	d := pyjson.NewDecoderSize(pyjson.NewInput(head), len(head)+16)
 	if tok, err := d.Next(); err != nil || tok.Kind != pyjson.ObjectStart {
 		return nil, false
 	}

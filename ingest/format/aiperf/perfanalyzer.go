@@ -1,7 +1,6 @@
 package aiperf
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -34,7 +33,7 @@ func (perfAnalyzerJSON) Describe() string {
 // Sniff: the first key is "experiments", a list whose first item starts
 // with an "experiment" object (rapidjson writes members in insertion order).
 func (perfAnalyzerJSON) Sniff(name string, head []byte) bool {
-	d := pyjson.NewDecoderSize(bytes.NewReader(head), len(head)+16)
+	d := pyjson.NewDecoderSize(pyjson.NewInput(head), len(head)+16)
 	want := []struct {
 		kind pyjson.Kind
 		key  string

@@ -1,7 +1,6 @@
 package llmperf
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -127,7 +126,7 @@ func (llmperfSummary) Sniff(name string, head []byte) bool {
 // error_code first and the timing keys right after it, before the long
 // GEN_TEXT of older versions.
 func (llmperfResponses) Sniff(name string, head []byte) bool {
-	d := pyjson.NewDecoderSize(bytes.NewReader(head), len(head)+16)
+	d := pyjson.NewDecoderSize(pyjson.NewInput(head), len(head)+16)
 	if tok, err := d.Next(); err != nil || tok.Kind != pyjson.ArrayStart {
 		return false
 	}

@@ -1,7 +1,6 @@
 package vllmjson
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -44,7 +43,7 @@ func (vllmJSON) Describe() string {
 // model_id, tokenizer_id or num_prompts; vLLM's derived CI table and its
 // side files have no result keys.
 func (vllmJSON) Sniff(name string, head []byte) bool {
-	d := pyjson.NewDecoderSize(bytes.NewReader(head), len(head)+16)
+	d := pyjson.NewDecoderSize(pyjson.NewInput(head), len(head)+16)
 	tok, err := d.Next()
 	if err == nil && tok.Kind == pyjson.ArrayStart {
 		tok, err = d.Next()
