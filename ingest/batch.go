@@ -167,6 +167,10 @@ func Batch(ctx context.Context, paths []string, opt Options, report func(Outcome
 			return errors.Join(err, b.flush())
 		}
 		err := b.write(ctx, p, hold)
+		if p.blob != nil {
+			// Written or not, its compressed bytes are done with.
+			p.blob.Release()
+		}
 		running.give()
 		ahead.Release(held[i])
 		if err == nil {

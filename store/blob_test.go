@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"github.com/klauspost/compress/flate"
 	"io"
 	"math/rand/v2"
@@ -405,6 +406,54 @@ func TestProvisionalBlob(t *testing.T) {
 		e.raw(t, path).QueryRow("SELECT count(*) FROM blob_chunks").Scan(&n)
 		if n != 4 {
 			t.Errorf("%d chunk rows, want the 4 of one copy", n)
+		}
+	})
+}
+
+// A prepared blob released once stored gives its buffers to the next
+// PrepareBlob (an ingest releases each after its part): what the first
+// stored must not change when the second overwrites those buffers, on
+// either engine, before and after the commit.
+func TestPreparedBlobReleasedAfterPut(t *testing.T) {
+	t.Parallel()
+	forEachEngine(t, func(t *testing.T, e engine) {
+		a := openArchive(t, e.path(t), Options{})
+		tx := begin(t, a)
+		var stored [][]byte
+		var last *byte
+		reused := false
+		for i := range 20 {
+			data := randomBytes(DefaultChunkSize+999, uint64(100+i))
+			p, err := PrepareBlob(data, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i > 0 && &p.chunks[0][:1][0] == last {
+				reused = true
+			}
+			last = &p.chunks[0][:1][0]
+			if err := tx.PutPreparedBlob(p, fmt.Sprint("f", i)); err != nil {
+				t.Fatal(err)
+			}
+			p.Release()
+			stored = append(stored, data)
+		}
+		if !reused {
+			t.Error("no PrepareBlob took the buffers of the blob released before it")
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		for i, data := range stored {
+			r, err := a.OpenBlob(sha256Hex(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := io.ReadAll(r)
+			r.Close()
+			if err != nil || !bytes.Equal(got, data) {
+				t.Errorf("blob %d read back as %d bytes (%v) other than stored", i, len(got), err)
+			}
 		}
 	})
 }
