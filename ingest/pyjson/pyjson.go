@@ -18,6 +18,8 @@ import (
 	"io"
 	"strconv"
 	"unsafe"
+
+	"github.com/benchledger/benchledger/internal/jsonstr"
 )
 
 // Kind is the kind of a Token.
@@ -444,12 +446,7 @@ func (d *Decoder) inside() string {
 	return "inside array"
 }
 
-func describe(c byte) string {
-	if c >= 0x20 && c < 0x7f {
-		return strconv.QuoteRune(rune(c))
-	}
-	return fmt.Sprintf("byte 0x%02x", c)
-}
+func describe(c byte) string { return jsonstr.DescribeByte(c) }
 
 func (d *Decoder) next(skip bool) (Token, error) {
 	// Fast path for the bulk of a benchmark file: the next number in an

@@ -2,7 +2,6 @@ package pyjson
 
 import (
 	"fmt"
-	"unicode/utf8"
 
 	"github.com/benchledger/benchledger/internal/jsonstr"
 )
@@ -123,81 +122,6 @@ func (d *Decoder) number() (Token, error) {
 	}
 }
 
-// plain marks bytes that may appear unescaped in a string and need no
-// further check: printable ASCII except '"' and '\\'.
-var plain = func() (t [256]bool) {
-	for c := 0x20; c < 0x80; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
-func isHex(c byte) bool { return c-'0' < 10 || (c|0x20)-'a' < 6 }
-
-// scanString scans string contents from b[i] (after the opening quote). It
-// returns the index just past the closing quote (scanDone), the start of an
-// incomplete escape or UTF-8 sequence at the end of b (scanMore), or the
-// offending index (scanBad). escaped reports backslash escapes seen.
-func scanString(b []byte, i int, eof bool) (j int, st scanStatus, escaped bool, msg string) {
-	n := len(b)
-	for {
-		for i < n && plain[b[i]] {
-			i++
-		}
-		if i == n {
-			if eof {
-				return i, scanBad, escaped, "unexpected end of input inside string"
-			}
-			return i, scanMore, escaped, ""
-		}
-		switch c := b[i]; {
-		case c == '"':
-			return i + 1, scanDone, escaped, ""
-		case c == '\\':
-			escaped = true
-			if i+1 >= n {
-				if eof {
-					return i, scanBad, escaped, "unexpected end of input inside string escape"
-				}
-				return i, scanMore, escaped, ""
-			}
-			switch b[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-			case 'u':
-				for k := i + 2; k < i+6; k++ {
-					if k >= n {
-						if eof {
-							return i, scanBad, escaped, "unexpected end of input inside \\u escape"
-						}
-						return i, scanMore, escaped, ""
-					}
-					if !isHex(b[k]) {
-						return k, scanBad, escaped, "invalid \\u escape: expected a hex digit, found " + describe(b[k])
-					}
-				}
-				i += 6
-			default:
-				return i, scanBad, escaped, "invalid escape \\" + string(rune(b[i+1]))
-			}
-		case c < 0x20:
-			return i, scanBad, escaped, fmt.Sprintf("control character 0x%02x in string", c)
-		default:
-			if !utf8.FullRune(b[i:]) {
-				if eof {
-					return i, scanBad, escaped, "invalid UTF-8 in string"
-				}
-				return i, scanMore, escaped, ""
-			}
-			r, size := utf8.DecodeRune(b[i:])
-			if r == utf8.RuneError && size == 1 {
-				return i, scanBad, escaped, "invalid UTF-8 in string"
-			}
-			i += size
-		}
-	}
-}
-
 // str reads a string or key starting at the opening quote at d.pos. When
 // skipping, it streams: only an incomplete escape or UTF-8 sequence is kept
 // across refills. Otherwise the whole string must fit in the buffer (which
@@ -210,10 +134,10 @@ func (d *Decoder) str(skip bool, k Kind) (Token, error) {
 	i := start + 1
 	escaped := false
 	for {
-		j, st, esc, msg := scanString(d.buf[:d.end], i, d.atEOF)
+		j, st, esc, msg := jsonstr.Scan(d.buf[:d.end], i, d.atEOF)
 		escaped = escaped || esc
 		switch st {
-		case scanDone:
+		case jsonstr.Done:
 			d.pos = j
 			if skip {
 				return Token{Kind: k, Line: line, Offset: off}, nil
@@ -224,7 +148,7 @@ func (d *Decoder) str(skip bool, k Kind) (Token, error) {
 				raw = d.scratch
 			}
 			return Token{Kind: k, Line: line, Offset: off, Bytes: raw}, nil
-		case scanBad:
+		case jsonstr.Bad:
 			return d.fail(j, msg)
 		}
 		keep := start

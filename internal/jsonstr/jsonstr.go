@@ -1,6 +1,9 @@
-// Package jsonstr is the one reader of JSON string escapes: the Python-JSON
-// decoder (ingest/pyjson) and the site's build record reader
-// (render/site) decode a string's contents with it.
+// Package jsonstr is the one reader of JSON strings: Scan checks a
+// string's grammar (over a whole text, or over a buffer that more bytes
+// follow), Unescape decodes its escapes, and Read does both for a whole
+// text. The Python-JSON decoder (ingest/pyjson), the site's build record
+// reader (render/site) and the archive's extra columns (store) read their
+// strings with it.
 package jsonstr
 
 import "unicode/utf8"

@@ -1,7 +1,5 @@
 package jsonstr
 
-import "unicode/utf8"
-
 // Read reads the JSON string whose opening quote is s[i] as json.Unmarshal
 // does, returning its text and the place after its closing quote. ok is
 // false where json.Unmarshal would refuse the string or read it otherwise
@@ -12,58 +10,14 @@ func Read[T string | []byte](s T, i int) (text string, next int, ok bool) {
 	if i >= len(s) || s[i] != '"' {
 		return "", i, false
 	}
-	start, plain := i+1, true
-	for j := start; j < len(s); {
-		c := s[j]
-		switch {
-		case c == '"':
-			if plain {
-				return string(s[start:j]), j + 1, true
-			}
-			return string(Unescape(make([]byte, 0, j-start), []byte(s[start:j]))), j + 1, true
-		case c == '\\':
-			n := escapeLen(s[j:])
-			if n == 0 {
-				return "", j, false
-			}
-			plain = false
-			j += n
-		case c < 0x20:
-			return "", j, false
-		case c >= utf8.RuneSelf:
-			r, n := utf8.DecodeRuneInString(string(s[j:min(j+utf8.UTFMax, len(s))]))
-			if r == utf8.RuneError && n == 1 {
-				return "", j, false
-			}
-			j += n
-		default:
-			j++
-		}
+	j, st, escaped, _ := Scan(s, i+1, true)
+	if st != Done {
+		return "", j, false
 	}
-	return "", len(s), false
-}
-
-// escapeLen is the length of the valid escape s starts with (its
-// backslash first), 0 when it is not one.
-func escapeLen[T string | []byte](s T) int {
-	if len(s) < 2 {
-		return 0
+	if !escaped {
+		return string(s[i+1 : j-1]), j, true
 	}
-	switch s[1] {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		return 2
-	case 'u':
-		if len(s) < 6 {
-			return 0
-		}
-		for k := 2; k < 6; k++ {
-			if h := s[k]; !('0' <= h && h <= '9' || 'a' <= h && h <= 'f' || 'A' <= h && h <= 'F') {
-				return 0
-			}
-		}
-		return 6
-	}
-	return 0
+	return string(Unescape(make([]byte, 0, j-i-2), []byte(s[i+1:j-1]))), j, true
 }
 
 // StringObject reads s, a JSON object of string values with no space
