@@ -14,6 +14,9 @@
 # The profile changes only how the compiler inlines (the program's results
 # are the same; the site's pages byte for byte). Make it again when the hot
 # code has moved: functions that are gone from the source no longer help.
+# A profile taken from a build whose hot code moved inlines that code in
+# the next build, which TestDefaultPGO may then count as gone: make pgo a
+# second time (the profile of a build made with the first) settles it.
 #
 #   BENCH_DIR=DIR scripts/pgo.sh      (make pgo BENCH_DIR=DIR)
 set -euo pipefail
