@@ -43,7 +43,8 @@ func byIndex(a, b benchrun.Request) int { return cmp.Compare(a.Index, b.Index) }
 
 // packArchivedRequests is the upgrade to version 8 on SQLite: the runs
 // archived before it get their packs, so the site reads an upgraded
-// archive as fast as a new one. (PostgreSQL's scan reads no pack.)
+// archive as fast as a new one. (On PostgreSQL they keep none: its scan
+// reads the rows of a run without a pack.)
 func packArchivedRequests(tx *sql.Tx, _ string) error {
 	rows, err := tx.Query(`SELECT id FROM runs WHERE has_requests AND request_count <= ? ORDER BY id`, MaxPackedRequests)
 	if err != nil {
